@@ -1,0 +1,3 @@
+export * from './actions';
+export * from './plans';
+export * from './ipAllowList';

@@ -1,0 +1,3 @@
+export * from './loadConfig';
+export * from './types';
+export { configSchema } from './schema';

@@ -1,0 +1,45 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from './loadConfig';
+
+const dir = mkdtempSync(join(tmpdir(), 'walletd-config-'));
+const file = (name: string, body: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, body);
+  return p;
+};
+
+describe('loadConfig', () => {
+  it('uses defaults with no file', () => {
+    const c = loadConfig({ env: {} });
+    expect(c.server.port).toBe(8080);
+    expect(c.database.url).toBeNull();
+    expect(c.rateLimit).toEqual({ perIpPerMinute: 300, writesPerKeyPerMinute: 20 });
+  });
+
+  it('merges the file over defaults and the environment over the file', () => {
+    const p = file('ok.json', JSON.stringify({ server: { port: 9000 }, log: { level: 'debug' } }));
+    const c = loadConfig({ file: p, env: { PORT: '9100', DATABASE_URL: 'postgres://x/y' } });
+    expect(c.server.port).toBe(9100);
+    expect(c.server.host).toBe('0.0.0.0');
+    expect(c.log.level).toBe('debug');
+    expect(c.database.url).toBe('postgres://x/y');
+    expect(c.source).toBe(p);
+  });
+
+  it('names the bad field and the file', () => {
+    const p = file('bad.json', JSON.stringify({ server: { port: 'eighty' } }));
+    expect(() => loadConfig({ file: p, env: {} })).toThrow(new RegExp(`invalid config in ${p}: /server/port must be integer`));
+    const q = file('unknown.json', JSON.stringify({ sever: {} }));
+    expect(() => loadConfig({ file: q, env: {} })).toThrow(/unknown field "sever"/);
+    const r = file('broken.json', '{ nope');
+    expect(() => loadConfig({ file: r, env: {} })).toThrow(/is not valid JSON/);
+    expect(() => loadConfig({ file: join(dir, 'missing.json'), env: {} })).toThrow(/cannot read config file/);
+  });
+
+  it('names a bad environment variable', () => {
+    expect(() => loadConfig({ env: { PORT: 'abc' } })).toThrow(/PORT="abc" is not an integer/);
+    expect(() => loadConfig({ env: { LOG_LEVEL: 'loud' } })).toThrow(/\/log\/level/);
+  });
+});

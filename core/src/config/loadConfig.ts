@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Ajv from 'ajv';
+import { configSchema } from './schema';
+import { DEFAULT_CONFIG, type LogLevel, type WalletdConfig } from './types';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface LoadConfigOptions {
+  /** Path of the JSON config file; WALLETD_CONFIG when omitted; none at all is fine. */
+  file?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function merge(base: Json, over: Json): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    out[k] = isObject(v) && isObject(out[k]) ? merge(out[k] as Json, v) : v;
+  }
+  return out;
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validate = ajv.compile(configSchema);
+
+function describeErrors(source: string): string {
+  const lines = (validate.errors ?? []).map((e) => {
+    const field = e.instancePath || '/';
+    const extra =
+      e.keyword === 'additionalProperties' ? ` (unknown field "${String(e.params.additionalProperty)}")` : '';
+    return `${field} ${e.message ?? 'is invalid'}${extra}`;
+  });
+  return `invalid config in ${source}: ${lines.join('; ')}`;
+}
+
+function intFromEnv(name: string, value: string): number {
+  if (!/^[0-9]+$/.test(value)) throw new ConfigError(`environment variable ${name}="${value}" is not an integer`);
+  return Number(value);
+}
+
+/** File (validated), then environment overrides (validated again, naming the variable). */
+export function loadConfig(options: LoadConfigOptions = {}): WalletdConfig {
+  const env = options.env ?? process.env;
+  const file = options.file ?? env.WALLETD_CONFIG;
+  let fromFile: Json = {};
+  let source = 'built-in defaults';
+  if (file) {
+    const path = resolve(file);
+    source = path;
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (e) {
+      throw new ConfigError(`cannot read config file ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    try {
+      fromFile = JSON.parse(text) as Json;
+    } catch (e) {
+      throw new ConfigError(`config file ${path} is not valid JSON: ${(e as Error).message}`);
+    }
+    if (!validate(fromFile)) throw new ConfigError(describeErrors(path));
+  }
+
+  const overrides: Json = {};
+  const set = (path: string[], value: unknown) => {
+    let node = overrides;
+    for (const key of path.slice(0, -1)) node = (node[key] ??= {}) as Json;
+    node[path[path.length - 1] as string] = value;
+  };
+  if (env.DATABASE_URL) set(['database', 'url'], env.DATABASE_URL);
+  if (env.PORT) set(['server', 'port'], intFromEnv('PORT', env.PORT));
+  if (env.HOST) set(['server', 'host'], env.HOST);
+  if (env.LOG_LEVEL) set(['log', 'level'], env.LOG_LEVEL as LogLevel);
+  if (env.WALLETD_DATA_DIR) set(['dataDir'], env.WALLETD_DATA_DIR);
+  if (env.WALLETD_MASTER_KEY_FILE) set(['masterKeyFile'], env.WALLETD_MASTER_KEY_FILE);
+  if (env.WALLETD_EMBEDDED_PG_PORT) set(['database', 'embeddedPort'], intFromEnv('WALLETD_EMBEDDED_PG_PORT', env.WALLETD_EMBEDDED_PG_PORT));
+  if (env.WALLETD_BOOTSTRAP) set(['bootstrap'], env.WALLETD_BOOTSTRAP !== '0' && env.WALLETD_BOOTSTRAP !== 'false');
+
+  const merged = merge(merge(DEFAULT_CONFIG as unknown as Json, fromFile), overrides);
+  if (!validate(merged)) throw new ConfigError(describeErrors(`${source} with environment overrides`));
+  const config = merged as unknown as WalletdConfig;
+  config.dataDir = resolve(config.dataDir);
+  config.source = source;
+  return config;
+}

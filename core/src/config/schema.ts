@@ -1,0 +1,53 @@
+/** JSON Schema of the walletd config file. Every knob is documented in README.md#configuration. */
+export const configSchema = {
+  $id: 'walletd-config',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    dataDir: { type: 'string', minLength: 1 },
+    server: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        host: { type: 'string', minLength: 1 },
+        port: { type: 'integer', minimum: 0, maximum: 65535 },
+        trustProxy: {
+          description: 'Express trust proxy setting: false, true, a hop count, or a list of proxy CIDRs',
+          oneOf: [
+            { type: 'boolean' },
+            { type: 'integer', minimum: 0 },
+            { type: 'array', items: { type: 'string' } },
+          ],
+        },
+        bodyLimitBytes: { type: 'integer', minimum: 1024, maximum: 10485760 },
+      },
+    },
+    database: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        url: { type: ['string', 'null'] },
+        embeddedPort: { type: 'integer', minimum: 1, maximum: 65535 },
+        poolMax: { type: 'integer', minimum: 1, maximum: 200 },
+      },
+    },
+    log: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+      },
+    },
+    masterKeyFile: { type: ['string', 'null'] },
+    rateLimit: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        perIpPerMinute: { type: 'integer', minimum: 1 },
+        writesPerKeyPerMinute: { type: 'integer', minimum: 1 },
+      },
+    },
+    bootstrap: { type: 'boolean' },
+  },
+} as const;

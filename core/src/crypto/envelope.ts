@@ -1,0 +1,84 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { BaseError } from '../errors';
+
+/**
+ * Envelope encryption of secrets at rest: each secret gets its own random data key (AES-256-GCM),
+ * the data key is wrapped by the master key (AES-256-GCM). Both layers bind associated data that
+ * names the owning record (e.g. "wallet:42"), so a ciphertext copied onto another record fails
+ * to open instead of yielding the other record's secret.
+ */
+export interface Envelope {
+  v: 1;
+  /** Master key id (first bytes of its fingerprint) so a key rotation can tell envelopes apart. */
+  kid: string;
+  /** Wrapped data key: iv(12) | tag(16) | ciphertext(32), base64. */
+  wdk: string;
+  /** Secret: iv(12) | tag(16) | ciphertext, base64. */
+  ct: string;
+}
+
+export class MasterKey {
+  readonly id: string;
+  readonly #key: Buffer;
+
+  constructor(key: Buffer) {
+    if (key.length !== 32) throw new Error('master key must be 32 bytes');
+    this.#key = Buffer.from(key);
+    this.id = fingerprint(key).slice(0, 16);
+  }
+
+  /** Hex fingerprint stored in the database to detect a start with the wrong master key. */
+  fingerprint(): string {
+    return fingerprint(this.#key);
+  }
+
+  seal(plaintext: Buffer, context: string): Envelope {
+    const dataKey = randomBytes(32);
+    try {
+      return {
+        v: 1,
+        kid: this.id,
+        wdk: gcmSeal(this.#key, dataKey, `walletd:dk:v1:${context}`).toString('base64'),
+        ct: gcmSeal(dataKey, plaintext, `walletd:secret:v1:${context}`).toString('base64'),
+      };
+    } finally {
+      dataKey.fill(0);
+    }
+  }
+
+  open(envelope: Envelope, context: string): Buffer {
+    if (envelope?.v !== 1) throw new BaseError('internal', 'unsupported secret envelope version');
+    if (envelope.kid !== this.id) throw new BaseError('internal', 'secret was sealed under a different master key');
+    const dataKey = gcmOpen(this.#key, Buffer.from(envelope.wdk, 'base64'), `walletd:dk:v1:${context}`);
+    try {
+      return gcmOpen(dataKey, Buffer.from(envelope.ct, 'base64'), `walletd:secret:v1:${context}`);
+    } finally {
+      dataKey.fill(0);
+    }
+  }
+}
+
+function fingerprint(key: Buffer): string {
+  return createHash('sha256').update('walletd:master-key-fingerprint:v1').update(key).digest('hex');
+}
+
+function gcmSeal(key: Buffer, plaintext: Buffer, aad: string): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(aad));
+  const ct = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), ct]);
+}
+
+function gcmOpen(key: Buffer, box: Buffer, aad: string): Buffer {
+  if (box.length < 28) throw new BaseError('internal', 'secret envelope is truncated');
+  const decipher = createDecipheriv('aes-256-gcm', key, box.subarray(0, 12));
+  decipher.setAAD(Buffer.from(aad));
+  decipher.setAuthTag(box.subarray(12, 28));
+  try {
+    return Buffer.concat([decipher.update(box.subarray(28)), decipher.final()]);
+  } catch (cause) {
+    // Do not say which layer failed: tampering and a wrong record look the same to an attacker.
+    throw new BaseError('internal', 'secret envelope failed authentication', { cause });
+  }
+}

@@ -1,0 +1,5 @@
+export * from './envelope';
+export * from './masterKeyFile';
+export * from './sealedExport';
+export * from './apiKeys';
+export * from './hdSecret';

@@ -1,0 +1,38 @@
+import knex, { type Knex } from 'knex';
+import pg from 'pg';
+import { migrationSource } from './migrations';
+
+export type Db = Knex;
+
+// int8 columns (event sequence, delivery ids, block heights) come back as strings by default.
+// Every such value we store fits in 2^53; refuse loudly if one ever does not. Amounts are
+// numeric, not int8, and stay strings until the Amount helper turns them into bigint.
+pg.types.setTypeParser(20, (text: string) => {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new Error(`int8 value ${text} exceeds the safe integer range`);
+  return n;
+});
+
+export interface CreateDbOptions {
+  url: string;
+  poolMax?: number;
+  applicationName?: string;
+}
+
+export function createDb(options: CreateDbOptions): Db {
+  return knex({
+    client: 'pg',
+    connection: { connectionString: options.url, application_name: options.applicationName ?? 'walletd' },
+    pool: { min: 0, max: options.poolMax ?? 10 },
+    migrations: { migrationSource, tableName: 'knex_migrations' },
+  });
+}
+
+export async function migrateLatest(db: Db): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest()) as [number, string[]];
+  return applied;
+}
+
+export async function migrateRollbackAll(db: Db): Promise<void> {
+  await db.migrate.rollback(undefined, true);
+}

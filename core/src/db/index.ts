@@ -1,0 +1,3 @@
+export * from './createDb';
+export * from './embeddedPostgres';
+export { migrationSource } from './migrations';

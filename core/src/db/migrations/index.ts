@@ -1,0 +1,20 @@
+import type { Knex } from 'knex';
+import * as m001 from './001_initial';
+
+/**
+ * Migrations are listed here rather than discovered on disk, so the same list works from the
+ * TypeScript sources (tests) and the compiled output (the CLI). Append only.
+ */
+const MIGRATIONS: Record<string, Knex.Migration> = {
+  '001_initial': m001,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(MIGRATIONS),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => {
+    const m = MIGRATIONS[name];
+    if (!m) throw new Error(`unknown migration ${name}`);
+    return m;
+  },
+};

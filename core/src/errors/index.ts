@@ -1,0 +1,2 @@
+export * from './BaseError';
+export * from './codes';
