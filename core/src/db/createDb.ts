@@ -22,7 +22,7 @@ export interface CreateDbOptions {
 export function createDb(options: CreateDbOptions): Db {
   return knex({
     client: 'pg',
-    connection: { connectionString: options.url, application_name: options.applicationName ?? 'walletd' },
+    connection: { connectionString: options.url, application_name: options.applicationName ?? `walletd:${process.pid}` },
     pool: { min: 0, max: options.poolMax ?? 10 },
     migrations: { migrationSource, tableName: 'knex_migrations' },
   });

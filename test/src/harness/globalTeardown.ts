@@ -1,3 +1,3 @@
 export default async function globalTeardown(): Promise<void> {
-  await globalThis.__WALLETD_PG__?.stop();
+  await globalThis.__WALLETD_PG__?.stop({ force: true });
 }

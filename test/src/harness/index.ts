@@ -1,1 +1,3 @@
 export * from './testDatabase';
+export * from './testApp';
+export * from './seed';

@@ -283,6 +283,8 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('hits').notNullable();
     t.primary(['key', 'window_start']);
   });
+  // Counters need no crash safety; unlogged tables skip the WAL on the per-request hot path.
+  await knex.raw('ALTER TABLE rate_limit_hits SET UNLOGGED');
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -1,0 +1,22 @@
+/** Shared building blocks. `$id`s are stable: the OpenAPI document references them. */
+export const ErrorBody = {
+  $id: 'ErrorBody',
+  type: 'object',
+  required: ['statusCode', 'error', 'message'],
+  additionalProperties: false,
+  properties: {
+    statusCode: { type: 'integer' },
+    error: { type: 'string', description: 'HTTP reason phrase' },
+    message: { type: 'string' },
+    code: { type: 'string', description: 'Stable machine-readable code (policy refusals and selected errors)' },
+    policyIds: { type: 'string', description: 'Comma-separated ids of the policies that refused (policy refusals only)' },
+  },
+} as const;
+
+export const Timestamp = { type: 'string', format: 'date-time' } as const;
+export const Id = { type: 'integer', minimum: 1 } as const;
+export const DecimalString = {
+  type: 'string',
+  pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$',
+  description: 'Exact decimal in display units, never a JSON number',
+} as const;

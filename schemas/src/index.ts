@@ -1,0 +1,5 @@
+export * from './registry';
+export * from './openapi';
+export * from './common';
+export * from './me';
+export * from './wallets';

@@ -1,0 +1,71 @@
+import { SCHEMAS, type SchemaId } from './registry';
+
+/** One row per operation: the single source for the OpenAPI document. */
+export interface Operation {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  path: string;
+  summary: string;
+  action?: string;
+  request?: SchemaId;
+  response?: SchemaId;
+  status?: number;
+}
+
+export const OPERATIONS: Operation[] = [
+  { method: 'get', path: '/me', summary: 'Describe the calling API key and its company', response: 'MeResponse' },
+  { method: 'get', path: '/wallets', summary: 'List the wallets the key can see', action: 'wallets:read', response: 'WalletList' },
+  { method: 'post', path: '/wallets', summary: 'Create a wallet (server-generated HD secret)', action: 'wallets:create', request: 'WalletCreateRequest', response: 'Wallet', status: 201 },
+  { method: 'get', path: '/wallets/{id}', summary: 'Read a wallet', action: 'wallets:read', response: 'Wallet' },
+  { method: 'patch', path: '/wallets/{id}', summary: 'Rename a wallet', action: 'wallets:update', request: 'WalletUpdateRequest', response: 'Wallet' },
+  { method: 'delete', path: '/wallets/{id}', summary: 'Delete (archive) a wallet', action: 'wallets:delete', status: 204 },
+  {
+    method: 'get',
+    path: '/wallets/{id}/secret',
+    summary: "Read the wallet secret sealed to the company's encryption key (audited)",
+    action: 'withdrawals:create or wallets:generate_address',
+    response: 'WalletSecretResponse',
+  },
+];
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+/** Rewrites `$ref: "Wallet"` to OpenAPI component references. */
+function rewriteRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rewriteRefs);
+  if (node && typeof node === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$id') continue;
+      out[k] = k === '$ref' && typeof v === 'string' && !v.startsWith('#') ? `#/components/schemas/${v}` : rewriteRefs(v);
+    }
+    return out;
+  }
+  return node;
+}
+
+export function buildOpenApi(version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    const errors = { description: 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
+    const ok = op.response
+      ? { description: 'OK', content: { 'application/json': { schema: ref(op.response) } } }
+      : { description: 'No content' };
+    (paths[op.path] ??= {})[op.method] = {
+      summary: op.summary,
+      ...(op.action ? { description: `Requires the \`${op.action}\` action.` } : {}),
+      security: [{ apiKey: [] }],
+      ...(op.request ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.request) } } } } : {}),
+      responses: { [String(op.status ?? 200)]: ok, '4XX': errors, '5XX': errors },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'walletd API', version },
+    servers: [{ url: '/v1' }],
+    components: {
+      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_live_… API key' } },
+      schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([id, s]) => [id, rewriteRefs(s)])),
+    },
+    paths,
+  };
+}

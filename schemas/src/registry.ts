@@ -1,0 +1,58 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { ErrorBody } from './common';
+import { MeResponse } from './me';
+import { Wallet, WalletCreateRequest, WalletList, WalletSecretResponse, WalletUpdateRequest } from './wallets';
+
+/** Every schema, by `$id`. Responses are validated in tests; requests on every call. */
+export const SCHEMAS = {
+  ErrorBody,
+  MeResponse,
+  Wallet,
+  WalletList,
+  WalletCreateRequest,
+  WalletUpdateRequest,
+  WalletSecretResponse,
+} as const;
+
+export type SchemaId = keyof typeof SCHEMAS;
+
+const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+addFormats(ajv);
+for (const schema of Object.values(SCHEMAS)) ajv.addSchema(schema);
+
+const compiled = new Map<SchemaId, ValidateFunction>();
+
+/** Compiled once, on first use. */
+export function validator(id: SchemaId): ValidateFunction {
+  let fn = compiled.get(id);
+  if (!fn) {
+    fn = ajv.getSchema(id) as ValidateFunction;
+    if (!fn) throw new Error(`unknown schema ${id}`);
+    compiled.set(id, fn);
+  }
+  return fn;
+}
+
+/** One readable sentence naming the offending fields, for a 400 message. */
+export function describeErrors(errors: ErrorObject[] | null | undefined, where = 'body'): string {
+  if (!errors?.length) return `invalid ${where}`;
+  const parts = errors.slice(0, 5).map((e) => {
+    const field = `${where}${e.instancePath.replace(/\//g, '.')}`;
+    switch (e.keyword) {
+      case 'additionalProperties':
+        return `${field} has an unknown field "${String(e.params.additionalProperty)}"`;
+      case 'required':
+        return `${field} is missing "${String(e.params.missingProperty)}"`;
+      case 'enum':
+        return `${field} must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
+      case 'minProperties':
+        return `${field} must not be empty`;
+      default:
+        return `${field} ${e.message ?? 'is invalid'}`;
+    }
+  });
+  return parts.join('; ');
+}
+
+export { ajv };

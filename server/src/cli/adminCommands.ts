@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { parseActionList } from '@walletd/core';
+import { createApiKey, listApiKeys, parseDuration, revokeApiKey } from '../services/apiKeys';
+import { addMember, createCompany, listMembers, removeMember, setEncryptionKey, setMemberRole, setPlan } from '../services/companies';
+import { withRuntime, type GlobalOptions } from './context';
+import { intArg, printJson } from './output';
+
+function parseWalletList(text: string): number[] | null {
+  if (text.trim() === '*') return null;
+  return text.split(',').map((s) => intArg('--wallets')(s.trim()));
+}
+
+/** `walletd admin ...`: the self-hosted stand-in for the spec's dashboard. */
+export function registerAdmin(program: Command): void {
+  const admin = program.command('admin').description('manage companies, members, API keys and plans (the dashboard stand-in)');
+  const g = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions;
+
+  const company = admin.command('company').description('companies');
+  company
+    .command('create')
+    .description('create a company')
+    .requiredOption('--name <name>', 'company name')
+    .option('--plan <plan>', 'none | free | paid', 'none')
+    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await createCompany(db, o))));
+
+  const member = admin.command('member').description('members of a company and their roles');
+  member
+    .command('add')
+    .description('add a member')
+    .requiredOption('--company <id>', 'company id', intArg('--company'))
+    .requiredOption('--email <email>', 'email address')
+    .requiredOption('--role <role>', 'owner | admin | developer | viewer')
+    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await addMember(db, { companyId: o.company, email: o.email, role: o.role }))));
+  member
+    .command('set-role')
+    .description("change a member's role (caps what the member's API keys can do)")
+    .requiredOption('--member <id>', 'member id', intArg('--member'))
+    .requiredOption('--role <role>', 'owner | admin | developer | viewer')
+    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await setMemberRole(db, o.member, o.role))));
+  member
+    .command('remove')
+    .description("remove a member (their API keys lose every action but /v1/me)")
+    .requiredOption('--member <id>', 'member id', intArg('--member'))
+    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await removeMember(db, o.member))));
+  member
+    .command('list')
+    .description('list the members of a company')
+    .requiredOption('--company <id>', 'company id', intArg('--company'))
+    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await listMembers(db, o.company))));
+
+  const key = admin.command('key').description('API keys');
+  key
+    .command('create')
+    .description('create an API key; its secret is printed once')
+    .requiredOption('--company <id>', 'company id', intArg('--company'))
+    .requiredOption('--actions <list>', 'comma-separated actions, or * for all (see README#actions)')
+    .requiredOption('--wallets <list>', 'comma-separated wallet ids, or * for every wallet including later ones')
+    .option('--created-by <member>', "member the key acts for (default: the company's first owner)", intArg('--created-by'))
+    .option('--allow-ip <cidrs>', 'comma-separated source IPs or CIDR ranges the key may be used from')
+    .option('--expires-in <duration>', 'lifetime such as 30m, 12h, 90d or 2w (default: no expiry)')
+    .option('--name <name>', 'a label to tell keys apart')
+    .action(async (o, cmd) =>
+      withRuntime(g(cmd), async ({ db }) => {
+        const { key: secret, record } = await createApiKey(db, {
+          companyId: o.company,
+          createdBy: o.createdBy ?? null,
+          name: o.name ?? null,
+          actions: parseActionList(o.actions),
+          walletIds: parseWalletList(o.wallets),
+          allowIps: o.allowIp ? String(o.allowIp).split(',').map((s: string) => s.trim()).filter(Boolean) : null,
+          expiresInMs: o.expiresIn ? parseDuration(o.expiresIn) : null,
+        });
+        printJson({ ...record, key: secret, note: 'the key is shown once; store it now' });
+      }),
+    );
+  key
+    .command('list')
+    .description('list the API keys of a company (never their secrets)')
+    .requiredOption('--company <id>', 'company id', intArg('--company'))
+    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await listApiKeys(db, o.company))));
+  key
+    .command('revoke')
+    .description('revoke an API key at once')
+    .argument('<id>', 'API key id', intArg('id'))
+    .action(async (id: number, _o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await revokeApiKey(db, id))));
+
+  const plan = admin.command('plan').description("a company's plan");
+  plan
+    .command('set')
+    .description('set the plan: none (402), free (test networks, hard caps) or paid')
+    .requiredOption('--company <id>', 'company id', intArg('--company'))
+    .requiredOption('--plan <plan>', 'none | free | paid')
+    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await setPlan(db, o.company, o.plan))));
+
+  const ek = admin.command('encryption-key').description("the company's encryption key for wallet secret exports");
+  ek.command('set')
+    .description('register the X25519 public key (PEM) that wallet secrets are sealed to (see walletd secret keygen)')
+    .requiredOption('--company <id>', 'company id', intArg('--company'))
+    .requiredOption('--public-key <file>', 'PEM file with the X25519 public key')
+    .action(async (o, cmd) =>
+      withRuntime(g(cmd), async ({ db }) => printJson(await setEncryptionKey(db, o.company, readFileSync(o.publicKey, 'utf8')))),
+    );
+}

@@ -1,0 +1,44 @@
+import { Command, CommanderError } from 'commander';
+import { BaseError, ConfigError, createLogger, loadConfig } from '@walletd/core';
+import { API_VERSION } from '../app';
+import { openRuntime } from '../runtime';
+import { registerAdmin } from './adminCommands';
+import { registerSecret } from './secretCommands';
+import { ROLES, serve } from './serve';
+
+const program = new Command();
+program
+  .name('walletd')
+  .description('Self-hostable custody wallets with signed deposit and withdrawal webhooks')
+  .version(API_VERSION)
+  .option('-c, --config <file>', 'JSON config file (default: $WALLETD_CONFIG, else built-in defaults)')
+  .showHelpAfterError()
+  .exitOverride();
+
+program
+  .command('serve')
+  .description('run the service: API, and later the dispatcher and indexer roles')
+  .option('--roles <list>', `comma-separated roles to run (${ROLES.join(', ')})`, ROLES.join(','))
+  .action(async (o, cmd) => serve({ ...cmd.optsWithGlobals(), roles: o.roles }));
+
+program
+  .command('migrate')
+  .description('apply database migrations and exit')
+  .action(async (_o, cmd) => {
+    const config = loadConfig({ file: cmd.optsWithGlobals().config });
+    const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: { role: 'migrate' } });
+    const rt = await openRuntime(config, logger);
+    await rt.close();
+    process.stdout.write('database is at the latest migration\n');
+  });
+
+registerAdmin(program);
+registerSecret(program);
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  if (err instanceof CommanderError) process.exit(err.exitCode);
+  const known = err instanceof BaseError || err instanceof ConfigError || err instanceof Error;
+  process.stderr.write(`walletd: ${known ? (err as Error).message : String(err)}\n`);
+  if (process.env.WALLETD_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  process.exit(1);
+});

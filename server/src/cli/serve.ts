@@ -1,0 +1,93 @@
+import type { Server } from 'node:http';
+import { createLogger, loadConfig } from '@walletd/core';
+import { createApp } from '../app';
+import { openRuntime } from '../runtime';
+import { bootstrapIfEmpty } from '../services/bootstrap';
+
+/** Roles this build can run. Each later role (dispatcher, indexer) registers here. */
+export const ROLES = ['api'] as const;
+export type ServeRole = (typeof ROLES)[number];
+
+export function parseRoles(text: string): ServeRole[] {
+  const roles = text.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const r of roles) {
+    if (!(ROLES as readonly string[]).includes(r)) throw new Error(`unknown role "${r}"; this build runs: ${ROLES.join(', ')}`);
+  }
+  if (!roles.length) throw new Error('at least one role is required');
+  return roles as ServeRole[];
+}
+
+export interface ServeOptions {
+  config?: string;
+  roles: string;
+}
+
+export async function serve(opts: ServeOptions): Promise<void> {
+  const config = loadConfig({ file: opts.config });
+  const roles = parseRoles(opts.roles);
+  const logger = createLogger({ level: config.log.level, base: { role: roles.join(',') }, destination: undefined });
+  logger.info({ config: config.source, dataDir: config.dataDir, roles }, 'walletd starting');
+  const rt = await openRuntime(config, logger);
+  logger.info(
+    rt.embedded ? { database: 'embedded', dataDir: rt.embedded.dataDir } : { database: 'external' },
+    rt.embedded ? `data lives in ${rt.embedded.dataDir}` : 'using DATABASE_URL',
+  );
+
+  let server: Server | undefined;
+  const stores: { shutdown(): void }[] = [];
+  if (roles.includes('api')) {
+    if (config.bootstrap) {
+      const created = await bootstrapIfEmpty(rt.db);
+      if (created) printBootstrapBanner(created.key, config.server.port);
+    }
+    const { app, limiters } = createApp({ config, logger, db: rt.db, masterKey: rt.masterKey });
+    stores.push(...limiters.stores);
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = app.listen(config.server.port, config.server.host, () => resolve(s));
+      s.once('error', reject);
+    });
+    // Keep-alive sockets beyond a proxy's idle timeout; headers must arrive promptly.
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+    const addr = server.address();
+    logger.info({ port: typeof addr === 'object' && addr ? addr.port : config.server.port }, 'API listening');
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      logger.warn('second signal: exiting at once');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const closing = server ? new Promise<void>((r) => server?.close(() => r())) : Promise.resolve();
+    setTimeout(() => server?.closeAllConnections(), 5_000).unref();
+    server?.closeIdleConnections();
+    await closing;
+    for (const s of stores) s.shutdown();
+    await rt.close();
+    logger.info('stopped');
+    logger.flush();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+function printBootstrapBanner(key: string, port: number): void {
+  const line = '─'.repeat(72);
+  process.stdout.write(
+    [
+      line,
+      'walletd: first start on an empty database. Created a company ("My company", plan paid),',
+      'its owner owner@localhost, and an API key with every action on every wallet.',
+      '',
+      `  API key (shown once, store it now): ${key}`,
+      '',
+      `  curl -s -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/me`,
+      line,
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,9 @@
+import type { Db, Logger, MasterKey, WalletdConfig } from '@walletd/core';
+
+/** What every service gets: passed explicitly, never a singleton. */
+export interface Common {
+  config: WalletdConfig;
+  logger: Logger;
+  db: Db;
+  masterKey: MasterKey;
+}

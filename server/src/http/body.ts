@@ -1,0 +1,39 @@
+import type { RequestHandler } from 'express';
+import express from 'express';
+import { BaseError } from '@walletd/core';
+import { describeErrors, validator, type SchemaId } from '@walletd/schemas';
+
+const hasBody = (req: Parameters<RequestHandler>[0]) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
+/** JSON bodies only: a body of another type is refused (415) rather than silently ignored. */
+export function jsonBody(limitBytes: number): RequestHandler[] {
+  return [
+    (req, _res, next) => {
+      if (hasBody(req) && !req.is('application/json')) {
+        next(new BaseError('unsupported_media_type', 'Content-Type must be application/json'));
+        return;
+      }
+      next();
+    },
+    express.json({ limit: limitBytes, strict: true, type: 'application/json' }),
+  ];
+}
+
+/** Validates the body against a schema of @walletd/schemas; a missing body counts as {}. */
+export function validateBody(id: SchemaId): RequestHandler {
+  const validate = validator(id);
+  return (req, _res, next) => {
+    const body = req.body ?? {};
+    if (typeof body !== 'object' || Array.isArray(body)) {
+      next(new BaseError('validation_failed', 'Request body must be a JSON object'));
+      return;
+    }
+    if (!validate(body)) {
+      next(new BaseError('validation_failed', describeErrors(validate.errors)));
+      return;
+    }
+    req.body = body;
+    next();
+  };
+}

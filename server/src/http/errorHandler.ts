@@ -1,0 +1,52 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import { BaseError, isBaseError, reasonPhrase, type Logger } from '@walletd/core';
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  code?: string;
+  policyIds?: string;
+}
+
+export function sendError(res: Response, status: number, message: string, extra: Record<string, unknown> = {}): void {
+  const body: ErrorBody = { statusCode: status, error: reasonPhrase(status), message, ...extra };
+  res.status(status).json(body);
+}
+
+/** body-parser reports its failures as errors with a `type`; they are the caller's mistakes. */
+function fromBodyParser(err: { type?: string; status?: number; limit?: number }): BaseError | null {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new BaseError('malformed_json', 'Request body is not valid JSON');
+    case 'entity.too.large':
+      return new BaseError('payload_too_large', `Request body exceeds the limit of ${err.limit ?? 'the configured'} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new BaseError('unsupported_media_type', 'Request body must be UTF-8 encoded JSON');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new BaseError('bad_request', 'Request body could not be read');
+    default:
+      return null;
+  }
+}
+
+/** The one place that renders errors: the spec's body, plus a stable `code`. Never a stack. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const known = isBaseError(err) ? err : fromBodyParser(err ?? {});
+    if (res.headersSent) {
+      req.socket.destroy();
+      return;
+    }
+    if (known) {
+      if (known.status >= 500) logger.error({ err: known, reqId: req.id }, 'request failed');
+      sendError(res, known.status, known.message, { code: known.code, ...(known.details ?? {}) });
+      return;
+    }
+    logger.error({ err, reqId: req.id }, 'unhandled error');
+    sendError(res, 500, 'Internal server error; the request id is in the x-request-id header', { code: 'internal' });
+  };
+}

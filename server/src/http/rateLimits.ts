@@ -1,0 +1,49 @@
+import type { RequestHandler } from 'express';
+import { ipKeyGenerator, rateLimit, type Options, type RateLimitInfo } from 'express-rate-limit';
+import { BaseError, type Db } from '@walletd/core';
+import { PgRateLimitStore } from './pgRateLimitStore';
+
+export interface RateLimiters {
+  /** 300/min per client IP on every endpoint (spec 8), counted before authentication. */
+  perIp: RequestHandler;
+  /** 20/min per API key and endpoint on value-moving writes (spec 8). */
+  writes: RequestHandler;
+  stores: PgRateLimitStore[];
+}
+
+function onLimit(what: string): Options['handler'] {
+  return (request, res, next, options) => {
+    const req = request as typeof request & { rateLimit?: RateLimitInfo };
+    const reset = req.rateLimit?.resetTime?.getTime() ?? Date.now() + options.windowMs;
+    const seconds = Math.max(1, Math.ceil((reset - Date.now()) / 1000));
+    res.setHeader('Retry-After', String(seconds));
+    next(new BaseError('rate_limited', `Rate limit of ${req.rateLimit?.limit ?? ''} ${what} per minute exceeded; retry in ${seconds} seconds`));
+  };
+}
+
+export function createRateLimiters(db: Db, limits: { perIpPerMinute: number; writesPerKeyPerMinute: number }): RateLimiters {
+  const ipStore = new PgRateLimitStore(db, 'ip:');
+  const writeStore = new PgRateLimitStore(db, 'write:');
+  const common = {
+    windowMs: 60_000,
+    standardHeaders: 'draft-6' as const, // RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset (seconds)
+    legacyHeaders: false,
+    passOnStoreError: false,
+  };
+  const perIp = rateLimit({
+    ...common,
+    limit: limits.perIpPerMinute,
+    store: ipStore,
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown'),
+    handler: onLimit('requests'),
+  });
+  const writes = rateLimit({
+    ...common,
+    limit: limits.writesPerKeyPerMinute,
+    store: writeStore,
+    // Per key and per endpoint: the route pattern, not the concrete path, so /wallets/1 and /wallets/2 share a budget.
+    keyGenerator: (req) => `${req.auth?.keyId ?? 'anon'}:${req.method} ${req.baseUrl}${req.route?.path ?? req.path}`,
+    handler: onLimit('value-moving writes'),
+  });
+  return { perIp, writes, stores: [ipStore, writeStore] };
+}

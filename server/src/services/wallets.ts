@@ -1,0 +1,122 @@
+import {
+  BaseError,
+  NETWORKS,
+  PLAN_LIMITS,
+  generateWalletMnemonic,
+  isChain,
+  networkInfo,
+  planAllowsNetwork,
+  sealTo,
+  type Db,
+  type MasterKey,
+  type Plan,
+} from '@walletd/core';
+import type { WalletRow } from '../http/scope';
+import { audit } from './audit';
+
+export interface WalletView {
+  id: number;
+  name: string;
+  chain: string;
+  network: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const toWalletView = (r: WalletRow): WalletView => ({
+  id: r.id,
+  name: r.name,
+  chain: r.chain,
+  network: r.network,
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+});
+
+/** Binds a wallet's secret envelope to its id: a ciphertext moved to another row will not open. */
+export const walletSecretContext = (walletId: number) => `wallet:${walletId}`;
+
+export interface CreateWalletInput {
+  companyId: number;
+  name: string;
+  chain: string;
+  network: string;
+}
+
+export async function createWallet(db: Db, masterKey: MasterKey, input: CreateWalletInput): Promise<WalletView> {
+  if (!isChain(input.chain)) throw new BaseError('validation_failed', `unknown chain "${input.chain}"`);
+  if (!networkInfo(input.chain, input.network)) {
+    const known = NETWORKS[input.chain].map((n) => n.name).join(', ');
+    throw new BaseError('validation_failed', `unknown network "${input.network}" for ${input.chain}; known: ${known}`);
+  }
+  return db.transaction(async (trx) => {
+    // Lock the company row: plan checks and the wallet count are consistent under concurrency.
+    const company = (await trx('companies').where({ id: input.companyId }).forUpdate().first('plan')) as { plan: Plan } | undefined;
+    if (!company) throw new BaseError('not_found', 'company not found');
+    if (!planAllowsNetwork(company.plan, input.chain, input.network)) {
+      throw new BaseError('plan_forbidden', `${input.chain}/${input.network} is not included in the ${company.plan} plan`);
+    }
+    if (company.plan !== 'none') {
+      const cap = PLAN_LIMITS[company.plan].maxWallets;
+      if (cap !== null) {
+        const [{ count }] = (await trx('wallets').where({ company_id: input.companyId }).whereNull('deleted_at').count('* as count')) as [{ count: string }];
+        if (Number(count) >= cap) throw new BaseError('plan_cap_reached', `the ${company.plan} plan allows at most ${cap} wallets`);
+      }
+    }
+    const { rows } = await trx.raw(`select nextval(pg_get_serial_sequence('wallets', 'id'))::int as id`);
+    const id = rows[0].id as number;
+    const mnemonic = Buffer.from(generateWalletMnemonic());
+    try {
+      const envelope = masterKey.seal(mnemonic, walletSecretContext(id));
+      const [row] = await trx('wallets')
+        .insert({ id, company_id: input.companyId, name: input.name, chain: input.chain, network: input.network, secret_envelope: envelope })
+        .returning('*');
+      return toWalletView(row as WalletRow);
+    } finally {
+      mnemonic.fill(0);
+    }
+  });
+}
+
+export async function listWallets(db: Db, companyId: number, walletIds: ReadonlySet<number> | null): Promise<WalletView[]> {
+  const q = db('wallets').where({ company_id: companyId }).whereNull('deleted_at').orderBy('id');
+  if (walletIds !== null) q.whereIn('id', [...walletIds]);
+  return ((await q) as WalletRow[]).map(toWalletView);
+}
+
+export async function renameWallet(db: Db, wallet: WalletRow, name: string): Promise<WalletView> {
+  const [row] = await db('wallets').where({ id: wallet.id }).update({ name, updated_at: db.fn.now() }).returning('*');
+  return toWalletView(row as WalletRow);
+}
+
+/**
+ * Deleting archives: the wallet disappears from the API but its secret and history stay, because
+ * funds may still arrive at its addresses and a custody record is never destroyed by an API call.
+ */
+export async function deleteWallet(db: Db, wallet: WalletRow): Promise<void> {
+  await db('wallets').where({ id: wallet.id }).update({ deleted_at: db.fn.now(), updated_at: db.fn.now() });
+}
+
+export interface SecretReadContext {
+  companyId: number;
+  keyId: number;
+  ip: string | null;
+}
+
+/** Opens the at-rest envelope and re-seals the secret to the company's public key; audited. */
+export async function readSealedSecret(db: Db, masterKey: MasterKey, wallet: WalletRow, who: SecretReadContext): Promise<string> {
+  const company = (await db('companies').where({ id: who.companyId }).first('encryption_public_key')) as {
+    encryption_public_key: string | null;
+  };
+  if (!company.encryption_public_key) {
+    await audit(db, { companyId: who.companyId, actorType: 'api_key', actorId: who.keyId, action: 'wallet.secret.refused', targetType: 'wallet', targetId: wallet.id, ip: who.ip, details: { reason: 'no_encryption_key' } });
+    throw new BaseError('conflict', 'The company has no encryption key registered; set one in the dashboard (walletd admin encryption-key set)');
+  }
+  const secret = masterKey.open(wallet.secret_envelope as never, walletSecretContext(wallet.id));
+  try {
+    const sealed = sealTo(company.encryption_public_key, secret, walletSecretContext(wallet.id));
+    await audit(db, { companyId: who.companyId, actorType: 'api_key', actorId: who.keyId, action: 'wallet.secret.read', targetType: 'wallet', targetId: wallet.id, ip: who.ip });
+    return sealed;
+  } finally {
+    secret.fill(0);
+  }
+}

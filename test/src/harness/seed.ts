@@ -1,0 +1,37 @@
+import { ALL_ACTIONS, type Action, type Db, type Role } from '@walletd/core';
+import { addMember, createApiKey, createCompany } from '@walletd/server';
+
+export interface Seeded {
+  companyId: number;
+  ownerId: number;
+  /** A key with every action on every wallet. */
+  rootKey: string;
+}
+
+export async function seedCompany(db: Db, plan: 'none' | 'free' | 'paid' = 'paid', name = 'Acme'): Promise<Seeded> {
+  const company = await createCompany(db, { name, plan });
+  const owner = await addMember(db, { companyId: company.id, email: `owner-${company.id}@example.com`, role: 'owner' });
+  const { key } = await createApiKey(db, { companyId: company.id, createdBy: owner.id, actions: [...ALL_ACTIONS], walletIds: null });
+  return { companyId: company.id, ownerId: owner.id, rootKey: key };
+}
+
+export async function keyFor(
+  db: Db,
+  companyId: number,
+  opts: { actions: Action[]; walletIds?: number[] | null; role?: Role; createdBy?: number; allowIps?: string[]; expiresInMs?: number },
+): Promise<{ key: string; id: number; memberId: number }> {
+  let memberId = opts.createdBy;
+  if (memberId === undefined) {
+    const m = await addMember(db, { companyId, email: `m-${Math.random().toString(36).slice(2)}@example.com`, role: opts.role ?? 'admin' });
+    memberId = m.id;
+  }
+  const { key, record } = await createApiKey(db, {
+    companyId,
+    createdBy: memberId,
+    actions: opts.actions,
+    walletIds: opts.walletIds ?? null,
+    allowIps: opts.allowIps ?? null,
+    expiresInMs: opts.expiresInMs ?? null,
+  });
+  return { key, id: record.id, memberId };
+}
