@@ -14,9 +14,24 @@ export interface Operation {
 export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/me', summary: 'Describe the calling API key and its company', response: 'MeResponse' },
   { method: 'get', path: '/wallets', summary: 'List the wallets the key can see', action: 'wallets:read', response: 'WalletList' },
-  { method: 'post', path: '/wallets', summary: 'Create a wallet (server-generated HD secret)', action: 'wallets:create', request: 'WalletCreateRequest', response: 'Wallet', status: 201 },
+  {
+    method: 'post',
+    path: '/wallets',
+    summary: 'Create a wallet (server-generated HD secret)',
+    action: 'wallets:create',
+    request: 'WalletCreateRequest',
+    response: 'Wallet',
+    status: 201,
+  },
   { method: 'get', path: '/wallets/{id}', summary: 'Read a wallet', action: 'wallets:read', response: 'Wallet' },
-  { method: 'patch', path: '/wallets/{id}', summary: 'Rename a wallet', action: 'wallets:update', request: 'WalletUpdateRequest', response: 'Wallet' },
+  {
+    method: 'patch',
+    path: '/wallets/{id}',
+    summary: 'Rename a wallet',
+    action: 'wallets:update',
+    request: 'WalletUpdateRequest',
+    response: 'Wallet',
+  },
   { method: 'delete', path: '/wallets/{id}', summary: 'Delete (archive) a wallet', action: 'wallets:delete', status: 204 },
   {
     method: 'get',
@@ -50,7 +65,8 @@ export function buildOpenApi(version: string): Record<string, unknown> {
     const ok = op.response
       ? { description: 'OK', content: { 'application/json': { schema: ref(op.response) } } }
       : { description: 'No content' };
-    (paths[op.path] ??= {})[op.method] = {
+    paths[op.path] ??= {};
+    (paths[op.path] as Record<string, unknown>)[op.method] = {
       summary: op.summary,
       ...(op.action ? { description: `Requires the \`${op.action}\` action.` } : {}),
       security: [{ apiKey: [] }],

@@ -39,7 +39,11 @@ export function createApp(common: Common): App {
       },
       // Method, path and status only: headers carry keys, bodies carry addresses and amounts.
       serializers: {
-        req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, url: req.url.split('?')[0], ip: req.remoteAddress }),
+        req: (req: { method: string; url: string; remoteAddress?: string }) => ({
+          method: req.method,
+          url: req.url.split('?')[0],
+          ip: req.remoteAddress,
+        }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),

@@ -42,12 +42,7 @@ export const NETWORKS: Record<Chain, readonly NetworkInfo[]> = {
   bsc: [net('mainnet', false, 'BNB', 18), net('testnet', true, 'tBNB', 18)],
   polygon: [net('mainnet', false, 'POL', 18), net('amoy', true, 'POL', 18)],
   arbitrum: [net('mainnet', false, 'ETH', 18), net('sepolia', true, 'ETH', 18)],
-  bitcoin: [
-    net('mainnet', false, 'BTC', 8),
-    net('testnet', true, 'BTC', 8),
-    net('signet', true, 'BTC', 8),
-    net('regtest', true, 'BTC', 8),
-  ],
+  bitcoin: [net('mainnet', false, 'BTC', 8), net('testnet', true, 'BTC', 8), net('signet', true, 'BTC', 8), net('regtest', true, 'BTC', 8)],
   dogecoin: [net('mainnet', false, 'DOGE', 8), net('testnet', true, 'DOGE', 8), net('regtest', true, 'DOGE', 8)],
   xrp: [net('mainnet', false, 'XRP', 6), net('testnet', true, 'XRP', 6), net('devnet', true, 'XRP', 6)],
   polkadot: [net('mainnet', false, 'DOT', 10), net('paseo', true, 'PAS', 10)],

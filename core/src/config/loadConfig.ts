@@ -35,8 +35,7 @@ const validate = ajv.compile(configSchema);
 function describeErrors(source: string): string {
   const lines = (validate.errors ?? []).map((e) => {
     const field = e.instancePath || '/';
-    const extra =
-      e.keyword === 'additionalProperties' ? ` (unknown field "${String(e.params.additionalProperty)}")` : '';
+    const extra = e.keyword === 'additionalProperties' ? ` (unknown field "${String(e.params.additionalProperty)}")` : '';
     return `${field} ${e.message ?? 'is invalid'}${extra}`;
   });
   return `invalid config in ${source}: ${lines.join('; ')}`;
@@ -73,7 +72,10 @@ export function loadConfig(options: LoadConfigOptions = {}): WalletdConfig {
   const overrides: Json = {};
   const set = (path: string[], value: unknown) => {
     let node = overrides;
-    for (const key of path.slice(0, -1)) node = (node[key] ??= {}) as Json;
+    for (const key of path.slice(0, -1)) {
+      node[key] ??= {};
+      node = node[key] as Json;
+    }
     node[path[path.length - 1] as string] = value;
   };
   if (env.DATABASE_URL) set(['database', 'url'], env.DATABASE_URL);

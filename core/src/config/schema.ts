@@ -14,11 +14,7 @@ export const configSchema = {
         port: { type: 'integer', minimum: 0, maximum: 65535 },
         trustProxy: {
           description: 'Express trust proxy setting: false, true, a hop count, or a list of proxy CIDRs',
-          oneOf: [
-            { type: 'boolean' },
-            { type: 'integer', minimum: 0 },
-            { type: 'array', items: { type: 'string' } },
-          ],
+          oneOf: [{ type: 'boolean' }, { type: 'integer', minimum: 0 }, { type: 'array', items: { type: 'string' } }],
         },
         bodyLimitBytes: { type: 'integer', minimum: 1024, maximum: 10485760 },
       },

@@ -16,4 +16,3 @@ export function generateWalletMnemonic(): string {
 export const isValidMnemonic = (phrase: string): boolean => validateMnemonic(phrase, wordlist);
 
 export const mnemonicToSeed = (phrase: string): Uint8Array => mnemonicToSeedSync(phrase);
-

@@ -52,7 +52,7 @@ const isRoot = () => process.getuid?.() === 0;
 function run(file: string, args: string[], as: RunAs, timeoutMs = 120_000): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     execFile(file, args, { ...as, timeout: timeoutMs, env: { ...process.env, LC_ALL: 'C', LANG: 'C' } }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolve({ code, out: `${stdout}${stderr}`.trim() });
     });
   });
@@ -63,7 +63,10 @@ async function loadBinaries(): Promise<Binaries> {
   try {
     return (await import(name)) as Binaries;
   } catch (cause) {
-    throw new Error(`embedded PostgreSQL binaries for ${process.platform}-${process.arch} are not installed (${name}); set DATABASE_URL to use your own server`, { cause });
+    throw new Error(
+      `embedded PostgreSQL binaries for ${process.platform}-${process.arch} are not installed (${name}); set DATABASE_URL to use your own server`,
+      { cause },
+    );
   }
 }
 
@@ -86,12 +89,18 @@ async function postgresUser(): Promise<RunAs> {
   return { uid, gid };
 }
 
+/** Alive and not a zombie: where pid 1 does not reap orphans, a dead postmaster lingers as one. */
 const pidAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    return true; // no /proc (macOS): kill(pid, 0) is all we have
   }
 };
 

@@ -31,7 +31,9 @@ export function registerAdmin(program: Command): void {
     .requiredOption('--company <id>', 'company id', intArg('--company'))
     .requiredOption('--email <email>', 'email address')
     .requiredOption('--role <role>', 'owner | admin | developer | viewer')
-    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await addMember(db, { companyId: o.company, email: o.email, role: o.role }))));
+    .action(async (o, cmd) =>
+      withRuntime(g(cmd), async ({ db }) => printJson(await addMember(db, { companyId: o.company, email: o.email, role: o.role }))),
+    );
   member
     .command('set-role')
     .description("change a member's role (caps what the member's API keys can do)")
@@ -40,7 +42,7 @@ export function registerAdmin(program: Command): void {
     .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await setMemberRole(db, o.member, o.role))));
   member
     .command('remove')
-    .description("remove a member (their API keys lose every action but /v1/me)")
+    .description('remove a member (their API keys lose every action but /v1/me)')
     .requiredOption('--member <id>', 'member id', intArg('--member'))
     .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await removeMember(db, o.member))));
   member
@@ -68,7 +70,12 @@ export function registerAdmin(program: Command): void {
           name: o.name ?? null,
           actions: parseActionList(o.actions),
           walletIds: parseWalletList(o.wallets),
-          allowIps: o.allowIp ? String(o.allowIp).split(',').map((s: string) => s.trim()).filter(Boolean) : null,
+          allowIps: o.allowIp
+            ? String(o.allowIp)
+                .split(',')
+                .map((s: string) => s.trim())
+                .filter(Boolean)
+            : null,
           expiresInMs: o.expiresIn ? parseDuration(o.expiresIn) : null,
         });
         printJson({ ...record, key: secret, note: 'the key is shown once; store it now' });

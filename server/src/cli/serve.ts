@@ -9,7 +9,10 @@ export const ROLES = ['api'] as const;
 export type ServeRole = (typeof ROLES)[number];
 
 export function parseRoles(text: string): ServeRole[] {
-  const roles = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const roles = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const r of roles) {
     if (!(ROLES as readonly string[]).includes(r)) throw new Error(`unknown role "${r}"; this build runs: ${ROLES.join(', ')}`);
   }

@@ -40,7 +40,9 @@ describe('authentication', () => {
       expect({ name, status: r.status }).toEqual({ name, status: 401 });
       answers.add(r.text);
     }
-    expect([...answers]).toEqual([JSON.stringify({ statusCode: 401, error: 'Unauthorized', message: 'Missing or invalid API key', code: 'unauthorized' })]);
+    expect([...answers]).toEqual([
+      JSON.stringify({ statusCode: 401, error: 'Unauthorized', message: 'Missing or invalid API key', code: 'unauthorized' }),
+    ]);
   });
 
   it('GET /me describes the key, never its secret, and matches its schema', async () => {
@@ -68,7 +70,10 @@ describe('authentication', () => {
     const dev = await keyFor(t.db, s.companyId, { actions: ['wallets:create', 'wallets:read', 'withdrawals:create'], role: 'developer' });
     const me = await call(app.url, 'GET', '/v1/me', { key: dev.key });
     expect(me.body.key.effectiveActions).toEqual(['wallets:create', 'wallets:read']);
-    const created = await call(app.url, 'POST', '/v1/wallets', { key: dev.key, body: { name: 'w', chain: 'ethereum', network: 'sepolia' } });
+    const created = await call(app.url, 'POST', '/v1/wallets', {
+      key: dev.key,
+      body: { name: 'w', chain: 'ethereum', network: 'sepolia' },
+    });
     expect(created.status).toBe(201);
     // withdrawals:create was granted but a developer may not use it: 403 naming the role.
     const secret = await call(app.url, 'GET', `/v1/wallets/${created.body.id}/secret`, { key: dev.key });
@@ -77,7 +82,10 @@ describe('authentication', () => {
     expect(secret.body.message).toMatch(/role: developer/);
 
     await setMemberRole(t.db, dev.memberId, 'viewer');
-    const demoted = await call(app.url, 'POST', '/v1/wallets', { key: dev.key, body: { name: 'w2', chain: 'ethereum', network: 'sepolia' } });
+    const demoted = await call(app.url, 'POST', '/v1/wallets', {
+      key: dev.key,
+      body: { name: 'w2', chain: 'ethereum', network: 'sepolia' },
+    });
     expect(demoted.status).toBe(403);
     expect(demoted.body.code).toBe('role_insufficient');
     expect((await call(app.url, 'GET', '/v1/wallets', { key: dev.key })).status).toBe(200);
@@ -107,7 +115,12 @@ describe('authentication', () => {
     expect((await call(app.url, 'GET', '/v1/me', { key: s.rootKey })).status).toBe(200);
     const r = await call(app.url, 'GET', '/v1/wallets', { key: s.rootKey });
     expect(r.status).toBe(402);
-    expect(r.body).toEqual({ statusCode: 402, error: 'Payment Required', message: 'The company has no active plan yet', code: 'plan_required' });
+    expect(r.body).toEqual({
+      statusCode: 402,
+      error: 'Payment Required',
+      message: 'The company has no active plan yet',
+      code: 'plan_required',
+    });
     await setPlan(t.db, s.companyId, 'paid');
     expect((await call(app.url, 'GET', '/v1/wallets', { key: s.rootKey })).status).toBe(200);
   });

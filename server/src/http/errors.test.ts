@@ -37,11 +37,20 @@ describe('error bodies', () => {
   it('oversized body -> 413', async () => {
     const r = await call(app.url, 'POST', '/v1/wallets', { key, body: { name: 'x'.repeat(5000), chain: 'ethereum', network: 'sepolia' } });
     expect(r.status).toBe(413);
-    expect(r.body).toEqual({ statusCode: 413, error: 'Payload Too Large', message: 'Request body exceeds the limit of 2048 bytes', code: 'payload_too_large' });
+    expect(r.body).toEqual({
+      statusCode: 413,
+      error: 'Payload Too Large',
+      message: 'Request body exceeds the limit of 2048 bytes',
+      code: 'payload_too_large',
+    });
   });
 
   it('wrong content type -> 415, non-object JSON -> 400', async () => {
-    const r = await call(app.url, 'POST', '/v1/wallets', { key, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const r = await call(app.url, 'POST', '/v1/wallets', {
+      key,
+      rawBody: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(r.status).toBe(415);
     expect(isErrorBody(r.body)).toBe(true);
     const arr = await call(app.url, 'POST', '/v1/wallets', { key, body: [1, 2] });
@@ -50,7 +59,11 @@ describe('error bodies', () => {
   });
 
   it('every response carries the rate-limit headers, errors included', async () => {
-    for (const r of [await call(app.url, 'GET', '/v1/me', { key }), await call(app.url, 'GET', '/v1/me'), await call(app.url, 'GET', '/healthz')]) {
+    for (const r of [
+      await call(app.url, 'GET', '/v1/me', { key }),
+      await call(app.url, 'GET', '/v1/me'),
+      await call(app.url, 'GET', '/healthz'),
+    ]) {
       expect(r.headers.get('ratelimit-limit')).toBe('300');
       expect(Number(r.headers.get('ratelimit-remaining'))).toBeLessThan(300);
       expect(Number(r.headers.get('ratelimit-reset'))).toBeGreaterThan(0);

@@ -50,7 +50,9 @@ export class PgRateLimitStore implements Store {
   }
 
   async resetKey(key: string): Promise<void> {
-    await this.db('rate_limit_hits').where('key', this.prefix + key).delete();
+    await this.db('rate_limit_hits')
+      .where('key', this.prefix + key)
+      .delete();
   }
 
   shutdown(): void {

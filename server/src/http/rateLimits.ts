@@ -17,7 +17,9 @@ function onLimit(what: string): Options['handler'] {
     const reset = req.rateLimit?.resetTime?.getTime() ?? Date.now() + options.windowMs;
     const seconds = Math.max(1, Math.ceil((reset - Date.now()) / 1000));
     res.setHeader('Retry-After', String(seconds));
-    next(new BaseError('rate_limited', `Rate limit of ${req.rateLimit?.limit ?? ''} ${what} per minute exceeded; retry in ${seconds} seconds`));
+    next(
+      new BaseError('rate_limited', `Rate limit of ${req.rateLimit?.limit ?? ''} ${what} per minute exceeded; retry in ${seconds} seconds`),
+    );
   };
 }
 

@@ -50,8 +50,9 @@ export interface WalletRow {
  */
 export async function walletFor(db: Db, ctx: AuthContext, rawId: unknown, anyOf: readonly Action[]): Promise<WalletRow> {
   const id = parseId(rawId, 'wallet id');
-  const row: WalletRow | undefined =
-    keySeesWallet(ctx, id) ? await db('wallets').where({ id, company_id: ctx.companyId }).whereNull('deleted_at').first() : undefined;
+  const row: WalletRow | undefined = keySeesWallet(ctx, id)
+    ? await db('wallets').where({ id, company_id: ctx.companyId }).whereNull('deleted_at').first()
+    : undefined;
   if (!row) throw new BaseError('not_found', 'Wallet not found');
   if (!anyOf.some((a) => ctx.effective.has(a))) refuse(ctx, anyOf);
   return row;

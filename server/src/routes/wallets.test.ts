@@ -106,7 +106,11 @@ describe('wallets', () => {
     // The same secret the server holds at rest.
     const row = await t.db('wallets').where({ id: w }).first();
     expect(app.masterKey.open(row.secret_envelope, `wallet:${w}`).toString()).toBe(mnemonic);
-    const audits = await t.db('audit_log').where({ company_id: s.companyId, target_id: String(w) }).orderBy('id').pluck('action');
+    const audits = await t
+      .db('audit_log')
+      .where({ company_id: s.companyId, target_id: String(w) })
+      .orderBy('id')
+      .pluck('action');
     expect(audits).toEqual(['wallet.secret.refused', 'wallet.secret.read']);
     // Nothing secret reached the logs.
     const logs = app.logs.join('');

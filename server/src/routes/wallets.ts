@@ -47,4 +47,3 @@ export function walletsRouter(common: Common, writeLimit: RequestHandler): Route
 
   return r;
 }
-

@@ -1,12 +1,4 @@
-import {
-  BaseError,
-  apiKeyHint,
-  generateApiKey,
-  hashApiKey,
-  parseCidr,
-  type Action,
-  type Db,
-} from '@walletd/core';
+import { BaseError, apiKeyHint, generateApiKey, hashApiKey, parseCidr, type Action, type Db } from '@walletd/core';
 
 export interface ApiKeyRecord {
   id: number;
@@ -81,7 +73,11 @@ export async function createApiKey(db: Db, input: CreateKeyInput): Promise<{ key
   let createdBy = input.createdBy ?? null;
   if (createdBy === null) {
     // Keys are capped by their creator's role; default to the company's first owner.
-    const owner = await db('members').where({ company_id: input.companyId, role: 'owner' }).whereNull('removed_at').orderBy('id').first('id');
+    const owner = await db('members')
+      .where({ company_id: input.companyId, role: 'owner' })
+      .whereNull('removed_at')
+      .orderBy('id')
+      .first('id');
     if (!owner) throw new BaseError('validation_failed', `company ${input.companyId} has no owner; pass --created-by MEMBER`);
     createdBy = owner.id as number;
   } else {
@@ -91,16 +87,19 @@ export async function createApiKey(db: Db, input: CreateKeyInput): Promise<{ key
   if (input.walletIds) {
     const found = await db('wallets').where({ company_id: input.companyId }).whereIn('id', input.walletIds).pluck('id');
     const missing = input.walletIds.filter((id) => !found.includes(id));
-    if (missing.length) throw new BaseError('validation_failed', `wallet(s) ${missing.join(', ')} do not belong to company ${input.companyId}`);
+    if (missing.length)
+      throw new BaseError('validation_failed', `wallet(s) ${missing.join(', ')} do not belong to company ${input.companyId}`);
   }
-  const allowIps = input.allowIps?.length ? input.allowIps.map((c) => {
-    try {
-      const [addr, bits] = parseCidr(c);
-      return `${addr.toString()}/${bits}`;
-    } catch (e) {
-      throw new BaseError('validation_failed', (e as Error).message);
-    }
-  }) : null;
+  const allowIps = input.allowIps?.length
+    ? input.allowIps.map((c) => {
+        try {
+          const [addr, bits] = parseCidr(c);
+          return `${addr.toString()}/${bits}`;
+        } catch (e) {
+          throw new BaseError('validation_failed', (e as Error).message);
+        }
+      })
+    : null;
   const key = generateApiKey();
   const [row] = await db('api_keys')
     .insert({
@@ -125,7 +124,10 @@ export async function listApiKeys(db: Db, companyId: number): Promise<ApiKeyReco
 
 /** Immediate: the next request with the key answers 401. */
 export async function revokeApiKey(db: Db, id: number): Promise<ApiKeyRecord> {
-  const [row] = await db('api_keys').where({ id }).update({ revoked_at: db.raw('coalesce(revoked_at, now())') }).returning('*');
+  const [row] = await db('api_keys')
+    .where({ id })
+    .update({ revoked_at: db.raw('coalesce(revoked_at, now())') })
+    .returning('*');
   if (!row) throw new BaseError('not_found', `API key ${id} does not exist`);
   return toRecord(row as KeyRow);
 }

@@ -96,13 +96,18 @@ export async function addMember(db: Db, input: { companyId: number; email: strin
     const [row] = await db('members').insert({ company_id: input.companyId, email: input.email, role }).returning('*');
     return toMember(row as MemberRow);
   } catch (e) {
-    if ((e as { code?: string }).code === '23505') throw new BaseError('conflict', `${input.email} is already a member of company ${input.companyId}`);
+    if ((e as { code?: string }).code === '23505')
+      throw new BaseError('conflict', `${input.email} is already a member of company ${input.companyId}`);
     throw e;
   }
 }
 
 export async function setMemberRole(db: Db, memberId: number, role: string): Promise<Member> {
-  const [row] = await db('members').where({ id: memberId }).whereNull('removed_at').update({ role: checkRole(role) }).returning('*');
+  const [row] = await db('members')
+    .where({ id: memberId })
+    .whereNull('removed_at')
+    .update({ role: checkRole(role) })
+    .returning('*');
   if (!row) throw new BaseError('not_found', `member ${memberId} does not exist`);
   return toMember(row as MemberRow);
 }

@@ -58,7 +58,9 @@ export async function createWallet(db: Db, masterKey: MasterKey, input: CreateWa
     if (company.plan !== 'none') {
       const cap = PLAN_LIMITS[company.plan].maxWallets;
       if (cap !== null) {
-        const [{ count }] = (await trx('wallets').where({ company_id: input.companyId }).whereNull('deleted_at').count('* as count')) as [{ count: string }];
+        const [{ count }] = (await trx('wallets').where({ company_id: input.companyId }).whereNull('deleted_at').count('* as count')) as [
+          { count: string },
+        ];
         if (Number(count) >= cap) throw new BaseError('plan_cap_reached', `the ${company.plan} plan allows at most ${cap} wallets`);
       }
     }
@@ -68,7 +70,14 @@ export async function createWallet(db: Db, masterKey: MasterKey, input: CreateWa
     try {
       const envelope = masterKey.seal(mnemonic, walletSecretContext(id));
       const [row] = await trx('wallets')
-        .insert({ id, company_id: input.companyId, name: input.name, chain: input.chain, network: input.network, secret_envelope: envelope })
+        .insert({
+          id,
+          company_id: input.companyId,
+          name: input.name,
+          chain: input.chain,
+          network: input.network,
+          secret_envelope: envelope,
+        })
         .returning('*');
       return toWalletView(row as WalletRow);
     } finally {
@@ -108,13 +117,33 @@ export async function readSealedSecret(db: Db, masterKey: MasterKey, wallet: Wal
     encryption_public_key: string | null;
   };
   if (!company.encryption_public_key) {
-    await audit(db, { companyId: who.companyId, actorType: 'api_key', actorId: who.keyId, action: 'wallet.secret.refused', targetType: 'wallet', targetId: wallet.id, ip: who.ip, details: { reason: 'no_encryption_key' } });
-    throw new BaseError('conflict', 'The company has no encryption key registered; set one in the dashboard (walletd admin encryption-key set)');
+    await audit(db, {
+      companyId: who.companyId,
+      actorType: 'api_key',
+      actorId: who.keyId,
+      action: 'wallet.secret.refused',
+      targetType: 'wallet',
+      targetId: wallet.id,
+      ip: who.ip,
+      details: { reason: 'no_encryption_key' },
+    });
+    throw new BaseError(
+      'conflict',
+      'The company has no encryption key registered; set one in the dashboard (walletd admin encryption-key set)',
+    );
   }
   const secret = masterKey.open(wallet.secret_envelope as never, walletSecretContext(wallet.id));
   try {
     const sealed = sealTo(company.encryption_public_key, secret, walletSecretContext(wallet.id));
-    await audit(db, { companyId: who.companyId, actorType: 'api_key', actorId: who.keyId, action: 'wallet.secret.read', targetType: 'wallet', targetId: wallet.id, ip: who.ip });
+    await audit(db, {
+      companyId: who.companyId,
+      actorType: 'api_key',
+      actorId: who.keyId,
+      action: 'wallet.secret.read',
+      targetType: 'wallet',
+      targetId: wallet.id,
+      ip: who.ip,
+    });
     return sealed;
   } finally {
     secret.fill(0);

@@ -1,3 +1,4 @@
 export * from './testDatabase';
 export * from './testApp';
 export * from './seed';
+export * from './walletdProcess';

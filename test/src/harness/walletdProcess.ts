@@ -1,0 +1,113 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const WALLETD_MAIN = join(__dirname, '..', '..', '..', 'server', 'dist', 'cli', 'main.js');
+
+export interface WalletdProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when stdout+stderr match, rejects if the process exits first or time runs out. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  exited: Promise<number | null>;
+}
+
+export function spawnWalletd(args: string[], env: Record<string, string | undefined> = {}): WalletdProcess {
+  const child = spawn(process.execPath, [WALLETD_MAIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const listeners = new Set<() => void>();
+  child.stdout?.on('data', (c) => {
+    out += c;
+    for (const l of listeners) l();
+  });
+  child.stderr?.on('data', (c) => {
+    err += c;
+    for (const l of listeners) l();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    waitFor: (pattern, timeoutMs = 60_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const m = (out + err).match(pattern);
+          if (m) {
+            cleanup();
+            resolve(m);
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`timed out waiting for ${pattern}; output:\n${out}\n${err}`));
+        }, timeoutMs);
+        const onExit = () => {
+          cleanup();
+          reject(new Error(`walletd exited before ${pattern}; output:\n${out}\n${err}`));
+        };
+        const cleanup = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          child.off('exit', onExit);
+        };
+        listeners.add(check);
+        child.once('exit', onExit);
+        check();
+      }),
+  };
+}
+
+/** Runs a walletd command to completion (admin commands), returning its parsed JSON stdout. */
+export function runWalletd(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  input?: string,
+): { status: number | null; stdout: string; stderr: string; json: any } {
+  const r = spawnSync(process.execPath, [WALLETD_MAIN, ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    input,
+    timeout: 60_000,
+  });
+  let json: unknown = null;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    /* not JSON */
+  }
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** Alive and not a zombie (an orphan nobody reaped still answers kill(pid, 0)). */
+export const pidAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+};
