@@ -7,3 +7,4 @@ export * from './crypto';
 export * from './db';
 export * from './plugin';
 export * from './auth';
+export * from './events';

@@ -3,3 +3,5 @@ export * from './openapi';
 export * from './common';
 export * from './me';
 export * from './wallets';
+export * from './events';
+export * from './webhooks';

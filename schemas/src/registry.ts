@@ -1,7 +1,22 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ErrorBody } from './common';
+import { Asset, DepositEventData, EventEnvelope, EventFeed, WithdrawalEventData } from './events';
 import { MeResponse } from './me';
+import {
+  Delivery,
+  DeliveryDetail,
+  DeliveryList,
+  ReplayRequest,
+  ReplayResponse,
+  RotateSecretRequest,
+  RotateSecretResponse,
+  Webhook,
+  WebhookCreateRequest,
+  WebhookList,
+  WebhookUpdateRequest,
+  WebhookWithSecret,
+} from './webhooks';
 import { Wallet, WalletCreateRequest, WalletList, WalletSecretResponse, WalletUpdateRequest } from './wallets';
 
 /** Every schema, by `$id`. Responses are validated in tests; requests on every call. */
@@ -13,6 +28,23 @@ export const SCHEMAS = {
   WalletCreateRequest,
   WalletUpdateRequest,
   WalletSecretResponse,
+  Asset,
+  DepositEventData,
+  WithdrawalEventData,
+  EventEnvelope,
+  EventFeed,
+  Webhook,
+  WebhookWithSecret,
+  WebhookList,
+  WebhookCreateRequest,
+  WebhookUpdateRequest,
+  RotateSecretRequest,
+  RotateSecretResponse,
+  ReplayRequest,
+  ReplayResponse,
+  Delivery,
+  DeliveryList,
+  DeliveryDetail,
 } as const;
 
 export type SchemaId = keyof typeof SCHEMAS;

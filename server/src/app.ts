@@ -9,8 +9,11 @@ import { jsonBody } from './http/body';
 import { errorHandler } from './http/errorHandler';
 import { createRateLimiters, type RateLimiters } from './http/rateLimits';
 import { dashboardOnlyRouter } from './routes/dashboardOnly';
+import { eventsRouter } from './routes/events';
 import { meRouter } from './routes/me';
 import { walletsRouter } from './routes/wallets';
+import { webhooksRouter } from './routes/webhooks';
+import { DestinationPolicy } from './webhooks/destinationPolicy';
 
 export const API_VERSION = '1.10.0';
 
@@ -77,6 +80,8 @@ export function createApp(common: Common): App {
   v1.use(dashboardOnlyRouter());
   v1.use(meRouter());
   v1.use(walletsRouter(common, limiters.writes));
+  v1.use(webhooksRouter(common, new DestinationPolicy(config.webhooks.allowCidrs)));
+  v1.use(eventsRouter(common));
   app.use('/v1', v1);
 
   app.use((req, _res, next) => {

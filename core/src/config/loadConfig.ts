@@ -85,6 +85,14 @@ export function loadConfig(options: LoadConfigOptions = {}): WalletdConfig {
   if (env.WALLETD_DATA_DIR) set(['dataDir'], env.WALLETD_DATA_DIR);
   if (env.WALLETD_MASTER_KEY_FILE) set(['masterKeyFile'], env.WALLETD_MASTER_KEY_FILE);
   if (env.WALLETD_EMBEDDED_PG_PORT) set(['database', 'embeddedPort'], intFromEnv('WALLETD_EMBEDDED_PG_PORT', env.WALLETD_EMBEDDED_PG_PORT));
+  if (env.WALLETD_WEBHOOK_ALLOW_CIDRS !== undefined) {
+    set(
+      ['webhooks', 'allowCidrs'],
+      env.WALLETD_WEBHOOK_ALLOW_CIDRS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
+  }
   if (env.WALLETD_BOOTSTRAP) set(['bootstrap'], env.WALLETD_BOOTSTRAP !== '0' && env.WALLETD_BOOTSTRAP !== 'false');
 
   const merged = merge(merge(DEFAULT_CONFIG as unknown as Json, fromFile), overrides);

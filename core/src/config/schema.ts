@@ -45,5 +45,18 @@ export const configSchema = {
       },
     },
     bootstrap: { type: 'boolean' },
+    webhooks: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        timeoutMs: { type: 'integer', minimum: 100, maximum: 60000 },
+        allowCidrs: { type: 'array', items: { type: 'string' } },
+        batchSize: { type: 'integer', minimum: 1, maximum: 1000 },
+        concurrency: { type: 'integer', minimum: 1, maximum: 1000 },
+        pollIntervalMs: { type: 'integer', minimum: 10, maximum: 60000 },
+        leaseMs: { type: 'integer', minimum: 1000, maximum: 600000 },
+        telegramApiBase: { type: 'string' },
+      },
+    },
   },
 } as const;

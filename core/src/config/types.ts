@@ -22,8 +22,24 @@ export interface WalletdConfig {
   rateLimit: { perIpPerMinute: number; writesPerKeyPerMinute: number };
   /** On an empty database, create a first company, owner and all-powerful API key. */
   bootstrap: boolean;
+  webhooks: WebhookSettings;
   /** Where the config came from, for messages. Not part of the file. */
   source: string;
+}
+
+export interface WebhookSettings {
+  /** Whole attempt: connect, headers and body. A receiver should answer 2xx at once. */
+  timeoutMs: number;
+  /** Ranges deliveries may reach although private/loopback (and over plain http). */
+  allowCidrs: string[];
+  batchSize: number;
+  /** Requests in flight per dispatcher process. */
+  concurrency: number;
+  /** How often a dispatcher looks for due retries when no notification wakes it. */
+  pollIntervalMs: number;
+  /** A claimed delivery is re-offered to other dispatchers after this long (a dead dispatcher's work). */
+  leaseMs: number;
+  telegramApiBase: string;
 }
 
 export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
@@ -34,4 +50,13 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   masterKeyFile: null,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },
   bootstrap: true,
+  webhooks: {
+    timeoutMs: 10000,
+    allowCidrs: [],
+    batchSize: 100,
+    concurrency: 64,
+    pollIntervalMs: 500,
+    leaseMs: 60000,
+    telegramApiBase: 'https://api.telegram.org',
+  },
 };

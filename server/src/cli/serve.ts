@@ -1,11 +1,12 @@
 import type { Server } from 'node:http';
 import { createLogger, loadConfig } from '@walletd/core';
 import { createApp } from '../app';
+import { createDispatcher, type Dispatcher } from '../dispatcher/dispatcher';
 import { openRuntime } from '../runtime';
 import { bootstrapIfEmpty } from '../services/bootstrap';
 
 /** Roles this build can run. Each later role (dispatcher, indexer) registers here. */
-export const ROLES = ['api'] as const;
+export const ROLES = ['api', 'dispatcher'] as const;
 export type ServeRole = (typeof ROLES)[number];
 
 export function parseRoles(text: string): ServeRole[] {
@@ -56,6 +57,12 @@ export async function serve(opts: ServeOptions): Promise<void> {
     logger.info({ port: typeof addr === 'object' && addr ? addr.port : config.server.port }, 'API listening');
   }
 
+  let dispatcher: Dispatcher | undefined;
+  if (roles.includes('dispatcher')) {
+    dispatcher = createDispatcher({ config, logger, db: rt.db, masterKey: rt.masterKey });
+    dispatcher.start();
+  }
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) {
@@ -68,6 +75,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     setTimeout(() => server?.closeAllConnections(), 5_000).unref();
     server?.closeIdleConnections();
     await closing;
+    await dispatcher?.stop();
     for (const s of stores) s.shutdown();
     await rt.close();
     logger.info('stopped');

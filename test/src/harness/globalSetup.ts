@@ -23,7 +23,8 @@ async function freePort(): Promise<number> {
 
 /** One embedded PostgreSQL for the whole run (fsync off), with a migrated template database. */
 export default async function globalSetup(): Promise<void> {
-  const dataDir = join(__dirname, '..', '..', '..', '.jest-pg');
+  // One cluster directory per run, so two runs at once (two terminals, CI shards) never share one.
+  const dataDir = join(__dirname, '..', '..', '..', '.jest-pg', `run-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
   const logger = createLogger({ level: 'warn' });
   const handle = await startEmbeddedPostgres({

@@ -2,3 +2,5 @@ export * from './testDatabase';
 export * from './testApp';
 export * from './seed';
 export * from './walletdProcess';
+export * from './receiver';
+export * from './events';

@@ -238,7 +238,6 @@ export async function up(knex: Knex): Promise<void> {
     t.text('last_error');
     t.text('response_body');
     t.timestamp('next_attempt_at', { useTz: true });
-    t.timestamp('lease_until', { useTz: true });
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.index(['webhook_id', 'id']);

@@ -1,0 +1,140 @@
+import { DecimalString, Timestamp } from './common';
+
+/** Spec 2.4–2.7: the event envelope and its data. Receivers get exactly these shapes. */
+export const EVENT_TYPES = [
+  'deposit.detected',
+  'deposit.confirmed',
+  'deposit.rejected',
+  'withdrawal.broadcast',
+  'withdrawal.confirmed',
+  'withdrawal.rejected',
+] as const;
+
+const CHAINS = ['ethereum', 'bsc', 'polygon', 'arbitrum', 'bitcoin', 'dogecoin', 'xrp', 'polkadot', 'tron', 'solana', 'ton'];
+
+export const Asset = {
+  $id: 'Asset',
+  type: 'object',
+  required: ['key', 'symbol', 'decimals', 'contractAddress'],
+  additionalProperties: false,
+  properties: {
+    key: { type: 'string', pattern: '^[a-z]+:[a-z0-9-]+:.+$', description: '<chain>:<network>:<asset>' },
+    symbol: { type: 'string' },
+    decimals: { type: 'integer', minimum: 0 },
+    contractAddress: { type: ['string', 'null'] },
+  },
+} as const;
+
+const addressAmount = {
+  type: 'object',
+  required: ['address', 'amount'],
+  additionalProperties: false,
+  properties: { address: { type: 'string' }, amount: DecimalString },
+} as const;
+
+export const DepositEventData = {
+  $id: 'DepositEventData',
+  type: 'object',
+  required: [
+    'chain',
+    'network',
+    'txHash',
+    'addressId',
+    'confirmations',
+    'status',
+    'direction',
+    'amount',
+    'asset',
+    'toAddress',
+    'eventType',
+    'eventIndex',
+  ],
+  additionalProperties: false,
+  properties: {
+    chain: { enum: CHAINS },
+    network: { type: 'string' },
+    txHash: { type: 'string' },
+    addressId: { type: 'integer' },
+    confirmations: { type: 'integer', minimum: 0 },
+    status: { enum: ['pending', 'confirmed', 'rejected'] },
+    direction: { const: 'incoming' },
+    amount: DecimalString,
+    asset: { $ref: 'Asset' },
+    fromAddress: { type: 'string' },
+    toAddress: { type: 'string' },
+    eventType: { type: 'string' },
+    eventIndex: { type: 'integer', minimum: 0 },
+    logIndex: { type: 'integer', minimum: 0 },
+    reason: { type: 'string' },
+    inputs: { type: 'array', items: addressAmount },
+    outputs: { type: 'array', items: addressAmount },
+    destinationTag: { type: ['integer', 'null'] },
+    memo: { type: ['string', 'null'] },
+  },
+} as const;
+
+export const WithdrawalEventData = {
+  $id: 'WithdrawalEventData',
+  type: 'object',
+  required: ['chain', 'network', 'withdrawalId', 'txHash', 'status', 'amount', 'asset', 'fromAddress', 'sourceAddresses'],
+  additionalProperties: false,
+  properties: {
+    chain: { enum: CHAINS },
+    network: { type: 'string' },
+    withdrawalId: { type: 'integer' },
+    txHash: { type: 'string' },
+    status: { enum: ['broadcast', 'confirmed', 'rejected'] },
+    confirmations: { type: 'integer', minimum: 0 },
+    amount: DecimalString,
+    asset: { $ref: 'Asset' },
+    fromAddress: { type: 'string' },
+    sourceAddresses: { type: 'array', items: { type: 'string' }, minItems: 1 },
+    toAddress: { type: 'string' },
+    outputs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['toAddress', 'amount'],
+        additionalProperties: false,
+        properties: { toAddress: { type: 'string' }, amount: DecimalString },
+      },
+    },
+    fee: {
+      type: 'object',
+      required: ['amount', 'asset'],
+      additionalProperties: false,
+      properties: { amount: DecimalString, asset: { $ref: 'Asset' } },
+    },
+    reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error'] },
+  },
+} as const;
+
+export const EventEnvelope = {
+  $id: 'EventEnvelope',
+  type: 'object',
+  required: ['id', 'type', 'chain', 'network', 'companyId', 'createdAt', 'data'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    type: { enum: EVENT_TYPES },
+    chain: { enum: CHAINS },
+    network: { type: 'string' },
+    companyId: { type: 'integer' },
+    createdAt: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' },
+    data: { oneOf: [{ $ref: 'DepositEventData' }, { $ref: 'WithdrawalEventData' }] },
+  },
+} as const;
+
+export const EventFeed = {
+  $id: 'EventFeed',
+  type: 'object',
+  required: ['events', 'next', 'hasMore'],
+  additionalProperties: false,
+  properties: {
+    events: { type: 'array', items: { $ref: 'EventEnvelope' } },
+    next: { type: 'string', description: 'Cursor after the last event returned: pass it as `after` in the next call (also when polling)' },
+    hasMore: { type: 'boolean', description: 'true when more events follow right away' },
+  },
+} as const;
+
+export { Timestamp };

@@ -1,0 +1,84 @@
+import type { Db } from '@walletd/core';
+import { MAX_ATTEMPTS } from './retryPolicy';
+
+export interface ClaimedDelivery {
+  id: number;
+  attempts: number;
+  eventId: string;
+  body: string;
+  webhookId: number;
+  type: string;
+  config: Record<string, unknown>;
+  secretEnvelope: unknown;
+  webhookUpdatedAt: Date;
+}
+
+/**
+ * Claims due deliveries of enabled webhooks. SKIP LOCKED lets any number of dispatchers share
+ * the queue; the lease (next_attempt_at pushed into the future) keeps a claimed row away from the
+ * others until its outcome is recorded, and hands it back if this process dies first.
+ * The destination and secret are read here, at send time: a PATCH or a rotation applies at once.
+ */
+export async function claimDue(db: Db, batchSize: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.raw(
+    `with due as (
+       select d.id from webhook_deliveries d
+       join webhooks w on w.id = d.webhook_id
+       where d.status = 'pending' and d.next_attempt_at <= now() and w.enabled and w.deleted_at is null
+       order by d.next_attempt_at, d.id
+       limit ?
+       for update of d skip locked
+     ), claimed as (
+       update webhook_deliveries d set next_attempt_at = now() + make_interval(secs => ?)
+       from due where d.id = due.id
+       returning d.id, d.attempts, d.event_id, d.webhook_id
+     )
+     select c.id, c.attempts, c.event_id, e.body, w.id as webhook_id, w.type, w.config, w.secret_envelope, w.updated_at
+     from claimed c join events e on e.id = c.event_id join webhooks w on w.id = c.webhook_id`,
+    [batchSize, leaseMs / 1000],
+  );
+  return (rows as Record<string, unknown>[]).map((r) => ({
+    id: r.id as number,
+    attempts: r.attempts as number,
+    eventId: r.event_id as string,
+    body: r.body as string,
+    webhookId: r.webhook_id as number,
+    type: r.type as string,
+    config: r.config as Record<string, unknown>,
+    secretEnvelope: r.secret_envelope,
+    webhookUpdatedAt: r.updated_at as Date,
+  }));
+}
+
+export interface AttemptOutcome {
+  id: number;
+  ok: boolean;
+  responseCode: number | null;
+  responseBody: string | null;
+  error: string | null;
+  /** Seconds before the next try (backoff, or a 429's Retry-After if later). */
+  retryInSeconds: number;
+}
+
+/**
+ * Records a batch of attempts in one statement. The status guard makes a late completion (after
+ * the delivery was failed by a webhook deletion) a no-op.
+ */
+export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const values = outcomes.map(() => '(?::bigint, ?::boolean, ?::int, ?::text, ?::text, ?::numeric)').join(', ');
+  const params = outcomes.flatMap((o) => [o.id, o.ok, o.responseCode, o.error, o.responseBody, o.retryInSeconds]);
+  await db.raw(
+    `update webhook_deliveries d set
+       attempts = d.attempts + 1,
+       status = case when v.ok then 'delivered' when d.attempts + 1 >= ${MAX_ATTEMPTS} then 'failed' else 'pending' end,
+       response_code = v.code,
+       last_error = v.err,
+       response_body = v.body,
+       next_attempt_at = case when v.ok or d.attempts + 1 >= ${MAX_ATTEMPTS} then null else now() + make_interval(secs => v.retry_in) end,
+       updated_at = now()
+     from (values ${values}) as v(id, ok, code, err, body, retry_in)
+     where d.id = v.id and d.status = 'pending'`,
+    params,
+  );
+}

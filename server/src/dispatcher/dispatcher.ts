@@ -1,0 +1,163 @@
+import { DELIVERY_CHANNEL, type Logger, type WebhookSettings } from '@walletd/core';
+import type { Common } from '../context';
+import { DestinationPolicy } from '../webhooks/destinationPolicy';
+import { openWebhookSecrets, redact, type WebhookSecrets } from '../webhooks/webhookSecrets';
+import { chatMessage } from './chatMessage';
+import { type AttemptOutcome, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
+import { HttpSender, type PostResult } from './httpSender';
+import { MAX_ATTEMPTS, backoffSeconds } from './retryPolicy';
+import { serviceSignature, standardWebhooksHeaders } from './signing';
+
+export interface Dispatcher {
+  start(): void;
+  /** Finishes the batch in flight, then stops. */
+  stop(): Promise<void>;
+  /** One claim-send-record round; returns how many deliveries it attempted. */
+  runOnce(): Promise<number>;
+}
+
+const USER_AGENT = 'walletd-webhooks/1';
+
+export function createDispatcher(common: Common, settings: WebhookSettings = common.config.webhooks): Dispatcher {
+  const { db } = common;
+  const logger: Logger = common.logger.child({ role: 'dispatcher' });
+  const policy = new DestinationPolicy(settings.allowCidrs);
+  const sender = new HttpSender(policy, settings.timeoutMs, Math.max(4, Math.min(settings.concurrency, 128)));
+  const claimSize = Math.min(settings.batchSize, settings.concurrency);
+  const secretCache = new Map<number, { at: number; secrets: WebhookSecrets }>();
+
+  const secretsFor = (d: ClaimedDelivery): WebhookSecrets => {
+    const cached = secretCache.get(d.webhookId);
+    if (cached && cached.at === d.webhookUpdatedAt.getTime()) return cached.secrets;
+    const secrets = openWebhookSecrets(common.masterKey, d.webhookId, d.secretEnvelope);
+    secretCache.set(d.webhookId, { at: d.webhookUpdatedAt.getTime(), secrets });
+    return secrets;
+  };
+
+  async function attempt(d: ClaimedDelivery): Promise<AttemptOutcome> {
+    let secrets: WebhookSecrets | undefined;
+    let result: PostResult;
+    try {
+      secrets = secretsFor(d);
+      result = await send(d, secrets);
+    } catch (e) {
+      result = { ok: false, responseCode: null, responseBody: null, error: `internal: ${(e as Error).message}`, retryAfterSeconds: null };
+    }
+    const made = d.attempts + 1;
+    const clean = (s: string | null) => (s !== null && secrets ? redact(s, secrets) : s);
+    const outcome: AttemptOutcome = {
+      id: d.id,
+      ok: result.ok,
+      responseCode: result.responseCode,
+      responseBody: clean(result.responseBody),
+      error: clean(result.error),
+      retryInSeconds: Math.max(backoffSeconds(made), result.retryAfterSeconds ?? 0),
+    };
+    if (!result.ok) {
+      const log = { webhookId: d.webhookId, deliveryId: d.id, attempt: made, error: outcome.error, responseCode: result.responseCode };
+      if (made >= MAX_ATTEMPTS) logger.warn(log, 'delivery failed for good');
+      else logger.info({ ...log, retryInSeconds: outcome.retryInSeconds }, 'delivery attempt failed');
+    }
+    return outcome;
+  }
+
+  function send(d: ClaimedDelivery, secrets: WebhookSecrets): Promise<PostResult> {
+    const json = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
+    switch (d.type) {
+      case 'api':
+        return sender.post(
+          d.config.url as string,
+          {
+            ...json,
+            'x-service-signature': serviceSignature(secrets.signingSecret, d.body),
+            ...standardWebhooksHeaders(secrets.signingSecret, d.eventId, d.body),
+          },
+          d.body,
+        );
+      case 'telegram':
+        return sender.post(
+          `${settings.telegramApiBase}/bot${secrets.botToken}/sendMessage`,
+          json,
+          JSON.stringify({ chat_id: d.config.chatId, text: chatMessage(d.body), disable_web_page_preview: true }),
+        );
+      case 'slack':
+        return sender.post(secrets.url as string, json, JSON.stringify({ text: chatMessage(d.body) }));
+      default:
+        return Promise.resolve({
+          ok: false,
+          responseCode: null,
+          responseBody: null,
+          error: `unknown webhook type ${d.type}`,
+          retryAfterSeconds: null,
+        });
+    }
+  }
+
+  async function runOnce(): Promise<number> {
+    const claimed = await claimDue(db, claimSize, settings.leaseMs);
+    if (claimed.length === 0) return 0;
+    const outcomes = await Promise.all(claimed.map(attempt));
+    await recordAttempts(db, outcomes);
+    return claimed.length;
+  }
+
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  let listener: { release(): Promise<void> } | undefined;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  async function listen(): Promise<void> {
+    // A dedicated connection: new deliveries wake us at once instead of at the next poll.
+    const conn = (await db.client.acquireConnection()) as import('pg').Client;
+    conn.on('notification', () => wake?.());
+    await conn.query(`LISTEN ${DELIVERY_CHANNEL}`);
+    listener = {
+      release: async () => {
+        await conn.query(`UNLISTEN ${DELIVERY_CHANNEL}`).catch(() => undefined);
+        await db.client.releaseConnection(conn);
+      },
+    };
+  }
+
+  async function run(): Promise<void> {
+    await listen().catch((err: unknown) => logger.warn({ err }, 'LISTEN failed; polling only'));
+    logger.info({ claimSize, timeoutMs: settings.timeoutMs }, 'dispatcher started');
+    while (running) {
+      let n = 0;
+      try {
+        n = await runOnce();
+      } catch (err) {
+        logger.error({ err }, 'dispatch round failed');
+      }
+      if (running && n < claimSize) await sleep(settings.pollIntervalMs);
+    }
+  }
+
+  return {
+    runOnce,
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+      await listener?.release();
+      await sender.close();
+      logger.info('dispatcher stopped');
+    },
+  };
+}

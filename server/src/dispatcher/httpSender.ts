@@ -1,0 +1,94 @@
+import { isIP } from 'node:net';
+import { Agent, request } from 'undici';
+import type { DestinationPolicy } from '../webhooks/destinationPolicy';
+import { guardedLookup } from '../webhooks/guardedLookup';
+import { isSuccess, parseRetryAfter } from './retryPolicy';
+import { truncateUtf8 } from './truncateUtf8';
+
+export interface PostResult {
+  ok: boolean;
+  /** null when nothing reached the receiver (refused destination, DNS, connect error, timeout before headers). */
+  responseCode: number | null;
+  responseBody: string | null;
+  error: string | null;
+  retryAfterSeconds: number | null;
+}
+
+const RESPONSE_BODY_LIMIT = 2048;
+
+/**
+ * POSTs through undici agents whose DNS lookup enforces the destination policy; redirects are
+ * not followed (a 3xx is a failed attempt); the whole attempt has one deadline.
+ */
+export class HttpSender {
+  readonly #https: Agent;
+  readonly #http: Agent;
+
+  constructor(
+    private readonly policy: DestinationPolicy,
+    private readonly timeoutMs: number,
+    connectionsPerOrigin = 32,
+  ) {
+    const common = { connections: connectionsPerOrigin, keepAliveTimeout: 30_000, connectTimeout: timeoutMs };
+    this.#https = new Agent({ ...common, connect: { lookup: guardedLookup(policy, false) as never } });
+    this.#http = new Agent({ ...common, connect: { lookup: guardedLookup(policy, true) as never } });
+  }
+
+  async post(rawUrl: string, headers: Record<string, string>, body: string): Promise<PostResult> {
+    const url = new URL(rawUrl);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const plain = url.protocol === 'http:';
+    if (isIP(host)) {
+      // Literal addresses never go through lookup: check them here.
+      const why =
+        this.policy.refusal(host) ?? (plain && !this.policy.isAllowListed(host) ? 'plain http to a non-allow-listed address' : null);
+      if (why) return failure(`destination refused: ${why}`);
+    }
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    try {
+      const res = await request(url, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: plain ? this.#http : this.#https,
+        signal,
+      });
+      const kept = await readLimited(res.body, RESPONSE_BODY_LIMIT);
+      const ok = isSuccess(res.statusCode);
+      return {
+        ok,
+        responseCode: res.statusCode,
+        responseBody: truncateUtf8(kept, RESPONSE_BODY_LIMIT),
+        error: ok ? null : `HTTP ${res.statusCode}`,
+        retryAfterSeconds: res.statusCode === 429 ? parseRetryAfter(res.headers['retry-after']) : null,
+      };
+    } catch (e) {
+      if (signal.aborted) return failure(`timeout after ${this.timeoutMs} ms`);
+      const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+      const code = err.code ?? err.cause?.code;
+      const message = (err.cause?.message ?? err.message).slice(0, 300);
+      return failure(code === 'EDESTINATION' ? `destination refused: ${message}` : `${message}${code ? ` (${code})` : ''}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#https.close(), this.#http.close()]);
+  }
+}
+
+const failure = (error: string): PostResult => ({ ok: false, responseCode: null, responseBody: null, error, retryAfterSeconds: null });
+
+/** Reads at most `limit + 4` bytes (enough to cut on a character boundary), then drops the rest. */
+async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > limit + 4) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks);
+}

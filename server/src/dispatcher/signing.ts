@@ -1,0 +1,25 @@
+import { createHmac } from 'node:crypto';
+
+/** Spec 6.3: `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the signing secret. */
+export function serviceSignature(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+/**
+ * Standard Webhooks key: the base64 bytes after `whsec_` for secrets of that form (what walletd
+ * generates), else the secret's UTF-8 bytes (a caller-chosen secret).
+ */
+export function standardWebhooksKey(secret: string): Buffer {
+  if (secret.startsWith('whsec_')) {
+    const b64 = secret.slice(6);
+    if (/^[A-Za-z0-9+/]+={0,2}$/.test(b64) && b64.length % 4 === 0) return Buffer.from(b64, 'base64');
+  }
+  return Buffer.from(secret, 'utf8');
+}
+
+/** webhook-id / webhook-timestamp / webhook-signature, so receivers can also reject replays. */
+export function standardWebhooksHeaders(secret: string, msgId: string, body: string, now = new Date()): Record<string, string> {
+  const timestamp = String(Math.floor(now.getTime() / 1000));
+  const sig = createHmac('sha256', standardWebhooksKey(secret)).update(`${msgId}.${timestamp}.${body}`).digest('base64');
+  return { 'webhook-id': msgId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${sig}` };
+}

@@ -1,0 +1,236 @@
+import { validator } from '@walletd/schemas';
+import {
+  call,
+  createTestDatabase,
+  keyFor,
+  recordDeposit,
+  seedCompany,
+  startTestApp,
+  type Seeded,
+  type TestApp,
+  type TestDatabase,
+} from '@walletd/test-harness';
+
+let t: TestDatabase;
+let app: TestApp;
+let strict: TestApp;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  app = await startTestApp(t.db, { webhooks: { allowCidrs: ['127.0.0.0/8'] } });
+  strict = await startTestApp(t.db);
+});
+afterAll(async () => {
+  await app.close();
+  await strict.close();
+  await t.drop();
+});
+
+const wallet = async (s: Seeded) =>
+  (await call(app.url, 'POST', '/v1/wallets', { key: s.rootKey, body: { name: 'w', chain: 'ethereum', network: 'sepolia' } })).body
+    .id as number;
+const hook = (key: string, body: Record<string, unknown>, base = app.url) => call(base, 'POST', '/v1/webhooks', { key, body });
+const apiHook = (extra: Record<string, unknown> = {}) => ({
+  type: 'api',
+  config: { url: 'http://127.0.0.1:9/hook' },
+  events: ['*'],
+  ...extra,
+});
+const expectSchema = (id: Parameters<typeof validator>[0], body: unknown) => {
+  const v = validator(id);
+  if (!v(body)) throw new Error(`${id}: ${JSON.stringify(v.errors)} in ${JSON.stringify(body)}`);
+};
+
+describe('webhook endpoints', () => {
+  it('create returns the secret once; list, patch and rotate follow the rules', async () => {
+    const s = await seedCompany(t.db);
+    const created = await hook(s.rootKey, apiHook({ events: ['deposit.confirmed'] }));
+    expect(created.status).toBe(201);
+    expectSchema('WebhookWithSecret', created.body);
+    expect(created.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(created.body.walletIds).toEqual([]);
+    const id = created.body.id;
+
+    const list = await call(app.url, 'GET', '/v1/webhooks', { key: s.rootKey });
+    expectSchema('WebhookList', list.body);
+    expect(list.text).not.toContain(created.body.signingSecret);
+
+    const own = await hook(s.rootKey, apiHook({ signingSecret: 'x'.repeat(16) }));
+    expect(own.body.signingSecret).toBe('x'.repeat(16));
+    expect((await hook(s.rootKey, apiHook({ signingSecret: 'x'.repeat(15) }))).status).toBe(400);
+    expect((await hook(s.rootKey, apiHook({ signingSecret: 'x'.repeat(257) }))).status).toBe(400);
+
+    const empty = await call(app.url, 'PATCH', `/v1/webhooks/${id}`, { key: s.rootKey, body: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe('body must not be empty');
+    const type = await call(app.url, 'PATCH', `/v1/webhooks/${id}`, { key: s.rootKey, body: { type: 'slack' } });
+    expect(type.body.message).toMatch(/^type cannot be changed/);
+    const patched = await call(app.url, 'PATCH', `/v1/webhooks/${id}`, {
+      key: s.rootKey,
+      body: { enabled: false, events: ['deposit.detected', 'withdrawal.confirmed'] },
+    });
+    expect(patched.status).toBe(200);
+    expectSchema('Webhook', patched.body);
+    expect(patched.body).toMatchObject({ enabled: false, events: ['deposit.detected', 'withdrawal.confirmed'] });
+    expect(patched.text).not.toContain('signingSecret');
+
+    const rotated = await call(app.url, 'POST', `/v1/webhooks/${id}/rotate-secret`, { key: s.rootKey, body: {} });
+    expectSchema('RotateSecretResponse', rotated.body);
+    expect(rotated.body.signingSecret).not.toBe(created.body.signingSecret);
+    const chosen = await call(app.url, 'POST', `/v1/webhooks/${id}/rotate-secret`, {
+      key: s.rootKey,
+      body: { signingSecret: 'y'.repeat(40) },
+    });
+    expect(chosen.body.signingSecret).toBe('y'.repeat(40));
+    const noBody = await call(app.url, 'POST', `/v1/webhooks/${id}/rotate-secret`, { key: s.rootKey });
+    expect(noBody.status).toBe(200);
+
+    expect((await call(app.url, 'DELETE', `/v1/webhooks/${id}`, { key: s.rootKey })).status).toBe(204);
+    expect((await call(app.url, 'PATCH', `/v1/webhooks/${id}`, { key: s.rootKey, body: { enabled: true } })).status).toBe(404);
+  });
+
+  it('needs webhooks:manage and applies the wallet-scope rules 3 to 5', async () => {
+    const s = await seedCompany(t.db);
+    const a = await wallet(s);
+    const b = await wallet(s);
+    const noManage = await keyFor(t.db, s.companyId, { actions: ['wallets:read'] });
+    expect((await call(app.url, 'GET', '/v1/webhooks', { key: noManage.key })).status).toBe(403);
+
+    const scoped = await keyFor(t.db, s.companyId, { actions: ['webhooks:manage'], walletIds: [a] });
+    // Rule 4: all wallets needs a key that sees all wallets.
+    const all = await hook(scoped.key, apiHook());
+    expect(all.status).toBe(403);
+    // Rule 3: every id must be visible.
+    const other = await hook(scoped.key, apiHook({ walletIds: [a, b] }));
+    expect(other.status).toBe(400);
+    expect(other.body.message).toBe(`walletIds: wallet ${b} not found`);
+    const mine = await hook(scoped.key, apiHook({ walletIds: [a] }));
+    expect(mine.status).toBe(201);
+    // Rule 5: the root key's all-wallet and wallet-b webhooks stay invisible to the scoped key.
+    const rootAll = (await hook(s.rootKey, apiHook())).body.id;
+    const rootB = (await hook(s.rootKey, apiHook({ walletIds: [b] }))).body.id;
+    const listed = await call(app.url, 'GET', '/v1/webhooks', { key: scoped.key });
+    expect(listed.body.webhooks.map((w: { id: number }) => w.id)).toEqual([mine.body.id]);
+    for (const id of [rootAll, rootB]) {
+      expect((await call(app.url, 'PATCH', `/v1/webhooks/${id}`, { key: scoped.key, body: { enabled: false } })).status).toBe(404);
+      expect((await call(app.url, 'GET', `/v1/webhooks/${id}/deliveries`, { key: scoped.key })).status).toBe(404);
+      expect((await call(app.url, 'POST', `/v1/webhooks/${id}/rotate-secret`, { key: scoped.key, body: {} })).status).toBe(404);
+      expect((await call(app.url, 'DELETE', `/v1/webhooks/${id}`, { key: scoped.key })).status).toBe(404);
+    }
+    // PATCH walletIds obeys rule 3 too.
+    expect((await call(app.url, 'PATCH', `/v1/webhooks/${mine.body.id}`, { key: scoped.key, body: { walletIds: [b] } })).status).toBe(400);
+    expect((await call(app.url, 'PATCH', `/v1/webhooks/${mine.body.id}`, { key: scoped.key, body: { walletIds: [] } })).status).toBe(403);
+  });
+
+  it('validates each kind and replaces config whole; chat secrets are masked', async () => {
+    const s = await seedCompany(t.db);
+    const token = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
+    const tg = await hook(s.rootKey, { type: 'telegram', config: { botToken: token, chatId: -1001234 }, events: ['*'] });
+    expect(tg.status).toBe(201);
+    expect(tg.body.config).toEqual({ chatId: -1001234, botToken: '1234…Dsaw' });
+    expect(tg.text).not.toContain(token);
+    const partial = await call(app.url, 'PATCH', `/v1/webhooks/${tg.body.id}`, { key: s.rootKey, body: { config: { chatId: 42 } } });
+    expect(partial.status).toBe(400);
+    expect(partial.body.message).toMatch(/botToken/);
+    const slackUrl = 'http://127.0.0.1:9/services/T000/B000/XXXXXXXXXXXXSECRET';
+    const slack = await hook(s.rootKey, { type: 'slack', config: { url: slackUrl }, events: ['*'] });
+    expect(slack.body.config.url).toBe('http://127.0.0.1:9/…CRET');
+    expect((await hook(s.rootKey, { type: 'api', config: { url: 'http://127.0.0.1:9', extra: 1 }, events: ['*'] })).status).toBe(400);
+    expect((await hook(s.rootKey, { type: 'email', config: {}, events: ['*'] })).status).toBe(400);
+    expect((await hook(s.rootKey, apiHook({ events: ['deposit.maybe'] }))).status).toBe(400);
+    expect((await hook(s.rootKey, apiHook({ events: [] }))).status).toBe(400);
+  });
+
+  it('refuses private, loopback, metadata and plain-http destinations without an allow-list', async () => {
+    const s = await seedCompany(t.db);
+    for (const url of [
+      'https://10.1.2.3/hook',
+      'https://127.0.0.1/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'https://100.100.100.200/',
+      'https://[::1]/hook',
+      'https://[::ffff:127.0.0.1]/hook',
+      'https://[fd00:ec2::254]/',
+      'https://224.0.0.1/',
+      'http://example.com/hook',
+      'ftp://example.com/hook',
+      'https://user:pw@example.com/hook',
+      'not a url',
+    ]) {
+      const r = await hook(s.rootKey, { type: 'api', config: { url }, events: ['*'] }, strict.url);
+      expect({ url, status: r.status }).toEqual({ url, status: 400 });
+    }
+    const ok = await hook(s.rootKey, { type: 'api', config: { url: 'https://hooks.example.com/walletd' }, events: ['*'] }, strict.url);
+    expect(ok.status).toBe(201);
+  });
+
+  it('reads deliveries newest first, one in full, and validates the limit', async () => {
+    const s = await seedCompany(t.db);
+    const w = await wallet(s);
+    const id = (await hook(s.rootKey, apiHook())).body.id;
+    const events = [];
+    for (let i = 0; i < 3; i++) events.push(await recordDeposit(t.db, s.companyId, w));
+    const list = await call(app.url, 'GET', `/v1/webhooks/${id}/deliveries?limit=2`, { key: s.rootKey });
+    expectSchema('DeliveryList', list.body);
+    expect(list.body.deliveries.map((d: { eventId: string }) => d.eventId)).toEqual([events[2]?.envelope.id, events[1]?.envelope.id]);
+    expect(list.body.deliveries[0]).toMatchObject({ status: 'pending', attempts: 0, responseCode: null, lastError: null });
+    expect(list.body.deliveries[0]).not.toHaveProperty('payload');
+    expect((await call(app.url, 'GET', `/v1/webhooks/${id}/deliveries`, { key: s.rootKey })).body.deliveries).toHaveLength(3);
+    for (const bad of ['0', '101', 'x', '1.5']) {
+      expect((await call(app.url, 'GET', `/v1/webhooks/${id}/deliveries?limit=${bad}`, { key: s.rootKey })).status).toBe(400);
+    }
+    const one = await call(app.url, 'GET', `/v1/webhooks/${id}/deliveries/${list.body.deliveries[0].id}`, { key: s.rootKey });
+    expectSchema('DeliveryDetail', one.body);
+    expect(one.body.delivery.payload).toEqual(events[2]?.envelope);
+    expect(one.body.delivery.responseBody).toBeNull();
+    expect((await call(app.url, 'GET', `/v1/webhooks/${id}/deliveries/999999`, { key: s.rootKey })).status).toBe(404);
+  });
+
+  it('queues nothing for a disabled webhook and filters by events and walletIds', async () => {
+    const s = await seedCompany(t.db);
+    const a = await wallet(s);
+    const b = await wallet(s);
+    const confirmedOnly = (await hook(s.rootKey, apiHook({ events: ['deposit.confirmed'] }))).body.id;
+    const walletA = (await hook(s.rootKey, apiHook({ walletIds: [a] }))).body.id;
+    const disabled = (await hook(s.rootKey, apiHook({ enabled: false }))).body.id;
+    const later = await wallet(s); // "all wallets" includes wallets added later
+    await recordDeposit(t.db, s.companyId, a, 'deposit.detected');
+    await recordDeposit(t.db, s.companyId, b, 'deposit.confirmed');
+    await recordDeposit(t.db, s.companyId, later, 'deposit.confirmed');
+    const count = async (id: number) => Number((await t.db('webhook_deliveries').where({ webhook_id: id }).count('* as n'))[0]?.n);
+    expect(await count(confirmedOnly)).toBe(2);
+    expect(await count(walletA)).toBe(1);
+    expect(await count(disabled)).toBe(0);
+  });
+
+  it('redelivers one delivery and replays a window; the event feed pages in order', async () => {
+    const s = await seedCompany(t.db);
+    const w = await wallet(s);
+    const id = (await hook(s.rootKey, apiHook())).body.id;
+    const since = new Date().toISOString();
+    const e1 = await recordDeposit(t.db, s.companyId, w);
+    const e2 = await recordDeposit(t.db, s.companyId, w, 'deposit.detected');
+    const first = (await call(app.url, 'GET', `/v1/webhooks/${id}/deliveries`, { key: s.rootKey })).body.deliveries[1];
+    const again = await call(app.url, 'POST', `/v1/webhooks/${id}/deliveries/${first.id}/redeliver`, { key: s.rootKey });
+    expect(again.status).toBe(202);
+    expect(again.body.delivery).toMatchObject({ eventId: e1.envelope.id, status: 'pending', attempts: 0 });
+    const replayed = await call(app.url, 'POST', `/v1/webhooks/${id}/replay`, { key: s.rootKey, body: { since } });
+    expectSchema('ReplayResponse', replayed.body);
+    expect(replayed.body.queued).toBe(2);
+    const onlyFailed = await call(app.url, 'POST', `/v1/webhooks/${id}/replay`, { key: s.rootKey, body: { since, status: 'failed' } });
+    expect(onlyFailed.body.queued).toBe(0);
+    expect((await call(app.url, 'POST', `/v1/webhooks/${id}/replay`, { key: s.rootKey, body: { since: 'yesterday' } })).status).toBe(400);
+
+    const page1 = await call(app.url, 'GET', '/v1/events?limit=1', { key: s.rootKey });
+    expectSchema('EventFeed', page1.body);
+    expect(page1.body.events.map((e: { id: string }) => e.id)).toEqual([e1.envelope.id]);
+    expect(page1.body.hasMore).toBe(true);
+    const page2 = await call(app.url, 'GET', `/v1/events?after=${page1.body.next}&limit=10`, { key: s.rootKey });
+    expect(page2.body.events).toEqual([e2.envelope]);
+    expect(page2.body.hasMore).toBe(false);
+    const page3 = await call(app.url, 'GET', `/v1/events?after=${page2.body.next}`, { key: s.rootKey });
+    expect(page3.body).toEqual({ events: [], next: page2.body.next, hasMore: false });
+    const outsider = await keyFor(t.db, s.companyId, { actions: ['events:read'], walletIds: [] });
+    expect((await call(app.url, 'GET', '/v1/events', { key: outsider.key })).body.events).toEqual([]);
+  });
+});

@@ -1,0 +1,147 @@
+import { BaseError, DELIVERY_CHANNEL, type Db } from '@walletd/core';
+import type { WebhookRow } from './webhooks';
+
+interface DeliveryRow {
+  id: number;
+  webhook_id: number;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempts: number;
+  response_code: number | null;
+  last_error: string | null;
+  response_body?: string | null;
+  next_attempt_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  body?: string;
+}
+
+const LIST_COLUMNS = [
+  'd.id',
+  'd.webhook_id',
+  'd.event_id',
+  'd.event_type',
+  'd.status',
+  'd.attempts',
+  'd.response_code',
+  'd.last_error',
+  'd.next_attempt_at',
+  'd.created_at',
+  'd.updated_at',
+];
+
+function toView(r: DeliveryRow) {
+  return {
+    id: r.id,
+    webhookId: r.webhook_id,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    status: r.status,
+    attempts: r.attempts,
+    responseCode: r.response_code,
+    lastError: r.last_error,
+    // A claimed delivery's lease is an internal detail: the next try is due when the lease ends.
+    nextAttemptAt: r.status === 'pending' && r.next_attempt_at ? r.next_attempt_at.toISOString() : null,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+/** Newest first, without responseBody and payload (spec 4.1). */
+export async function listDeliveries(db: Db, webhookId: number, limit: number) {
+  const rows = (await db('webhook_deliveries as d')
+    .where('d.webhook_id', webhookId)
+    .orderBy('d.id', 'desc')
+    .limit(limit)
+    .select(LIST_COLUMNS)) as DeliveryRow[];
+  return rows.map(toView);
+}
+
+/** The full record: payload is the exact JSON that was (or will be) posted. */
+export async function getDelivery(db: Db, webhookId: number, deliveryId: number) {
+  const row = (await db('webhook_deliveries as d')
+    .join('events as e', 'e.id', 'd.event_id')
+    .where({ 'd.id': deliveryId, 'd.webhook_id': webhookId })
+    .first([...LIST_COLUMNS, 'd.response_body', 'e.body'])) as DeliveryRow | undefined;
+  if (!row) throw new BaseError('not_found', 'Delivery not found');
+  return { ...toView(row), responseBody: row.response_body ?? null, payload: JSON.parse(row.body as string) as unknown };
+}
+
+/** A new delivery of the same event (same id, same bytes), due now. */
+export async function redeliver(db: Db, webhook: WebhookRow, deliveryId: number) {
+  const source = await db('webhook_deliveries').where({ id: deliveryId, webhook_id: webhook.id }).first('event_id', 'event_type');
+  if (!source) throw new BaseError('not_found', 'Delivery not found');
+  if (!webhook.enabled) throw new BaseError('conflict', 'The webhook is disabled; enable it before redelivering');
+  return db.transaction(async (trx) => {
+    const [row] = await trx('webhook_deliveries')
+      .insert({
+        webhook_id: webhook.id,
+        event_id: source.event_id,
+        event_type: source.event_type,
+        status: 'pending',
+        next_attempt_at: trx.fn.now(),
+      })
+      .returning('*');
+    await trx.raw('select pg_notify(?, ?)', [DELIVERY_CHANNEL, '']);
+    return toView(row as DeliveryRow);
+  });
+}
+
+export interface ReplayInput {
+  since: string;
+  until?: string;
+  status?: 'pending' | 'delivered' | 'failed';
+}
+
+export const REPLAY_MAX_EVENTS = 10_000;
+
+/**
+ * Re-queues every event of the window that the webhook's filters match (e.g. after an outage),
+ * optionally only those whose latest delivery to this webhook has a status. Same ids and bytes.
+ */
+export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput): Promise<number> {
+  if (!webhook.enabled) throw new BaseError('conflict', 'The webhook is disabled; enable it before replaying');
+  const until = input.until ?? new Date().toISOString();
+  if (Date.parse(until) < Date.parse(input.since)) throw new BaseError('validation_failed', 'until must not be before since');
+  const statusFilter = input.status
+    ? `and (select d.status from webhook_deliveries d where d.webhook_id = :webhookId and d.event_id = e.id order by d.id desc limit 1) = :status`
+    : '';
+  return db.transaction(async (trx) => {
+    const { rowCount } = await trx.raw(
+      `insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
+       select :webhookId, e.id, e.type, 'pending', now()
+       from events e
+       where e.company_id = :companyId and e.created_at >= :since and e.created_at <= :until
+         and (:events::text[] && array['*', e.type]::text[])
+         and (cardinality(:walletIds::int[]) = 0 or e.wallet_id = any(:walletIds::int[]))
+         ${statusFilter}
+       order by e.seq
+       limit ${REPLAY_MAX_EVENTS}`,
+      {
+        webhookId: webhook.id,
+        companyId: webhook.company_id,
+        since: input.since,
+        until,
+        events: webhook.events,
+        walletIds: webhook.wallet_ids,
+        status: input.status ?? null,
+      },
+    );
+    if (rowCount) await trx.raw('select pg_notify(?, ?)', [DELIVERY_CHANNEL, '']);
+    return rowCount ?? 0;
+  });
+}
+
+/** The durable, ordered event feed: the API as the source of truth a receiver reconciles against. */
+export async function listEvents(db: Db, companyId: number, walletIds: ReadonlySet<number> | null, after: number, limit: number) {
+  const q = db('events').where('company_id', companyId).andWhere('seq', '>', after).orderBy('seq').limit(limit).select('seq', 'body');
+  if (walletIds !== null) q.whereIn('wallet_id', [...walletIds]);
+  const rows = (await q) as { seq: number; body: string }[];
+  const last = rows[rows.length - 1];
+  return {
+    events: rows.map((r) => JSON.parse(r.body) as unknown),
+    next: String(last ? last.seq : after),
+    hasMore: rows.length === limit,
+  };
+}
