@@ -4,3 +4,4 @@ export * from './seed';
 export * from './walletdProcess';
 export * from './receiver';
 export * from './events';
+export * from './eventually';
