@@ -40,6 +40,17 @@ export const OPERATIONS: Operation[] = [
     action: 'withdrawals:create or wallets:generate_address',
     response: 'WalletSecretResponse',
   },
+  { method: 'post', path: '/webhooks', summary: 'Register a webhook; the signing secret is returned once', action: 'webhooks:manage', request: 'WebhookCreateRequest', response: 'WebhookWithSecret', status: 201 },
+  { method: 'get', path: '/webhooks', summary: 'List the webhooks the key can see (all their wallets in scope)', action: 'webhooks:manage', response: 'WebhookList' },
+  { method: 'get', path: '/webhooks/{id}', summary: 'Read a webhook', action: 'webhooks:manage', response: 'Webhook' },
+  { method: 'patch', path: '/webhooks/{id}', summary: 'Change config (replaced whole), events, walletIds or enabled', action: 'webhooks:manage', request: 'WebhookUpdateRequest', response: 'Webhook' },
+  { method: 'delete', path: '/webhooks/{id}', summary: 'Delete a webhook; waiting deliveries end failed', action: 'webhooks:manage', status: 204 },
+  { method: 'post', path: '/webhooks/{id}/rotate-secret', summary: 'Rotate the signing secret; new deliveries are signed with it at once', action: 'webhooks:manage', request: 'RotateSecretRequest', response: 'RotateSecretResponse' },
+  { method: 'get', path: '/webhooks/{id}/deliveries', summary: 'Delivery log, newest first (query limit 1-100, default 50)', action: 'webhooks:manage', response: 'DeliveryList' },
+  { method: 'get', path: '/webhooks/{id}/deliveries/{deliveryId}', summary: 'One delivery with its payload and response body', action: 'webhooks:manage', response: 'DeliveryDetail' },
+  { method: 'post', path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver', summary: 'Send the same event again (same id and bytes)', action: 'webhooks:manage', status: 202 },
+  { method: 'post', path: '/webhooks/{id}/replay', summary: 'Re-queue every matching event of a time window', action: 'webhooks:manage', request: 'ReplayRequest', response: 'ReplayResponse', status: 202 },
+  { method: 'get', path: '/events', summary: 'The ordered event feed (query after, limit 1-1000, default 100)', action: 'events:read', response: 'EventFeed' },
 ];
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
