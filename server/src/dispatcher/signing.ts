@@ -12,7 +12,8 @@ export function serviceSignature(secret: string, body: string): string {
 export function standardWebhooksKey(secret: string): Buffer {
   if (secret.startsWith('whsec_')) {
     const b64 = secret.slice(6);
-    if (/^[A-Za-z0-9+/]+={0,2}$/.test(b64) && b64.length % 4 === 0) return Buffer.from(b64, 'base64');
+    // Same test as @walletd/receiver's standardWebhookKey, so sender and receiver agree on every secret.
+    if (b64.length > 0 && /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) return Buffer.from(b64, 'base64');
   }
   return Buffer.from(secret, 'utf8');
 }

@@ -213,6 +213,7 @@ describe('webhook endpoints', () => {
     const first = (await call(app.url, 'GET', `/v1/webhooks/${id}/deliveries`, { key: s.rootKey })).body.deliveries[1];
     const again = await call(app.url, 'POST', `/v1/webhooks/${id}/deliveries/${first.id}/redeliver`, { key: s.rootKey });
     expect(again.status).toBe(202);
+    expectSchema('Delivery', again.body.delivery);
     expect(again.body.delivery).toMatchObject({ eventId: e1.envelope.id, status: 'pending', attempts: 0 });
     const replayed = await call(app.url, 'POST', `/v1/webhooks/${id}/replay`, { key: s.rootKey, body: { since } });
     expectSchema('ReplayResponse', replayed.body);

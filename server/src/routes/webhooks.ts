@@ -39,7 +39,7 @@ export function webhooksRouter(common: Common, policy: DestinationPolicy): Route
     res.json({ webhooks: await listWebhooks(deps, a) });
   });
 
-  r.patch('/webhooks/:id', async (req, res, next) => {
+  r.patch('/webhooks/:id', (req, _res, next) => {
     // Clear answers for the two fields PATCH never takes, before the generic schema message.
     const body = req.body ?? {};
     if (body && typeof body === 'object' && 'type' in body) {

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { createDb, createLogger, migrateLatest, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@walletd/core';
@@ -21,10 +21,34 @@ async function freePort(): Promise<number> {
   });
 }
 
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return false;
+  }
+};
+
+/** A run that crashed skips its teardown: stop and remove clusters whose jest process is gone. */
+function sweepCrashedRuns(root: string): void {
+  if (!existsSync(root)) return;
+  for (const name of readdirSync(root)) {
+    const m = /^run-(\d+)$/.exec(name);
+    if (!m || alive(Number(m[1]))) continue;
+    const pidFile = join(root, name, 'pg', 'postmaster.pid');
+    const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : 0;
+    if (pid > 0 && alive(pid)) process.kill(pid, 'SIGQUIT');
+    rmSync(join(root, name), { recursive: true, force: true });
+  }
+}
+
 /** One embedded PostgreSQL for the whole run (fsync off), with a migrated template database. */
 export default async function globalSetup(): Promise<void> {
+  const root = join(__dirname, '..', '..', '..', '.jest-pg');
+  sweepCrashedRuns(root);
   // One cluster directory per run, so two runs at once (two terminals, CI shards) never share one.
-  const dataDir = join(__dirname, '..', '..', '..', '.jest-pg', `run-${process.pid}`);
+  const dataDir = join(root, `run-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
   const logger = createLogger({ level: 'warn' });
   const handle = await startEmbeddedPostgres({
