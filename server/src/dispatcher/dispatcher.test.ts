@@ -4,6 +4,7 @@ import { MasterKey, createLogger } from '@walletd/core';
 import {
   call,
   createTestDatabase,
+  eventually,
   recordDeposit,
   seedCompany,
   startReceiver,
@@ -241,6 +242,42 @@ describe('dispatcher', () => {
       /^destination refused: destination localhost resolves to a refused address: (127\.0\.0\.1 is a loopback|::1 is a loopback)/,
     );
     expect(rx.requests).toHaveLength(0);
+  });
+
+  it('does not let a slow receiver hold back other deliveries (pipelined dispatch)', async () => {
+    const slow = await setup();
+    const fast = await setup();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    rx.respond(async (r, res) => {
+      if (r.headers['webhook-id'] === slowEvent) await held;
+      res.writeHead(200).end();
+    });
+    const slowEvent = (await recordDeposit(t.db, slow.s.companyId, slow.walletId)).envelope.id;
+    const live = createDispatcher({
+      config: testConfig({ webhooks: { allowCidrs: ['127.0.0.0/8'], timeoutMs: 20_000, pollIntervalMs: 20 } }),
+      logger: createLogger({ level: 'silent' }),
+      db: t.db,
+      masterKey,
+    });
+    live.start();
+    try {
+      await rx.waitForRequests(1);
+      await recordDeposit(t.db, fast.s.companyId, fast.walletId);
+      // The fast webhook's delivery completes while the slow receiver still holds its request.
+      const fastDone = await eventually(
+        () => delivery(fast.hookId),
+        (d) => d.status === 'delivered',
+      );
+      expect(fastDone.status).toBe('delivered');
+      expect((await delivery(slow.hookId)).status).toBe('pending');
+    } finally {
+      release();
+      await live.stop();
+    }
+    expect((await delivery(slow.hookId)).status).toBe('delivered');
   });
 
   it('delivers chat-message and Slack kinds as short texts, redacting their tokens', async () => {

@@ -105,6 +105,9 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
   let listener: { release(): Promise<void> } | undefined;
+  let inFlight = 0;
+  let finished: AttemptOutcome[] = [];
+  let flushing: Promise<void> | undefined;
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -116,6 +119,33 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       }
       wake = done;
     });
+
+  /** Records finished attempts in batches; a slot is free again only once its outcome is stored. */
+  async function drain(): Promise<void> {
+    while (finished.length > 0) {
+      const batch = finished;
+      finished = [];
+      try {
+        await recordAttempts(db, batch);
+      } catch (err) {
+        // Unrecorded attempts are retried when their lease ends: nothing is lost, a POST may repeat.
+        logger.error({ err, deliveries: batch.length }, 'could not record delivery attempts');
+      }
+      inFlight -= batch.length;
+      wake?.();
+    }
+  }
+
+  /** One drain at a time; outcomes that arrive while it finishes start the next one. */
+  function flush(): Promise<void> {
+    if (!flushing) {
+      flushing = drain().finally(() => {
+        flushing = undefined;
+        if (finished.length > 0) void flush();
+      });
+    }
+    return flushing;
+  }
 
   async function listen(): Promise<void> {
     // A dedicated connection: new deliveries wake us at once instead of at the next poll.
@@ -130,17 +160,40 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     };
   }
 
+  /**
+   * Pipelined: up to `concurrency` attempts in flight; free slots are refilled by new claims as
+   * soon as attempts finish, so one slow receiver never holds back the others.
+   */
   async function run(): Promise<void> {
     await listen().catch((err: unknown) => logger.warn({ err }, 'LISTEN failed; polling only'));
-    logger.info({ claimSize, timeoutMs: settings.timeoutMs }, 'dispatcher started');
+    logger.info({ concurrency: settings.concurrency, batchSize: settings.batchSize, timeoutMs: settings.timeoutMs }, 'dispatcher started');
     while (running) {
-      let n = 0;
-      try {
-        n = await runOnce();
-      } catch (err) {
-        logger.error({ err }, 'dispatch round failed');
+      const free = settings.concurrency - inFlight;
+      if (free <= 0) {
+        await sleep(settings.pollIntervalMs);
+        continue;
       }
-      if (running && n < claimSize) await sleep(settings.pollIntervalMs);
+      let claimed: ClaimedDelivery[] = [];
+      try {
+        claimed = await claimDue(db, Math.min(free, settings.batchSize), settings.leaseMs);
+      } catch (err) {
+        logger.error({ err }, 'claiming deliveries failed');
+      }
+      inFlight += claimed.length;
+      for (const d of claimed) {
+        void attempt(d).then((outcome) => {
+          finished.push(outcome);
+          void flush();
+        });
+      }
+      // Nothing more due right now (or no slot left): wait for a notification, a finished attempt or the poll.
+      if (running && (claimed.length < Math.min(free, settings.batchSize) || inFlight >= settings.concurrency)) {
+        await sleep(settings.pollIntervalMs);
+      }
+    }
+    while (inFlight > 0) {
+      await flush();
+      if (inFlight > 0) await sleep(50);
     }
   }
 
