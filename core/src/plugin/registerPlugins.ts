@@ -1,0 +1,46 @@
+import { isChain, networkInfo } from '../chains';
+import { type ChainPlugin, PLUGIN_API_VERSION } from './contract';
+
+export class PluginRegistrationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PluginRegistrationError';
+  }
+}
+
+export interface PluginRegistry {
+  forChain(chain: string): ChainPlugin | undefined;
+  all(): ChainPlugin[];
+}
+
+/**
+ * Checks every plugin on the main thread before anything starts: a plugin built for another
+ * contract version, serving an unknown chain or network, or claiming a chain another plugin
+ * serves stops start-up with a message naming it.
+ */
+export function registerPlugins(plugins: ChainPlugin[]): PluginRegistry {
+  const byChain = new Map<string, ChainPlugin>();
+  for (const p of plugins) {
+    const name = typeof p?.name === 'string' ? p.name : '(unnamed plugin)';
+    if (p?.apiVersion !== PLUGIN_API_VERSION) {
+      throw new PluginRegistrationError(
+        `plugin ${name} implements contract version ${String(p?.apiVersion)}; this walletd needs ${PLUGIN_API_VERSION}`,
+      );
+    }
+    for (const fn of ['validateAddress', 'matchKey', 'deriveAddress'] as const) {
+      if (typeof p[fn] !== 'function') throw new PluginRegistrationError(`plugin ${name} lacks ${fn}()`);
+    }
+    if (typeof p.detectModule !== 'string' || !p.detectModule) throw new PluginRegistrationError(`plugin ${name} names no detectModule`);
+    for (const c of p.chains ?? []) {
+      if (!isChain(c.chain)) throw new PluginRegistrationError(`plugin ${name} serves unknown chain "${c.chain}"`);
+      for (const n of c.networks) {
+        if (!networkInfo(c.chain, n.network))
+          throw new PluginRegistrationError(`plugin ${name} serves unknown network ${c.chain}/${n.network}`);
+      }
+      const other = byChain.get(c.chain);
+      if (other) throw new PluginRegistrationError(`chain ${c.chain} is served by both ${other.name} and ${name}`);
+      byChain.set(c.chain, p);
+    }
+  }
+  return { forChain: (chain) => byChain.get(chain), all: () => [...new Set(byChain.values())] };
+}

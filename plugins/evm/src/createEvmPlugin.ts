@@ -1,0 +1,21 @@
+import { BaseError, type ChainPlugin, PLUGIN_API_VERSION } from '@walletd/core';
+import { deriveEvmAddress, evmMatchKey, validateEvmAddress } from './addresses';
+import { EVM_CHAINS } from './networks';
+
+/** One plugin for the four EVM chains: the same address and log formats everywhere. */
+export function createEvmPlugin(): ChainPlugin {
+  return {
+    apiVersion: PLUGIN_API_VERSION,
+    name: '@walletd/plugin-evm',
+    chains: EVM_CHAINS,
+    detectModule: require.resolve('./detectTransfers'),
+    validateAddress: (_chain, _network, address) => validateEvmAddress(address),
+    matchKey: (_chain, _network, address) => evmMatchKey(address),
+    deriveAddress: (chain, network, seed, index) => {
+      if (!EVM_CHAINS.some((c) => c.chain === chain && c.networks.some((n) => n.network === network))) {
+        throw new BaseError('validation_failed', `@walletd/plugin-evm does not serve ${chain}/${network}`);
+      }
+      return deriveEvmAddress(seed, index);
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/core';
+
+/**
+ * The raw EVM block a follower hands to a worker: the bytes of
+ * `{"block": <eth_getBlockByNumber(n, true)>, "receipts": <eth_getBlockReceipts(n)>}`,
+ * assembled from the two JSON-RPC results without parsing them on the main thread.
+ */
+interface RpcLog {
+  address: string;
+  topics: string[];
+  data: string;
+  logIndex: string;
+}
+interface RpcReceipt {
+  transactionHash: string;
+  status?: string;
+  logs: RpcLog[];
+}
+interface RpcTx {
+  hash: string;
+  from: string;
+  to: string | null;
+  value: string;
+}
+interface RawEvmBlock {
+  block: { number: string; hash: string; parentHash: string; transactions: RpcTx[] };
+  receipts: RpcReceipt[];
+}
+
+/** keccak256("Transfer(address,address,uint256)") */
+export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
+const decoder = new TextDecoder();
+
+/**
+ * Pure and deterministic. The hot path compares lowercase hex strings and slices topics; nothing
+ * is checksummed or ABI-decoded here. Credited:
+ * - native value of a successful transaction to a watched address (eventIndex 0);
+ * - `Transfer(from, to, value)` logs of allow-listed token contracts to a watched address in a
+ *   successful transaction (eventIndex 1 + the log's position in the transaction's receipt, which
+ *   stays the same if the transaction is mined again in another block).
+ * Not credited: reverted transactions (status 0x0), logs of any other contract (fake tokens of
+ * the same symbol included), malformed Transfer logs (ERC-721 puts the id in a 4th topic).
+ * Native value moved by contracts (internal calls) needs traces and is not seen here.
+ */
+export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
+  const { block, receipts } = JSON.parse(decoder.decode(raw)) as RawEvmBlock;
+  const byHash = new Map<string, RpcReceipt>();
+  for (const r of receipts) byHash.set(r.transactionHash, r);
+  const transfers: DetectedTransfer[] = [];
+  const { watched, tokens } = ctx;
+
+  for (const tx of block.transactions) {
+    const receipt = byHash.get(tx.hash);
+    // A transaction without a receipt is not final data; without status 1 it moved nothing.
+    if (!receipt || receipt.status !== '0x1') continue;
+    if (tx.to !== null && tx.value !== '0x0') {
+      const to = tx.to.toLowerCase();
+      if (watched.has(to)) {
+        transfers.push({
+          txHash: tx.hash,
+          eventIndex: 0,
+          from: tx.from.toLowerCase(),
+          to,
+          toKey: to,
+          assetKey: ctx.native.key,
+          amount: BigInt(tx.value),
+          eventType: 'native_transfer',
+        });
+      }
+    }
+    const logs = receipt.logs;
+    for (let i = 0; i < logs.length; i++) {
+      const log = logs[i] as RpcLog;
+      const topics = log.topics;
+      if (topics.length !== 3 || topics[0] !== TRANSFER_TOPIC) continue;
+      const token = tokens.get(log.address.toLowerCase());
+      if (!token) continue;
+      const to = `0x${(topics[2] as string).slice(26).toLowerCase()}`;
+      if (!watched.has(to) || log.data.length !== 66) continue;
+      transfers.push({
+        txHash: tx.hash,
+        eventIndex: i + 1,
+        logIndex: Number(log.logIndex),
+        from: `0x${(topics[1] as string).slice(26).toLowerCase()}`,
+        to,
+        toKey: to,
+        assetKey: token.key,
+        amount: BigInt(log.data),
+        eventType: 'erc20_transfer',
+      });
+    }
+  }
+  return {
+    block: { number: BigInt(block.number), hash: block.hash, parentHash: block.parentHash },
+    transfers,
+  };
+}

@@ -1,0 +1,4 @@
+export * from './createEvmPlugin';
+export * from './addresses';
+export * from './networks';
+export { TRANSFER_TOPIC, detect } from './detectTransfers';
