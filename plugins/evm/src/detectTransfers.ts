@@ -53,7 +53,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   for (const tx of block.transactions) {
     const receipt = byHash.get(tx.hash);
     // A transaction without a receipt is not final data; without status 1 it moved nothing.
-    if (!receipt || receipt.status !== '0x1') continue;
+    if (receipt?.status !== '0x1') continue;
     if (tx.to !== null && tx.value !== '0x0') {
       const to = tx.to.toLowerCase();
       if (watched.has(to)) {
