@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { nativeAsset, type TokenDefinition } from '@walletd/core';
+import { createEvmPlugin, detect } from '@walletd/plugin-evm';
+// The built package: worker threads run compiled JavaScript.
+import { SharedAddressSet, createDetectPool } from '@walletd/indexer';
+
+const fixture = JSON.parse(
+  readFileSync(
+    join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'ethereum', 'eth-mainnet-erc20-transfer-receipt-cd718a69.json'),
+    'utf8',
+  ),
+);
+
+describe('detect pool', () => {
+  it('runs the plugin detector in worker threads with the shared watched set, same result as in-process', async () => {
+    const tx = fixture.data.eth_getTransactionByHash.result;
+    const receipt = fixture.data.eth_getTransactionReceipt.result;
+    const json = JSON.stringify({
+      block: { number: tx.blockNumber, hash: tx.blockHash, parentHash: `0x${'11'.repeat(32)}`, transactions: [tx] },
+      receipts: [receipt],
+    });
+    const usdt: TokenDefinition = {
+      key: 'ethereum:mainnet:0xdac17f958d2ee523a2206206994597c13d831ec7',
+      symbol: 'USDT',
+      decimals: 6,
+      contractAddress: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+      matchKey: '0xdac17f958d2ee523a2206206994597c13d831ec7',
+    };
+    const watched = new SharedAddressSet();
+    watched.add(fixture.expected.usdtCredit.to.toLowerCase());
+    const native = nativeAsset('ethereum', 'mainnet');
+    const pool = createDetectPool(2);
+    try {
+      const results = await Promise.all(
+        [1, 2, 3].map(() =>
+          pool.detect({
+            detectModule: createEvmPlugin().detectModule,
+            raw: new TextEncoder().encode(json),
+            chain: 'ethereum',
+            network: 'mainnet',
+            native,
+            tokens: [usdt],
+            watched: watched.table,
+          }),
+        ),
+      );
+      const direct = detect(new TextEncoder().encode(json), {
+        chain: 'ethereum',
+        network: 'mainnet',
+        native,
+        tokens: new Map([[usdt.matchKey, usdt]]),
+        watched: { has: (k) => k === fixture.expected.usdtCredit.to.toLowerCase() },
+      });
+      for (const r of results) expect(r).toEqual(direct);
+      expect(direct.transfers).toHaveLength(1);
+      expect(direct.transfers[0]?.amount).toBe(4361142255n);
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -1,0 +1,3 @@
+export * from './sharedAddressSet';
+export * from './detectPool';
+export type { DetectTask } from './detectWorker';

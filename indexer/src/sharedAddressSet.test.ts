@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { SharedAddressSet, SharedAddressView } from './sharedAddressSet';
+
+const addr = () => `0x${randomBytes(20).toString('hex')}`;
+
+describe('SharedAddressSet', () => {
+  it('behaves like a Set of addresses across growth (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ minLength: 20, maxLength: 20 }), { maxLength: 300 }), (keys) => {
+        const set = new SharedAddressSet(4);
+        const reference = new Set<string>();
+        for (const k of keys) {
+          const hex = `0x${Buffer.from(k).toString('hex')}`;
+          const isZero = k.every((b) => b === 0);
+          expect(set.add(hex)).toBe(!isZero && !reference.has(hex));
+          if (!isZero) reference.add(hex);
+        }
+        const view = new SharedAddressView(set.table);
+        for (const hex of reference) expect(view.has(hex)).toBe(true);
+        expect(set.size).toBe(reference.size);
+        expect(view.has(addr())).toBe(false);
+      }),
+    );
+  });
+
+  it('refuses what is not the match form', () => {
+    const set = new SharedAddressSet();
+    const a = addr();
+    expect(set.add(a.toUpperCase())).toBe(false);
+    expect(set.add(a.slice(0, 41))).toBe(false);
+    expect(set.add(`0x${'0'.repeat(40)}`)).toBe(false);
+    set.add(a);
+    const view = new SharedAddressView(set.table);
+    expect(view.has(a)).toBe(true);
+    expect(view.has(`0x${a.slice(2).toUpperCase()}`)).toBe(false);
+    expect(view.has('garbage')).toBe(false);
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * The watched-address set shared by the main thread (writer) and the detect workers (readers):
+ * an open-addressing hash table of 20-byte addresses in a SharedArrayBuffer, so a task carries a
+ * reference instead of a copy of a million addresses. Addresses are keccak-derived, so their
+ * first four bytes are already a good hash. Growing allocates a new buffer; tasks sent after that
+ * carry the new one. Only the main thread writes.
+ */
+const SLOT = 20;
+
+export interface SharedAddressTable {
+  buffer: SharedArrayBuffer;
+  capacity: number;
+}
+
+function hexToBytes(hex: string, out: Uint8Array): boolean {
+  // hex is "0x" + 40 lowercase hex characters (the EVM match form).
+  if (hex.length !== 42) return false;
+  for (let i = 0; i < SLOT; i++) {
+    const hi = nibble(hex.charCodeAt(2 + i * 2));
+    const lo = nibble(hex.charCodeAt(3 + i * 2));
+    if (hi < 0 || lo < 0) return false;
+    out[i] = (hi << 4) | lo;
+  }
+  return true;
+}
+
+function nibble(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+const slotHash = (b: Uint8Array, mask: number) =>
+  (((b[0] as number) << 24) | ((b[1] as number) << 16) | ((b[2] as number) << 8) | (b[3] as number)) & mask;
+
+function findSlot(view: Uint8Array, capacity: number, key: Uint8Array): { index: number; found: boolean } {
+  const mask = capacity - 1;
+  let i = slotHash(key, mask);
+  for (;;) {
+    const at = i * SLOT;
+    let empty = true;
+    let equal = true;
+    for (let j = 0; j < SLOT; j++) {
+      const v = view[at + j] as number;
+      if (v !== 0) empty = false;
+      if (v !== key[j]) equal = false;
+    }
+    if (equal && !empty) return { index: i, found: true };
+    if (empty) return { index: i, found: false };
+    i = (i + 1) & mask;
+  }
+}
+
+/** Read side, used in workers: `has()` on the match form. */
+export class SharedAddressView {
+  readonly #view: Uint8Array;
+  readonly #capacity: number;
+  readonly #key = new Uint8Array(SLOT);
+
+  constructor(table: SharedAddressTable) {
+    this.#view = new Uint8Array(table.buffer);
+    this.#capacity = table.capacity;
+  }
+
+  has(matchKey: string): boolean {
+    if (!hexToBytes(matchKey, this.#key)) return false;
+    // The zero address marks an empty slot; it is never a deposit address.
+    if (this.#key.every((b) => b === 0)) return false;
+    return findSlot(this.#view, this.#capacity, this.#key).found;
+  }
+}
+
+/** Write side, on the main thread. */
+export class SharedAddressSet {
+  #table: SharedAddressTable;
+  #size = 0;
+  readonly #key = new Uint8Array(SLOT);
+
+  constructor(initialCapacity = 1024) {
+    this.#table = SharedAddressSet.#allocate(initialCapacity);
+  }
+
+  static #allocate(minCapacity: number): SharedAddressTable {
+    let capacity = 1;
+    while (capacity < minCapacity) capacity <<= 1;
+    return { buffer: new SharedArrayBuffer(capacity * SLOT), capacity };
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  get table(): SharedAddressTable {
+    return this.#table;
+  }
+
+  /** Adds an address in match form; false for one that is not 20-byte lowercase hex or already there. */
+  add(matchKey: string): boolean {
+    if (!hexToBytes(matchKey, this.#key) || this.#key.every((b) => b === 0)) return false;
+    if ((this.#size + 1) * 2 > this.#table.capacity) this.#grow();
+    const view = new Uint8Array(this.#table.buffer);
+    const slot = findSlot(view, this.#table.capacity, this.#key);
+    if (slot.found) return false;
+    view.set(this.#key, slot.index * SLOT);
+    this.#size++;
+    return true;
+  }
+
+  #grow(): void {
+    const old = new Uint8Array(this.#table.buffer);
+    const next = SharedAddressSet.#allocate(this.#table.capacity * 2);
+    const view = new Uint8Array(next.buffer);
+    const key = new Uint8Array(SLOT);
+    for (let i = 0; i < this.#table.capacity; i++) {
+      key.set(old.subarray(i * SLOT, i * SLOT + SLOT));
+      if (key.every((b) => b === 0)) continue;
+      view.set(key, findSlot(view, next.capacity, key).index * SLOT);
+    }
+    this.#table = next;
+  }
+}
