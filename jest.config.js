@@ -11,7 +11,15 @@ const swc = [
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': swc },
-  roots: ['<rootDir>/core', '<rootDir>/schemas', '<rootDir>/server', '<rootDir>/indexer', '<rootDir>/plugins', '<rootDir>/receiver', '<rootDir>/test'],
+  roots: [
+    '<rootDir>/core',
+    '<rootDir>/schemas',
+    '<rootDir>/server',
+    '<rootDir>/indexer',
+    '<rootDir>/plugins',
+    '<rootDir>/receiver',
+    '<rootDir>/test',
+  ],
   testMatch: ['**/src/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   moduleNameMapper: { '^@walletd/test-harness$': '<rootDir>/test/src/harness/index.ts' },

@@ -7,7 +7,12 @@ const eventsList = {
   uniqueItems: true,
   items: { enum: ['*', ...EVENT_TYPES] },
 } as const;
-const walletIds = { type: 'array', uniqueItems: true, items: { type: 'integer', minimum: 1 } } as const;
+const walletIds = {
+  type: 'array',
+  uniqueItems: true,
+  maxItems: 1000,
+  items: { type: 'integer', minimum: 1, maximum: 2147483647 },
+} as const;
 const secret = { type: 'string', minLength: 16, maxLength: 256 } as const;
 // Per-type shapes are checked after the schema (they depend on `type`); here: an object.
 const config = { type: 'object' } as const;
@@ -107,7 +112,7 @@ const deliveryProps = {
   attempts: { type: 'integer', minimum: 0 },
   responseCode: { type: ['integer', 'null'] },
   lastError: { type: ['string', 'null'] },
-  nextAttemptAt: { oneOf: [Timestamp, { type: 'null' }], description: 'when another try is due; null when none is' },
+  nextAttemptAt: { ...Timestamp, description: 'present when another try is due' },
   createdAt: Timestamp,
   updatedAt: Timestamp,
 } as const;
@@ -120,7 +125,6 @@ const deliveryRequired = [
   'attempts',
   'responseCode',
   'lastError',
-  'nextAttemptAt',
   'createdAt',
   'updatedAt',
 ] as const;

@@ -8,6 +8,7 @@ import { authenticate, requirePlan } from './http/authenticate';
 import { jsonBody } from './http/body';
 import { errorHandler } from './http/errorHandler';
 import { createRateLimiters, type RateLimiters } from './http/rateLimits';
+import { addressesRouter } from './routes/addresses';
 import { dashboardOnlyRouter } from './routes/dashboardOnly';
 import { eventsRouter } from './routes/events';
 import { meRouter } from './routes/me';
@@ -42,7 +43,8 @@ export function createApp(common: Common): App {
       },
       // Method, path and status only: headers carry keys, bodies carry addresses and amounts.
       serializers: {
-        req: (req: { method: string; url: string; remoteAddress?: string }) => ({
+        req: (req: { id?: unknown; method: string; url: string; remoteAddress?: string }) => ({
+          id: req.id,
           method: req.method,
           url: req.url.split('?')[0],
           ip: req.remoteAddress,
@@ -53,9 +55,7 @@ export function createApp(common: Common): App {
     }),
   );
 
-  const limiters = createRateLimiters(db, config.rateLimit);
-  app.use(limiters.perIp);
-
+  // Probes stay outside the rate limiter: its counters live in the database they check.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -67,6 +67,9 @@ export function createApp(common: Common): App {
       res.status(503).json({ statusCode: 503, error: 'Service Unavailable', message: 'database unreachable', code: 'unavailable' });
     }
   });
+  const limiters = createRateLimiters(db, config.rateLimit);
+  app.use(limiters.perIp);
+
   const openapi = buildOpenApi(API_VERSION);
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openapi);
@@ -80,6 +83,7 @@ export function createApp(common: Common): App {
   v1.use(dashboardOnlyRouter());
   v1.use(meRouter());
   v1.use(walletsRouter(common, limiters.writes));
+  v1.use(addressesRouter(common));
   v1.use(webhooksRouter(common, new DestinationPolicy(config.webhooks.allowCidrs)));
   v1.use(eventsRouter(common));
   app.use('/v1', v1);

@@ -1,4 +1,4 @@
-import type { Db, Logger, MasterKey, WalletdConfig } from '@walletd/core';
+import type { Db, Logger, MasterKey, PluginRegistry, WalletdConfig } from '@walletd/core';
 
 /** What every service gets: passed explicitly, never a singleton. */
 export interface Common {
@@ -6,4 +6,6 @@ export interface Common {
   logger: Logger;
   db: Db;
   masterKey: MasterKey;
+  /** Chain plugins, checked at start-up. */
+  plugins: PluginRegistry;
 }

@@ -9,3 +9,4 @@ export * from './dispatcher/dispatcher';
 export * from './services/webhooks';
 export * from './services/deliveries';
 export { DestinationPolicy } from './webhooks/destinationPolicy';
+export { loadPlugins } from './plugins';

@@ -38,6 +38,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ file: join(dir, 'missing.json'), env: {} })).toThrow(/cannot read config file/);
   });
 
+  it('refuses a delivery lease shorter than twice the attempt timeout', () => {
+    const p = file('lease.json', JSON.stringify({ webhooks: { timeoutMs: 10000, leaseMs: 15000 } }));
+    expect(() => loadConfig({ file: p, env: {} })).toThrow(
+      /\/webhooks\/leaseMs \(15000\) must be at least twice \/webhooks\/timeoutMs \(10000\)/,
+    );
+  });
+
   it('names a bad environment variable', () => {
     expect(() => loadConfig({ env: { PORT: 'abc' } })).toThrow(/PORT="abc" is not an integer/);
     expect(() => loadConfig({ env: { LOG_LEVEL: 'loud' } })).toThrow(/\/log\/level/);

@@ -98,6 +98,12 @@ export function loadConfig(options: LoadConfigOptions = {}): WalletdConfig {
   const merged = merge(merge(DEFAULT_CONFIG as unknown as Json, fromFile), overrides);
   if (!validate(merged)) throw new ConfigError(describeErrors(`${source} with environment overrides`));
   const config = merged as unknown as WalletdConfig;
+  // A claim must outlive the attempt it covers, or another dispatcher re-sends while it is in flight.
+  if (config.webhooks.leaseMs < config.webhooks.timeoutMs * 2) {
+    throw new ConfigError(
+      `invalid config in ${source}: /webhooks/leaseMs (${config.webhooks.leaseMs}) must be at least twice /webhooks/timeoutMs (${config.webhooks.timeoutMs})`,
+    );
+  }
   config.dataDir = resolve(config.dataDir);
   config.source = source;
   return config;

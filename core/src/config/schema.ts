@@ -45,6 +45,41 @@ export const configSchema = {
       },
     },
     bootstrap: { type: 'boolean' },
+    indexer: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { threads: { type: 'integer', minimum: 1, maximum: 64 } },
+    },
+    chains: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['chain', 'network', 'rpcUrl'],
+        additionalProperties: false,
+        properties: {
+          chain: { type: 'string' },
+          network: { type: 'string' },
+          rpcUrl: { type: 'string', minLength: 1 },
+          confirmations: { type: 'integer', minimum: 1, maximum: 10000 },
+          pollIntervalMs: { type: 'integer', minimum: 50, maximum: 600000 },
+          startBlock: { oneOf: [{ type: 'integer', minimum: 0 }, { const: 'latest' }] },
+          reorgWindow: { type: 'integer', minimum: 1, maximum: 10000 },
+          tokens: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['contract', 'symbol', 'decimals'],
+              additionalProperties: false,
+              properties: {
+                contract: { type: 'string', minLength: 1 },
+                symbol: { type: 'string', minLength: 1, maxLength: 20 },
+                decimals: { type: 'integer', minimum: 0, maximum: 36 },
+              },
+            },
+          },
+        },
+      },
+    },
     webhooks: {
       type: 'object',
       additionalProperties: false,

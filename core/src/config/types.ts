@@ -23,8 +23,31 @@ export interface WalletdConfig {
   /** On an empty database, create a first company, owner and all-powerful API key. */
   bootstrap: boolean;
   webhooks: WebhookSettings;
+  indexer: { threads: number };
+  chains: ChainSettings[];
   /** Where the config came from, for messages. Not part of the file. */
   source: string;
+}
+
+export interface TokenSettings {
+  contract: string;
+  symbol: string;
+  decimals: number;
+}
+
+/** One followed chain/network. Only allow-listed tokens are ever credited. */
+export interface ChainSettings {
+  chain: string;
+  network: string;
+  rpcUrl: string;
+  /** Overrides the plugin's default threshold. */
+  confirmations?: number;
+  pollIntervalMs?: number;
+  /** Where a first start begins: a height, or the current head ('latest', the default). */
+  startBlock?: number | 'latest';
+  /** How many recent blocks are kept to find the common ancestor of a reorg. */
+  reorgWindow?: number;
+  tokens?: TokenSettings[];
 }
 
 export interface WebhookSettings {
@@ -50,6 +73,8 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   masterKeyFile: null,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },
   bootstrap: true,
+  indexer: { threads: 2 },
+  chains: [],
   webhooks: {
     timeoutMs: 10000,
     allowCidrs: [],

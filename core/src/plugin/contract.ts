@@ -91,6 +91,21 @@ export interface DerivedAddress {
   path: string;
 }
 
+/** Node access for one chain/network; the follower calls it on the main thread. */
+export interface ChainReader {
+  /** Current head height. */
+  head(): Promise<bigint>;
+  /** The raw block at a height, in the form this plugin's `detect` reads. */
+  fetchBlock(height: bigint): Promise<Uint8Array>;
+  /** Hash of the block at a height on the node's current chain (reorg ancestor search); null if none. */
+  blockHash(height: bigint): Promise<string | null>;
+}
+
+export interface ReaderOptions {
+  rpcUrl: string;
+  timeoutMs?: number;
+}
+
 export interface ChainPlugin {
   apiVersion: typeof PLUGIN_API_VERSION;
   name: string;
@@ -101,4 +116,5 @@ export interface ChainPlugin {
   /** The match form of a valid address; throws InvalidAddress otherwise. */
   matchKey(chain: Chain, network: string, address: string): string;
   deriveAddress(chain: Chain, network: string, seed: Uint8Array, index: number): DerivedAddress;
+  createReader(chain: Chain, network: string, options: ReaderOptions): ChainReader;
 }

@@ -1,5 +1,6 @@
 import { BaseError, type ChainPlugin, PLUGIN_API_VERSION } from '@walletd/core';
 import { deriveEvmAddress, evmMatchKey, validateEvmAddress } from './addresses';
+import { createEvmReader } from './evmReader';
 import { EVM_CHAINS } from './networks';
 
 /** One plugin for the four EVM chains: the same address and log formats everywhere. */
@@ -17,5 +18,6 @@ export function createEvmPlugin(): ChainPlugin {
       }
       return deriveEvmAddress(seed, index);
     },
+    createReader: (_chain, _network, options) => createEvmReader(options),
   };
 }

@@ -32,6 +32,17 @@ export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11
 
 const decoder = new TextDecoder();
 
+/** Accepts a bare result or a whole JSON-RPC response (what the reader splices in). */
+function unwrap(value: unknown, what: string): unknown {
+  if (value && typeof value === 'object' && 'jsonrpc' in value) {
+    const r = value as { result?: unknown; error?: { message?: string } };
+    if (r.error) throw new Error(`node error for ${what}: ${r.error.message ?? 'unknown'}`);
+    if (r.result === null || r.result === undefined) throw new Error(`node returned no ${what}`);
+    return r.result;
+  }
+  return value;
+}
+
 /**
  * Pure and deterministic. The hot path compares lowercase hex strings and slices topics; nothing
  * is checksummed or ABI-decoded here. Credited:
@@ -44,7 +55,9 @@ const decoder = new TextDecoder();
  * Native value moved by contracts (internal calls) needs traces and is not seen here.
  */
 export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
-  const { block, receipts } = JSON.parse(decoder.decode(raw)) as RawEvmBlock;
+  const parsed = JSON.parse(decoder.decode(raw)) as { block: unknown; receipts: unknown };
+  const block = unwrap(parsed.block, 'block') as RawEvmBlock['block'];
+  const receipts = unwrap(parsed.receipts, 'receipts') as RawEvmBlock['receipts'];
   const byHash = new Map<string, RpcReceipt>();
   for (const r of receipts) byHash.set(r.transactionHash, r);
   const transfers: DetectedTransfer[] = [];

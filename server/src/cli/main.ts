@@ -17,7 +17,7 @@ program
 
 program
   .command('serve')
-  .description('run the service: the API and the webhook dispatcher (and later the indexer)')
+  .description('run the service: the API, the webhook dispatcher and the chain indexer')
   .option('--roles <list>', `comma-separated roles to run (${ROLES.join(', ')})`, ROLES.join(','))
   .action(async (o, cmd) => serve({ ...cmd.optsWithGlobals(), roles: o.roles }));
 

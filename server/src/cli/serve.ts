@@ -2,11 +2,14 @@ import type { Server } from 'node:http';
 import { createLogger, loadConfig } from '@walletd/core';
 import { createApp } from '../app';
 import { createDispatcher, type Dispatcher } from '../dispatcher/dispatcher';
+import { createIndexer, type Indexer } from '@walletd/indexer';
+import type { Common } from '../context';
+import { loadPlugins } from '../plugins';
 import { openRuntime } from '../runtime';
 import { bootstrapIfEmpty } from '../services/bootstrap';
 
 /** Roles this build can run. Each later role (dispatcher, indexer) registers here. */
-export const ROLES = ['api', 'dispatcher'] as const;
+export const ROLES = ['api', 'dispatcher', 'indexer'] as const;
 export type ServeRole = (typeof ROLES)[number];
 
 export function parseRoles(text: string): ServeRole[] {
@@ -31,7 +34,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const roles = parseRoles(opts.roles);
   const logger = createLogger({ level: config.log.level, base: { role: roles.join(',') }, destination: undefined });
   logger.info({ config: config.source, dataDir: config.dataDir, roles }, 'walletd starting');
+  // Plugins are checked before anything starts: a bad plugin stops start-up with its name.
+  const plugins = loadPlugins();
   const rt = await openRuntime(config, logger);
+  const common: Common = { config, logger, db: rt.db, masterKey: rt.masterKey, plugins };
   logger.info(
     rt.embedded ? { database: 'embedded', dataDir: rt.embedded.dataDir } : { database: 'external' },
     rt.embedded ? `data lives in ${rt.embedded.dataDir}` : 'using DATABASE_URL',
@@ -44,7 +50,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       const created = await bootstrapIfEmpty(rt.db);
       if (created) printBootstrapBanner(created.key, config.server.port);
     }
-    const { app, limiters } = createApp({ config, logger, db: rt.db, masterKey: rt.masterKey });
+    const { app, limiters } = createApp(common);
     stores.push(...limiters.stores);
     server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(config.server.port, config.server.host, () => resolve(s));
@@ -59,8 +65,14 @@ export async function serve(opts: ServeOptions): Promise<void> {
 
   let dispatcher: Dispatcher | undefined;
   if (roles.includes('dispatcher')) {
-    dispatcher = createDispatcher({ config, logger, db: rt.db, masterKey: rt.masterKey });
+    dispatcher = createDispatcher(common);
     dispatcher.start();
+  }
+  let indexer: Indexer | undefined;
+  if (roles.includes('indexer')) {
+    if (config.chains.length === 0) logger.info('indexer: no chains configured (chains[] in the config)');
+    indexer = createIndexer({ db: rt.db, logger, registry: plugins, chains: config.chains, threads: config.indexer.threads });
+    indexer.start();
   }
 
   let stopping = false;
@@ -76,6 +88,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     server?.closeIdleConnections();
     await closing;
     await dispatcher?.stop();
+    await indexer?.stop();
     for (const s of stores) s.shutdown();
     await rt.close();
     logger.info('stopped');

@@ -11,6 +11,8 @@ export interface ClaimedDelivery {
   config: Record<string, unknown>;
   secretEnvelope: unknown;
   webhookUpdatedAt: Date;
+  /** The claim's token: the lease end in microseconds. Only this claim may record the attempt. */
+  leaseUs: number;
 }
 
 /**
@@ -31,9 +33,9 @@ export async function claimDue(db: Db, batchSize: number, leaseMs: number): Prom
      ), claimed as (
        update webhook_deliveries d set next_attempt_at = now() + make_interval(secs => ?)
        from due where d.id = due.id
-       returning d.id, d.attempts, d.event_id, d.webhook_id
+       returning d.id, d.attempts, d.event_id, d.webhook_id, (extract(epoch from d.next_attempt_at) * 1000000)::bigint as lease_us
      )
-     select c.id, c.attempts, c.event_id, e.body, w.id as webhook_id, w.type, w.config, w.secret_envelope, w.updated_at
+     select c.id, c.attempts, c.event_id, c.lease_us, e.body, w.id as webhook_id, w.type, w.config, w.secret_envelope, w.updated_at
      from claimed c join events e on e.id = c.event_id join webhooks w on w.id = c.webhook_id`,
     [batchSize, leaseMs / 1000],
   );
@@ -47,11 +49,13 @@ export async function claimDue(db: Db, batchSize: number, leaseMs: number): Prom
     config: r.config as Record<string, unknown>,
     secretEnvelope: r.secret_envelope,
     webhookUpdatedAt: r.updated_at as Date,
+    leaseUs: r.lease_us as number,
   }));
 }
 
 export interface AttemptOutcome {
   id: number;
+  leaseUs: number;
   ok: boolean;
   responseCode: number | null;
   responseBody: string | null;
@@ -61,13 +65,14 @@ export interface AttemptOutcome {
 }
 
 /**
- * Records a batch of attempts in one statement. The status guard makes a late completion (after
- * the delivery was failed by a webhook deletion) a no-op.
+ * Records a batch of attempts in one statement, each only under the claim that made it: if the
+ * lease ran out and another dispatcher claimed the delivery, this stale result changes nothing.
+ * A success that lands after the webhook was deleted still counts as delivered.
  */
 export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
-  const values = outcomes.map(() => '(?::bigint, ?::boolean, ?::int, ?::text, ?::text, ?::numeric)').join(', ');
-  const params = outcomes.flatMap((o) => [o.id, o.ok, o.responseCode, o.error, o.responseBody, o.retryInSeconds]);
+  const values = outcomes.map(() => '(?::bigint, ?::bigint, ?::boolean, ?::int, ?::text, ?::text, ?::numeric)').join(', ');
+  const params = outcomes.flatMap((o) => [o.id, o.leaseUs, o.ok, o.responseCode, o.error, o.responseBody, o.retryInSeconds]);
   await db.raw(
     `update webhook_deliveries d set
        attempts = d.attempts + 1,
@@ -77,8 +82,10 @@ export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promis
        response_body = v.body,
        next_attempt_at = case when v.ok or d.attempts + 1 >= ${MAX_ATTEMPTS} then null else now() + make_interval(secs => v.retry_in) end,
        updated_at = now()
-     from (values ${values}) as v(id, ok, code, err, body, retry_in)
-     where d.id = v.id and d.status = 'pending'`,
+     from (values ${values}) as v(id, lease_us, ok, code, err, body, retry_in)
+     where d.id = v.id
+       and (extract(epoch from d.next_attempt_at) * 1000000)::bigint = v.lease_us
+       and (d.status = 'pending' or (v.ok and d.last_error = 'webhook deleted'))`,
     params,
   );
 }

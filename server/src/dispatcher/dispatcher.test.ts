@@ -15,7 +15,11 @@ import {
   type TestDatabase,
   type TestReceiver,
 } from '@walletd/test-harness';
+import { loadPlugins } from '../plugins';
+import { claimDue, recordAttempts } from './deliveryStore';
 import { createDispatcher, type Dispatcher } from './dispatcher';
+
+const plugins = loadPlugins();
 
 let t: TestDatabase;
 let app: TestApp;
@@ -29,7 +33,7 @@ beforeAll(async () => {
   app = await startTestApp(t.db, { webhooks: { allowCidrs: ['127.0.0.0/8'] } }, masterKey);
   rx = await startReceiver();
   const config = testConfig({ webhooks: { allowCidrs: ['127.0.0.0/8'], timeoutMs: TIMEOUT_MS, telegramApiBase: rx.url } });
-  dispatcher = createDispatcher({ config, logger: createLogger({ level: 'silent' }), db: t.db, masterKey });
+  dispatcher = createDispatcher({ config, logger: createLogger({ level: 'silent' }), db: t.db, masterKey, plugins });
 });
 afterAll(async () => {
   await dispatcher.stop();
@@ -148,6 +152,48 @@ describe('dispatcher', () => {
     expect(await fastForward(hookId)).toBe(20); // Retry-After 1 < backoff 20
   });
 
+  it('decides by the status code even when the 2xx body stalls past the deadline', async () => {
+    const { s, walletId, hookId } = await setup();
+    await recordDeposit(t.db, s.companyId, walletId);
+    rx.respond((_r, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('accepted, still talking');
+      setTimeout(() => res.end(), TIMEOUT_MS * 3);
+    });
+    await dispatcher.runOnce();
+    expect(await delivery(hookId)).toMatchObject({
+      status: 'delivered',
+      response_code: 200,
+      last_error: null,
+      response_body: 'accepted, still talking',
+    });
+  });
+
+  it('records an attempt only under the claim that made it (a stale claim changes nothing)', async () => {
+    const { s, walletId, hookId } = await setup();
+    await recordDeposit(t.db, s.companyId, walletId);
+    const [first] = await claimDue(t.db, 10, 60_000);
+    // Its lease ends; another dispatcher claims and delivers.
+    await t
+      .db('webhook_deliveries')
+      .where({ id: first?.id })
+      .update({ next_attempt_at: t.db.raw("now() - interval '1 second'") });
+    const [second] = await claimDue(t.db, 10, 60_000);
+    expect(second?.id).toBe(first?.id);
+    const outcome = (lease: number, ok: boolean) => ({
+      id: first?.id as number,
+      leaseUs: lease,
+      ok,
+      responseCode: ok ? 200 : 500,
+      responseBody: null,
+      error: ok ? null : 'HTTP 500',
+      retryInSeconds: 5,
+    });
+    await recordAttempts(t.db, [outcome(second?.leaseUs as number, true)]);
+    await recordAttempts(t.db, [outcome(first?.leaseUs as number, false)]);
+    expect(await delivery(hookId)).toMatchObject({ status: 'delivered', attempts: 1, response_code: 200 });
+  });
+
   it('treats a redirect as a failure and does not follow it', async () => {
     const { s, walletId, hookId } = await setup();
     await recordDeposit(t.db, s.companyId, walletId);
@@ -226,7 +272,13 @@ describe('dispatcher', () => {
   });
 
   it('refuses at connect time a host name that resolves to a private address', async () => {
-    const strictDispatcher = createDispatcher({ config: testConfig(), logger: createLogger({ level: 'silent' }), db: t.db, masterKey });
+    const strictDispatcher = createDispatcher({
+      config: testConfig(),
+      logger: createLogger({ level: 'silent' }),
+      db: t.db,
+      masterKey,
+      plugins,
+    });
     const { s, walletId, hookId } = await setup();
     // Accepted at registration (a name, https); "localhost" resolves to loopback when connecting.
     await t
@@ -261,6 +313,7 @@ describe('dispatcher', () => {
       logger: createLogger({ level: 'silent' }),
       db: t.db,
       masterKey,
+      plugins,
     });
     live.start();
     try {

@@ -1,4 +1,5 @@
 import { DELIVERY_CHANNEL, type Logger, type WebhookSettings } from '@walletd/core';
+import pg from 'pg';
 import type { Common } from '../context';
 import { DestinationPolicy } from '../webhooks/destinationPolicy';
 import { openWebhookSecrets, redact, type WebhookSecrets } from '../webhooks/webhookSecrets';
@@ -39,7 +40,8 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     let result: PostResult;
     try {
       secrets = secretsFor(d);
-      result = await send(d, secrets);
+      const known = secrets;
+      result = await send(d, known, (text) => redact(text, known));
     } catch (e) {
       result = { ok: false, responseCode: null, responseBody: null, error: `internal: ${(e as Error).message}`, retryAfterSeconds: null };
     }
@@ -47,6 +49,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     const clean = (s: string | null) => (s !== null && secrets ? redact(s, secrets) : s);
     const outcome: AttemptOutcome = {
       id: d.id,
+      leaseUs: d.leaseUs,
       ok: result.ok,
       responseCode: result.responseCode,
       responseBody: clean(result.responseBody),
@@ -61,7 +64,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     return outcome;
   }
 
-  function send(d: ClaimedDelivery, secrets: WebhookSecrets): Promise<PostResult> {
+  function send(d: ClaimedDelivery, secrets: WebhookSecrets, clean: (text: string) => string): Promise<PostResult> {
     const json = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
     switch (d.type) {
       case 'api':
@@ -79,9 +82,10 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
           `${settings.telegramApiBase}/bot${secrets.botToken}/sendMessage`,
           json,
           JSON.stringify({ chat_id: d.config.chatId, text: chatMessage(d.body), disable_web_page_preview: true }),
+          clean,
         );
       case 'slack':
-        return sender.post(secrets.url as string, json, JSON.stringify({ text: chatMessage(d.body) }));
+        return sender.post(secrets.url as string, json, JSON.stringify({ text: chatMessage(d.body) }), clean);
       default:
         return Promise.resolve({
           ok: false,
@@ -149,15 +153,13 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
 
   async function listen(): Promise<void> {
     // A dedicated connection: new deliveries wake us at once instead of at the next poll.
-    const conn = (await db.client.acquireConnection()) as import('pg').Client;
+    // Its own client, outside the pool: a held pooled connection would starve a small pool.
+    const conn = new pg.Client(db.client.connectionSettings as pg.ClientConfig);
+    conn.on('error', (err) => logger.warn({ err }, 'LISTEN connection lost; polling only'));
+    await conn.connect();
     conn.on('notification', () => wake?.());
     await conn.query(`LISTEN ${DELIVERY_CHANNEL}`);
-    listener = {
-      release: async () => {
-        await conn.query(`UNLISTEN ${DELIVERY_CHANNEL}`).catch(() => undefined);
-        await db.client.releaseConnection(conn);
-      },
-    };
+    listener = { release: () => conn.end().catch(() => undefined) };
   }
 
   /**

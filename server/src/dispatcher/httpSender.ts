@@ -15,6 +15,8 @@ export interface PostResult {
 }
 
 const RESPONSE_BODY_LIMIT = 2048;
+// Read past the stored limit so a secret (at most 256 characters) straddling it is redacted whole.
+const READ_LIMIT = RESPONSE_BODY_LIMIT + 1024;
 
 /**
  * POSTs through undici agents whose DNS lookup enforces the destination policy; redirects are
@@ -34,7 +36,13 @@ export class HttpSender {
     this.#http = new Agent({ ...common, connect: { lookup: guardedLookup(policy, true) as never } });
   }
 
-  async post(rawUrl: string, headers: Record<string, string>, body: string): Promise<PostResult> {
+  /** `clean` redacts secrets from what is kept (error text, response body) before it is cut. */
+  async post(
+    rawUrl: string,
+    headers: Record<string, string>,
+    body: string,
+    clean: (text: string) => string = (t) => t,
+  ): Promise<PostResult> {
     const url = new URL(rawUrl);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const plain = url.protocol === 'http:';
@@ -45,30 +53,26 @@ export class HttpSender {
       if (why) return failure(`destination refused: ${why}`);
     }
     const signal = AbortSignal.timeout(this.timeoutMs);
+    let res: Awaited<ReturnType<typeof request>>;
     try {
-      const res = await request(url, {
-        method: 'POST',
-        headers,
-        body,
-        dispatcher: plain ? this.#http : this.#https,
-        signal,
-      });
-      const kept = await readLimited(res.body, RESPONSE_BODY_LIMIT);
-      const ok = isSuccess(res.statusCode);
-      return {
-        ok,
-        responseCode: res.statusCode,
-        responseBody: truncateUtf8(kept, RESPONSE_BODY_LIMIT),
-        error: ok ? null : `HTTP ${res.statusCode}`,
-        retryAfterSeconds: res.statusCode === 429 ? parseRetryAfter(res.headers['retry-after']) : null,
-      };
+      res = await request(url, { method: 'POST', headers, body, dispatcher: plain ? this.#http : this.#https, signal });
     } catch (e) {
       if (signal.aborted) return failure(`timeout after ${this.timeoutMs} ms`);
       const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
       const code = err.code ?? err.cause?.code;
-      const message = (err.cause?.message ?? err.message).slice(0, 300);
+      const message = clean(err.cause?.message ?? err.message).slice(0, 300);
       return failure(code === 'EDESTINATION' ? `destination refused: ${message}` : `${message}${code ? ` (${code})` : ''}`);
     }
+    // The outcome is the status code alone (spec 3.3): decided now, whatever the body does next.
+    const ok = isSuccess(res.statusCode);
+    const kept = await readLimited(res.body, READ_LIMIT);
+    return {
+      ok,
+      responseCode: res.statusCode,
+      responseBody: truncateUtf8(Buffer.from(clean(kept.toString('utf8'))), RESPONSE_BODY_LIMIT),
+      error: ok ? null : `HTTP ${res.statusCode}`,
+      retryAfterSeconds: res.statusCode === 429 ? parseRetryAfter(res.headers['retry-after']) : null,
+    };
   }
 
   async close(): Promise<void> {
@@ -78,17 +82,23 @@ export class HttpSender {
 
 const failure = (error: string): PostResult => ({ ok: false, responseCode: null, responseBody: null, error, retryAfterSeconds: null });
 
-/** Reads at most `limit + 4` bytes (enough to cut on a character boundary), then drops the rest. */
+/**
+ * Reads at most `limit` bytes of the body, then drops the rest. A body that stalls or breaks past
+ * the attempt's deadline keeps what arrived: it is diagnostic only.
+ */
 async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > limit + 4) {
-      body.destroy();
-      break;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > limit) break;
     }
+  } catch {
+    /* aborted or reset mid-body: keep the part received */
+  } finally {
+    body.destroy();
   }
   return Buffer.concat(chunks);
 }

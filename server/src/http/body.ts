@@ -20,6 +20,15 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
   ];
 }
 
+/** Validates a body imperatively (after authorization and loading the resource); returns it. */
+export function checkBody<T = Record<string, unknown>>(id: SchemaId, raw: unknown): T {
+  const body = raw ?? {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new BaseError('validation_failed', 'Request body must be a JSON object');
+  const validate = validator(id);
+  if (!validate(body)) throw new BaseError('validation_failed', describeErrors(validate.errors));
+  return body as T;
+}
+
 /** Validates the body against a schema of @walletd/schemas; a missing body counts as {}. */
 export function validateBody(id: SchemaId): RequestHandler {
   const validate = validator(id);

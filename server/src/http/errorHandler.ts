@@ -33,10 +33,18 @@ function fromBodyParser(err: { type?: string; status?: number; limit?: number })
   }
 }
 
+/** The router's own 4xx (e.g. a path parameter with broken percent-encoding) is the caller's mistake. */
+function fromRouter(err: unknown): BaseError | null {
+  if (err instanceof URIError) return new BaseError('bad_request', 'Malformed percent-encoding in the request path');
+  const status = (err as { status?: unknown })?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) return new BaseError('bad_request', 'Malformed request');
+  return null;
+}
+
 /** The one place that renders errors: the spec's body, plus a stable `code`. Never a stack. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const known = isBaseError(err) ? err : fromBodyParser(err ?? {});
+    const known = isBaseError(err) ? err : (fromBodyParser(err ?? {}) ?? fromRouter(err));
     if (res.headersSent) {
       req.socket.destroy();
       return;

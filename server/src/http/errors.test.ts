@@ -62,12 +62,29 @@ describe('error bodies', () => {
     for (const r of [
       await call(app.url, 'GET', '/v1/me', { key }),
       await call(app.url, 'GET', '/v1/me'),
-      await call(app.url, 'GET', '/healthz'),
+      await call(app.url, 'GET', '/v1/nope', { key }),
     ]) {
       expect(r.headers.get('ratelimit-limit')).toBe('300');
       expect(Number(r.headers.get('ratelimit-remaining'))).toBeLessThan(300);
       expect(Number(r.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
     }
+  });
+
+  it('answers 400, not 500, for broken percent-encoding in a path', async () => {
+    const r = await call(app.url, 'GET', '/v1/webhooks/%E0%A4%A', { key });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Malformed percent-encoding in the request path',
+      code: 'bad_request',
+    });
+  });
+
+  it('keeps health probes outside the rate limiter', async () => {
+    const r = await call(app.url, 'GET', '/healthz');
+    expect(r.body).toEqual({ status: 'ok' });
+    expect(r.headers.get('ratelimit-limit')).toBeNull();
   });
 
   it('serves the OpenAPI document', async () => {

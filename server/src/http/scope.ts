@@ -32,6 +32,14 @@ export function parseId(raw: unknown, what = 'id'): number {
   return Number(raw);
 }
 
+/** 64-bit row ids (deliveries) within JavaScript's safe integers. */
+export function parseBigId(raw: unknown, what = 'id'): number {
+  if (typeof raw !== 'string' || !/^[1-9][0-9]{0,15}$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw new BaseError('validation_failed', `${what} must be a positive integer`);
+  }
+  return Number(raw);
+}
+
 export interface WalletRow {
   id: number;
   company_id: number;

@@ -1,4 +1,6 @@
+import { recordEvent } from '@walletd/core';
 import { validator } from '@walletd/schemas';
+import type { Knex } from 'knex';
 import {
   call,
   createTestDatabase,
@@ -36,6 +38,8 @@ const apiHook = (extra: Record<string, unknown> = {}) => ({
   events: ['*'],
   ...extra,
 });
+const recordEventIn = (trx: Knex.Transaction, companyId: number, walletId: number) =>
+  recordEvent(trx, { type: 'deposit.detected', chain: 'ethereum', network: 'sepolia', companyId, walletId, data: { note: 'late' } });
 const expectSchema = (id: Parameters<typeof validator>[0], body: unknown) => {
   const v = validator(id);
   if (!v(body)) throw new Error(`${id}: ${JSON.stringify(v.errors)} in ${JSON.stringify(body)}`);
@@ -95,6 +99,10 @@ describe('webhook endpoints', () => {
     const b = await wallet(s);
     const noManage = await keyFor(t.db, s.companyId, { actions: ['wallets:read'] });
     expect((await call(app.url, 'GET', '/v1/webhooks', { key: noManage.key })).status).toBe(403);
+    // Authorization comes before body validation: 403, not 400, for an invalid body.
+    expect((await call(app.url, 'POST', '/v1/webhooks', { key: noManage.key, body: { nonsense: true } })).status).toBe(403);
+    expect((await call(app.url, 'PATCH', '/v1/webhooks/999999', { key: s.rootKey, body: {} })).status).toBe(404);
+    expect((await hook(s.rootKey, apiHook({ walletIds: [3000000000] }))).status).toBe(400);
 
     const scoped = await keyFor(t.db, s.companyId, { actions: ['webhooks:manage'], walletIds: [a] });
     // Rule 4: all wallets needs a key that sees all wallets.
@@ -151,6 +159,7 @@ describe('webhook endpoints', () => {
       'https://[::1]/hook',
       'https://[::ffff:127.0.0.1]/hook',
       'https://[fd00:ec2::254]/',
+      'https://[::7f00:1]/',
       'https://224.0.0.1/',
       'http://example.com/hook',
       'ftp://example.com/hook',
@@ -203,6 +212,28 @@ describe('webhook endpoints', () => {
     expect(await count(disabled)).toBe(0);
   });
 
+  it('never skips an event whose transaction commits after a later one', async () => {
+    const s = await seedCompany(t.db);
+    const w = await wallet(s);
+    const start = await call(app.url, 'GET', '/v1/events', { key: s.rootKey });
+    // A long transaction records an event first but commits last.
+    const slow = await t.db.transaction();
+    let late: Awaited<ReturnType<typeof recordEventIn>>;
+    let early: Awaited<ReturnType<typeof recordDeposit>>;
+    let during: Awaited<ReturnType<typeof call>>;
+    try {
+      late = await recordEventIn(slow, s.companyId, w);
+      early = await recordDeposit(t.db, s.companyId, w);
+      during = await call(app.url, 'GET', `/v1/events?after=${start.body.next}`, { key: s.rootKey });
+      expect(during.body).toMatchObject({ events: [] });
+      await slow.commit();
+    } finally {
+      if (!slow.isCompleted()) await slow.rollback();
+    }
+    const after = await call(app.url, 'GET', `/v1/events?after=${during.body.next}`, { key: s.rootKey });
+    expect(after.body.events.map((e: { id: string }) => e.id)).toEqual([late.envelope.id, early.envelope.id]);
+  });
+
   it('redelivers one delivery and replays a window; the event feed pages in order', async () => {
     const s = await seedCompany(t.db);
     const w = await wallet(s);
@@ -215,6 +246,9 @@ describe('webhook endpoints', () => {
     expect(again.status).toBe(202);
     expectSchema('Delivery', again.body.delivery);
     expect(again.body.delivery).toMatchObject({ eventId: e1.envelope.id, status: 'pending', attempts: 0 });
+    // Events with a delivery still waiting are not queued twice.
+    expect((await call(app.url, 'POST', `/v1/webhooks/${id}/replay`, { key: s.rootKey, body: { since } })).body.queued).toBe(0);
+    await t.db('webhook_deliveries').where({ webhook_id: id }).update({ status: 'delivered' });
     const replayed = await call(app.url, 'POST', `/v1/webhooks/${id}/replay`, { key: s.rootKey, body: { since } });
     expectSchema('ReplayResponse', replayed.body);
     expect(replayed.body.queued).toBe(2);
@@ -231,6 +265,7 @@ describe('webhook endpoints', () => {
     expect(page2.body.hasMore).toBe(false);
     const page3 = await call(app.url, 'GET', `/v1/events?after=${page2.body.next}`, { key: s.rootKey });
     expect(page3.body).toEqual({ events: [], next: page2.body.next, hasMore: false });
+    expect((await call(app.url, 'GET', '/v1/events?after=12', { key: s.rootKey })).status).toBe(400);
     const outsider = await keyFor(t.db, s.companyId, { actions: ['events:read'], walletIds: [] });
     expect((await call(app.url, 'GET', '/v1/events', { key: outsider.key })).body.events).toEqual([]);
   });

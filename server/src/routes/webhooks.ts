@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../context';
-import { validateBody } from '../http/body';
-import { auth, parseId, requireGlobal } from '../http/scope';
+import { checkBody } from '../http/body';
+import { auth, parseBigId, parseId, requireGlobal } from '../http/scope';
 import { getDelivery, listDeliveries, redeliver, replay } from '../services/deliveries';
 import {
   createWebhook,
@@ -28,9 +28,9 @@ export function webhooksRouter(common: Common, policy: DestinationPolicy): Route
     return { a, row: req.params.id === undefined ? undefined : await getWebhookFor(db, a, parseId(req.params.id, 'webhook id')) };
   };
 
-  r.post('/webhooks', validateBody('WebhookCreateRequest'), async (req, res) => {
+  r.post('/webhooks', async (req, res) => {
     const { a } = await managed(req);
-    const created = await createWebhook(deps, a, req.body);
+    const created = await createWebhook(deps, a, checkBody('WebhookCreateRequest', req.body));
     res.status(201).location(`/v1/webhooks/${created.id}`).json(created);
   });
 
@@ -39,22 +39,17 @@ export function webhooksRouter(common: Common, policy: DestinationPolicy): Route
     res.json({ webhooks: await listWebhooks(deps, a) });
   });
 
-  r.patch('/webhooks/:id', (req, _res, next) => {
+  r.patch('/webhooks/:id', async (req, res) => {
+    const { a, row } = await managed(req);
     // Clear answers for the two fields PATCH never takes, before the generic schema message.
     const body = req.body ?? {};
     if (body && typeof body === 'object' && 'type' in body) {
-      next(new BaseError('validation_failed', 'type cannot be changed; create a new webhook and delete this one'));
-      return;
+      throw new BaseError('validation_failed', 'type cannot be changed; create a new webhook and delete this one');
     }
     if (body && typeof body === 'object' && 'signingSecret' in body) {
-      next(new BaseError('validation_failed', 'signingSecret cannot be set here; use POST /v1/webhooks/:id/rotate-secret'));
-      return;
+      throw new BaseError('validation_failed', 'signingSecret cannot be set here; use POST /v1/webhooks/:id/rotate-secret');
     }
-    next();
-  });
-  r.patch('/webhooks/:id', validateBody('WebhookUpdateRequest'), async (req, res) => {
-    const { a, row } = await managed(req);
-    res.json(await updateWebhook(deps, a, row!, req.body));
+    res.json(await updateWebhook(deps, a, row!, checkBody('WebhookUpdateRequest', body)));
   });
 
   r.delete('/webhooks/:id', async (req, res) => {
@@ -63,10 +58,11 @@ export function webhooksRouter(common: Common, policy: DestinationPolicy): Route
     res.status(204).end();
   });
 
-  r.post('/webhooks/:id/rotate-secret', validateBody('RotateSecretRequest'), async (req, res) => {
+  r.post('/webhooks/:id/rotate-secret', async (req, res) => {
     const { row } = await managed(req);
+    const body = checkBody<{ signingSecret?: string }>('RotateSecretRequest', req.body);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await rotateSecret(deps, row!, req.body.signingSecret));
+    res.json(await rotateSecret(deps, row!, body.signingSecret));
   });
 
   r.get('/webhooks/:id/deliveries', async (req, res) => {
@@ -84,17 +80,17 @@ export function webhooksRouter(common: Common, policy: DestinationPolicy): Route
 
   r.get('/webhooks/:id/deliveries/:deliveryId', async (req, res) => {
     const { row } = await managed(req);
-    res.json({ delivery: await getDelivery(db, row!.id, parseId(req.params.deliveryId, 'delivery id')) });
+    res.json({ delivery: await getDelivery(db, row!.id, parseBigId(req.params.deliveryId, 'delivery id')) });
   });
 
   r.post('/webhooks/:id/deliveries/:deliveryId/redeliver', async (req, res) => {
     const { row } = await managed(req);
-    res.status(202).json({ delivery: await redeliver(db, row!, parseId(req.params.deliveryId, 'delivery id')) });
+    res.status(202).json({ delivery: await redeliver(db, row!, parseBigId(req.params.deliveryId, 'delivery id')) });
   });
 
-  r.post('/webhooks/:id/replay', validateBody('ReplayRequest'), async (req, res) => {
+  r.post('/webhooks/:id/replay', async (req, res) => {
     const { row } = await managed(req);
-    res.status(202).json({ queued: await replay(db, row!, req.body) });
+    res.status(202).json({ queued: await replay(db, row!, checkBody('ReplayRequest', req.body)) });
   });
 
   // GET /webhooks/:id is not in the spec; answer it anyway, it is what a caller tries first.

@@ -41,8 +41,8 @@ function toView(r: DeliveryRow) {
     attempts: r.attempts,
     responseCode: r.response_code,
     lastError: r.last_error,
-    // A claimed delivery's lease is an internal detail: the next try is due when the lease ends.
-    nextAttemptAt: r.status === 'pending' && r.next_attempt_at ? r.next_attempt_at.toISOString() : null,
+    // Spec 2.3: present when another try is due (while an attempt is in flight: when its claim ends).
+    ...(r.status === 'pending' && r.next_attempt_at ? { nextAttemptAt: r.next_attempt_at.toISOString() } : {}),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };
@@ -115,6 +115,7 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput): P
        where e.company_id = :companyId and e.created_at >= :since and e.created_at <= :until
          and (:events::text[] && array['*', e.type]::text[])
          and (cardinality(:walletIds::int[]) = 0 or e.wallet_id = any(:walletIds::int[]))
+         and not exists (select 1 from webhook_deliveries p where p.webhook_id = :webhookId and p.event_id = e.id and p.status = 'pending')
          ${statusFilter}
        order by e.seq
        limit ${REPLAY_MAX_EVENTS}`,
@@ -133,15 +134,34 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput): P
   });
 }
 
-/** The durable, ordered event feed: the API as the source of truth a receiver reconciles against. */
-export async function listEvents(db: Db, companyId: number, walletIds: ReadonlySet<number> | null, after: number, limit: number) {
-  const q = db('events').where('company_id', companyId).andWhere('seq', '>', after).orderBy('seq').limit(limit).select('seq', 'body');
+/**
+ * The durable, ordered event feed: the API as the source of truth a receiver reconciles against.
+ * Pages by (transaction id, sequence) and serves only events whose transaction ended before every
+ * transaction still running: a long transaction that commits late cannot slip behind a cursor
+ * already handed out. The cursor is opaque: "<xid>.<seq>".
+ */
+export async function listEvents(db: Db, companyId: number, walletIds: ReadonlySet<number> | null, after: string, limit: number) {
+  const [xid, seq] = parseCursor(after);
+  const q = db('events')
+    .where('company_id', companyId)
+    .andWhereRaw('(xid, seq) > (?::xid8, ?)', [xid, seq])
+    .andWhereRaw('xid < pg_snapshot_xmin(pg_current_snapshot())')
+    .orderBy([{ column: 'xid' }, { column: 'seq' }])
+    .limit(limit)
+    .select(db.raw('xid::text as xid'), 'seq', 'body');
   if (walletIds !== null) q.whereIn('wallet_id', [...walletIds]);
-  const rows = (await q) as { seq: number; body: string }[];
+  const rows = (await q) as { xid: string; seq: number; body: string }[];
   const last = rows[rows.length - 1];
   return {
     events: rows.map((r) => JSON.parse(r.body) as unknown),
-    next: String(last ? last.seq : after),
+    next: last ? `${last.xid}.${last.seq}` : `${xid}.${seq}`,
     hasMore: rows.length === limit,
   };
+}
+
+function parseCursor(text: string): [string, number] {
+  if (text === '0') return ['0', 0];
+  const m = /^([0-9]{1,20})\.([0-9]{1,15})$/.exec(text);
+  if (!m) throw new BaseError('validation_failed', 'after must be a cursor returned as `next`');
+  return [m[1] as string, Number(m[2])];
 }

@@ -134,22 +134,25 @@ export interface UpdateWebhookInput {
 
 export async function updateWebhook(deps: WebhookDeps, ctx: AuthContext, row: WebhookRow, input: UpdateWebhookInput): Promise<WebhookView> {
   const { db, masterKey, policy } = deps;
-  const patch: Record<string, unknown> = { updated_at: db.fn.now() };
-  if (input.walletIds !== undefined) {
-    await checkWalletIds(db, ctx, input.walletIds);
-    patch.wallet_ids = input.walletIds;
-  }
-  if (input.events !== undefined) patch.events = input.events;
-  if (input.enabled !== undefined) patch.enabled = input.enabled;
-  if (input.config !== undefined) {
-    // Replaced whole (rule 1); waiting deliveries read it at send time (rule 6).
-    const split = splitConfig(row.type, input.config, policy);
-    const current = openWebhookSecrets(masterKey, row.id, row.secret_envelope);
-    patch.config = split.config;
-    patch.secret_envelope = sealWebhookSecrets(masterKey, row.id, { signingSecret: current.signingSecret, ...split.secrets });
-  }
-  const [updated] = await db('webhooks').where({ id: row.id }).update(patch).returning('*');
-  return toWebhookView(masterKey, updated as WebhookRow);
+  if (input.walletIds !== undefined) await checkWalletIds(db, ctx, input.walletIds);
+  const split = input.config !== undefined ? splitConfig(row.type, input.config, policy) : undefined;
+  // Under the row lock: a concurrent rotation or PATCH cannot bring back a secret it replaced.
+  return db.transaction(async (trx) => {
+    const current = (await trx('webhooks').where({ id: row.id }).whereNull('deleted_at').forUpdate().first()) as WebhookRow | undefined;
+    if (!current) throw new BaseError('not_found', 'Webhook not found');
+    const patch: Record<string, unknown> = { updated_at: trx.fn.now() };
+    if (input.walletIds !== undefined) patch.wallet_ids = input.walletIds;
+    if (input.events !== undefined) patch.events = input.events;
+    if (input.enabled !== undefined) patch.enabled = input.enabled;
+    if (split) {
+      // Replaced whole (rule 1); waiting deliveries read it at send time (rule 6).
+      const secrets = openWebhookSecrets(masterKey, row.id, current.secret_envelope);
+      patch.config = split.config;
+      patch.secret_envelope = sealWebhookSecrets(masterKey, row.id, { signingSecret: secrets.signingSecret, ...split.secrets });
+    }
+    const [updated] = await trx('webhooks').where({ id: row.id }).update(patch).returning('*');
+    return toWebhookView(masterKey, updated as WebhookRow);
+  });
 }
 
 export async function rotateSecret(
@@ -157,16 +160,19 @@ export async function rotateSecret(
   row: WebhookRow,
   signingSecret?: string,
 ): Promise<{ id: number; signingSecret: string }> {
-  const current = openWebhookSecrets(deps.masterKey, row.id, row.secret_envelope);
   const next = signingSecret ?? generateSigningSecret();
-  await deps
-    .db('webhooks')
-    .where({ id: row.id })
-    .update({
-      secret_envelope: sealWebhookSecrets(deps.masterKey, row.id, { ...current, signingSecret: next }),
-      updated_at: deps.db.fn.now(),
-    });
-  return { id: row.id, signingSecret: next };
+  return deps.db.transaction(async (trx) => {
+    const current = (await trx('webhooks').where({ id: row.id }).whereNull('deleted_at').forUpdate().first()) as WebhookRow | undefined;
+    if (!current) throw new BaseError('not_found', 'Webhook not found');
+    const secrets = openWebhookSecrets(deps.masterKey, row.id, current.secret_envelope);
+    await trx('webhooks')
+      .where({ id: row.id })
+      .update({
+        secret_envelope: sealWebhookSecrets(deps.masterKey, row.id, { ...secrets, signingSecret: next }),
+        updated_at: trx.fn.now(),
+      });
+    return { id: row.id, signingSecret: next };
+  });
 }
 
 /** Soft delete; deliveries still waiting end `failed` so the log tells what happened to them. */
@@ -175,6 +181,6 @@ export async function deleteWebhook(db: Db, row: WebhookRow): Promise<void> {
     await trx('webhooks').where({ id: row.id }).update({ deleted_at: trx.fn.now(), enabled: false, updated_at: trx.fn.now() });
     await trx('webhook_deliveries')
       .where({ webhook_id: row.id, status: 'pending' })
-      .update({ status: 'failed', last_error: 'webhook deleted', next_attempt_at: null, updated_at: trx.fn.now() });
+      .update({ status: 'failed', last_error: 'webhook deleted', updated_at: trx.fn.now() });
   });
 }

@@ -23,6 +23,9 @@ export class DestinationPolicy {
     if (!addr) return `"${ip}" is not an IP address`;
     if (this.isAllowListed(ip)) return null;
     const range = addr.range();
+    // IPv4-compatible IPv6 (::a.b.c.d, deprecated) embeds an IPv4 address that the range check would miss.
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0))
+      return `${addr.toString()} is an IPv4-compatible address`;
     return range === 'unicast' ? null : `${addr.toString()} is a ${range} address`;
   }
 

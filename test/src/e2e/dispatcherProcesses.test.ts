@@ -35,7 +35,7 @@ describe('dispatcher processes', () => {
     config = join(dir, 'walletd.json');
     writeFileSync(
       config,
-      JSON.stringify({ bootstrap: false, webhooks: { allowCidrs: ['127.0.0.0/8'], leaseMs: 3000, timeoutMs: 30000, batchSize: 50 } }),
+      JSON.stringify({ bootstrap: false, webhooks: { allowCidrs: ['127.0.0.0/8'], leaseMs: 3000, timeoutMs: 1000, batchSize: 50 } }),
     );
   });
   afterAll(async () => {

@@ -224,8 +224,11 @@ export async function up(knex: Knex): Promise<void> {
     t.text('body').notNullable();
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.unique(['seq']);
-    t.index(['company_id', 'seq']);
   });
+  // The writing transaction's id: the event feed pages by (xid, seq) and serves only events of
+  // transactions older than every running one, so an event committed late is never skipped.
+  await knex.raw(`ALTER TABLE events ADD COLUMN xid xid8 NOT NULL DEFAULT pg_current_xact_id()`);
+  await knex.raw(`CREATE INDEX events_company_feed ON events (company_id, xid, seq)`);
 
   await knex.schema.createTable('webhook_deliveries', (t) => {
     t.bigIncrements('id');

@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+/**
+ * Benchmark entry point: `npm run bench -- <suite>` (the npm script builds first).
+ * Suites live in their own folder under bench/ and export `main(argv)`.
+ */
+const SUITES = {
+  outbox: () => require('./outbox/main'),
+};
+
+function usage() {
+  console.error(
+    `usage: npm run bench -- <suite>\n\nsuites:\n  outbox   walletd's webhook outbox against graphile-worker on the same PostgreSQL\n\nSee bench/README.md for the environment knobs.`,
+  );
+}
+
+const name = process.argv[2];
+if (!name || !Object.hasOwn(SUITES, name)) {
+  usage();
+  process.exit(1);
+}
+
+SUITES[name]()
+  .main(process.argv.slice(3))
+  .then((code) => {
+    process.exitCode = code ?? 0;
+  })
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });

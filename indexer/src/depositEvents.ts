@@ -1,0 +1,58 @@
+import { type AssetRef, type EventType, fromBaseUnits, parseBaseUnits, recordEvent } from '@walletd/core';
+import type { Knex } from 'knex';
+
+export interface TransferRow {
+  id: number;
+  company_id: number;
+  wallet_id: number;
+  address_id: number;
+  chain: string;
+  network: string;
+  tx_hash: string;
+  event_index: number;
+  log_index: number | null;
+  event_type: string;
+  asset_key: string;
+  amount: string;
+  from_address: string | null;
+  to_address: string;
+  block_number: number | null;
+  status: string;
+  confirmations: number;
+  reason: string | null;
+  extra: Record<string, unknown> | null;
+}
+
+/** Spec 2.6: the deposit event data, amounts as exact decimal strings. */
+export function depositData(t: TransferRow, asset: AssetRef): Record<string, unknown> {
+  const { key, symbol, decimals, contractAddress } = asset;
+  return {
+    chain: t.chain,
+    network: t.network,
+    txHash: t.tx_hash,
+    addressId: t.address_id,
+    confirmations: t.confirmations,
+    status: t.status,
+    direction: 'incoming',
+    amount: fromBaseUnits(parseBaseUnits(t.amount), decimals),
+    asset: { key, symbol, decimals, contractAddress },
+    ...(t.from_address ? { fromAddress: t.from_address } : {}),
+    toAddress: t.to_address,
+    eventType: t.event_type,
+    eventIndex: t.event_index,
+    ...(t.log_index !== null ? { logIndex: t.log_index } : {}),
+    ...(t.reason ? { reason: t.reason } : {}),
+    ...(t.extra ?? {}),
+  };
+}
+
+export async function recordDepositEvent(trx: Knex.Transaction, type: EventType, t: TransferRow, asset: AssetRef): Promise<void> {
+  await recordEvent(trx, {
+    type,
+    chain: t.chain,
+    network: t.network,
+    companyId: t.company_id,
+    walletId: t.wallet_id,
+    data: depositData(t, asset),
+  });
+}

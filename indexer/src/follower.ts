@@ -1,0 +1,151 @@
+import type { ChainPlugin, ChainReader, ChainSettings, Chain, Db, Logger } from '@walletd/core';
+import { type ChainAssets, chainAssets } from './chainAssets';
+import type { DetectPool } from './detectPool';
+import { SharedAddressSet } from './sharedAddressSet';
+import { type ChainKey, confirmUpTo, persistBlock, readCursor, recentHash, rejectDetached, rewindTo } from './transferStore';
+
+export interface FollowerStats {
+  head: bigint;
+  indexed: bigint;
+  blocks: number;
+  reorgs: number;
+}
+
+export interface Follower {
+  readonly key: ChainKey;
+  /** Follows the chain to its head once: refresh watched addresses, index new blocks, confirm. */
+  tick(): Promise<void>;
+  /** Re-reads blocks from a height (rescan): finds what was missed, emits nothing twice. */
+  rescanFrom(height: bigint): Promise<void>;
+  stats(): FollowerStats;
+}
+
+export interface FollowerDeps {
+  db: Db;
+  logger: Logger;
+  pool: DetectPool;
+  plugin: ChainPlugin;
+  settings: ChainSettings;
+  reader?: ChainReader;
+}
+
+export function createFollower(deps: FollowerDeps): Follower {
+  const { db, pool, plugin, settings } = deps;
+  const key: ChainKey = { chain: settings.chain, network: settings.network };
+  const chain = settings.chain as Chain;
+  const logger = deps.logger.child({ chain: key.chain, network: key.network });
+  const reader = deps.reader ?? plugin.createReader(chain, settings.network, { rpcUrl: settings.rpcUrl });
+  const definition = plugin.chains.find((c) => c.chain === chain)?.networks.find((n) => n.network === settings.network);
+  if (!definition) throw new Error(`${plugin.name} does not serve ${key.chain}/${key.network}`);
+  const threshold = settings.confirmations ?? definition.defaultConfirmations;
+  const window = settings.reorgWindow ?? 64;
+  const assets: ChainAssets = chainAssets(plugin, settings);
+  const watched = new SharedAddressSet();
+  let lastAddressId = 0;
+  const stats: FollowerStats = { head: 0n, indexed: 0n, blocks: 0, reorgs: 0 };
+
+  async function refreshWatched(): Promise<void> {
+    const rows = (await db('addresses').where(key).andWhere('id', '>', lastAddressId).orderBy('id').select('id', 'match_key')) as {
+      id: number;
+      match_key: string;
+    }[];
+    for (const r of rows) {
+      watched.add(r.match_key);
+      lastAddressId = r.id;
+    }
+  }
+
+  async function indexBlock(height: bigint): Promise<'ok' | 'reorg'> {
+    const raw = await reader.fetchBlock(height);
+    const result = await pool.detect({
+      detectModule: plugin.detectModule,
+      raw,
+      chain,
+      network: key.network,
+      native: assets.native,
+      tokens: assets.tokens,
+      watched: watched.table,
+    });
+    const parent = await recentHash(db, key, height - 1n);
+    if (parent !== null && parent !== result.block.parentHash) return 'reorg';
+    const detected = await persistBlock(db, key, result, assets.byKey, window);
+    stats.indexed = height;
+    stats.blocks++;
+    if (detected) logger.info({ height: height.toString(), detected }, 'deposits detected');
+    return 'ok';
+  }
+
+  /** Walks back until our recorded hash equals the node's, within the window. */
+  async function handleReorg(height: bigint): Promise<void> {
+    stats.reorgs++;
+    for (let h = height - 1n; h >= 0n && h >= height - BigInt(window); h--) {
+      const ours = await recentHash(db, key, h);
+      if (ours === null) break;
+      if (ours === (await reader.blockHash(h))) {
+        const { detached, confirmedAbove } = await rewindTo(db, key, h, ours);
+        logger.warn({ from: height.toString(), ancestor: h.toString(), detached }, 'reorg: rewound to the common ancestor');
+        if (confirmedAbove > 0)
+          logger.error({ confirmedAbove }, 'reorg deeper than the confirmation threshold removed CONFIRMED deposits; reconcile by hand');
+        return;
+      }
+    }
+    throw new Error(`reorg deeper than the ${window}-block window at height ${height}; raise reorgWindow or rescan`);
+  }
+
+  async function followToHead(): Promise<void> {
+    const head = await reader.head();
+    stats.head = head;
+    let cursor = await readCursor(db, key);
+    if (!cursor) {
+      const start = settings.startBlock === undefined || settings.startBlock === 'latest' ? head : BigInt(settings.startBlock);
+      cursor = { height: start - 1n, hash: null };
+    }
+    let reorged = false;
+    for (let h = cursor.height + 1n; h <= head; h++) {
+      if ((await indexBlock(h)) === 'reorg') {
+        await handleReorg(h);
+        reorged = true;
+        const back = await readCursor(db, key);
+        h = back ? back.height : h - 1n;
+      }
+    }
+    // After a reorg the new chain has been followed to its head: what did not come back is gone.
+    if (reorged) {
+      const rejected = await rejectDetached(db, key, assets.byKey);
+      if (rejected) logger.warn({ rejected }, 'deposits retracted after a reorg');
+    }
+    const confirmed = await confirmUpTo(db, key, head, threshold, assets.byKey);
+    if (confirmed) logger.info({ confirmed, head: head.toString() }, 'deposits confirmed');
+  }
+
+  return {
+    key,
+    stats: () => ({ ...stats }),
+    async tick() {
+      await refreshWatched();
+      await followToHead();
+    },
+    async rescanFrom(height: bigint) {
+      await refreshWatched();
+      const head = await reader.head();
+      for (let h = height; h <= head; h++) {
+        const raw = await reader.fetchBlock(h);
+        const result = await pool.detect({
+          detectModule: plugin.detectModule,
+          raw,
+          chain,
+          network: key.network,
+          native: assets.native,
+          tokens: assets.tokens,
+          watched: watched.table,
+        });
+        // Re-persist without moving the live cursor backwards: only transfers are (re)recorded.
+        const cursor = await readCursor(db, key);
+        await persistBlock(db, key, result, assets.byKey, window);
+        if (cursor && cursor.height > h)
+          await db('chain_cursors').where(key).update({ height: cursor.height.toString(), hash: cursor.hash });
+      }
+      await confirmUpTo(db, key, head, threshold, assets.byKey);
+    },
+  };
+}

@@ -1,0 +1,180 @@
+import type { AssetRef, Db, DetectResult } from '@walletd/core';
+import type { Knex } from 'knex';
+import { type TransferRow, recordDepositEvent } from './depositEvents';
+
+export interface ChainKey {
+  chain: string;
+  network: string;
+}
+
+export interface Cursor {
+  height: bigint;
+  hash: string | null;
+}
+
+export async function readCursor(db: Db, k: ChainKey): Promise<Cursor | null> {
+  const row = await db('chain_cursors').where(k).first('height', 'hash');
+  return row ? { height: BigInt(row.height), hash: row.hash } : null;
+}
+
+export async function recentHash(db: Db, k: ChainKey, height: bigint): Promise<string | null> {
+  const row = await db('recent_blocks')
+    .where({ ...k, height: height.toString() })
+    .first('hash');
+  return row?.hash ?? null;
+}
+
+/**
+ * One block, one transaction: its transfers to company addresses, a `deposit.detected` event for
+ * each transfer seen for the first time, the block in the recent window, the cursor. A transfer
+ * seen again (a rescan, or re-inclusion after a reorg) is re-attached to its new block and
+ * announces nothing new.
+ */
+export async function persistBlock(
+  db: Db,
+  k: ChainKey,
+  result: DetectResult,
+  assets: Map<string, AssetRef>,
+  window: number,
+): Promise<number> {
+  const { block, transfers } = result;
+  return db.transaction(async (trx) => {
+    let detected = 0;
+    if (transfers.length > 0) {
+      const keys = [...new Set(transfers.map((t) => t.toKey))];
+      const addresses = (await trx('addresses as a')
+        .join('wallets as w', 'w.id', 'a.wallet_id')
+        .where({ 'a.chain': k.chain, 'a.network': k.network })
+        .whereIn('a.match_key', keys)
+        .select('a.id', 'a.match_key', 'a.address', 'a.wallet_id', 'a.company_id')) as {
+        id: number;
+        match_key: string;
+        address: string;
+        wallet_id: number;
+        company_id: number;
+      }[];
+      const byKey = new Map(addresses.map((a) => [a.match_key, a]));
+      for (const t of transfers) {
+        const address = byKey.get(t.toKey);
+        const asset = assets.get(t.assetKey);
+        if (!address || !asset) continue;
+        const { rows } = await trx.raw(
+          `insert into transfers (company_id, wallet_id, address_id, chain, network, tx_hash, event_index, log_index, direction, event_type,
+                                  asset_key, amount, from_address, to_address, block_number, block_hash, status, confirmations, extra)
+           values (?, ?, ?, ?, ?, ?, ?, ?, 'incoming', ?, ?, ?, ?, ?, ?, ?, 'pending', 1, ?)
+           on conflict (chain, network, tx_hash, event_index) do update
+             set block_number = excluded.block_number, block_hash = excluded.block_hash, log_index = excluded.log_index, updated_at = now()
+             where transfers.status = 'pending'
+           returning *, (xmax = 0) as inserted`,
+          [
+            address.company_id,
+            address.wallet_id,
+            address.id,
+            k.chain,
+            k.network,
+            t.txHash,
+            t.eventIndex,
+            t.logIndex ?? null,
+            t.eventType,
+            t.assetKey,
+            t.amount.toString(),
+            t.from ?? null,
+            address.address,
+            block.number.toString(),
+            block.hash,
+            t.extra ? JSON.stringify(t.extra) : null,
+          ],
+        );
+        const row = rows[0] as (TransferRow & { inserted: boolean }) | undefined;
+        if (row?.inserted) {
+          await recordDepositEvent(trx, 'deposit.detected', row, asset);
+          detected++;
+        }
+      }
+    }
+    await trx('recent_blocks')
+      .insert({ ...k, height: block.number.toString(), hash: block.hash, parent_hash: block.parentHash })
+      .onConflict(['chain', 'network', 'height'])
+      .merge();
+    await trx('recent_blocks')
+      .where(k)
+      .andWhere('height', '<=', (block.number - BigInt(window)).toString())
+      .delete();
+    await writeCursor(trx, k, block.number, block.hash);
+    return detected;
+  });
+}
+
+async function writeCursor(trx: Knex.Transaction, k: ChainKey, height: bigint, hash: string | null): Promise<void> {
+  await trx('chain_cursors')
+    .insert({ ...k, height: height.toString(), hash, updated_at: trx.fn.now() })
+    .onConflict(['chain', 'network'])
+    .merge();
+}
+
+/**
+ * Rewinds to the common ancestor: blocks above it leave the window; their pending transfers are
+ * detached (block unknown) until they are seen again or the follower decides they are gone.
+ * Confirmed transfers in those blocks are not touched: a reorg deeper than the confirmation
+ * threshold is logged loudly by the caller and needs a person.
+ */
+export async function rewindTo(
+  db: Db,
+  k: ChainKey,
+  ancestor: bigint,
+  ancestorHash: string,
+): Promise<{ detached: number; confirmedAbove: number }> {
+  return db.transaction(async (trx) => {
+    const above = ancestor.toString();
+    const detached = await trx('transfers')
+      .where(k)
+      .andWhere('block_number', '>', above)
+      .andWhere('status', 'pending')
+      .update({ block_number: null, block_hash: null, updated_at: trx.fn.now() });
+    const [{ n }] = (await trx('transfers')
+      .where(k)
+      .andWhere('block_number', '>', above)
+      .andWhere('status', 'confirmed')
+      .count('* as n')) as [{ n: number }];
+    await trx('recent_blocks').where(k).andWhere('height', '>', above).delete();
+    await writeCursor(trx, k, ancestor, ancestorHash);
+    return { detached, confirmedAbove: Number(n) };
+  });
+}
+
+/** Detached transfers that did not come back on the new chain: `deposit.rejected`, reason `reorg`. */
+export async function rejectDetached(db: Db, k: ChainKey, assets: Map<string, AssetRef>): Promise<number> {
+  return db.transaction(async (trx) => {
+    const rows = (await trx('transfers')
+      .where(k)
+      .whereNull('block_number')
+      .andWhere('status', 'pending')
+      .update({ status: 'rejected', reason: 'reorg', confirmations: 0, updated_at: trx.fn.now() })
+      .returning('*')) as TransferRow[];
+    for (const row of rows) {
+      const asset = assets.get(row.asset_key);
+      if (asset) await recordDepositEvent(trx, 'deposit.rejected', row, asset);
+    }
+    return rows.length;
+  });
+}
+
+/** Pending transfers that reached the threshold at this head: `deposit.confirmed`, the signal to credit. */
+export async function confirmUpTo(db: Db, k: ChainKey, head: bigint, threshold: number, assets: Map<string, AssetRef>): Promise<number> {
+  const deepest = head - BigInt(threshold) + 1n;
+  if (deepest < 0n) return 0;
+  return db.transaction(async (trx) => {
+    const rows = (await trx('transfers')
+      .where(k)
+      .andWhere('status', 'pending')
+      .whereNotNull('block_number')
+      .andWhere('block_number', '<=', deepest.toString())
+      .update({ status: 'confirmed', confirmations: trx.raw('? - block_number + 1', [head.toString()]), updated_at: trx.fn.now() })
+      .returning('*')) as TransferRow[];
+    for (const row of rows) {
+      const asset = assets.get(row.asset_key);
+      if (asset) await recordDepositEvent(trx, 'deposit.confirmed', row, asset);
+    }
+    return rows.length;
+  });
+}

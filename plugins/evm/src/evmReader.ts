@@ -1,0 +1,48 @@
+import { BaseError, type ChainReader, type ReaderOptions } from '@walletd/core';
+
+const hex = (n: bigint) => `0x${n.toString(16)}`;
+
+/**
+ * JSON-RPC reads for the follower. `fetchBlock` returns the two response bodies spliced into
+ * `{"block":…,"receipts":…}` without parsing them: the worker thread parses once.
+ * Needs `eth_getBlockReceipts` (geth, erigon, reth, anvil and the large providers have it).
+ */
+export function createEvmReader(options: ReaderOptions): ChainReader {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  let id = 0;
+
+  async function post(method: string, params: unknown[]): Promise<string> {
+    let res: Response;
+    try {
+      res = await fetch(options.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (cause) {
+      throw new BaseError('node_error', `${method} failed: ${(cause as Error).message}`, { cause });
+    }
+    const text = await res.text();
+    if (!res.ok) throw new BaseError('node_error', `${method} answered HTTP ${res.status}`);
+    return text;
+  }
+
+  async function call<T>(method: string, params: unknown[]): Promise<T> {
+    const body = JSON.parse(await post(method, params)) as { result?: T; error?: { message?: string } };
+    if (body.error) throw new BaseError('node_error', `${method}: ${body.error.message ?? 'error'}`);
+    return body.result as T;
+  }
+
+  return {
+    head: async () => BigInt(await call<string>('eth_blockNumber', [])),
+    fetchBlock: async (height) => {
+      const [block, receipts] = await Promise.all([
+        post('eth_getBlockByNumber', [hex(height), true]),
+        post('eth_getBlockReceipts', [hex(height)]),
+      ]);
+      return new TextEncoder().encode(`{"block":${block},"receipts":${receipts}}`);
+    },
+    blockHash: async (height) => (await call<{ hash: string } | null>('eth_getBlockByNumber', [hex(height), false]))?.hash ?? null,
+  };
+}

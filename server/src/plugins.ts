@@ -1,0 +1,7 @@
+import { type PluginRegistry, registerPlugins } from '@walletd/core';
+import { createEvmPlugin } from '@walletd/plugin-evm';
+
+/** The plugins this build ships; registration refuses a plugin that does not fit the contract. */
+export function loadPlugins(): PluginRegistry {
+  return registerPlugins([createEvmPlugin()]);
+}

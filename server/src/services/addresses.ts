@@ -1,0 +1,91 @@
+import { BaseError, type Chain, type Db, type MasterKey, PLAN_LIMITS, type PluginRegistry, mnemonicToSeed } from '@walletd/core';
+import type { WalletRow } from '../http/scope';
+import { walletSecretContext } from './wallets';
+
+export interface AddressView {
+  id: number;
+  walletId: number;
+  chain: string;
+  network: string;
+  address: string;
+  index: number;
+  path: string;
+  label: string | null;
+  createdAt: string;
+}
+
+interface AddressRow {
+  id: number;
+  wallet_id: number;
+  chain: string;
+  network: string;
+  address: string;
+  derivation_index: number;
+  derivation_path: string;
+  label: string | null;
+  created_at: Date;
+}
+
+const toView = (r: AddressRow): AddressView => ({
+  id: r.id,
+  walletId: r.wallet_id,
+  chain: r.chain,
+  network: r.network,
+  address: r.address,
+  index: r.derivation_index,
+  path: r.derivation_path,
+  label: r.label,
+  createdAt: r.created_at.toISOString(),
+});
+
+/** The next HD address of the wallet; indexes are taken under a row lock, so never reused. */
+export async function generateAddress(
+  db: Db,
+  masterKey: MasterKey,
+  plugins: PluginRegistry,
+  wallet: WalletRow,
+  label: string | null,
+): Promise<AddressView> {
+  const plugin = plugins.forChain(wallet.chain);
+  if (!plugin) throw new BaseError('unprocessable', `addresses on ${wallet.chain} are not supported by this build yet`);
+  return db.transaction(async (trx) => {
+    const locked = await trx('wallets').where({ id: wallet.id }).forUpdate().first('next_address_index', 'secret_envelope');
+    const company = await trx('companies').where({ id: wallet.company_id }).first('plan');
+    const cap = company.plan === 'free' ? PLAN_LIMITS.free.maxAddressesPerWallet : null;
+    if (cap !== null && locked.next_address_index >= cap)
+      throw new BaseError('plan_cap_reached', `the free plan allows at most ${cap} addresses per wallet`);
+    const mnemonic = masterKey.open(locked.secret_envelope, walletSecretContext(wallet.id));
+    let derived: { address: string; matchKey: string; path: string };
+    try {
+      derived = plugin.deriveAddress(
+        wallet.chain as Chain,
+        wallet.network,
+        mnemonicToSeed(mnemonic.toString('utf8')),
+        locked.next_address_index,
+      );
+    } finally {
+      mnemonic.fill(0);
+    }
+    const [row] = await trx('addresses')
+      .insert({
+        company_id: wallet.company_id,
+        wallet_id: wallet.id,
+        chain: wallet.chain,
+        network: wallet.network,
+        address: derived.address,
+        match_key: derived.matchKey,
+        derivation_index: locked.next_address_index,
+        derivation_path: derived.path,
+        label,
+      })
+      .returning('*');
+    await trx('wallets')
+      .where({ id: wallet.id })
+      .update({ next_address_index: locked.next_address_index + 1 });
+    return toView(row as AddressRow);
+  });
+}
+
+export async function listAddresses(db: Db, walletId: number): Promise<AddressView[]> {
+  return ((await db('addresses').where({ wallet_id: walletId }).orderBy('derivation_index')) as AddressRow[]).map(toView);
+}
