@@ -37,32 +37,38 @@ export async function recordEvent(trx: Knex | Knex.Transaction, input: RecordEve
     data: input.data,
   };
   const body = JSON.stringify(envelope);
-  await trx('events').insert({
-    id: envelope.id,
-    company_id: input.companyId,
-    type: input.type,
-    chain: input.chain,
-    network: input.network,
-    wallet_id: input.walletId,
-    body,
-    created_at: envelope.createdAt,
-  });
-  const queued = await queueDeliveries(trx, envelope.id, input);
-  return { envelope, queued };
-}
-
-/** One pending delivery per enabled, live webhook of the company whose filters match. */
-async function queueDeliveries(trx: Knex | Knex.Transaction, eventId: string, input: RecordEventInput): Promise<number> {
-  const { rowCount } = await trx.raw(
-    `insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
-     select w.id, ?, ?, 'pending', now()
-     from webhooks w
-     where w.company_id = ? and w.enabled and w.deleted_at is null
-       and (w.events && array['*', ?]::text[])
-       and (cardinality(w.wallet_ids) = 0 or ? = any(w.wallet_ids))`,
-    [eventId, input.type, input.companyId, input.type, input.walletId],
+  // One statement: the event, one pending delivery per enabled live webhook whose filters match,
+  // and a notification for listening dispatchers (delivered on commit; they also poll).
+  const { rows } = await trx.raw(
+    `with event as (
+       insert into events (id, company_id, type, chain, network, wallet_id, body, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?)
+       returning id
+     ), queued as (
+       insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
+       select w.id, (select id from event), ?, 'pending', now()
+       from webhooks w
+       where w.company_id = ? and w.enabled and w.deleted_at is null
+         and (w.events && array['*', ?]::text[])
+         and (cardinality(w.wallet_ids) = 0 or ? = any(w.wallet_ids))
+       returning 1
+     )
+     select count(*)::int as queued, case when count(*) > 0 then pg_notify(?, '') end as notified from queued`,
+    [
+      envelope.id,
+      input.companyId,
+      input.type,
+      input.chain,
+      input.network,
+      input.walletId,
+      body,
+      envelope.createdAt,
+      input.type,
+      input.companyId,
+      input.type,
+      input.walletId,
+      DELIVERY_CHANNEL,
+    ],
   );
-  // Delivered to listening dispatchers on commit; they also poll, so a lost notification only delays.
-  if (rowCount) await trx.raw('select pg_notify(?, ?)', [DELIVERY_CHANNEL, '']);
-  return rowCount ?? 0;
+  return { envelope, queued: (rows[0] as { queued: number }).queued };
 }

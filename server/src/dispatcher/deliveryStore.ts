@@ -22,24 +22,35 @@ export interface ClaimedDelivery {
  * The destination and secret are read here, at send time: a PATCH or a rotation applies at once.
  */
 export async function claimDue(db: Db, batchSize: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-  const { rows } = await db.raw(
-    `with due as (
+  // A named prepared statement: PostgreSQL keeps the plan that walks the partial due-index in
+  // order, instead of re-planning a scan and sort of every due row on each call (measured in bench/).
+  const conn = (await db.client.acquireConnection()) as import('pg').PoolClient;
+  let rows: Record<string, unknown>[];
+  try {
+    ({ rows } = await conn.query({ name: 'walletd_claim_due', text: CLAIM_SQL, values: [batchSize, leaseMs / 1000] }));
+  } finally {
+    await db.client.releaseConnection(conn);
+  }
+  return rows.map(toClaimed);
+}
+
+const CLAIM_SQL = `with due as (
        select d.id from webhook_deliveries d
        join webhooks w on w.id = d.webhook_id
        where d.status = 'pending' and d.next_attempt_at <= now() and w.enabled and w.deleted_at is null
        order by d.next_attempt_at, d.id
-       limit ?
+       limit $1
        for update of d skip locked
      ), claimed as (
-       update webhook_deliveries d set next_attempt_at = now() + make_interval(secs => ?)
+       update webhook_deliveries d set next_attempt_at = now() + make_interval(secs => $2)
        from due where d.id = due.id
        returning d.id, d.attempts, d.event_id, d.webhook_id, (extract(epoch from d.next_attempt_at) * 1000000)::bigint as lease_us
      )
      select c.id, c.attempts, c.event_id, c.lease_us, e.body, w.id as webhook_id, w.type, w.config, w.secret_envelope, w.updated_at
-     from claimed c join events e on e.id = c.event_id join webhooks w on w.id = c.webhook_id`,
-    [batchSize, leaseMs / 1000],
-  );
-  return (rows as Record<string, unknown>[]).map((r) => ({
+     from claimed c join events e on e.id = c.event_id join webhooks w on w.id = c.webhook_id`;
+
+function toClaimed(r: Record<string, unknown>): ClaimedDelivery {
+  return {
     id: r.id as number,
     attempts: r.attempts as number,
     eventId: r.event_id as string,
@@ -49,8 +60,8 @@ export async function claimDue(db: Db, batchSize: number, leaseMs: number): Prom
     config: r.config as Record<string, unknown>,
     secretEnvelope: r.secret_envelope,
     webhookUpdatedAt: r.updated_at as Date,
-    leaseUs: r.lease_us as number,
-  }));
+    leaseUs: Number(r.lease_us),
+  };
 }
 
 export interface AttemptOutcome {

@@ -110,6 +110,8 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   let wake: (() => void) | undefined;
   let listener: { release(): Promise<void> } | undefined;
   let inFlight = 0;
+  // Set by a NOTIFY that arrives while we are busy, so it is not lost: the next claim runs at once.
+  let notified = false;
   let finished: AttemptOutcome[] = [];
   let flushing: Promise<void> | undefined;
 
@@ -157,7 +159,10 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     const conn = new pg.Client(db.client.connectionSettings as pg.ClientConfig);
     conn.on('error', (err) => logger.warn({ err }, 'LISTEN connection lost; polling only'));
     await conn.connect();
-    conn.on('notification', () => wake?.());
+    conn.on('notification', () => {
+      notified = true;
+      wake?.();
+    });
     await conn.query(`LISTEN ${DELIVERY_CHANNEL}`);
     listener = { release: () => conn.end().catch(() => undefined) };
   }
@@ -169,12 +174,15 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   async function run(): Promise<void> {
     await listen().catch((err: unknown) => logger.warn({ err }, 'LISTEN failed; polling only'));
     logger.info({ concurrency: settings.concurrency, batchSize: settings.batchSize, timeoutMs: settings.timeoutMs }, 'dispatcher started');
+    // Claim when a useful batch of slots is free (or nothing is in flight), not for every slot.
+    const minClaim = Math.max(1, Math.floor(Math.min(settings.batchSize, settings.concurrency) / 4));
     while (running) {
       const free = settings.concurrency - inFlight;
-      if (free <= 0) {
+      if (free < minClaim && inFlight > 0) {
         await sleep(settings.pollIntervalMs);
         continue;
       }
+      notified = false;
       let claimed: ClaimedDelivery[] = [];
       try {
         claimed = await claimDue(db, Math.min(free, settings.batchSize), settings.leaseMs);
@@ -189,9 +197,8 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
         });
       }
       // Nothing more due right now (or no slot left): wait for a notification, a finished attempt or the poll.
-      if (running && (claimed.length < Math.min(free, settings.batchSize) || inFlight >= settings.concurrency)) {
-        await sleep(settings.pollIntervalMs);
-      }
+      const drained = claimed.length < Math.min(free, settings.batchSize);
+      if (running && !notified && (drained || inFlight >= settings.concurrency)) await sleep(settings.pollIntervalMs);
     }
     while (inFlight > 0) {
       await flush();
