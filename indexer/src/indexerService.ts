@@ -23,11 +23,12 @@ export interface IndexerDeps {
  */
 export function createIndexer(deps: IndexerDeps): Indexer {
   const logger = deps.logger.child({ role: 'indexer' });
-  const pool: DetectPool = createDetectPool(deps.threads);
+  // No chains, no threads: the pool exists only when something follows a chain.
+  const pool: DetectPool | null = deps.chains.length > 0 ? createDetectPool(deps.threads) : null;
   const followers = deps.chains.map((settings) => {
     const plugin = deps.registry.forChain(settings.chain);
     if (!plugin) throw new Error(`no plugin serves ${settings.chain} (configured in chains[])`);
-    return { settings, follower: createFollower({ db: deps.db, logger, pool, plugin, settings }) };
+    return { settings, follower: createFollower({ db: deps.db, logger, pool: pool as DetectPool, plugin, settings }) };
   });
   let running = false;
   const loops: Promise<void>[] = [];
@@ -58,7 +59,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         await sleep(1000);
       }
       if (!running) return;
-      logger.info({ chain: settings.chain, network: settings.network, threads: pool.threads }, 'following');
+      logger.info({ chain: settings.chain, network: settings.network, threads: pool?.threads }, 'following');
       while (running) {
         try {
           await follower.tick();
@@ -84,7 +85,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       running = false;
       for (const w of [...wakers]) w();
       await Promise.all(loops);
-      await pool.close();
+      await pool?.close();
       logger.info('indexer stopped');
     },
   };
