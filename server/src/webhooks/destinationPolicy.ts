@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import type ipaddr from 'ipaddr.js';
 import { BaseError, normaliseIp, parseCidr } from '@walletd/core';
 
 /**
@@ -40,7 +40,8 @@ export class DestinationPolicy {
     if (this.isAllowListed(ip)) return null;
     const range = addr.range();
     // IPv4-compatible IPv6 (::a.b.c.d, deprecated) embeds an IPv4 address that the range check would miss.
-    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)) return `${addr.toString()} is an IPv4-compatible address`;
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0))
+      return `${addr.toString()} is an IPv4-compatible address`;
     return range === 'unicast' ? null : `${addr.toString()} is a ${range} address`;
   }
 
