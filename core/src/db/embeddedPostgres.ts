@@ -145,10 +145,11 @@ async function canConnect(url: string): Promise<boolean> {
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
   const { logger, port } = options;
   const database = options.database ?? 'walletd';
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  // As root, PostgreSQL runs as `postgres`, which must traverse into the data dir. Traverse-only
-  // (no listing); the secret files in it are 0600 on their own.
-  if (isRoot()) chmodSync(options.dataDir, 0o711);
+  // As root, PostgreSQL runs as `postgres`, which must traverse into the data dir and every folder
+  // created on the way to it: traverse-only (no listing); the secret files in it are 0600 on their own.
+  const dirMode = isRoot() ? 0o711 : 0o700;
+  mkdirSync(options.dataDir, { recursive: true, mode: dirMode });
+  chmodSync(options.dataDir, dirMode);
   const pgDir = join(options.dataDir, 'pg');
   const ownerFile = join(options.dataDir, 'pg-owner.pid');
   const password = readPassword(options.dataDir);
