@@ -101,6 +101,13 @@ export function createFollower(deps: FollowerDeps): Follower {
       cursor = { height: start - 1n, hash: null };
     }
     let reorged = false;
+    // A reorg to a chain of the same length (or shorter) brings no new block to check a parent
+    // against: check that the block under the cursor is still the node's.
+    if (cursor.hash !== null && (await reader.blockHash(cursor.height)) !== cursor.hash) {
+      await handleReorg(cursor.height + 1n);
+      reorged = true;
+      cursor = (await readCursor(db, key)) ?? cursor;
+    }
     for (let h = cursor.height + 1n; h <= head; h++) {
       if ((await indexBlock(h)) === 'reorg') {
         await handleReorg(h);

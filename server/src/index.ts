@@ -10,3 +10,4 @@ export * from './services/webhooks';
 export * from './services/deliveries';
 export { DestinationPolicy } from './webhooks/destinationPolicy';
 export { loadPlugins } from './plugins';
+export * from './services/addresses';

@@ -5,3 +5,4 @@ export * from './walletdProcess';
 export * from './receiver';
 export * from './events';
 export * from './eventually';
+export * from './anvil';

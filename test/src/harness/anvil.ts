@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from './walletdProcess';
+
+/** The first account of anvil's default mnemonic: funded, unlocked. */
+export const ANVIL_FUNDER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+
+export interface Anvil {
+  url: string;
+  rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
+  /** Sends `wei` from the funder and returns the tx hash (anvil mines it in its own block). */
+  send(to: string, wei: bigint): Promise<string>;
+  mine(blocks: number): Promise<void>;
+  head(): Promise<bigint>;
+  stop(): Promise<void>;
+}
+
+/** anvil from npm (@foundry-rs/anvil ships the binary in a platform package). */
+function anvilBinary(): string {
+  const pkg = `@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`;
+  const bin = join(require.resolve(`${pkg}/package.json`), '..', 'bin', 'anvil');
+  if (!existsSync(bin)) throw new Error(`anvil binary missing at ${bin}; run npm install`);
+  return bin;
+}
+
+export async function startAnvil(): Promise<Anvil> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(anvilBinary(), ['--port', String(port), '--host', '127.0.0.1', '--silent'], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  let id = 0;
+  const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+    });
+    const body = (await res.json()) as { result?: T; error?: { message: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    return body.result as T;
+  };
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      await rpc('eth_chainId');
+      break;
+    } catch (e) {
+      if (Date.now() > deadline) throw new Error(`anvil did not start: ${(e as Error).message}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    rpc,
+    send: (to, wei) => rpc<string>('eth_sendTransaction', [{ from: ANVIL_FUNDER, to, value: `0x${wei.toString(16)}` }]),
+    mine: async (blocks) => {
+      await rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
+    },
+    head: async () => BigInt(await rpc<string>('eth_blockNumber')),
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { MasterKey, createLogger, registerPlugins } from '@walletd/core';
+import { createDetectPool, createFollower, type DetectPool } from '@walletd/indexer';
+import { createEvmPlugin } from '@walletd/plugin-evm';
+import { createWallet, generateAddress, loadPlugins } from '@walletd/server';
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, seedCompany, startAnvil, type Anvil, type TestDatabase } from '@walletd/test-harness';
+
+/** The indexer against a real EVM node (anvil): native deposits, confirmations, reorgs, restarts. */
+describe('EVM deposits on anvil', () => {
+  let t: TestDatabase;
+  let anvil: Anvil;
+  let pool: DetectPool;
+  const masterKey = new MasterKey(randomBytes(32));
+  const plugin = createEvmPlugin();
+  const registry = registerPlugins([plugin]);
+  const logger = createLogger({ level: 'silent' });
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    anvil = await startAnvil();
+    pool = createDetectPool(2);
+  });
+  afterAll(async () => {
+    await pool.close();
+    await anvil.stop();
+    await t.drop();
+  });
+
+  const follower = () =>
+    createFollower({
+      db: t.db,
+      logger,
+      pool,
+      plugin: registry.forChain('ethereum')!,
+      settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 3, startBlock: 0 },
+    });
+
+  async function depositAddress() {
+    const s = await seedCompany(t.db);
+    const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
+    const row = await t.db('wallets').where({ id: wallet.id }).first();
+    return generateAddress(t.db, masterKey, loadPlugins(), row, null);
+  }
+  const events = async (type: string) =>
+    (await t.db('events').where({ type }).orderBy('seq').pluck('body')).map((b: string) => JSON.parse(b));
+
+  it('detects a native deposit, confirms it at the threshold with the exact amount, and survives restart and rescan', async () => {
+    const addr = await depositAddress();
+    const f = follower();
+    const tx = await anvil.send(addr.address, 1_500_000_000_000_000_001n);
+    await f.tick();
+    const detected = await events('deposit.detected');
+    expect(detected).toHaveLength(1);
+    expect(detected[0]).toMatchObject({
+      type: 'deposit.detected',
+      chain: 'ethereum',
+      network: 'devnet',
+      data: {
+        txHash: tx,
+        status: 'pending',
+        direction: 'incoming',
+        amount: '1.500000000000000001',
+        toAddress: addr.address,
+        addressId: addr.id,
+        eventType: 'native_transfer',
+        eventIndex: 0,
+        asset: { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18, contractAddress: null },
+      },
+    });
+    expect(detected[0].data.fromAddress).toBe('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
+    expect(await events('deposit.confirmed')).toHaveLength(0);
+
+    await anvil.mine(1);
+    await f.tick();
+    expect(await events('deposit.confirmed')).toHaveLength(0); // 2 confirmations of 3
+    await anvil.mine(1);
+    await f.tick();
+    const confirmed = await events('deposit.confirmed');
+    expect(confirmed).toHaveLength(1);
+    expect(confirmed[0].data).toMatchObject({ txHash: tx, status: 'confirmed', confirmations: 3, amount: '1.500000000000000001' });
+
+    // A new follower (a restart) and a rescan from genesis find nothing new and emit nothing twice.
+    const again = follower();
+    await again.tick();
+    await again.rescanFrom(0n);
+    expect(await events('deposit.detected')).toHaveLength(1);
+    expect(await events('deposit.confirmed')).toHaveLength(1);
+    expect(await t.db('transfers').where({ tx_hash: tx }).count('* as n')).toEqual([{ n: 1 }]);
+  });
+
+  it('retracts a pending deposit that a reorg removed (deposit.rejected, reason reorg)', async () => {
+    const addr = await depositAddress();
+    const f = follower();
+    await f.tick();
+    const tx = await anvil.send(addr.address, 2_000_000_000_000_000_000n);
+    await f.tick();
+    const mine = (await events('deposit.detected')).filter((e) => e.data.txHash === tx);
+    expect(mine).toHaveLength(1);
+    // Replace the block holding the deposit (and one more) with empty blocks.
+    await anvil.rpc('anvil_reorg', [2, []]);
+    await f.tick();
+    const rejected = (await events('deposit.rejected')).filter((e) => e.data.txHash === tx);
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0].data).toMatchObject({ status: 'rejected', reason: 'reorg', amount: '2' });
+    expect(f.stats().reorgs).toBe(1);
+    // It never confirms, however long the chain grows.
+    await anvil.mine(5);
+    await f.tick();
+    expect((await events('deposit.confirmed')).filter((e) => e.data.txHash === tx)).toHaveLength(0);
+  });
+});
