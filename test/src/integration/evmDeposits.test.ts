@@ -1,9 +1,9 @@
 import { MasterKey, createLogger, registerPlugins } from '@walletd/core';
-import { createDetectPool, createFollower, type DetectPool } from '@walletd/indexer';
+import { createDetectPool, createFollower, createIndexer, type DetectPool } from '@walletd/indexer';
 import { createEvmPlugin } from '@walletd/plugin-evm';
 import { createWallet, generateAddress, loadPlugins } from '@walletd/server';
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, seedCompany, startAnvil, type Anvil, type TestDatabase } from '@walletd/test-harness';
+import { createTestDatabase, eventually, seedCompany, startAnvil, type Anvil, type TestDatabase } from '@walletd/test-harness';
 
 /** The indexer against a real EVM node (anvil): native deposits, confirmations, reorgs, restarts. */
 describe('EVM deposits on anvil', () => {
@@ -107,5 +107,46 @@ describe('EVM deposits on anvil', () => {
     await anvil.mine(5);
     await f.tick();
     expect((await events('deposit.confirmed')).filter((e) => e.data.txHash === tx)).toHaveLength(0);
+  });
+});
+
+describe('indexer fail-over', () => {
+  it('a second indexer stands by on the advisory lock and takes over when the first stops', async () => {
+    const t = await createTestDatabase();
+    const anvil = await startAnvil();
+    const masterKey = new MasterKey(randomBytes(32));
+    const chains = [{ chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 1, startBlock: 0, pollIntervalMs: 50 }];
+    const registry = registerPlugins([createEvmPlugin()]);
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (l: string) => lines.push(l) } as never });
+    const first = createIndexer({ db: t.db, logger, registry, chains, threads: 1 });
+    const second = createIndexer({ db: t.db, logger, registry, chains, threads: 1 });
+    try {
+      const s = await seedCompany(t.db);
+      const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
+      const addr = await generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: wallet.id }).first(), null);
+      first.start();
+      await eventually(
+        async () => lines.join(''),
+        (l) => l.includes('"msg":"following"'),
+      );
+      second.start();
+      await eventually(
+        async () => lines.join(''),
+        (l) => l.includes('standing by'),
+      );
+      const a = await anvil.send(addr.address, 10n);
+      const seen = () => t.db('transfers').pluck('tx_hash');
+      expect(await eventually(seen, (h) => h.includes(a))).toContain(a);
+      await first.stop();
+      const b = await anvil.send(addr.address, 20n);
+      expect(await eventually(seen, (h) => h.includes(b))).toEqual(expect.arrayContaining([a, b]));
+      expect((lines.join('').match(/"msg":"following"/g) ?? []).length).toBe(2);
+    } finally {
+      await first.stop();
+      await second.stop();
+      await anvil.stop();
+      await t.drop();
+    }
   });
 });
