@@ -12,6 +12,8 @@ export interface Anvil {
   /** Sends `wei` from the funder and returns the tx hash (anvil mines it in its own block). */
   send(to: string, wei: bigint): Promise<string>;
   mine(blocks: number): Promise<void>;
+  /** Waits until the transaction is mined and returns its receipt. */
+  receipt(hash: string): Promise<{ status: string; contractAddress: string | null; blockNumber: string }>;
   head(): Promise<bigint>;
   stop(): Promise<void>;
 }
@@ -39,6 +41,16 @@ export async function startAnvil(): Promise<Anvil> {
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result as T;
   };
+  type Receipt = { status: string; contractAddress: string | null; blockNumber: string };
+  const waitReceipt = async (hash: string): Promise<Receipt> => {
+    const until = Date.now() + 15_000;
+    for (;;) {
+      const r = await rpc<Receipt | null>('eth_getTransactionReceipt', [hash]);
+      if (r) return r;
+      if (Date.now() > until) throw new Error(`transaction ${hash} was not mined`);
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  };
   const deadline = Date.now() + 15_000;
   for (;;) {
     try {
@@ -52,11 +64,16 @@ export async function startAnvil(): Promise<Anvil> {
   return {
     url,
     rpc,
-    send: (to, wei) => rpc<string>('eth_sendTransaction', [{ from: ANVIL_FUNDER, to, value: `0x${wei.toString(16)}` }]),
+    send: async (to, wei) => {
+      const hash = await rpc<string>('eth_sendTransaction', [{ from: ANVIL_FUNDER, to, value: `0x${wei.toString(16)}` }]);
+      await waitReceipt(hash);
+      return hash;
+    },
     mine: async (blocks) => {
       await rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
     },
     head: async () => BigInt(await rpc<string>('eth_blockNumber')),
+    receipt: waitReceipt,
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

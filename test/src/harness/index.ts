@@ -6,3 +6,4 @@ export * from './receiver';
 export * from './events';
 export * from './eventually';
 export * from './anvil';
+export * from './testToken';
