@@ -151,6 +151,7 @@ export async function rejectDetached(db: Db, k: ChainKey, assets: Map<string, As
       .andWhere('status', 'pending')
       .update({ status: 'rejected', reason: 'reorg', confirmations: 0, updated_at: trx.fn.now() })
       .returning('*')) as TransferRow[];
+    rows.sort((x, y) => x.id - y.id);
     for (const row of rows) {
       const asset = assets.get(row.asset_key);
       if (asset) await recordDepositEvent(trx, 'deposit.rejected', row, asset);
@@ -171,6 +172,8 @@ export async function confirmUpTo(db: Db, k: ChainKey, head: bigint, threshold: 
       .andWhere('block_number', '<=', deepest.toString())
       .update({ status: 'confirmed', confirmations: trx.raw('? - block_number + 1', [head.toString()]), updated_at: trx.fn.now() })
       .returning('*')) as TransferRow[];
+    // RETURNING has no order; events follow the chain's (ids were assigned in block order).
+    rows.sort((x, y) => x.id - y.id);
     for (const row of rows) {
       const asset = assets.get(row.asset_key);
       if (asset) await recordDepositEvent(trx, 'deposit.confirmed', row, asset);

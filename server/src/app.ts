@@ -12,6 +12,7 @@ import { addressesRouter } from './routes/addresses';
 import { dashboardOnlyRouter } from './routes/dashboardOnly';
 import { eventsRouter } from './routes/events';
 import { meRouter } from './routes/me';
+import { transactionsRouter } from './routes/transactions';
 import { walletsRouter } from './routes/wallets';
 import { webhooksRouter } from './routes/webhooks';
 import { DestinationPolicy } from './webhooks/destinationPolicy';
@@ -84,6 +85,7 @@ export function createApp(common: Common): App {
   v1.use(meRouter());
   v1.use(walletsRouter(common, limiters.writes));
   v1.use(addressesRouter(common));
+  v1.use(transactionsRouter(common));
   v1.use(webhooksRouter(common, new DestinationPolicy(config.webhooks.allowCidrs)));
   v1.use(eventsRouter(common));
   app.use('/v1', v1);

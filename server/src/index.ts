@@ -11,3 +11,4 @@ export * from './services/deliveries';
 export { DestinationPolicy } from './webhooks/destinationPolicy';
 export { loadPlugins } from './plugins';
 export * from './services/addresses';
+export * from './services/transactions';

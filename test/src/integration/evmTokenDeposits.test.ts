@@ -5,6 +5,8 @@ import { createEvmPlugin } from '@walletd/plugin-evm';
 import { createWallet, generateAddress, loadPlugins } from '@walletd/server';
 import {
   ANVIL_FUNDER,
+  call,
+  startTestApp,
   createTestDatabase,
   deployTestToken,
   seedCompany,
@@ -106,5 +108,42 @@ describe('EVM token deposits on anvil', () => {
       fromAddress: ANVIL_FUNDER.toLowerCase(),
     });
     expect(typeof confirmed[0].logIndex).toBe('number');
+
+    // The same facts through the HTTP API.
+    const app = await startTestApp(
+      t.db,
+      {
+        chains: [
+          { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, tokens: [{ contract: usdc.address, symbol: 'USDC', decimals: 6 }] },
+        ],
+      },
+      masterKey,
+    );
+    try {
+      const balances = await call(app.url, 'GET', `/v1/wallets/${wallet.id}/balances`, { key: s.rootKey });
+      expect(balances.body.balances).toEqual([
+        { asset: { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18, contractAddress: null }, confirmed: '0', pending: '0' },
+        { asset: { key, symbol: 'USDC', decimals: 6, contractAddress: usdc.address }, confirmed: '14.345682', pending: '0' },
+      ]);
+      const found = await call(app.url, 'GET', `/v1/transactions?search=${batch.toUpperCase().replace('0X', '0x')}`, { key: s.rootKey });
+      expect(found.body.transactions.map((x: { eventIndex: number; amount: string }) => [x.eventIndex, x.amount])).toEqual([
+        [3, '0.000003'],
+        [2, '2'],
+        [1, '0.000001'],
+      ]);
+      expect((await call(app.url, 'GET', '/v1/transactions?search=nothex!', { key: s.rootKey })).status).toBe(400);
+      const other = await seedCompany(t.db, 'paid', 'Other');
+      expect((await call(app.url, 'GET', `/v1/transactions?search=${batch}`, { key: other.rootKey })).body.transactions).toEqual([]);
+      const next = await call(app.url, 'POST', `/v1/wallets/${wallet.id}/addresses`, { key: s.rootKey, body: { label: 'customer 42' } });
+      expect(next.status).toBe(201);
+      expect(next.body).toMatchObject({ walletId: wallet.id, index: 2, path: "m/44'/60'/0'/0/2", label: 'customer 42' });
+      expect(
+        (await call(app.url, 'GET', `/v1/wallets/${wallet.id}/addresses`, { key: s.rootKey })).body.addresses.map(
+          (x: { address: string }) => x.address,
+        ),
+      ).toEqual([a.address, b.address, next.body.address]);
+    } finally {
+      await app.close();
+    }
   });
 });

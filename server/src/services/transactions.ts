@@ -1,0 +1,130 @@
+import {
+  type AssetRef,
+  BaseError,
+  type Chain,
+  type Db,
+  type PluginRegistry,
+  type WalletdConfig,
+  fromBaseUnits,
+  isChain,
+  nativeAsset,
+  parseBaseUnits,
+} from '@walletd/core';
+
+/** Assets a wallet's chain/network knows: the native one and the operator's allow-listed tokens. */
+export function knownAssets(config: WalletdConfig, plugins: PluginRegistry, chain: string, network: string): Map<string, AssetRef> {
+  const out = new Map<string, AssetRef>();
+  if (!isChain(chain)) return out;
+  const native = nativeAsset(chain, network);
+  out.set(native.key, native);
+  const plugin = plugins.forChain(chain);
+  const settings = config.chains.find((c) => c.chain === chain && c.network === network);
+  for (const t of settings?.tokens ?? []) {
+    if (!plugin) break;
+    const matchKey = plugin.matchKey(chain as Chain, network, t.contract);
+    const key = `${chain}:${network}:${matchKey}`;
+    out.set(key, { key, symbol: t.symbol, decimals: t.decimals, contractAddress: t.contract });
+  }
+  return out;
+}
+
+export interface BalanceView {
+  asset: AssetRef;
+  /** Credited: confirmed deposits (withdrawals are subtracted once they exist). */
+  confirmed: string;
+  /** Detected, not yet final: never to be credited. */
+  pending: string;
+}
+
+/** Balances from indexed transfers, per asset, exact decimal strings. */
+export async function walletBalances(db: Db, assets: Map<string, AssetRef>, walletId: number): Promise<BalanceView[]> {
+  const rows = (await db('transfers')
+    .where({ wallet_id: walletId, direction: 'incoming' })
+    .whereIn('status', ['pending', 'confirmed'])
+    .groupBy('asset_key', 'status')
+    .select('asset_key', 'status', db.raw('sum(amount)::text as total'))) as { asset_key: string; status: string; total: string }[];
+  const totals = new Map<string, { confirmed: bigint; pending: bigint }>();
+  for (const key of assets.keys()) totals.set(key, { confirmed: 0n, pending: 0n });
+  for (const r of rows) {
+    const t = totals.get(r.asset_key) ?? { confirmed: 0n, pending: 0n };
+    t[r.status === 'confirmed' ? 'confirmed' : 'pending'] += parseBaseUnits(r.total);
+    totals.set(r.asset_key, t);
+  }
+  return [...totals].flatMap(([key, t]) => {
+    const asset = assets.get(key);
+    if (!asset) return [];
+    return [{ asset, confirmed: fromBaseUnits(t.confirmed, asset.decimals), pending: fromBaseUnits(t.pending, asset.decimals) }];
+  });
+}
+
+export interface TransactionQuery {
+  companyId: number;
+  walletIds: ReadonlySet<number> | null;
+  walletId?: number;
+  search?: string;
+  after?: number;
+  limit: number;
+}
+
+/** Transfers of the key's wallets, newest first; `search` matches an on-chain hash exactly (case-insensitive). */
+export async function listTransactions(db: Db, config: WalletdConfig, plugins: PluginRegistry, q: TransactionQuery) {
+  const query = db('transfers').where('company_id', q.companyId).orderBy('id', 'desc').limit(q.limit);
+  if (q.walletIds !== null) query.whereIn('wallet_id', [...q.walletIds]);
+  if (q.walletId !== undefined) query.andWhere('wallet_id', q.walletId);
+  if (q.search !== undefined) {
+    if (!/^(0x)?[0-9a-fA-F]{16,128}$|^[1-9A-HJ-NP-Za-km-z]{32,100}$/.test(q.search))
+      throw new BaseError('validation_failed', 'search must be a transaction hash');
+    query.andWhereRaw('lower(tx_hash) = lower(?)', [q.search]);
+  }
+  if (q.after !== undefined) query.andWhere('id', '<', q.after);
+  const rows = (await query) as {
+    id: number;
+    wallet_id: number;
+    address_id: number;
+    chain: string;
+    network: string;
+    tx_hash: string;
+    event_index: number;
+    direction: string;
+    event_type: string;
+    asset_key: string;
+    amount: string;
+    from_address: string | null;
+    to_address: string;
+    block_number: number | null;
+    status: string;
+    confirmations: number;
+    reason: string | null;
+    created_at: Date;
+    updated_at: Date;
+  }[];
+  const assetCache = new Map<string, Map<string, AssetRef>>();
+  const transactions = rows.map((r) => {
+    const k = `${r.chain}:${r.network}`;
+    if (!assetCache.has(k)) assetCache.set(k, knownAssets(config, plugins, r.chain, r.network));
+    const asset = assetCache.get(k)?.get(r.asset_key) ?? { key: r.asset_key, symbol: '?', decimals: 0, contractAddress: null };
+    return {
+      id: r.id,
+      walletId: r.wallet_id,
+      addressId: r.address_id,
+      chain: r.chain,
+      network: r.network,
+      txHash: r.tx_hash,
+      eventIndex: r.event_index,
+      direction: r.direction,
+      eventType: r.event_type,
+      asset,
+      amount: fromBaseUnits(parseBaseUnits(r.amount), asset.decimals),
+      fromAddress: r.from_address,
+      toAddress: r.to_address,
+      blockNumber: r.block_number,
+      status: r.status,
+      confirmations: r.confirmations,
+      reason: r.reason,
+      createdAt: r.created_at.toISOString(),
+      updatedAt: r.updated_at.toISOString(),
+    };
+  });
+  const last = rows[rows.length - 1];
+  return { transactions, next: rows.length === q.limit && last ? String(last.id) : null };
+}
