@@ -45,6 +45,11 @@ export const configSchema = {
       },
     },
     bootstrap: { type: 'boolean' },
+    devnet: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { enabled: { type: 'boolean' }, port: { type: 'integer', minimum: 1, maximum: 65535 } },
+    },
     indexer: {
       type: 'object',
       additionalProperties: false,

@@ -24,6 +24,8 @@ export interface WalletdConfig {
   bootstrap: boolean;
   webhooks: WebhookSettings;
   indexer: { threads: number };
+  /** With no chains configured, `serve` runs a local anvil as ethereum/devnet and indexes it. */
+  devnet: { enabled: boolean; port: number };
   chains: ChainSettings[];
   /** Where the config came from, for messages. Not part of the file. */
   source: string;
@@ -74,6 +76,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },
   bootstrap: true,
   indexer: { threads: 2 },
+  devnet: { enabled: true, port: 58545 },
   chains: [],
   webhooks: {
     timeoutMs: 10000,

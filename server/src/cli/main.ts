@@ -3,6 +3,7 @@ import { BaseError, ConfigError, createLogger, loadConfig } from '@walletd/core'
 import { API_VERSION } from '../app';
 import { openRuntime } from '../runtime';
 import { registerAdmin } from './adminCommands';
+import { registerDev } from './devCommands';
 import { registerSecret } from './secretCommands';
 import { ROLES, serve } from './serve';
 
@@ -34,6 +35,7 @@ program
 
 registerAdmin(program);
 registerSecret(program);
+registerDev(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) process.exit(err.exitCode);

@@ -5,6 +5,7 @@ import { createDispatcher, type Dispatcher } from '../dispatcher/dispatcher';
 import { createIndexer, type Indexer } from '@walletd/indexer';
 import type { Common } from '../context';
 import { loadPlugins } from '../plugins';
+import { type Devnet, startDevnet } from '../devnet/devnet';
 import { openRuntime } from '../runtime';
 import { bootstrapIfEmpty } from '../services/bootstrap';
 
@@ -38,6 +39,11 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const plugins = loadPlugins();
   const rt = await openRuntime(config, logger);
   const common: Common = { config, logger, db: rt.db, masterKey: rt.masterKey, plugins };
+  let devnet: Devnet | undefined;
+  if (config.chains.length === 0 && config.devnet.enabled && (roles.includes('indexer') || roles.includes('api'))) {
+    devnet = await startDevnet({ dataDir: config.dataDir, port: config.devnet.port, logger });
+    config.chains = [devnet.chain];
+  }
   logger.info(
     rt.embedded ? { database: 'embedded', dataDir: rt.embedded.dataDir } : { database: 'external' },
     rt.embedded ? `data lives in ${rt.embedded.dataDir}` : 'using DATABASE_URL',
@@ -89,6 +95,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     await closing;
     await dispatcher?.stop();
     await indexer?.stop();
+    await devnet?.stop();
     for (const s of stores) s.shutdown();
     await rt.close();
     logger.info('stopped');

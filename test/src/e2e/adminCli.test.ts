@@ -20,6 +20,7 @@ describe('walletd admin and secret commands', () => {
       DATABASE_URL: t.url,
       WALLETD_MASTER_KEY: randomBytes(32).toString('hex'),
       WALLETD_BOOTSTRAP: '0',
+      WALLETD_DEVNET: '0',
       PORT: String(port),
       HOST: '127.0.0.1',
       WALLETD_DATA_DIR: dir,

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, pidAlive, spawnWalletd } from '@walletd/test-harness';
+import { eventually, freePort, pidAlive, runWalletd, spawnWalletd } from '@walletd/test-harness';
 
 /**
  * What `npm start` does on a fresh clone: embedded PostgreSQL, migrations, a bootstrap key,
@@ -19,6 +19,7 @@ describe('walletd serve on the embedded database', () => {
       HOST: '127.0.0.1',
       DATABASE_URL: '',
       WALLETD_MASTER_KEY: '',
+      WALLETD_DEVNET_PORT: String(await freePort()),
     };
   });
 
@@ -38,6 +39,39 @@ describe('walletd serve on the embedded database', () => {
     expect(p.stderr()).toContain(`data lives in ${join(dataDir, 'pg')}`);
     // The key never reaches the log stream.
     expect(p.stderr()).not.toContain(key as string);
+    // The newcomer loop on the devnet: wallet, deposit address, fund, deposit seen through the API.
+    const base = `http://127.0.0.1:${env.PORT}/v1`;
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const wallet = (await (
+      await fetch(`${base}/wallets`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'dev', chain: 'ethereum', network: 'devnet' }),
+      })
+    ).json()) as { id: number };
+    const address = (await (await fetch(`${base}/wallets/${wallet.id}/addresses`, { method: 'POST', headers })).json()) as {
+      address: string;
+    };
+    const funded = runWalletd(['dev', 'fund', '--address', address.address, '--amount', '1.25'], env);
+    expect(funded.status).toBe(0);
+    const usdc = runWalletd(['dev', 'fund', '--address', address.address, '--amount', '7', '--token', 'USDC'], env);
+    expect(usdc.status).toBe(0);
+    const balances = await eventually(
+      async () =>
+        (await (await fetch(`${base}/wallets/${wallet.id}/balances`, { headers })).json()) as {
+          balances: { asset: { symbol: string }; confirmed: string; pending: string }[];
+        },
+      (b) => b.balances.every((x) => x.confirmed !== '0' || x.pending !== '0'),
+    );
+    expect(balances.balances.map((b) => [b.asset.symbol, b.confirmed === '0' ? b.pending : b.confirmed])).toEqual([
+      ['ETH', '1.25'],
+      ['USDC', '7'],
+    ]);
+    const found = (await (await fetch(`${base}/transactions?search=${funded.json.txHash}`, { headers })).json()) as {
+      transactions: { amount: string }[];
+    };
+    expect(found.transactions.map((x) => x.amount)).toEqual(['1.25']);
+
     const pgPid = postmasterPid();
     expect(pgPid && pidAlive(pgPid)).toBe(true);
 
@@ -65,8 +99,11 @@ describe('walletd serve on the embedded database', () => {
     const me3 = await fetch(`http://127.0.0.1:${env.PORT}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(me3.status).toBe(200);
     const last = postmasterPid() as number;
+    const anvilPid = Number(readFileSync(join(dataDir, 'anvil', 'anvil.pid'), 'utf8'));
+    expect(pidAlive(anvilPid)).toBe(true);
     third.child.kill('SIGTERM');
     expect(await third.exited).toBe(0);
     expect(pidAlive(last)).toBe(false);
+    expect(pidAlive(anvilPid)).toBe(false);
   });
 });

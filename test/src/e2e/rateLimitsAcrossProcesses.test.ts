@@ -23,6 +23,7 @@ describe('rate limits across two API processes', () => {
       const port = await freePort();
       const p = spawnWalletd(['serve', '--config', config], {
         DATABASE_URL: t.url,
+        WALLETD_DEVNET: '0',
         WALLETD_MASTER_KEY: masterKey,
         PORT: String(port),
         HOST: '127.0.0.1',

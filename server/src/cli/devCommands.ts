@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { createLogger, loadConfig, toBaseUnits } from '@walletd/core';
+import { createFollower, createDetectPool } from '@walletd/indexer';
+import { fund, readDevnetInfo } from '../devnet/devnet';
+import { loadPlugins } from '../plugins';
+import { openRuntime } from '../runtime';
+import { printJson } from './output';
+
+/** `walletd dev …` (the local devnet) and `walletd indexer rescan`. */
+export function registerDev(program: Command): void {
+  const dev = program.command('dev').description('the local devnet that npm start runs when no chain is configured');
+  dev
+    .command('fund')
+    .description('send devnet ETH (or mint devnet USDC) to an address')
+    .requiredOption('--address <address>', 'recipient, e.g. a deposit address from POST /v1/wallets/:id/addresses')
+    .requiredOption('--amount <decimal>', 'amount in display units, e.g. 1.5')
+    .option('--token <symbol>', 'USDC instead of ETH')
+    .action(async (o, cmd) => {
+      const config = loadConfig({ file: cmd.optsWithGlobals().config });
+      const info = readDevnetInfo(config.dataDir);
+      if (o.token !== undefined && String(o.token).toUpperCase() !== 'USDC') throw new Error('the devnet has one token: USDC');
+      const token = o.token ? 'USDC' : undefined;
+      const amount = toBaseUnits(String(o.amount), token ? 6 : 18, { allowZero: false });
+      const txHash = await fund(info, String(o.address), amount, token);
+      printJson({ txHash, to: o.address, amount: o.amount, asset: token ?? 'ETH' });
+    });
+
+  const indexer = program.command('indexer').description('the chain indexer');
+  indexer
+    .command('rescan')
+    .description('re-read blocks from a height: records what was missed, emits nothing twice')
+    .requiredOption('--chain <chain>', 'e.g. ethereum')
+    .requiredOption('--network <network>', 'e.g. mainnet')
+    .requiredOption('--from <height>', 'first block to re-read')
+    .action(async (o, cmd) => {
+      const config = loadConfig({ file: cmd.optsWithGlobals().config });
+      const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: { role: 'rescan' } });
+      if (!/^[0-9]+$/.test(String(o.from))) throw new Error('--from must be a block height');
+      const settings = config.chains.find((c) => c.chain === o.chain && c.network === o.network);
+      if (!settings) throw new Error(`${o.chain}/${o.network} is not in chains[] of the config`);
+      const plugins = loadPlugins();
+      const plugin = plugins.forChain(settings.chain);
+      if (!plugin) throw new Error(`no plugin serves ${settings.chain}`);
+      const rt = await openRuntime(config, logger);
+      const pool = createDetectPool(config.indexer.threads);
+      try {
+        const before = Number((await rt.db('events').count('* as n'))[0]?.n ?? 0);
+        await createFollower({ db: rt.db, logger, pool, plugin, settings }).rescanFrom(BigInt(o.from));
+        const after = Number((await rt.db('events').count('* as n'))[0]?.n ?? 0);
+        printJson({ chain: o.chain, network: o.network, from: Number(o.from), newEvents: after - before });
+      } finally {
+        await pool.close();
+        await rt.close();
+      }
+    });
+}
