@@ -5,3 +5,4 @@ export * from './me';
 export * from './wallets';
 export * from './events';
 export * from './webhooks';
+export * from './chainReads';

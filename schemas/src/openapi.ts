@@ -117,6 +117,36 @@ export const OPERATIONS: Operation[] = [
     action: 'events:read',
     response: 'EventFeed',
   },
+  {
+    method: 'post',
+    path: '/wallets/{id}/addresses',
+    summary: "Generate the wallet's next deposit address",
+    action: 'wallets:generate_address',
+    request: 'AddressCreateRequest',
+    response: 'Address',
+    status: 201,
+  },
+  {
+    method: 'get',
+    path: '/wallets/{id}/addresses',
+    summary: "List the wallet's deposit addresses",
+    action: 'wallets:read',
+    response: 'AddressList',
+  },
+  {
+    method: 'get',
+    path: '/wallets/{id}/balances',
+    summary: 'Confirmed and pending balance per asset',
+    action: 'wallets:read',
+    response: 'Balances',
+  },
+  {
+    method: 'get',
+    path: '/transactions',
+    summary: "Transfers of the key's wallets, newest first (query search, walletId, limit, after)",
+    action: 'transactions:read',
+    response: 'TransactionList',
+  },
 ];
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });

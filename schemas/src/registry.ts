@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { Address, AddressCreateRequest, AddressList, Balances, Transaction, TransactionList } from './chainReads';
 import { ErrorBody } from './common';
 import { Asset, DepositEventData, EventEnvelope, EventFeed, WithdrawalEventData } from './events';
 import { MeResponse } from './me';
@@ -45,6 +46,12 @@ export const SCHEMAS = {
   Delivery,
   DeliveryList,
   DeliveryDetail,
+  Address,
+  AddressList,
+  AddressCreateRequest,
+  Balances,
+  Transaction,
+  TransactionList,
 } as const;
 
 export type SchemaId = keyof typeof SCHEMAS;

@@ -1,6 +1,6 @@
-import { BaseError } from '@walletd/core';
 import { Router } from 'express';
 import type { Common } from '../context';
+import { checkBody } from '../http/body';
 import { auth, walletFor } from '../http/scope';
 import { generateAddress, listAddresses } from '../services/addresses';
 
@@ -8,9 +8,7 @@ export function addressesRouter(common: Common): Router {
   const r = Router();
   r.post('/wallets/:id/addresses', async (req, res) => {
     const wallet = await walletFor(common.db, auth(req), req.params.id, ['wallets:generate_address']);
-    const label = req.body?.label ?? null;
-    if (label !== null && (typeof label !== 'string' || label.length > 100))
-      throw new BaseError('validation_failed', 'label must be a string of at most 100 characters');
+    const label = checkBody<{ label?: string }>('AddressCreateRequest', req.body).label ?? null;
     res.status(201).json(await generateAddress(common.db, common.masterKey, common.plugins, wallet, label));
   });
   r.get('/wallets/:id/addresses', async (req, res) => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MasterKey, createLogger, registerPlugins } from '@walletd/core';
 import { createDetectPool, createFollower, type DetectPool } from '@walletd/indexer';
 import { createEvmPlugin } from '@walletd/plugin-evm';
+import { validator } from '@walletd/schemas';
 import { createWallet, generateAddress, loadPlugins } from '@walletd/server';
 import {
   ANVIL_FUNDER,
@@ -121,6 +122,7 @@ describe('EVM token deposits on anvil', () => {
     );
     try {
       const balances = await call(app.url, 'GET', `/v1/wallets/${wallet.id}/balances`, { key: s.rootKey });
+      expect(validator('Balances')(balances.body)).toBe(true);
       expect(balances.body.balances).toEqual([
         { asset: { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18, contractAddress: null }, confirmed: '0', pending: '0' },
         { asset: { key, symbol: 'USDC', decimals: 6, contractAddress: usdc.address }, confirmed: '14.345682', pending: '0' },
@@ -131,11 +133,13 @@ describe('EVM token deposits on anvil', () => {
         [2, '2'],
         [1, '0.000001'],
       ]);
+      expect(validator('TransactionList')(found.body)).toBe(true);
       expect((await call(app.url, 'GET', '/v1/transactions?search=nothex!', { key: s.rootKey })).status).toBe(400);
       const other = await seedCompany(t.db, 'paid', 'Other');
       expect((await call(app.url, 'GET', `/v1/transactions?search=${batch}`, { key: other.rootKey })).body.transactions).toEqual([]);
       const next = await call(app.url, 'POST', `/v1/wallets/${wallet.id}/addresses`, { key: s.rootKey, body: { label: 'customer 42' } });
       expect(next.status).toBe(201);
+      expect(validator('Address')(next.body)).toBe(true);
       expect(next.body).toMatchObject({ walletId: wallet.id, index: 2, path: "m/44'/60'/0'/0/2", label: 'customer 42' });
       expect(
         (await call(app.url, 'GET', `/v1/wallets/${wallet.id}/addresses`, { key: s.rootKey })).body.addresses.map(

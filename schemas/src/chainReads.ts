@@ -1,0 +1,109 @@
+import { DecimalString, Id, Timestamp } from './common';
+
+export const Address = {
+  $id: 'Address',
+  type: 'object',
+  required: ['id', 'walletId', 'chain', 'network', 'address', 'index', 'path', 'label', 'createdAt'],
+  additionalProperties: false,
+  properties: {
+    id: Id,
+    walletId: Id,
+    chain: { type: 'string' },
+    network: { type: 'string' },
+    address: { type: 'string' },
+    index: { type: 'integer', minimum: 0 },
+    path: { type: 'string' },
+    label: { type: ['string', 'null'] },
+    createdAt: Timestamp,
+  },
+} as const;
+
+export const AddressList = {
+  $id: 'AddressList',
+  type: 'object',
+  required: ['addresses'],
+  additionalProperties: false,
+  properties: { addresses: { type: 'array', items: { $ref: 'Address' } } },
+} as const;
+
+export const AddressCreateRequest = {
+  $id: 'AddressCreateRequest',
+  type: 'object',
+  additionalProperties: false,
+  properties: { label: { type: 'string', maxLength: 100 } },
+} as const;
+
+export const Balances = {
+  $id: 'Balances',
+  type: 'object',
+  required: ['walletId', 'balances'],
+  additionalProperties: false,
+  properties: {
+    walletId: Id,
+    balances: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['asset', 'confirmed', 'pending'],
+        additionalProperties: false,
+        properties: { asset: { $ref: 'Asset' }, confirmed: DecimalString, pending: DecimalString },
+      },
+    },
+  },
+} as const;
+
+export const Transaction = {
+  $id: 'Transaction',
+  type: 'object',
+  required: [
+    'id',
+    'walletId',
+    'addressId',
+    'chain',
+    'network',
+    'txHash',
+    'eventIndex',
+    'direction',
+    'eventType',
+    'asset',
+    'amount',
+    'fromAddress',
+    'toAddress',
+    'blockNumber',
+    'status',
+    'confirmations',
+    'reason',
+    'createdAt',
+    'updatedAt',
+  ],
+  additionalProperties: false,
+  properties: {
+    id: Id,
+    walletId: Id,
+    addressId: { type: ['integer', 'null'] },
+    chain: { type: 'string' },
+    network: { type: 'string' },
+    txHash: { type: 'string' },
+    eventIndex: { type: 'integer', minimum: 0 },
+    direction: { enum: ['incoming', 'outgoing'] },
+    eventType: { type: 'string' },
+    asset: { $ref: 'Asset' },
+    amount: DecimalString,
+    fromAddress: { type: ['string', 'null'] },
+    toAddress: { type: 'string' },
+    blockNumber: { type: ['integer', 'null'] },
+    status: { enum: ['pending', 'confirmed', 'rejected'] },
+    confirmations: { type: 'integer', minimum: 0 },
+    reason: { type: ['string', 'null'] },
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+} as const;
+
+export const TransactionList = {
+  $id: 'TransactionList',
+  type: 'object',
+  required: ['transactions', 'next'],
+  additionalProperties: false,
+  properties: { transactions: { type: 'array', items: { $ref: 'Transaction' } }, next: { type: ['string', 'null'] } },
+} as const;
