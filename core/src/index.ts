@@ -8,3 +8,4 @@ export * from './db';
 export * from './plugin';
 export * from './auth';
 export * from './events';
+export * from './metrics';

@@ -1,4 +1,4 @@
-import type { ChainPlugin, ChainReader, ChainSettings, Chain, Db, Logger } from '@walletd/core';
+import type { Chain, ChainPlugin, ChainReader, ChainSettings, Db, Logger, Metrics } from '@walletd/core';
 import { type ChainAssets, chainAssets } from './chainAssets';
 import type { DetectPool } from './detectPool';
 import { SharedAddressSet } from './sharedAddressSet';
@@ -27,6 +27,7 @@ export interface FollowerDeps {
   plugin: ChainPlugin;
   settings: ChainSettings;
   reader?: ChainReader;
+  metrics?: Metrics;
 }
 
 export function createFollower(deps: FollowerDeps): Follower {
@@ -43,6 +44,32 @@ export function createFollower(deps: FollowerDeps): Follower {
   const watched = new SharedAddressSet();
   let lastAddressId = 0;
   const stats: FollowerStats = { head: 0n, indexed: 0n, blocks: 0, reorgs: 0 };
+  const m = deps.metrics;
+  const labels = { chain: key.chain, network: key.network };
+  let progressAt = Date.now();
+  let progressBlocks = 0;
+  /** Gauges after each block, and a progress line at most every 10 s while catching up. */
+  function report(): void {
+    const lag = stats.head > stats.indexed ? stats.head - stats.indexed : 0n;
+    m?.chainHead.set(labels, Number(stats.head));
+    m?.indexedHeight.set(labels, Number(stats.indexed));
+    m?.lagBlocks.set(labels, Number(lag));
+    const elapsed = Date.now() - progressAt;
+    if (elapsed >= 10_000 && stats.blocks > progressBlocks) {
+      const perSecond = ((stats.blocks - progressBlocks) * 1000) / elapsed;
+      logger.info(
+        {
+          head: stats.head.toString(),
+          indexed: stats.indexed.toString(),
+          lag: lag.toString(),
+          blocksPerSecond: Number(perSecond.toFixed(1)),
+        },
+        'indexing',
+      );
+      progressAt = Date.now();
+      progressBlocks = stats.blocks;
+    }
+  }
 
   async function refreshWatched(): Promise<void> {
     const rows = (await db('addresses').where(key).andWhere('id', '>', lastAddressId).orderBy('id').select('id', 'match_key')) as {
@@ -71,6 +98,9 @@ export function createFollower(deps: FollowerDeps): Follower {
     const detected = await persistBlock(db, key, result, assets.byKey, window);
     stats.indexed = height;
     stats.blocks++;
+    m?.blocksIndexed.inc(labels);
+    if (detected) m?.deposits.inc({ ...labels, type: 'deposit.detected' }, detected);
+    report();
     if (detected) logger.info({ height: height.toString(), detected }, 'deposits detected');
     return 'ok';
   }
@@ -78,6 +108,7 @@ export function createFollower(deps: FollowerDeps): Follower {
   /** Walks back until our recorded hash equals the node's, within the window. */
   async function handleReorg(height: bigint): Promise<void> {
     stats.reorgs++;
+    m?.reorgs.inc(labels);
     for (let h = height - 1n; h >= 0n && h >= height - BigInt(window); h--) {
       const ours = await recentHash(db, key, h);
       if (ours === null) break;
@@ -119,9 +150,12 @@ export function createFollower(deps: FollowerDeps): Follower {
     // After a reorg the new chain has been followed to its head: what did not come back is gone.
     if (reorged) {
       const rejected = await rejectDetached(db, key, assets.byKey);
+      if (rejected) m?.deposits.inc({ ...labels, type: 'deposit.rejected' }, rejected);
       if (rejected) logger.warn({ rejected }, 'deposits retracted after a reorg');
     }
     const confirmed = await confirmUpTo(db, key, head, threshold, assets.byKey);
+    if (confirmed) m?.deposits.inc({ ...labels, type: 'deposit.confirmed' }, confirmed);
+    report();
     if (confirmed) logger.info({ confirmed, head: head.toString() }, 'deposits confirmed');
   }
 

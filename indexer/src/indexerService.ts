@@ -1,4 +1,4 @@
-import type { ChainSettings, Db, Logger, PluginRegistry } from '@walletd/core';
+import type { ChainSettings, Db, Logger, Metrics, PluginRegistry } from '@walletd/core';
 import { type DetectPool, createDetectPool } from './detectPool';
 import { type Follower, createFollower } from './follower';
 
@@ -14,6 +14,7 @@ export interface IndexerDeps {
   registry: PluginRegistry;
   chains: ChainSettings[];
   threads: number;
+  metrics?: Metrics;
 }
 
 /**
@@ -28,7 +29,10 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   const followers = deps.chains.map((settings) => {
     const plugin = deps.registry.forChain(settings.chain);
     if (!plugin) throw new Error(`no plugin serves ${settings.chain} (configured in chains[])`);
-    return { settings, follower: createFollower({ db: deps.db, logger, pool: pool as DetectPool, plugin, settings }) };
+    return {
+      settings,
+      follower: createFollower({ db: deps.db, logger, pool: pool as DetectPool, plugin, settings, metrics: deps.metrics }),
+    };
   });
   let running = false;
   const loops: Promise<void>[] = [];
@@ -63,6 +67,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       while (running) {
         try {
           await follower.tick();
+          if (pool) deps.metrics?.poolUtilization.set(pool.utilization());
         } catch (err) {
           logger.error({ err, chain: settings.chain, network: settings.network }, 'follow round failed; retrying');
         }

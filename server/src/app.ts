@@ -68,6 +68,14 @@ export function createApp(common: Common): App {
       res.status(503).json({ statusCode: 503, error: 'Service Unavailable', message: 'database unreachable', code: 'unavailable' });
     }
   });
+  if (common.metrics) {
+    const { registry } = common.metrics;
+    app.get('/metrics', async (_req, res) => {
+      res.setHeader('content-type', registry.contentType);
+      res.send(await registry.metrics());
+    });
+  }
+
   const limiters = createRateLimiters(db, config.rateLimit);
   app.use(limiters.perIp);
 

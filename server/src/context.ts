@@ -1,4 +1,4 @@
-import type { Db, Logger, MasterKey, PluginRegistry, WalletdConfig } from '@walletd/core';
+import type { Db, Logger, MasterKey, Metrics, PluginRegistry, WalletdConfig } from '@walletd/core';
 
 /** What every service gets: passed explicitly, never a singleton. */
 export interface Common {
@@ -8,4 +8,6 @@ export interface Common {
   masterKey: MasterKey;
   /** Chain plugins, checked at start-up. */
   plugins: PluginRegistry;
+  /** The process's Prometheus metrics (served at GET /metrics when present). */
+  metrics?: Metrics;
 }

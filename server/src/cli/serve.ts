@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { createLogger, loadConfig } from '@walletd/core';
+import { createLogger, createMetrics, loadConfig } from '@walletd/core';
 import { createApp } from '../app';
 import { createDispatcher, type Dispatcher } from '../dispatcher/dispatcher';
 import { createIndexer, type Indexer } from '@walletd/indexer';
@@ -38,7 +38,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // Plugins are checked before anything starts: a bad plugin stops start-up with its name.
   const plugins = loadPlugins();
   const rt = await openRuntime(config, logger);
-  const common: Common = { config, logger, db: rt.db, masterKey: rt.masterKey, plugins };
+  const metrics = createMetrics();
+  const common: Common = { config, logger, db: rt.db, masterKey: rt.masterKey, plugins, metrics };
   let devnet: Devnet | undefined;
   if (config.chains.length === 0 && config.devnet.enabled && (roles.includes('indexer') || roles.includes('api'))) {
     devnet = await startDevnet({ dataDir: config.dataDir, port: config.devnet.port, logger });
@@ -77,7 +78,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   let indexer: Indexer | undefined;
   if (roles.includes('indexer')) {
     if (config.chains.length === 0) logger.info('indexer: no chains configured (chains[] in the config)');
-    indexer = createIndexer({ db: rt.db, logger, registry: plugins, chains: config.chains, threads: config.indexer.threads });
+    indexer = createIndexer({ db: rt.db, logger, registry: plugins, chains: config.chains, threads: config.indexer.threads, metrics });
     indexer.start();
   }
 

@@ -56,6 +56,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       error: clean(result.error),
       retryInSeconds: Math.max(backoffSeconds(made), result.retryAfterSeconds ?? 0),
     };
+    common.metrics?.webhookAttempts.inc({ outcome: result.ok ? 'delivered' : made >= MAX_ATTEMPTS ? 'failed' : 'retry' });
     if (!result.ok) {
       const log = { webhookId: d.webhookId, deliveryId: d.id, attempt: made, error: outcome.error, responseCode: result.responseCode };
       if (made >= MAX_ATTEMPTS) logger.warn(log, 'delivery failed for good');

@@ -87,6 +87,15 @@ describe('error bodies', () => {
     expect(r.headers.get('ratelimit-limit')).toBeNull();
   });
 
+  it('serves Prometheus metrics outside the rate limiter', async () => {
+    const r = await call(app.url, 'GET', '/metrics');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(r.text).toContain('# TYPE walletd_webhook_attempts_total counter');
+    expect(r.text).toContain('walletd_process_cpu_user_seconds_total');
+    expect(r.headers.get('ratelimit-limit')).toBeNull();
+  });
+
   it('serves the OpenAPI document', async () => {
     const r = await call(app.url, 'GET', '/v1/openapi.json');
     expect(r.body.openapi).toBe('3.1.0');

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { DEFAULT_CONFIG, MasterKey, createLogger, type Db, type WalletdConfig } from '@walletd/core';
+import { DEFAULT_CONFIG, MasterKey, createLogger, createMetrics, type Db, type WalletdConfig } from '@walletd/core';
 import { createApp, loadPlugins } from '@walletd/server';
 
 export interface TestApp {
@@ -37,7 +37,7 @@ export async function startTestApp(db: Db, over: ConfigOverrides = {}, masterKey
   });
   const logger = createLogger({ level: 'debug', destination });
   const config = testConfig(over);
-  const { app, limiters } = createApp({ config, logger, db, masterKey, plugins: loadPlugins() });
+  const { app, limiters } = createApp({ config, logger, db, masterKey, plugins: loadPlugins(), metrics: createMetrics() });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

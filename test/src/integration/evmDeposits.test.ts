@@ -1,4 +1,4 @@
-import { MasterKey, createLogger, registerPlugins } from '@walletd/core';
+import { MasterKey, createLogger, createMetrics, registerPlugins } from '@walletd/core';
 import { createDetectPool, createFollower, createIndexer, type DetectPool } from '@walletd/indexer';
 import { createEvmPlugin } from '@walletd/plugin-evm';
 import { createWallet, generateAddress, loadPlugins } from '@walletd/server';
@@ -26,11 +26,13 @@ describe('EVM deposits on anvil', () => {
     await t.drop();
   });
 
+  const metrics = createMetrics();
   const follower = () =>
     createFollower({
       db: t.db,
       logger,
       pool,
+      metrics,
       plugin: registry.forChain('ethereum')!,
       settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 3, startBlock: 0 },
     });
@@ -78,6 +80,11 @@ describe('EVM deposits on anvil', () => {
     const confirmed = await events('deposit.confirmed');
     expect(confirmed).toHaveLength(1);
     expect(confirmed[0].data).toMatchObject({ txHash: tx, status: 'confirmed', confirmations: 3, amount: '1.500000000000000001' });
+    const text = await metrics.registry.metrics();
+    const head = await anvil.head();
+    expect(text).toContain(`walletd_chain_indexed_height{chain="ethereum",network="devnet"} ${head}`);
+    expect(text).toContain(`walletd_chain_lag_blocks{chain="ethereum",network="devnet"} 0`);
+    expect(text).toContain(`walletd_deposit_events_total{chain="ethereum",network="devnet",type="deposit.confirmed"} 1`);
 
     // A new follower (a restart) and a rescan from genesis find nothing new and emit nothing twice.
     const again = follower();
