@@ -87,7 +87,20 @@ export async function startDevnet(options: { dataDir: string; port: number; logg
   const rpcUrl = `http://127.0.0.1:${options.port}`;
   const child: ChildProcess = spawn(
     anvilBinary(),
-    ['--host', '127.0.0.1', '--port', String(options.port), '--state', join(dir, 'state.json'), '--state-interval', '1', '--silent'],
+    // A block a second, like a chain: deposits confirm by themselves.
+    [
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(options.port),
+      '--block-time',
+      '1',
+      '--state',
+      join(dir, 'state.json'),
+      '--state-interval',
+      '1',
+      '--silent',
+    ],
     { stdio: 'ignore' },
   );
   writeFileSync(pidFile, String(child.pid));

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, freePort, pidAlive, runWalletd, spawnWalletd } from '@walletd/test-harness';
+import { eventually, freePort, pidAlive, runWalletd, spawnWalletd, type WalletdProcess } from '@walletd/test-harness';
 
 /**
  * What `npm start` does on a fresh clone: embedded PostgreSQL, migrations, a bootstrap key,
@@ -23,13 +23,24 @@ describe('walletd serve on the embedded database', () => {
     };
   });
 
+  const spawned: WalletdProcess[] = [];
+  const serve = (): WalletdProcess => {
+    const p = spawnWalletd(['serve'], env);
+    spawned.push(p);
+    return p;
+  };
+  // Whatever happens in the test, nothing it started outlives it.
+  afterAll(async () => {
+    for (const p of spawned) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+  });
+
   const postmasterPid = (): number | null => {
     const f = join(dataDir, 'pg', 'postmaster.pid');
     return existsSync(f) ? Number(readFileSync(f, 'utf8').split('\n')[0]) : null;
   };
 
   it('starts, prints a working key once, and stops postgres on SIGINT', async () => {
-    const p = spawnWalletd(['serve'], env);
+    const p = serve();
     const [, key] = await p.waitFor(/API key \(shown once, store it now\): (svc_live_\w+)/);
     await p.waitFor(/API listening/);
     expect(p.stdout()).toContain(`curl -s -H "Authorization: Bearer ${key}" http://localhost:${env.PORT}/v1/me`);
@@ -81,7 +92,7 @@ describe('walletd serve on the embedded database', () => {
     expect(postmasterPid()).toBeNull();
 
     // Second start: same data, no new key.
-    const again = spawnWalletd(['serve'], env);
+    const again = serve();
     await again.waitFor(/API listening/);
     const me2 = await fetch(`http://127.0.0.1:${env.PORT}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(me2.status).toBe(200);
@@ -92,13 +103,25 @@ describe('walletd serve on the embedded database', () => {
     again.child.kill('SIGKILL');
     await again.exited;
     expect(pidAlive(orphan)).toBe(true);
-    const third = spawnWalletd(['serve'], env);
+    const third = serve();
     await third.waitFor(/API listening/);
     expect(third.stderr()).toContain('stopping an orphaned embedded PostgreSQL');
     expect(pidAlive(orphan)).toBe(false);
     const me3 = await fetch(`http://127.0.0.1:${env.PORT}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(me3.status).toBe(200);
     const last = postmasterPid() as number;
+    // The indexer was killed with the rest: after the restart every event exists exactly once,
+    // and both deposits reach confirmed (the restarted follower resumed from its cursor).
+    type Feed = { events: { type: string; data: { txHash: string; eventIndex: number } }[] };
+    const feed = await eventually(
+      async () => (await (await fetch(`${base}/events?limit=1000`, { headers })).json()) as Feed,
+      (f) => f.events.filter((e) => e.type === 'deposit.confirmed').length >= 2,
+    );
+    const keys = feed.events.map((e) => `${e.type}:${e.data.txHash}:${e.data.eventIndex}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(feed.events.filter((e) => e.type === 'deposit.detected')).toHaveLength(2);
+    expect(feed.events.filter((e) => e.type === 'deposit.confirmed')).toHaveLength(2);
+
     const anvilPid = Number(readFileSync(join(dataDir, 'anvil', 'anvil.pid'), 'utf8'));
     expect(pidAlive(anvilPid)).toBe(true);
     third.child.kill('SIGTERM');
