@@ -123,6 +123,15 @@ export function createFollower(deps: FollowerDeps): Follower {
     throw new Error(`reorg deeper than the ${window}-block window at height ${height}; raise reorgWindow or rescan`);
   }
 
+  /** The deepest height whose deposits are final now: by the finalized tag, or by count. */
+  async function finalHeight(head: bigint): Promise<bigint> {
+    if (settings.finality === 'finalized') {
+      if (!reader.finalized) throw new Error(`${plugin.name} cannot report a finalized block for ${key.chain}/${key.network}`);
+      return (await reader.finalized()) ?? -1n;
+    }
+    return head - BigInt(threshold) + 1n;
+  }
+
   async function followToHead(): Promise<void> {
     const head = await reader.head();
     stats.head = head;
@@ -153,7 +162,7 @@ export function createFollower(deps: FollowerDeps): Follower {
       if (rejected) m?.deposits.inc({ ...labels, type: 'deposit.rejected' }, rejected);
       if (rejected) logger.warn({ rejected }, 'deposits retracted after a reorg');
     }
-    const confirmed = await confirmUpTo(db, key, head, threshold, assets.byKey);
+    const confirmed = await confirmUpTo(db, key, head, await finalHeight(head), assets.byKey);
     if (confirmed) m?.deposits.inc({ ...labels, type: 'deposit.confirmed' }, confirmed);
     report();
     if (confirmed) logger.info({ confirmed, head: head.toString() }, 'deposits confirmed');
@@ -186,7 +195,7 @@ export function createFollower(deps: FollowerDeps): Follower {
         if (cursor && cursor.height > h)
           await db('chain_cursors').where(key).update({ height: cursor.height.toString(), hash: cursor.hash });
       }
-      await confirmUpTo(db, key, head, threshold, assets.byKey);
+      await confirmUpTo(db, key, head, await finalHeight(head), assets.byKey);
     },
   };
 }

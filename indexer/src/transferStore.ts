@@ -160,9 +160,11 @@ export async function rejectDetached(db: Db, k: ChainKey, assets: Map<string, As
   });
 }
 
-/** Pending transfers that reached the threshold at this head: `deposit.confirmed`, the signal to credit. */
-export async function confirmUpTo(db: Db, k: ChainKey, head: bigint, threshold: number, assets: Map<string, AssetRef>): Promise<number> {
-  const deepest = head - BigInt(threshold) + 1n;
+/**
+ * Pending transfers in blocks at or below `deepest` (head - threshold + 1, or the finalized block):
+ * `deposit.confirmed`, the signal to credit. `confirmations` counts from the head.
+ */
+export async function confirmUpTo(db: Db, k: ChainKey, head: bigint, deepest: bigint, assets: Map<string, AssetRef>): Promise<number> {
   if (deepest < 0n) return 0;
   return db.transaction(async (trx) => {
     const rows = (await trx('transfers')

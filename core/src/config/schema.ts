@@ -66,6 +66,7 @@ export const configSchema = {
           network: { type: 'string' },
           rpcUrl: { type: 'string', minLength: 1 },
           confirmations: { type: 'integer', minimum: 1, maximum: 10000 },
+          finality: { enum: ['confirmations', 'finalized'] },
           pollIntervalMs: { type: 'integer', minimum: 50, maximum: 600000 },
           startBlock: { oneOf: [{ type: 'integer', minimum: 0 }, { const: 'latest' }] },
           reorgWindow: { type: 'integer', minimum: 1, maximum: 10000 },

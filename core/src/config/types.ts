@@ -44,6 +44,8 @@ export interface ChainSettings {
   rpcUrl: string;
   /** Overrides the plugin's default threshold. */
   confirmations?: number;
+  /** 'finalized': a deposit is final once the node's finalized block covers it (EVM `finalized` tag). */
+  finality?: 'confirmations' | 'finalized';
   pollIntervalMs?: number;
   /** Where a first start begins: a height, or the current head ('latest', the default). */
   startBlock?: number | 'latest';

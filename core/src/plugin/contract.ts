@@ -99,6 +99,8 @@ export interface ChainReader {
   fetchBlock(height: bigint): Promise<Uint8Array>;
   /** Hash of the block at a height on the node's current chain (reorg ancestor search); null if none. */
   blockHash(height: bigint): Promise<string | null>;
+  /** The node's finalized height, on chains that have one (the `finalized` tag on EVM). */
+  finalized?(): Promise<bigint | null>;
 }
 
 export interface ReaderOptions {

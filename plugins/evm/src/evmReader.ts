@@ -43,6 +43,10 @@ export function createEvmReader(options: ReaderOptions): ChainReader {
       ]);
       return new TextEncoder().encode(`{"block":${block},"receipts":${receipts}}`);
     },
+    finalized: async () => {
+      const block = await call<{ number: string } | null>('eth_getBlockByNumber', ['finalized', false]);
+      return block ? BigInt(block.number) : null;
+    },
     blockHash: async (height) => (await call<{ hash: string } | null>('eth_getBlockByNumber', [hex(height), false]))?.hash ?? null,
   };
 }

@@ -26,9 +26,12 @@ function anvilBinary(): string {
   return bin;
 }
 
-export async function startAnvil(): Promise<Anvil> {
+/** `args`: extra anvil flags, e.g. ['--slots-in-an-epoch', '1'] so that `finalized` trails the head by 2. */
+export async function startAnvil(args: string[] = []): Promise<Anvil> {
   const port = await freePort();
-  const child: ChildProcess = spawn(anvilBinary(), ['--port', String(port), '--host', '127.0.0.1', '--silent'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(anvilBinary(), ['--port', String(port), '--host', '127.0.0.1', '--silent', ...args], {
+    stdio: 'ignore',
+  });
   const url = `http://127.0.0.1:${port}`;
   let id = 0;
   const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {

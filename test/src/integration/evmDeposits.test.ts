@@ -117,6 +117,43 @@ describe('EVM deposits on anvil', () => {
   });
 });
 
+describe('finality by the finalized tag', () => {
+  it('confirms a deposit when the finalized block covers it, whatever the count threshold', async () => {
+    const t = await createTestDatabase();
+    const anvil = await startAnvil(['--slots-in-an-epoch', '1']); // finalized = head - 2
+    const pool = createDetectPool(1);
+    const masterKey = new MasterKey(randomBytes(32));
+    try {
+      const s = await seedCompany(t.db);
+      const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
+      const addr = await generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: wallet.id }).first(), null);
+      const f = createFollower({
+        db: t.db,
+        logger: createLogger({ level: 'silent' }),
+        pool,
+        plugin: createEvmPlugin(),
+        settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, startBlock: 0, confirmations: 100, finality: 'finalized' },
+      });
+      await anvil.mine(3);
+      const tx = await anvil.send(addr.address, 5n);
+      const status = async () =>
+        (await t.db('transfers').where({ tx_hash: tx }).first('status', 'confirmations')) as { status: string; confirmations: number };
+      await f.tick();
+      expect((await status()).status).toBe('pending');
+      await anvil.mine(1);
+      await f.tick();
+      expect((await status()).status).toBe('pending'); // finalized is one block short
+      await anvil.mine(1);
+      await f.tick();
+      expect(await status()).toEqual({ status: 'confirmed', confirmations: 3 });
+    } finally {
+      await pool.close();
+      await anvil.stop();
+      await t.drop();
+    }
+  });
+});
+
 describe('indexer fail-over', () => {
   it('a second indexer stands by on the advisory lock and takes over when the first stops', async () => {
     const t = await createTestDatabase();
