@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createLogger, loadConfig, toBaseUnits } from '@walletd/core';
 import { createFollower, createDetectPool } from '@walletd/indexer';
-import { fund, readDevnetInfo } from '../devnet/devnet';
+import { devnetChain, fund, readDevnetInfo } from '../devnet/devnet';
 import { loadPlugins } from '../plugins';
 import { openRuntime } from '../runtime';
 import { printJson } from './output';
@@ -36,7 +36,8 @@ export function registerDev(program: Command): void {
       const config = loadConfig({ file: cmd.optsWithGlobals().config });
       const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: { role: 'rescan' } });
       if (!/^[0-9]+$/.test(String(o.from))) throw new Error('--from must be a block height');
-      const settings = config.chains.find((c) => c.chain === o.chain && c.network === o.network);
+      const chains = config.chains.length === 0 && config.devnet.enabled ? [devnetChain(readDevnetInfo(config.dataDir))] : config.chains;
+      const settings = chains.find((c) => c.chain === o.chain && c.network === o.network);
       if (!settings) throw new Error(`${o.chain}/${o.network} is not in chains[] of the config`);
       const plugins = loadPlugins();
       const plugin = plugins.forChain(settings.chain);

@@ -64,6 +64,19 @@ export async function waitMined(url: string, hash: string): Promise<{ status: st
   }
 }
 
+/** How the indexer follows the devnet (also what `walletd indexer rescan` uses when chains[] is empty). */
+export function devnetChain(info: DevnetInfo): ChainSettings {
+  return {
+    chain: 'ethereum',
+    network: 'devnet',
+    rpcUrl: info.rpcUrl,
+    confirmations: 2,
+    pollIntervalMs: 1000,
+    startBlock: 0,
+    tokens: [{ contract: info.usdc, symbol: 'USDC', decimals: 6 }],
+  };
+}
+
 export const devnetInfoFile = (dataDir: string) => join(dataDir, 'anvil', 'devnet.json');
 
 export function readDevnetInfo(dataDir: string): DevnetInfo {
@@ -132,15 +145,7 @@ export async function startDevnet(options: { dataDir: string; port: number; logg
   options.logger.info({ rpcUrl, usdc: info.usdc }, 'devnet (ethereum/devnet) running on anvil');
   return {
     ...info,
-    chain: {
-      chain: 'ethereum',
-      network: 'devnet',
-      rpcUrl,
-      confirmations: 2,
-      pollIntervalMs: 1000,
-      startBlock: 0,
-      tokens: [{ contract: info.usdc, symbol: 'USDC', decimals: 6 }],
-    },
+    chain: devnetChain(info),
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

@@ -122,6 +122,11 @@ describe('walletd serve on the embedded database', () => {
     expect(feed.events.filter((e) => e.type === 'deposit.detected')).toHaveLength(2);
     expect(feed.events.filter((e) => e.type === 'deposit.confirmed')).toHaveLength(2);
 
+    // A rescan from genesis while the service runs finds nothing new.
+    const rescan = runWalletd(['indexer', 'rescan', '--chain', 'ethereum', '--network', 'devnet', '--from', '0'], env);
+    expect(rescan.status).toBe(0);
+    expect(rescan.json).toMatchObject({ chain: 'ethereum', network: 'devnet', from: 0, newEvents: 0 });
+
     const anvilPid = Number(readFileSync(join(dataDir, 'anvil', 'anvil.pid'), 'utf8'));
     expect(pidAlive(anvilPid)).toBe(true);
     third.child.kill('SIGTERM');

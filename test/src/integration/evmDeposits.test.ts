@@ -115,6 +115,24 @@ describe('EVM deposits on anvil', () => {
     await f.tick();
     expect((await events('deposit.confirmed')).filter((e) => e.data.txHash === tx)).toHaveLength(0);
   });
+
+  it('detects the replacement chain\'s transfers once after a reorg', async () => {
+    const addr = await depositAddress();
+    const f = follower();
+    await f.tick();
+    const old = await anvil.send(addr.address, 7n);
+    await f.tick();
+    // The last block is replaced by one that pays the address differently.
+    await anvil.rpc('anvil_reorg', [1, [[{ from: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', to: addr.address, value: '0xb' }, 0]]]);
+    await f.tick();
+    await f.tick();
+    const detected = (await events('deposit.detected')).filter((e) => e.data.addressId === addr.id);
+    const rejected = (await events('deposit.rejected')).filter((e) => e.data.addressId === addr.id);
+    expect(detected.map((e) => e.data.amount).sort()).toEqual(['0.000000000000000007', '0.000000000000000011']);
+    expect(rejected.map((e) => e.data.txHash)).toEqual([old]);
+    const replacement = detected.find((e) => e.data.txHash !== old);
+    expect(await t.db('transfers').where({ tx_hash: replacement.data.txHash }).count('* as n')).toEqual([{ n: 1 }]);
+  });
 });
 
 describe('finality by the finalized tag', () => {
