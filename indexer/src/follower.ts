@@ -2,7 +2,16 @@ import type { Chain, ChainPlugin, ChainReader, ChainSettings, Db, Logger, Metric
 import { type ChainAssets, chainAssets } from './chainAssets';
 import type { DetectPool } from './detectPool';
 import { SharedAddressSet } from './sharedAddressSet';
-import { type ChainKey, confirmUpTo, persistBlock, readCursor, recentHash, rejectDetached, rewindTo } from './transferStore';
+import {
+  type ChainKey,
+  applyDecisions,
+  pendingTransfers,
+  persistBlock,
+  readCursor,
+  recentHash,
+  rejectDetached,
+  rewindTo,
+} from './transferStore';
 
 export interface FollowerStats {
   head: bigint;
@@ -123,13 +132,17 @@ export function createFollower(deps: FollowerDeps): Follower {
     throw new Error(`reorg deeper than the ${window}-block window at height ${height}; raise reorgWindow or rescan`);
   }
 
-  /** The deepest height whose deposits are final now: by the finalized tag, or by count. */
-  async function finalHeight(head: bigint): Promise<bigint> {
-    if (settings.finality === 'finalized') {
+  /** The plugin decides what is final (its `confirm` verb); the store records it with events. */
+  async function confirmPending(head: bigint): Promise<number> {
+    const finality = settings.finality ?? 'confirmations';
+    let finalized: bigint | null = null;
+    if (finality === 'finalized') {
       if (!reader.finalized) throw new Error(`${plugin.name} cannot report a finalized block for ${key.chain}/${key.network}`);
-      return (await reader.finalized()) ?? -1n;
+      finalized = await reader.finalized();
     }
-    return head - BigInt(threshold) + 1n;
+    const pending = await pendingTransfers(db, key);
+    const decisions = plugin.confirm({ pending, head, finalized, threshold, finality });
+    return applyDecisions(db, key, decisions, assets.byKey);
   }
 
   async function followToHead(): Promise<void> {
@@ -162,7 +175,7 @@ export function createFollower(deps: FollowerDeps): Follower {
       if (rejected) m?.deposits.inc({ ...labels, type: 'deposit.rejected' }, rejected);
       if (rejected) logger.warn({ rejected }, 'deposits retracted after a reorg');
     }
-    const confirmed = await confirmUpTo(db, key, head, await finalHeight(head), assets.byKey);
+    const confirmed = await confirmPending(head);
     if (confirmed) m?.deposits.inc({ ...labels, type: 'deposit.confirmed' }, confirmed);
     report();
     if (confirmed) logger.info({ confirmed, head: head.toString() }, 'deposits confirmed');
@@ -195,7 +208,7 @@ export function createFollower(deps: FollowerDeps): Follower {
         if (cursor && cursor.height > h)
           await db('chain_cursors').where(key).update({ height: cursor.height.toString(), hash: cursor.hash });
       }
-      await confirmUpTo(db, key, head, await finalHeight(head), assets.byKey);
+      await confirmPending(head);
     },
   };
 }

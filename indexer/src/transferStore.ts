@@ -1,4 +1,4 @@
-import type { AssetRef, Db, DetectResult } from '@walletd/core';
+import type { AssetRef, ConfirmDecision, Db, DetectResult, PendingTransfer } from '@walletd/core';
 import type { Knex } from 'knex';
 import { type TransferRow, recordDepositEvent } from './depositEvents';
 
@@ -160,26 +160,34 @@ export async function rejectDetached(db: Db, k: ChainKey, assets: Map<string, As
   });
 }
 
+/** Pending transfers of a chain/network as the plugin's `confirm` sees them. */
+export async function pendingTransfers(db: Db, k: ChainKey): Promise<PendingTransfer[]> {
+  const rows = (await db('transfers').where(k).andWhere('status', 'pending').select('id', 'block_number')) as {
+    id: number;
+    block_number: number | null;
+  }[];
+  return rows.map((r) => ({ id: r.id, blockNumber: r.block_number === null ? null : BigInt(r.block_number) }));
+}
+
 /**
- * Pending transfers in blocks at or below `deepest` (head - threshold + 1, or the finalized block):
- * `deposit.confirmed`, the signal to credit. `confirmations` counts from the head.
+ * Records the plugin's decisions: `deposit.confirmed` (the signal to credit) or `deposit.rejected`,
+ * each with its event in the same transaction, in chain order. Only still-pending rows change.
  */
-export async function confirmUpTo(db: Db, k: ChainKey, head: bigint, deepest: bigint, assets: Map<string, AssetRef>): Promise<number> {
-  if (deepest < 0n) return 0;
+export async function applyDecisions(db: Db, k: ChainKey, decisions: ConfirmDecision[], assets: Map<string, AssetRef>): Promise<number> {
+  if (decisions.length === 0) return 0;
+  const sorted = [...decisions].sort((x, y) => x.id - y.id);
   return db.transaction(async (trx) => {
-    const rows = (await trx('transfers')
-      .where(k)
-      .andWhere('status', 'pending')
-      .whereNotNull('block_number')
-      .andWhere('block_number', '<=', deepest.toString())
-      .update({ status: 'confirmed', confirmations: trx.raw('? - block_number + 1', [head.toString()]), updated_at: trx.fn.now() })
-      .returning('*')) as TransferRow[];
-    // RETURNING has no order; events follow the chain's (ids were assigned in block order).
-    rows.sort((x, y) => x.id - y.id);
-    for (const row of rows) {
-      const asset = assets.get(row.asset_key);
-      if (asset) await recordDepositEvent(trx, 'deposit.confirmed', row, asset);
+    let n = 0;
+    for (const d of sorted) {
+      const [row] = (await trx('transfers')
+        .where({ ...k, id: d.id, status: 'pending' })
+        .update({ status: d.status, confirmations: d.confirmations, reason: d.reason ?? null, updated_at: trx.fn.now() })
+        .returning('*')) as TransferRow[];
+      const asset = row ? assets.get(row.asset_key) : undefined;
+      if (!row || !asset) continue;
+      await recordDepositEvent(trx, d.status === 'confirmed' ? 'deposit.confirmed' : 'deposit.rejected', row, asset);
+      n++;
     }
-    return rows.length;
+    return n;
   });
 }

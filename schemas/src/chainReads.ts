@@ -46,7 +46,12 @@ export const Balances = {
         type: 'object',
         required: ['asset', 'confirmed', 'pending'],
         additionalProperties: false,
-        properties: { asset: { $ref: 'Asset' }, confirmed: DecimalString, pending: DecimalString },
+        properties: {
+          asset: { $ref: 'Asset' },
+          confirmed: DecimalString,
+          pending: DecimalString,
+          onchain: { ...DecimalString, description: "with ?onchain=true: what the node reports across the wallet's addresses" },
+        },
       },
     },
   },

@@ -91,6 +91,33 @@ export interface DerivedAddress {
   path: string;
 }
 
+/** A detected transfer waiting to be final, as `confirm` sees it. */
+export interface PendingTransfer {
+  id: number;
+  /** null: not in a block (a mempool detection, or detached by a reorg). */
+  blockNumber: bigint | null;
+}
+
+export interface ConfirmInput {
+  pending: PendingTransfer[];
+  head: bigint;
+  /** The node's finalized height, when the network's finality rule uses it. */
+  finalized: bigint | null;
+  threshold: number;
+  finality: FinalityRule | 'finalized';
+}
+
+/** What `confirm` decides for each pending transfer it does not leave pending. */
+export interface ConfirmDecision {
+  id: number;
+  status: 'confirmed' | 'rejected';
+  confirmations: number;
+  reason?: 'reorg' | 'mempool_dropped';
+}
+
+/** Pure: pending transfers and the chain's head/finality in, decisions out. */
+export type ConfirmFn = (input: ConfirmInput) => ConfirmDecision[];
+
 /** Node access for one chain/network; the follower calls it on the main thread. */
 export interface ChainReader {
   /** Current head height. */
@@ -101,6 +128,53 @@ export interface ChainReader {
   blockHash(height: bigint): Promise<string | null>;
   /** The node's finalized height, on chains that have one (the `finalized` tag on EVM). */
   finalized?(): Promise<bigint | null>;
+  /** On-chain balance of an address in base units (the API's on-chain check). */
+  getBalance(address: string, asset: AssetRef): Promise<bigint>;
+}
+
+/**
+ * Withdrawal verbs (typed here, implemented with the withdrawal work): `build` makes an unsigned
+ * transaction for an intent (fee estimate, nonce or coin selection), `sign` signs it with keys
+ * derived from the wallet seed, `broadcast` publishes it, `verify` checks a mined transaction
+ * against the intent (right asset, recipients and exact amounts, success) before it is reported
+ * as confirmed. Amounts are bigint base units; `outputs` covers several recipients (UTXO).
+ */
+export interface WithdrawalIntent {
+  chain: Chain;
+  network: string;
+  asset: AssetRef;
+  outputs: { to: string; amount: bigint }[];
+  /** Addresses that may fund it, primary first (several on UTXO chains). */
+  sources: string[];
+  memo?: string;
+  destinationTag?: number;
+}
+
+export interface UnsignedWithdrawal {
+  intent: WithdrawalIntent;
+  /** Plugin-specific, JSON-serialisable (e.g. an EVM transaction request, a PSBT). */
+  payload: unknown;
+  fee: bigint;
+  sourceAddresses: string[];
+}
+
+export interface SignedWithdrawal {
+  raw: string;
+  txHash: string;
+}
+
+export interface WithdrawalVerdict {
+  status: 'pending' | 'confirmed' | 'rejected';
+  confirmations: number;
+  fee?: bigint;
+  reason?: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error';
+}
+
+export interface WithdrawalVerbs {
+  build(intent: WithdrawalIntent, reader: ChainReader): Promise<UnsignedWithdrawal>;
+  sign(unsigned: UnsignedWithdrawal, seed: Uint8Array, derivationIndexes: number[]): Promise<SignedWithdrawal>;
+  broadcast(signed: SignedWithdrawal, reader: ChainReader): Promise<void>;
+  verify(unsigned: UnsignedWithdrawal, txHash: string, reader: ChainReader): Promise<WithdrawalVerdict>;
 }
 
 export interface ReaderOptions {
@@ -119,4 +193,7 @@ export interface ChainPlugin {
   matchKey(chain: Chain, network: string, address: string): string;
   deriveAddress(chain: Chain, network: string, seed: Uint8Array, index: number): DerivedAddress;
   createReader(chain: Chain, network: string, options: ReaderOptions): ChainReader;
+  confirm: ConfirmFn;
+  /** Present once the plugin supports withdrawals (the withdrawal work makes it required). */
+  withdrawals?: WithdrawalVerbs;
 }

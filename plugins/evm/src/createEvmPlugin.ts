@@ -1,5 +1,6 @@
 import { BaseError, type ChainPlugin, PLUGIN_API_VERSION } from '@walletd/core';
 import { deriveEvmAddress, evmMatchKey, validateEvmAddress } from './addresses';
+import { confirmTransfers } from './confirmTransfers';
 import { createEvmReader } from './evmReader';
 import { EVM_CHAINS } from './networks';
 
@@ -19,5 +20,6 @@ export function createEvmPlugin(): ChainPlugin {
       return deriveEvmAddress(seed, index);
     },
     createReader: (_chain, _network, options) => createEvmReader(options),
+    confirm: confirmTransfers,
   };
 }

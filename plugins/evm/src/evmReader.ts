@@ -1,4 +1,4 @@
-import { BaseError, type ChainReader, type ReaderOptions } from '@walletd/core';
+import { type AssetRef, BaseError, type ChainReader, type ReaderOptions } from '@walletd/core';
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
@@ -42,6 +42,13 @@ export function createEvmReader(options: ReaderOptions): ChainReader {
         post('eth_getBlockReceipts', [hex(height)]),
       ]);
       return new TextEncoder().encode(`{"block":${block},"receipts":${receipts}}`);
+    },
+    getBalance: async (address: string, asset: AssetRef) => {
+      if (asset.contractAddress === null) return BigInt(await call<string>('eth_getBalance', [address, 'latest']));
+      // balanceOf(address): selector 0x70a08231 + the address as a 32-byte word.
+      const data = `0x70a08231${address.slice(2).toLowerCase().padStart(64, '0')}`;
+      const result = await call<string>('eth_call', [{ to: asset.contractAddress, data }, 'latest']);
+      return result === '0x' ? 0n : BigInt(result);
     },
     finalized: async () => {
       const block = await call<{ number: string } | null>('eth_getBlockByNumber', ['finalized', false]);

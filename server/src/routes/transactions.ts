@@ -1,8 +1,8 @@
-import { BaseError } from '@walletd/core';
+import { BaseError, fromBaseUnits } from '@walletd/core';
 import { Router } from 'express';
 import type { Common } from '../context';
 import { auth, keySeesWallet, parseBigId, parseId, requireGlobal, walletFor } from '../http/scope';
-import { knownAssets, listTransactions, walletBalances } from '../services/transactions';
+import { knownAssets, listTransactions, onchainBalances, walletBalances } from '../services/transactions';
 
 export function transactionsRouter(common: Common): Router {
   const { db, config, plugins } = common;
@@ -10,9 +10,27 @@ export function transactionsRouter(common: Common): Router {
 
   r.get('/wallets/:id/balances', async (req, res) => {
     const wallet = await walletFor(db, auth(req), req.params.id, ['wallets:read']);
+    const assets = knownAssets(config, plugins, wallet.chain, wallet.network);
+    const balances = await walletBalances(db, assets, wallet.id);
+    const { onchain } = req.query as Record<string, unknown>;
+    if (onchain !== undefined && onchain !== 'true' && onchain !== 'false')
+      throw new BaseError('validation_failed', 'onchain must be true or false');
+    if (onchain !== 'true') {
+      res.json({ walletId: wallet.id, balances });
+      return;
+    }
+    const addresses = (await db('addresses').where({ wallet_id: wallet.id }).pluck('address')) as string[];
+    const live = await onchainBalances(
+      config,
+      plugins,
+      wallet.chain,
+      wallet.network,
+      addresses,
+      balances.map((b) => b.asset),
+    );
     res.json({
       walletId: wallet.id,
-      balances: await walletBalances(db, knownAssets(config, plugins, wallet.chain, wallet.network), wallet.id),
+      balances: balances.map((b) => ({ ...b, onchain: fromBaseUnits(live.get(b.asset.key) ?? 0n, b.asset.decimals) })),
     });
   });
 

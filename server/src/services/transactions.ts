@@ -57,6 +57,36 @@ export async function walletBalances(db: Db, assets: Map<string, AssetRef>, wall
   });
 }
 
+/**
+ * What the node says: the sum over the wallet's addresses of each asset's on-chain balance, to
+ * compare with the indexed figures. Needs the chain in chains[] (or the devnet).
+ */
+export async function onchainBalances(
+  config: WalletdConfig,
+  plugins: PluginRegistry,
+  chain: string,
+  network: string,
+  addresses: string[],
+  assets: AssetRef[],
+): Promise<Map<string, bigint>> {
+  const settings = config.chains.find((c) => c.chain === chain && c.network === network);
+  const plugin = plugins.forChain(chain);
+  if (!settings || !plugin)
+    throw new BaseError('unprocessable', `${chain}/${network} is not followed by this service (chains[] in the config)`);
+  const reader = plugin.createReader(chain as Chain, network, { rpcUrl: settings.rpcUrl });
+  const out = new Map<string, bigint>();
+  try {
+    for (const asset of assets) {
+      let total = 0n;
+      for (const a of addresses) total += await reader.getBalance(a, asset);
+      out.set(asset.key, total);
+    }
+  } catch (cause) {
+    throw new BaseError('node_error', `the ${chain}/${network} node did not answer the balance check`, { cause });
+  }
+  return out;
+}
+
 export interface TransactionQuery {
   companyId: number;
   walletIds: ReadonlySet<number> | null;

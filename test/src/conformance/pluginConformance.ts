@@ -45,6 +45,19 @@ export function describePluginConformance(subject: ConformanceSubject): void {
       expect(require(plugin.detectModule).detect).toBeInstanceOf(Function);
     });
 
+    it('confirm is pure, never confirms a transfer in no block (reorged out), and counts confirmations from the head', () => {
+      const pending = [
+        { id: 1, blockNumber: 10n },
+        { id: 2, blockNumber: null },
+      ];
+      const input = { pending, head: 1_000n, finalized: 1_000n, threshold: 1, finality: 'confirmations' as const };
+      const first = plugin.confirm(input);
+      expect(plugin.confirm(input)).toEqual(first);
+      expect(first.map((d) => d.id)).toEqual([1]);
+      expect(first[0]?.confirmations).toBe(991);
+      expect(plugin.confirm({ ...input, finality: 'finalized' }).some((d) => d.id === 2 && d.status === 'confirmed')).toBe(false);
+    });
+
     for (const t of subject.targets) {
       it(`${t.chain}/${t.network}: addresses derive deterministically, are distinct, validate, and match in their own form`, () => {
         const seen = new Set<string>();

@@ -116,7 +116,7 @@ describe('EVM deposits on anvil', () => {
     expect((await events('deposit.confirmed')).filter((e) => e.data.txHash === tx)).toHaveLength(0);
   });
 
-  it('detects the replacement chain\'s transfers once after a reorg', async () => {
+  it("detects the replacement chain's transfers once after a reorg", async () => {
     const addr = await depositAddress();
     const f = follower();
     await f.tick();

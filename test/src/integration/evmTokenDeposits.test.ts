@@ -127,6 +127,12 @@ describe('EVM token deposits on anvil', () => {
         { asset: { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18, contractAddress: null }, confirmed: '0', pending: '0' },
         { asset: { key, symbol: 'USDC', decimals: 6, contractAddress: usdc.address }, confirmed: '14.345682', pending: '0' },
       ]);
+      const live = await call(app.url, 'GET', `/v1/wallets/${wallet.id}/balances?onchain=true`, { key: s.rootKey });
+      expect(validator('Balances')(live.body)).toBe(true);
+      expect(live.body.balances.map((x: { asset: { symbol: string }; onchain: string }) => [x.asset.symbol, x.onchain])).toEqual([
+        ['ETH', '0'],
+        ['USDC', '14.345682'],
+      ]);
       const found = await call(app.url, 'GET', `/v1/transactions?search=${batch.toUpperCase().replace('0X', '0x')}`, { key: s.rootKey });
       expect(found.body.transactions.map((x: { eventIndex: number; amount: string }) => [x.eventIndex, x.amount])).toEqual([
         [3, '0.000003'],
