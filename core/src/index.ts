@@ -9,3 +9,4 @@ export * from './plugin';
 export * from './auth';
 export * from './events';
 export * from './metrics';
+export * from './process';

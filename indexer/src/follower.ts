@@ -91,9 +91,10 @@ export function createFollower(deps: FollowerDeps): Follower {
     }
   }
 
-  async function indexBlock(height: bigint): Promise<'ok' | 'reorg'> {
+  /** Fetch on this thread, parse and detect in a worker. */
+  async function detectAt(height: bigint) {
     const raw = await reader.fetchBlock(height);
-    const result = await pool.detect({
+    return pool.detect({
       detectModule: plugin.detectModule,
       raw,
       chain,
@@ -102,6 +103,10 @@ export function createFollower(deps: FollowerDeps): Follower {
       tokens: assets.tokens,
       watched: watched.table,
     });
+  }
+
+  async function indexBlock(height: bigint): Promise<'ok' | 'reorg'> {
+    const result = await detectAt(height);
     const parent = await recentHash(db, key, height - 1n);
     if (parent !== null && parent !== result.block.parentHash) return 'reorg';
     const detected = await persistBlock(db, key, result, assets.byKey, window);
@@ -192,16 +197,7 @@ export function createFollower(deps: FollowerDeps): Follower {
       await refreshWatched();
       const head = await reader.head();
       for (let h = height; h <= head; h++) {
-        const raw = await reader.fetchBlock(h);
-        const result = await pool.detect({
-          detectModule: plugin.detectModule,
-          raw,
-          chain,
-          network: key.network,
-          native: assets.native,
-          tokens: assets.tokens,
-          watched: watched.table,
-        });
+        const result = await detectAt(h);
         // Re-persist without moving the live cursor backwards: only transfers are (re)recorded.
         const cursor = await readCursor(db, key);
         await persistBlock(db, key, result, assets.byKey, window);

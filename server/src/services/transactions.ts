@@ -1,3 +1,4 @@
+import type { TransferRow } from '@walletd/indexer';
 import {
   type AssetRef,
   BaseError,

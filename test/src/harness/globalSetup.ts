@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
-import { createDb, createLogger, migrateLatest, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@walletd/core';
+import { createDb, createLogger, migrateLatest, processAlive, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@walletd/core';
+import { freePort } from './walletdProcess';
 
 declare global {
   // eslint-disable-next-line no-var
@@ -10,35 +10,15 @@ declare global {
 
 export const TEMPLATE_DB = 'walletd_template';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
-  } catch {
-    return false;
-  }
-};
-
 /** A run that crashed skips its teardown: stop and remove clusters whose jest process is gone. */
 function sweepCrashedRuns(root: string): void {
   if (!existsSync(root)) return;
   for (const name of readdirSync(root)) {
     const m = /^run-(\d+)$/.exec(name);
-    if (!m || alive(Number(m[1]))) continue;
+    if (!m || processAlive(Number(m[1]))) continue;
     const pidFile = join(root, name, 'pg', 'postmaster.pid');
     const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : 0;
-    if (pid > 0 && alive(pid)) process.kill(pid, 'SIGQUIT');
+    if (pid > 0 && processAlive(pid)) process.kill(pid, 'SIGQUIT');
     rmSync(join(root, name), { recursive: true, force: true });
   }
 }

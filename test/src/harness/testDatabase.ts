@@ -16,52 +16,38 @@ function adminUrl(): string {
   return url.replace(/\/[^/]+$/, '/postgres');
 }
 
-/** A fresh migrated database cloned from the run's template: each test file gets its own. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl() });
-  await admin.connect();
+async function adminQuery(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: adminUrl() });
+  await c.connect();
   try {
-    await admin.query(`create database ${name} template ${TEMPLATE_DB}`);
+    await c.query(sql);
   } finally {
-    await admin.end();
+    await c.end();
   }
+}
+
+async function database(name: string, createSql: string, poolMax: number): Promise<TestDatabase> {
+  await adminQuery(createSql);
   const url = adminUrl().replace(/\/postgres$/, `/${name}`);
-  const db = createDb({ url, poolMax: 5 });
+  const db = createDb({ url, poolMax });
   return {
     url,
     db,
     drop: async () => {
       await db.destroy();
-      const c = new pg.Client({ connectionString: adminUrl() });
-      await c.connect();
-      try {
-        await c.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await c.end();
-      }
+      await adminQuery(`drop database if exists ${name} with (force)`);
     },
   };
 }
 
+/** A fresh migrated database cloned from the run's template: each test file gets its own. */
+export function createTestDatabase(): Promise<TestDatabase> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  return database(name, `create database ${name} template ${TEMPLATE_DB}`, 5);
+}
+
 /** An empty database (no migrations), for migration tests. */
-export async function createEmptyDatabase(): Promise<TestDatabase> {
+export function createEmptyDatabase(): Promise<TestDatabase> {
   const name = `e_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = adminUrl().replace(/\/postgres$/, `/${name}`);
-  const db = createDb({ url, poolMax: 2 });
-  return {
-    url,
-    db,
-    drop: async () => {
-      await db.destroy();
-      const c = new pg.Client({ connectionString: adminUrl() });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  return database(name, `create database ${name}`, 2);
 }

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Interface } from 'ethers';
 import { ANVIL_FUNDER, type Anvil } from './anvil';
 
@@ -7,27 +5,9 @@ let compiled: { abi: unknown[]; bytecode: string } | undefined;
 
 /** Compiles test/contracts/TestToken.sol with solc-js (offline), once per process. */
 function compile(): { abi: unknown[]; bytecode: string } {
-  if (compiled) return compiled;
-  // solc-js is CommonJS and large; load it only when a test needs a token.
-  const solc = require('solc') as { compile(input: string): string };
-  const source = readFileSync(join(__dirname, '..', '..', 'contracts', 'TestToken.sol'), 'utf8');
-  const output = JSON.parse(
-    solc.compile(
-      JSON.stringify({
-        language: 'Solidity',
-        sources: { 'TestToken.sol': { content: source } },
-        settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
-      }),
-    ),
-  ) as {
-    errors?: { severity: string; formattedMessage: string }[];
-    contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
-  };
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const c = output.contracts['TestToken.sol']?.TestToken;
-  if (!c) throw new Error('TestToken not in solc output');
-  compiled = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+  compiled ??= (
+    require('../../scripts/compile-devnet-token.js') as { compileTestToken(): { abi: unknown[]; bytecode: string } }
+  ).compileTestToken();
   return compiled;
 }
 

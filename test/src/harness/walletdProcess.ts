@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from '@walletd/core';
 
 export const WALLETD_MAIN = join(__dirname, '..', '..', '..', 'server', 'dist', 'cli', 'main.js');
 
@@ -98,16 +98,4 @@ export async function freePort(): Promise<number> {
 }
 
 /** Alive and not a zombie (an orphan nobody reaped still answers kill(pid, 0)). */
-export const pidAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-};
+export const pidAlive = processAlive;
