@@ -108,27 +108,7 @@ export async function listTransactions(db: Db, config: WalletdConfig, plugins: P
     query.andWhereRaw('lower(tx_hash) = lower(?)', [q.search]);
   }
   if (q.after !== undefined) query.andWhere('id', '<', q.after);
-  const rows = (await query) as {
-    id: number;
-    wallet_id: number;
-    address_id: number;
-    chain: string;
-    network: string;
-    tx_hash: string;
-    event_index: number;
-    direction: string;
-    event_type: string;
-    asset_key: string;
-    amount: string;
-    from_address: string | null;
-    to_address: string;
-    block_number: number | null;
-    status: string;
-    confirmations: number;
-    reason: string | null;
-    created_at: Date;
-    updated_at: Date;
-  }[];
+  const rows = (await query) as (TransferRow & { direction: string; created_at: Date; updated_at: Date })[];
   const assetCache = new Map<string, Map<string, AssetRef>>();
   const transactions = rows.map((r) => {
     const k = `${r.chain}:${r.network}`;
