@@ -33,7 +33,7 @@ export interface ServeOptions {
 export async function serve(opts: ServeOptions): Promise<void> {
   const config = loadConfig({ file: opts.config });
   const roles = parseRoles(opts.roles);
-  const logger = createLogger({ level: config.log.level, base: { role: roles.join(',') }, destination: undefined });
+  const logger = createLogger({ level: config.log.level, base: { role: roles.join(',') } });
   logger.info({ config: config.source, dataDir: config.dataDir, roles }, 'walletd starting');
   // Plugins are checked before anything starts: a bad plugin stops start-up with its name.
   const plugins = loadPlugins();
@@ -41,45 +41,55 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const metrics = createMetrics();
   const common: Common = { config, logger, db: rt.db, masterKey: rt.masterKey, plugins, metrics };
   let devnet: Devnet | undefined;
-  if (config.chains.length === 0 && config.devnet.enabled && (roles.includes('indexer') || roles.includes('api'))) {
-    devnet = await startDevnet({ dataDir: config.dataDir, port: config.devnet.port, logger });
-    config.chains = [devnet.chain];
-  }
-  logger.info(
-    rt.embedded ? { database: 'embedded', dataDir: rt.embedded.dataDir } : { database: 'external' },
-    rt.embedded ? `data lives in ${rt.embedded.dataDir}` : 'using DATABASE_URL',
-  );
-
   let server: Server | undefined;
-  const stores: { shutdown(): void }[] = [];
-  if (roles.includes('api')) {
-    if (config.bootstrap) {
-      const created = await bootstrapIfEmpty(rt.db);
-      if (created) printBootstrapBanner(created.key, config.server.port);
-    }
-    const { app, limiters } = createApp(common);
-    stores.push(...limiters.stores);
-    server = await new Promise<Server>((resolve, reject) => {
-      const s = app.listen(config.server.port, config.server.host, () => resolve(s));
-      s.once('error', reject);
-    });
-    // Keep-alive sockets beyond a proxy's idle timeout; headers must arrive promptly.
-    server.keepAliveTimeout = 65_000;
-    server.headersTimeout = 66_000;
-    const addr = server.address();
-    logger.info({ port: typeof addr === 'object' && addr ? addr.port : config.server.port }, 'API listening');
-  }
-
   let dispatcher: Dispatcher | undefined;
-  if (roles.includes('dispatcher')) {
-    dispatcher = createDispatcher(common);
-    dispatcher.start();
-  }
   let indexer: Indexer | undefined;
-  if (roles.includes('indexer')) {
-    if (config.chains.length === 0) logger.info('indexer: no chains configured (chains[] in the config)');
-    indexer = createIndexer({ db: rt.db, logger, registry: plugins, chains: config.chains, threads: config.indexer.threads, metrics });
-    indexer.start();
+  const stores: { shutdown(): void }[] = [];
+  try {
+    if (config.chains.length === 0 && config.devnet.enabled && (roles.includes('indexer') || roles.includes('api'))) {
+      devnet = await startDevnet({ dataDir: config.dataDir, port: config.devnet.port, logger });
+      config.chains = [devnet.chain];
+    }
+    logger.info(
+      rt.embedded ? { database: 'embedded', dataDir: rt.embedded.dataDir } : { database: 'external' },
+      rt.embedded ? `data lives in ${rt.embedded.dataDir}` : 'using DATABASE_URL',
+    );
+
+    if (roles.includes('api')) {
+      if (config.bootstrap) {
+        const created = await bootstrapIfEmpty(rt.db);
+        if (created) printBootstrapBanner(created.key, config.server.port);
+      }
+      const { app, limiters } = createApp(common);
+      stores.push(...limiters.stores);
+      server = await new Promise<Server>((resolve, reject) => {
+        const s = app.listen(config.server.port, config.server.host, () => resolve(s));
+        s.once('error', reject);
+      });
+      // Keep-alive sockets beyond a proxy's idle timeout; headers must arrive promptly.
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
+      const addr = server.address();
+      logger.info({ port: typeof addr === 'object' && addr ? addr.port : config.server.port }, 'API listening');
+    }
+
+    if (roles.includes('dispatcher')) {
+      dispatcher = createDispatcher(common);
+      dispatcher.start();
+    }
+    if (roles.includes('indexer')) {
+      if (config.chains.length === 0) logger.info('indexer: no chains configured (chains[] in the config)');
+      indexer = createIndexer({ db: rt.db, logger, registry: plugins, chains: config.chains, threads: config.indexer.threads, metrics });
+      indexer.start();
+    }
+  } catch (err) {
+    // A start that fails half-way (a port in use, a node down) stops what it started.
+    server?.close();
+    await dispatcher?.stop().catch(() => undefined);
+    await indexer?.stop().catch(() => undefined);
+    await devnet?.stop().catch(() => undefined);
+    await rt.close().catch(() => undefined);
+    throw err;
   }
 
   let stopping = false;
