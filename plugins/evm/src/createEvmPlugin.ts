@@ -3,6 +3,7 @@ import { deriveEvmAddress, evmMatchKey, validateEvmAddress } from './addresses';
 import { confirmTransfers } from './confirmTransfers';
 import { createEvmReader } from './evmReader';
 import { EVM_CHAINS } from './networks';
+import { createEvmWithdrawals } from './withdrawals';
 
 /** One plugin for the four EVM chains: the same address and log formats everywhere. */
 export function createEvmPlugin(): ChainPlugin {
@@ -21,5 +22,6 @@ export function createEvmPlugin(): ChainPlugin {
     },
     createReader: (_chain, _network, options) => createEvmReader(options),
     confirm: confirmTransfers,
+    withdrawals: createEvmWithdrawals(),
   };
 }

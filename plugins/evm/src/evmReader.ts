@@ -7,7 +7,12 @@ const hex = (n: bigint) => `0x${n.toString(16)}`;
  * `{"block":…,"receipts":…}` without parsing them: the worker thread parses once.
  * Needs `eth_getBlockReceipts` (geth, erigon, reth, anvil and the large providers have it).
  */
-export function createEvmReader(options: ReaderOptions): ChainReader {
+/** The EVM reader also exposes raw JSON-RPC calls, for the plugin's own withdrawal verbs. */
+export interface EvmReader extends ChainReader {
+  call<T>(method: string, params: unknown[]): Promise<T>;
+}
+
+export function createEvmReader(options: ReaderOptions): EvmReader {
   const timeoutMs = options.timeoutMs ?? 15_000;
   let id = 0;
 
@@ -35,6 +40,7 @@ export function createEvmReader(options: ReaderOptions): ChainReader {
   }
 
   return {
+    call,
     head: async () => BigInt(await call<string>('eth_blockNumber', [])),
     fetchBlock: async (height) => {
       const [block, receipts] = await Promise.all([

@@ -3,3 +3,4 @@ export * from './addresses';
 export * from './networks';
 export { TRANSFER_TOPIC, detect } from './detectTransfers';
 export { createEvmReader } from './evmReader';
+export * from './withdrawals';

@@ -1,0 +1,172 @@
+import {
+  BaseError,
+  type ChainReader,
+  type SignedWithdrawal,
+  type UnsignedWithdrawal,
+  type WithdrawalIntent,
+  type WithdrawalVerbs,
+  type WithdrawalVerdict,
+} from '@walletd/core';
+import { HDNodeWallet, keccak256 } from 'ethers';
+import { TRANSFER_TOPIC } from './detectTransfers';
+import type { EvmReader } from './evmReader';
+
+/** The unsigned EVM transaction a withdrawal carries (quantities as decimal strings: JSON-safe). */
+export interface EvmTxPayload {
+  chainId: string;
+  nonce: number;
+  to: string;
+  value: string;
+  data: string;
+  gasLimit: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+}
+
+const word = (hex: string) => hex.slice(2).toLowerCase().padStart(64, '0');
+const asEvm = (reader: ChainReader) => reader as EvmReader;
+
+/** transfer(address,uint256) calldata. */
+export function transferCalldata(to: string, amount: bigint): string {
+  return `0xa9059cbb${word(to)}${amount.toString(16).padStart(64, '0')}`;
+}
+
+/** Maps node refusals to errors a caller can act on; anything else is a node error. */
+export function nodeRefusal(message: string): BaseError {
+  const m = message.toLowerCase();
+  if (m.includes('insufficient funds')) return new BaseError('insufficient_funds', 'insufficient funds for the amount plus gas');
+  if (m.includes('nonce too low') || m.includes('already known'))
+    return new BaseError('conflict', 'the nonce was already used (nonce too low)');
+  if (m.includes('underpriced') || m.includes('fee too low') || m.includes('max fee per gas less than block base fee')) {
+    return new BaseError('conflict', 'the transaction is underpriced for the current fees');
+  }
+  return new BaseError('node_error', `the node refused the transaction: ${message.slice(0, 200)}`);
+}
+
+async function rpcOrRefusal<T>(reader: EvmReader, method: string, params: unknown[]): Promise<T> {
+  try {
+    return await reader.call<T>(method, params);
+  } catch (e) {
+    throw nodeRefusal((e as Error).message);
+  }
+}
+
+/**
+ * One recipient per EVM transaction; the source is the address holding the funds (the first of
+ * `sources`). Fees: EIP-1559 with twice the current base fee as the cap, so the transaction stays
+ * valid through a few full blocks; `fee` is that upper bound until `verify` reports the real one.
+ */
+export function createEvmWithdrawals(): WithdrawalVerbs {
+  return {
+    async build(intent: WithdrawalIntent, reader: ChainReader): Promise<UnsignedWithdrawal> {
+      const evm = asEvm(reader);
+      const [output] = intent.outputs;
+      const from = intent.sources[0];
+      if (!output || intent.outputs.length !== 1) throw new BaseError('validation_failed', 'an EVM withdrawal pays exactly one recipient');
+      if (!from) throw new BaseError('validation_failed', 'a source address is required');
+      const token = intent.asset.contractAddress;
+      const tx = token
+        ? { from, to: token, value: '0x0', data: transferCalldata(output.to, output.amount) }
+        : { from, to: output.to, value: `0x${output.amount.toString(16)}`, data: '0x' };
+      const [chainId, nonce, block, tip, gas] = await Promise.all([
+        evm.call<string>('eth_chainId', []),
+        evm.call<string>('eth_getTransactionCount', [from, 'pending']),
+        evm.call<{ baseFeePerGas?: string }>('eth_getBlockByNumber', ['latest', false]),
+        evm.call<string>('eth_maxPriorityFeePerGas', []).catch(() => '0x3b9aca00'),
+        rpcOrRefusal<string>(evm, 'eth_estimateGas', [tx]),
+      ]);
+      const baseFee = BigInt(block.baseFeePerGas ?? '0x0');
+      const maxPriorityFeePerGas = BigInt(tip);
+      const maxFeePerGas = baseFee * 2n + maxPriorityFeePerGas;
+      // A little headroom over the estimate: token contracts can cost more on the next block.
+      const gasLimit = token ? (BigInt(gas) * 12n) / 10n : BigInt(gas);
+      const payload: EvmTxPayload = {
+        chainId: BigInt(chainId).toString(),
+        nonce: Number(BigInt(nonce)),
+        to: tx.to,
+        value: BigInt(tx.value).toString(),
+        data: tx.data,
+        gasLimit: gasLimit.toString(),
+        maxFeePerGas: maxFeePerGas.toString(),
+        maxPriorityFeePerGas: maxPriorityFeePerGas.toString(),
+      };
+      // Refuse before anything is signed: the node's estimate does not always check balances.
+      const fee = gasLimit * maxFeePerGas;
+      const native = await evm.getBalance(from, { key: '', symbol: '', decimals: 0, contractAddress: null });
+      if (native < BigInt(tx.value) + fee)
+        throw new BaseError(
+          'insufficient_funds',
+          `the source holds too little ${token ? 'native currency for gas' : 'for the amount plus gas'}`,
+        );
+      if (token && (await evm.getBalance(from, intent.asset)) < output.amount)
+        throw new BaseError('insufficient_funds', `the source holds too little ${intent.asset.symbol}`);
+      return { intent, payload, fee, sourceAddresses: [from] };
+    },
+
+    async sign(unsigned: UnsignedWithdrawal, seed: Uint8Array, derivationIndexes: number[]): Promise<SignedWithdrawal> {
+      const p = unsigned.payload as EvmTxPayload;
+      const index = derivationIndexes[0];
+      if (index === undefined) throw new Error('a derivation index is required to sign');
+      const key = HDNodeWallet.fromSeed(seed).derivePath(`m/44'/60'/0'/0/${index}`);
+      if (key.address.toLowerCase() !== unsigned.sourceAddresses[0]?.toLowerCase()) {
+        throw new Error('the derived key does not control the source address');
+      }
+      const raw = await key.signTransaction({
+        type: 2,
+        chainId: BigInt(p.chainId),
+        nonce: p.nonce,
+        to: p.to,
+        value: BigInt(p.value),
+        data: p.data,
+        gasLimit: BigInt(p.gasLimit),
+        maxFeePerGas: BigInt(p.maxFeePerGas),
+        maxPriorityFeePerGas: BigInt(p.maxPriorityFeePerGas),
+      });
+      return { raw, txHash: keccak256(raw) };
+    },
+
+    async broadcast(signed: SignedWithdrawal, reader: ChainReader): Promise<void> {
+      const hash = await rpcOrRefusal<string>(asEvm(reader), 'eth_sendRawTransaction', [signed.raw]);
+      if (hash.toLowerCase() !== signed.txHash.toLowerCase())
+        throw new BaseError('node_error', 'the node reported another transaction hash');
+    },
+
+    /**
+     * Paid only when mined, successful, and (for a token) carrying the matching Transfer log:
+     * right contract, from the source, to the recipient, the exact amount. Inclusion alone is not
+     * payment: without that log the withdrawal stays pending.
+     */
+    async verify(unsigned: UnsignedWithdrawal, txHash: string, reader: ChainReader): Promise<WithdrawalVerdict> {
+      const evm = asEvm(reader);
+      const receipt = await evm.call<{
+        status: string;
+        blockNumber: string;
+        gasUsed: string;
+        effectiveGasPrice: string;
+        logs: { address: string; topics: string[]; data: string }[];
+      } | null>('eth_getTransactionReceipt', [txHash]);
+      if (!receipt) return { status: 'pending', confirmations: 0 };
+      const fee = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
+      if (receipt.status !== '0x1') return { status: 'rejected', confirmations: 0, fee, reason: 'failed_on_chain' };
+      const { intent } = unsigned;
+      const [output] = intent.outputs;
+      const token = intent.asset.contractAddress;
+      if (token && output) {
+        const from = `0x${word(unsigned.sourceAddresses[0] ?? '0x')}`;
+        const to = `0x${word(output.to)}`;
+        const paid = receipt.logs.some(
+          (l) =>
+            l.address.toLowerCase() === token.toLowerCase() &&
+            l.topics.length === 3 &&
+            l.topics[0] === TRANSFER_TOPIC &&
+            l.topics[1]?.toLowerCase() === from &&
+            l.topics[2]?.toLowerCase() === to &&
+            BigInt(l.data) === output.amount,
+        );
+        if (!paid) return { status: 'pending', confirmations: 0 };
+      }
+      const head = BigInt(await evm.call<string>('eth_blockNumber', []));
+      return { status: 'confirmed', confirmations: Number(head - BigInt(receipt.blockNumber) + 1n), fee };
+    },
+  };
+}
