@@ -27,6 +27,8 @@ export interface TransferRow {
 export function depositData(t: TransferRow, asset: AssetRef): Record<string, unknown> {
   const { key, symbol, decimals, contractAddress } = asset;
   return {
+    // Chain-specific fields first: they can never override the fields the spec defines.
+    ...(t.extra ?? {}),
     chain: t.chain,
     network: t.network,
     txHash: t.tx_hash,
@@ -42,7 +44,6 @@ export function depositData(t: TransferRow, asset: AssetRef): Record<string, unk
     eventIndex: t.event_index,
     ...(t.log_index !== null ? { logIndex: t.log_index } : {}),
     ...(t.reason ? { reason: t.reason } : {}),
-    ...(t.extra ?? {}),
   };
 }
 

@@ -48,7 +48,8 @@ export function createFollower(deps: FollowerDeps): Follower {
   const definition = plugin.chains.find((c) => c.chain === chain)?.networks.find((n) => n.network === settings.network);
   if (!definition) throw new Error(`${plugin.name} does not serve ${key.chain}/${key.network}`);
   const threshold = settings.confirmations ?? definition.defaultConfirmations;
-  const window = settings.reorgWindow ?? 64;
+  // Wide enough to find the ancestor of any reorg that could still touch unconfirmed deposits.
+  const window = settings.reorgWindow ?? Math.max(64, threshold + 16);
   const assets: ChainAssets = chainAssets(plugin, settings);
   const watched = new SharedAddressSet();
   let lastAddressId = 0;
@@ -80,14 +81,19 @@ export function createFollower(deps: FollowerDeps): Follower {
     }
   }
 
+  /**
+   * New addresses, before every block. Ids can commit out of order (two wallets generating at
+   * once), so the last ids are read again; adding an address twice is a no-op.
+   */
   async function refreshWatched(): Promise<void> {
-    const rows = (await db('addresses').where(key).andWhere('id', '>', lastAddressId).orderBy('id').select('id', 'match_key')) as {
-      id: number;
-      match_key: string;
-    }[];
+    const rows = (await db('addresses')
+      .where(key)
+      .andWhere('id', '>', Math.max(0, lastAddressId - 1000))
+      .orderBy('id')
+      .select('id', 'match_key')) as { id: number; match_key: string }[];
     for (const r of rows) {
       watched.add(r.match_key);
-      lastAddressId = r.id;
+      lastAddressId = Math.max(lastAddressId, r.id);
     }
   }
 
@@ -106,10 +112,11 @@ export function createFollower(deps: FollowerDeps): Follower {
   }
 
   async function indexBlock(height: bigint): Promise<'ok' | 'reorg'> {
+    await refreshWatched();
     const result = await detectAt(height);
     const parent = await recentHash(db, key, height - 1n);
     if (parent !== null && parent !== result.block.parentHash) return 'reorg';
-    const detected = await persistBlock(db, key, result, assets.byKey, window);
+    const detected = await persistBlock(db, key, result, assets.byKey, window, stats.head);
     stats.indexed = height;
     stats.blocks++;
     m?.blocksIndexed.inc(labels);
@@ -158,27 +165,31 @@ export function createFollower(deps: FollowerDeps): Follower {
       const start = settings.startBlock === undefined || settings.startBlock === 'latest' ? head : BigInt(settings.startBlock);
       cursor = { height: start - 1n, hash: null };
     }
-    let reorged = false;
+    // A node behind our cursor (restarted, syncing, another backend) is not a reorg: wait for it.
+    if (head < cursor.height) {
+      logger.warn({ head: head.toString(), cursor: cursor.height.toString() }, 'node is behind the indexed height; waiting');
+      return;
+    }
     // A reorg to a chain of the same length (or shorter) brings no new block to check a parent
     // against: check that the block under the cursor is still the node's.
-    if (cursor.hash !== null && (await reader.blockHash(cursor.height)) !== cursor.hash) {
+    const underCursor = cursor.hash === null ? null : await reader.blockHash(cursor.height);
+    if (cursor.hash !== null && underCursor !== null && underCursor !== cursor.hash) {
       await handleReorg(cursor.height + 1n);
-      reorged = true;
       cursor = (await readCursor(db, key)) ?? cursor;
     }
     for (let h = cursor.height + 1n; h <= head; h++) {
       if ((await indexBlock(h)) === 'reorg') {
         await handleReorg(h);
-        reorged = true;
         const back = await readCursor(db, key);
         h = back ? back.height : h - 1n;
       }
     }
-    // After a reorg the new chain has been followed to its head: what did not come back is gone.
-    if (reorged) {
-      const rejected = await rejectDetached(db, key, assets.byKey);
-      if (rejected) m?.deposits.inc({ ...labels, type: 'deposit.rejected' }, rejected);
-      if (rejected) logger.warn({ rejected }, 'deposits retracted after a reorg');
+    // At the head of the (new) chain, what a reorg detached and did not come back is retracted.
+    // Every round, not only the one that saw the reorg: a crash in between leaves nothing pending.
+    const rejected = await rejectDetached(db, key, assets.byKey);
+    if (rejected) {
+      m?.deposits.inc({ ...labels, type: 'deposit.rejected' }, rejected);
+      logger.warn({ rejected }, 'deposits retracted after a reorg');
     }
     const confirmed = await confirmPending(head);
     if (confirmed) m?.deposits.inc({ ...labels, type: 'deposit.confirmed' }, confirmed);
@@ -200,7 +211,7 @@ export function createFollower(deps: FollowerDeps): Follower {
         const result = await detectAt(h);
         // Re-persist without moving the live cursor backwards: only transfers are (re)recorded.
         const cursor = await readCursor(db, key);
-        await persistBlock(db, key, result, assets.byKey, window);
+        await persistBlock(db, key, result, assets.byKey, window, head);
         if (cursor && cursor.height > h)
           await db('chain_cursors').where(key).update({ height: cursor.height.toString(), hash: cursor.hash });
       }

@@ -5,3 +5,4 @@ export * from './follower';
 export * from './indexerService';
 export * from './chainAssets';
 export * from './depositEvents';
+export { persistBlock, rejectDetached, rewindTo } from './transferStore';

@@ -36,6 +36,7 @@ export async function persistBlock(
   result: DetectResult,
   assets: Map<string, AssetRef>,
   window: number,
+  head: bigint,
 ): Promise<number> {
   const { block, transfers } = result;
   return db.transaction(async (trx) => {
@@ -54,6 +55,17 @@ export async function persistBlock(
         company_id: number;
       }[];
       const byKey = new Map(addresses.map((a) => [a.match_key, a]));
+      // Transfers a reorg retracted whose transaction is mined again: they come back as pending
+      // and are announced again (deposit.detected), so a re-included deposit is never lost.
+      const retracted = new Set(
+        (
+          (await trx('transfers')
+            .where({ ...k, status: 'rejected', reason: 'reorg' })
+            .whereIn('tx_hash', [...new Set(transfers.map((t) => t.txHash))])
+            .select('tx_hash', 'event_index')) as { tx_hash: string; event_index: number }[]
+        ).map((r) => `${r.tx_hash}:${r.event_index}`),
+      );
+      const confirmations = Number(head - block.number + 1n);
       for (const t of transfers) {
         const address = byKey.get(t.toKey);
         const asset = assets.get(t.assetKey);
@@ -61,10 +73,11 @@ export async function persistBlock(
         const { rows } = await trx.raw(
           `insert into transfers (company_id, wallet_id, address_id, chain, network, tx_hash, event_index, log_index, direction, event_type,
                                   asset_key, amount, from_address, to_address, block_number, block_hash, status, confirmations, extra)
-           values (?, ?, ?, ?, ?, ?, ?, ?, 'incoming', ?, ?, ?, ?, ?, ?, ?, 'pending', 1, ?)
+           values (?, ?, ?, ?, ?, ?, ?, ?, 'incoming', ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
            on conflict (chain, network, tx_hash, event_index) do update
-             set block_number = excluded.block_number, block_hash = excluded.block_hash, log_index = excluded.log_index, updated_at = now()
-             where transfers.status = 'pending'
+             set block_number = excluded.block_number, block_hash = excluded.block_hash, log_index = excluded.log_index,
+                 status = 'pending', reason = null, confirmations = excluded.confirmations, updated_at = now()
+             where transfers.status = 'pending' or (transfers.status = 'rejected' and transfers.reason = 'reorg')
            returning *, (xmax = 0) as inserted`,
           [
             address.company_id,
@@ -82,11 +95,12 @@ export async function persistBlock(
             address.address,
             block.number.toString(),
             block.hash,
+            Math.max(1, confirmations),
             t.extra ? JSON.stringify(t.extra) : null,
           ],
         );
         const row = rows[0] as (TransferRow & { inserted: boolean }) | undefined;
-        if (row?.inserted) {
+        if (row && (row.inserted || retracted.has(`${t.txHash}:${t.eventIndex}`))) {
           await recordDepositEvent(trx, 'deposit.detected', row, asset);
           detected++;
         }
@@ -149,6 +163,7 @@ export async function rejectDetached(db: Db, k: ChainKey, assets: Map<string, As
       .where(k)
       .whereNull('block_number')
       .andWhere('status', 'pending')
+      .whereIn('asset_key', [...assets.keys()])
       .update({ status: 'rejected', reason: 'reorg', confirmations: 0, updated_at: trx.fn.now() })
       .returning('*')) as TransferRow[];
     rows.sort((x, y) => x.id - y.id);
@@ -179,12 +194,18 @@ export async function applyDecisions(db: Db, k: ChainKey, decisions: ConfirmDeci
   return db.transaction(async (trx) => {
     let n = 0;
     for (const d of sorted) {
-      const [row] = (await trx('transfers')
+      const current = (await trx('transfers')
         .where({ ...k, id: d.id, status: 'pending' })
+        .forUpdate()
+        .first('asset_key')) as { asset_key: string } | undefined;
+      // No status change without its event: an asset no longer configured leaves the row pending.
+      const asset = current ? assets.get(current.asset_key) : undefined;
+      if (!asset) continue;
+      const [row] = (await trx('transfers')
+        .where({ ...k, id: d.id })
         .update({ status: d.status, confirmations: d.confirmations, reason: d.reason ?? null, updated_at: trx.fn.now() })
         .returning('*')) as TransferRow[];
-      const asset = row ? assets.get(row.asset_key) : undefined;
-      if (!row || !asset) continue;
+      if (!row) continue;
       await recordDepositEvent(trx, d.status === 'confirmed' ? 'deposit.confirmed' : 'deposit.rejected', row, asset);
       n++;
     }

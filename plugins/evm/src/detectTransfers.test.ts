@@ -54,6 +54,18 @@ describe('EVM detect on real mainnet data', () => {
     ]);
   });
 
+  it('refuses receipts that do not belong to the block (the follower retries instead of skipping)', () => {
+    expect(() =>
+      detect(
+        new TextEncoder().encode(
+          JSON.stringify({ block: { number: '0x1', hash: '0xa', parentHash: '0xb', transactions: [tx] }, receipts: [] }),
+        ),
+        ctx([eth.expected.to]),
+      ),
+    ).toThrow(/1 transactions but 0 receipts/);
+    expect(() => detect(rawBlock(tx, { ...ok, blockHash: '0xother' }), ctx([eth.expected.to]))).toThrow(/belong to another block/);
+  });
+
   it('credits nothing to unwatched addresses or from a reverted transaction', () => {
     expect(detect(rawBlock(tx, ok), ctx(['0x0000000000000000000000000000000000000001'])).transfers).toEqual([]);
     expect(detect(rawBlock(tx, { ...ok, status: '0x0' }), ctx([eth.expected.to])).transfers).toEqual([]);

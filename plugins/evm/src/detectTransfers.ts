@@ -13,6 +13,7 @@ interface RpcLog {
 }
 interface RpcReceipt {
   transactionHash: string;
+  blockHash?: string;
   status?: string;
   logs: RpcLog[];
 }
@@ -58,15 +59,25 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   const parsed = JSON.parse(decoder.decode(raw)) as { block: unknown; receipts: unknown };
   const block = unwrap(parsed.block, 'block') as RawEvmBlock['block'];
   const receipts = unwrap(parsed.receipts, 'receipts') as RawEvmBlock['receipts'];
+  // Block and receipts are two requests: a load balancer or a reorg at the head can answer them
+  // from different blocks. Refuse the pair rather than skip a transaction (the follower retries).
+  if (receipts.length !== block.transactions.length) {
+    throw new Error(`block ${block.number} has ${block.transactions.length} transactions but ${receipts.length} receipts`);
+  }
   const byHash = new Map<string, RpcReceipt>();
-  for (const r of receipts) byHash.set(r.transactionHash, r);
+  for (const r of receipts) {
+    if (r.blockHash !== undefined && r.blockHash !== block.hash)
+      throw new Error(`receipts of block ${block.number} belong to another block`);
+    byHash.set(r.transactionHash, r);
+  }
   const transfers: DetectedTransfer[] = [];
   const { watched, tokens } = ctx;
 
   for (const tx of block.transactions) {
     const receipt = byHash.get(tx.hash);
-    // A transaction without a receipt is not final data; without status 1 it moved nothing.
-    if (receipt?.status !== '0x1') continue;
+    if (!receipt) throw new Error(`block ${block.number} lacks the receipt of ${tx.hash}`);
+    // Without status 1 the transaction moved nothing.
+    if (receipt.status !== '0x1') continue;
     if (tx.to !== null && tx.value !== '0x0') {
       const to = tx.to.toLowerCase();
       if (watched.has(to)) {
