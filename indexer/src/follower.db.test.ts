@@ -17,18 +17,16 @@ beforeAll(async () => {
     .db('wallets')
     .insert({ company_id: s.companyId, name: 'w', chain: 'ethereum', network: 'devnet', secret_envelope: {} })
     .returning('id');
-  await t
-    .db('addresses')
-    .insert({
-      company_id: s.companyId,
-      wallet_id: w.id,
-      chain: 'ethereum',
-      network: 'devnet',
-      address: to,
-      match_key: to,
-      derivation_index: 0,
-      derivation_path: "m/44'/60'/0'/0/0",
-    });
+  await t.db('addresses').insert({
+    company_id: s.companyId,
+    wallet_id: w.id,
+    chain: 'ethereum',
+    network: 'devnet',
+    address: to,
+    match_key: to,
+    derivation_index: 0,
+    derivation_path: "m/44'/60'/0'/0/0",
+  });
 });
 afterAll(async () => {
   await t.drop();

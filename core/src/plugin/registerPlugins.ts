@@ -31,6 +31,15 @@ export function registerPlugins(plugins: ChainPlugin[]): PluginRegistry {
       if (typeof p[fn] !== 'function') throw new PluginRegistrationError(`plugin ${name} lacks ${fn}()`);
     }
     if (typeof p.detectModule !== 'string' || !p.detectModule) throw new PluginRegistrationError(`plugin ${name} names no detectModule`);
+    // Workers import it later; a module that does not load must stop start-up here, by name.
+    let detect: unknown;
+    try {
+      detect = (require(p.detectModule) as { detect?: unknown }).detect;
+    } catch (cause) {
+      throw new PluginRegistrationError(`plugin ${name}: detectModule ${p.detectModule} does not load: ${(cause as Error).message}`);
+    }
+    if (typeof detect !== 'function')
+      throw new PluginRegistrationError(`plugin ${name}: detectModule ${p.detectModule} exports no detect()`);
     for (const c of p.chains ?? []) {
       if (!isChain(c.chain)) throw new PluginRegistrationError(`plugin ${name} serves unknown chain "${c.chain}"`);
       for (const n of c.networks) {

@@ -42,6 +42,10 @@ describe('EVM plugin', () => {
         },
       ]),
     ).toThrow(/unknown network ethereum\/goerli/);
+    expect(() => registerPlugins([{ ...plugin, detectModule: '/nonexistent/detect.js' }])).toThrow(
+      /detectModule \/nonexistent\/detect.js does not load/,
+    );
+    expect(() => registerPlugins([{ ...plugin, detectModule: require.resolve('./networks') }])).toThrow(/exports no detect\(\)/);
     expect(PLUGIN_API_VERSION).toBe(1);
   });
 });

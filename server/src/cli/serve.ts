@@ -5,7 +5,8 @@ import { createDispatcher, type Dispatcher } from '../dispatcher/dispatcher';
 import { createIndexer, type Indexer } from '@walletd/indexer';
 import type { Common } from '../context';
 import { loadPlugins } from '../plugins';
-import { type Devnet, startDevnet } from '../devnet/devnet';
+import { existsSync } from 'node:fs';
+import { type Devnet, devnetChain, devnetInfoFile, readDevnetInfo, startDevnet } from '../devnet/devnet';
 import { openRuntime } from '../runtime';
 import { bootstrapIfEmpty } from '../services/bootstrap';
 
@@ -46,9 +47,15 @@ export async function serve(opts: ServeOptions): Promise<void> {
   let indexer: Indexer | undefined;
   const stores: { shutdown(): void }[] = [];
   try {
-    if (config.chains.length === 0 && config.devnet.enabled && (roles.includes('indexer') || roles.includes('api'))) {
-      devnet = await startDevnet({ dataDir: config.dataDir, port: config.devnet.port, logger });
-      config.chains = [devnet.chain];
+    if (config.chains.length === 0 && config.devnet.enabled) {
+      if (roles.includes('indexer')) {
+        // The process that indexes the devnet runs it.
+        devnet = await startDevnet({ dataDir: config.dataDir, port: config.devnet.port, logger });
+        config.chains = [devnet.chain];
+      } else if (existsSync(devnetInfoFile(config.dataDir))) {
+        // Other roles only need to know it (assets for balances, reads).
+        config.chains = [devnetChain(readDevnetInfo(config.dataDir))];
+      }
     }
     logger.info(
       rt.embedded ? { database: 'embedded', dataDir: rt.embedded.dataDir } : { database: 'external' },
