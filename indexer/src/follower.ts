@@ -37,6 +37,8 @@ export interface FollowerDeps {
   settings: ChainSettings;
   reader?: ChainReader;
   metrics?: Metrics;
+  /** Checked between blocks, so a stop does not wait out a whole catch-up. */
+  shouldStop?: () => boolean;
 }
 
 export function createFollower(deps: FollowerDeps): Follower {
@@ -178,6 +180,7 @@ export function createFollower(deps: FollowerDeps): Follower {
       cursor = (await readCursor(db, key)) ?? cursor;
     }
     for (let h = cursor.height + 1n; h <= head; h++) {
+      if (deps.shouldStop?.()) return;
       if ((await indexBlock(h)) === 'reorg') {
         await handleReorg(h);
         const back = await readCursor(db, key);
@@ -209,11 +212,8 @@ export function createFollower(deps: FollowerDeps): Follower {
       const head = await reader.head();
       for (let h = height; h <= head; h++) {
         const result = await detectAt(h);
-        // Re-persist without moving the live cursor backwards: only transfers are (re)recorded.
-        const cursor = await readCursor(db, key);
-        await persistBlock(db, key, result, assets.byKey, window, head);
-        if (cursor && cursor.height > h)
-          await db('chain_cursors').where(key).update({ height: cursor.height.toString(), hash: cursor.hash });
+        // Transfers and events only: the live follower's cursor and block window are not touched.
+        await persistBlock(db, key, result, assets.byKey, window, head, false);
       }
       await confirmPending(head);
     },

@@ -31,7 +31,15 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     if (!plugin) throw new Error(`no plugin serves ${settings.chain} (configured in chains[])`);
     return {
       settings,
-      follower: createFollower({ db: deps.db, logger, pool: pool as DetectPool, plugin, settings, metrics: deps.metrics }),
+      follower: createFollower({
+        db: deps.db,
+        logger,
+        pool: pool as DetectPool,
+        plugin,
+        settings,
+        metrics: deps.metrics,
+        shouldStop: () => !running,
+      }),
     };
   });
   let running = false;
@@ -64,14 +72,19 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       }
       if (!running) return;
       logger.info({ chain: settings.chain, network: settings.network, threads: pool?.threads }, 'following');
+      let failures = 0;
       while (running) {
+        const poll = settings.pollIntervalMs ?? 2000;
         try {
           await follower.tick();
           if (pool) deps.metrics?.poolUtilization.set(pool.utilization());
+          failures = 0;
         } catch (err) {
-          logger.error({ err, chain: settings.chain, network: settings.network }, 'follow round failed; retrying');
+          failures++;
+          logger.error({ err, chain: settings.chain, network: settings.network, failures }, 'follow round failed; retrying');
         }
-        await sleep(settings.pollIntervalMs ?? 2000);
+        // A failing node is retried with backoff (doubling, at most 30 s), not hammered.
+        await sleep(failures === 0 ? poll : Math.min(poll * 2 ** failures, 30_000));
       }
       await conn.query('select pg_advisory_unlock(hashtext($1))', [lockKey]);
     } finally {

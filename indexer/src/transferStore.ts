@@ -37,6 +37,8 @@ export async function persistBlock(
   assets: Map<string, AssetRef>,
   window: number,
   head: bigint,
+  /** false for a rescan: record transfers and events only, never move the live cursor. */
+  advanceCursor = true,
 ): Promise<number> {
   const { block, transfers } = result;
   return db.transaction(async (trx) => {
@@ -106,6 +108,7 @@ export async function persistBlock(
         }
       }
     }
+    if (!advanceCursor) return detected;
     await trx('recent_blocks')
       .insert({ ...k, height: block.number.toString(), hash: block.hash, parent_hash: block.parentHash })
       .onConflict(['chain', 'network', 'height'])

@@ -89,7 +89,10 @@ describe('EVM deposits on anvil', () => {
     // A new follower (a restart) and a rescan from genesis find nothing new and emit nothing twice.
     const again = follower();
     await again.tick();
+    const cursor = await t.db('chain_cursors').where({ chain: 'ethereum', network: 'devnet' }).first('height', 'hash');
     await again.rescanFrom(0n);
+    // The rescan records transfers only: the live cursor is not moved.
+    expect(await t.db('chain_cursors').where({ chain: 'ethereum', network: 'devnet' }).first('height', 'hash')).toEqual(cursor);
     expect(await events('deposit.detected')).toHaveLength(1);
     expect(await events('deposit.confirmed')).toHaveLength(1);
     expect(await t.db('transfers').where({ tx_hash: tx }).count('* as n')).toEqual([{ n: 1 }]);
