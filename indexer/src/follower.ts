@@ -99,10 +99,10 @@ export function createFollower(deps: FollowerDeps): Follower {
     }
   }
 
-  /** Fetch on this thread, parse and detect in a worker. */
+  /** Fetch on this thread, parse and detect in a worker; format the senders of what matched. */
   async function detectAt(height: bigint) {
     const raw = await reader.fetchBlock(height);
-    return pool.detect({
+    const result = await pool.detect({
       detectModule: plugin.detectModule,
       raw,
       chain,
@@ -111,6 +111,8 @@ export function createFollower(deps: FollowerDeps): Follower {
       tokens: assets.tokens,
       watched: watched.table,
     });
+    for (const t of result.transfers) if (t.from) t.from = plugin.formatAddress(chain, key.network, t.from);
+    return result;
   }
 
   async function indexBlock(height: bigint): Promise<'ok' | 'reorg'> {

@@ -191,6 +191,8 @@ export interface ChainPlugin {
   validateAddress(chain: Chain, network: string, address: string): boolean;
   /** The match form of a valid address; throws InvalidAddress otherwise. */
   matchKey(chain: Chain, network: string, address: string): string;
+  /** The display form (EIP-55 on EVM), applied to what matched only, off the hot path. */
+  formatAddress(chain: Chain, network: string, address: string): string;
   deriveAddress(chain: Chain, network: string, seed: Uint8Array, index: number): DerivedAddress;
   createReader(chain: Chain, network: string, options: ReaderOptions): ChainReader;
   confirm: ConfirmFn;

@@ -27,7 +27,7 @@ export function registerPlugins(plugins: ChainPlugin[]): PluginRegistry {
         `plugin ${name} implements contract version ${String(p?.apiVersion)}; this walletd needs ${PLUGIN_API_VERSION}`,
       );
     }
-    for (const fn of ['validateAddress', 'matchKey', 'deriveAddress', 'createReader', 'confirm'] as const) {
+    for (const fn of ['validateAddress', 'matchKey', 'formatAddress', 'deriveAddress', 'createReader', 'confirm'] as const) {
       if (typeof p[fn] !== 'function') throw new PluginRegistrationError(`plugin ${name} lacks ${fn}()`);
     }
     if (typeof p.detectModule !== 'string' || !p.detectModule) throw new PluginRegistrationError(`plugin ${name} names no detectModule`);

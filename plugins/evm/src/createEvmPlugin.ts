@@ -1,4 +1,5 @@
 import { BaseError, type ChainPlugin, PLUGIN_API_VERSION } from '@walletd/core';
+import { getAddress } from 'ethers';
 import { deriveEvmAddress, evmMatchKey, validateEvmAddress } from './addresses';
 import { confirmTransfers } from './confirmTransfers';
 import { createEvmReader } from './evmReader';
@@ -14,6 +15,7 @@ export function createEvmPlugin(): ChainPlugin {
     detectModule: require.resolve('./detectTransfers'),
     validateAddress: (_chain, _network, address) => validateEvmAddress(address),
     matchKey: (_chain, _network, address) => evmMatchKey(address),
+    formatAddress: (_chain, _network, address) => getAddress(address),
     deriveAddress: (chain, network, seed, index) => {
       if (!EVM_CHAINS.some((c) => c.chain === chain && c.networks.some((n) => n.network === network))) {
         throw new BaseError('validation_failed', `@walletd/plugin-evm does not serve ${chain}/${network}`);

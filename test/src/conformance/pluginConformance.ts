@@ -67,6 +67,7 @@ export function describePluginConformance(subject: ConformanceSubject): void {
           expect(plugin.validateAddress(t.chain, t.network, a.address)).toBe(true);
           expect(plugin.matchKey(t.chain, t.network, a.address)).toBe(a.matchKey);
           expect(plugin.matchKey(t.chain, t.network, a.matchKey)).toBe(a.matchKey);
+          expect(plugin.formatAddress(t.chain, t.network, a.matchKey)).toBe(a.address);
           seen.add(a.matchKey);
         }
         expect(seen.size).toBe(5);

@@ -69,7 +69,7 @@ describe('EVM deposits on anvil', () => {
         asset: { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18, contractAddress: null },
       },
     });
-    expect(detected[0].data.fromAddress).toBe('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
+    expect(detected[0].data.fromAddress).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     expect(await events('deposit.confirmed')).toHaveLength(0);
 
     await anvil.mine(1);

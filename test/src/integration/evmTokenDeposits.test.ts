@@ -106,7 +106,7 @@ describe('EVM token deposits on anvil', () => {
     expect(confirmed[0]).toMatchObject({
       eventType: 'erc20_transfer',
       asset: { key, symbol: 'USDC', decimals: 6, contractAddress: usdc.address },
-      fromAddress: ANVIL_FUNDER.toLowerCase(),
+      fromAddress: ANVIL_FUNDER,
     });
     expect(typeof confirmed[0].logIndex).toBe('number');
 
