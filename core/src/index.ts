@@ -10,3 +10,4 @@ export * from './auth';
 export * from './events';
 export * from './metrics';
 export * from './process';
+export * from './policy';

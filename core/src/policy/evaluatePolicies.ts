@@ -1,0 +1,126 @@
+import { fromBaseUnits } from '../money';
+
+/**
+ * Spending policies, evaluated in this order (the first refusal wins, so a denial is never
+ * hidden behind an approval request):
+ *   1. deny_destinations     — any destination on the list: policy_denied
+ *   2. allow_destinations    — a destination not on the list: policy_denied
+ *   3. max_per_transaction   — amount above the maximum: policy_denied
+ *   4. daily_volume          — rolling 24 h volume of the wallet/asset plus this amount above the cap: policy_denied
+ *   5. approval_above        — amount at or above the threshold needs `approvals` sign-offs (default 1):
+ *                              a direct withdrawal gets policy_approval_required; a request approved by
+ *                              fewer members than the highest triggered requirement gets policy_approvals_pending
+ * A policy applies when it is enabled and its wallet and asset filters (null = all) match.
+ */
+export type PolicyKind = 'deny_destinations' | 'allow_destinations' | 'max_per_transaction' | 'daily_volume' | 'approval_above';
+
+export interface SpendingPolicy {
+  id: number;
+  name: string;
+  kind: PolicyKind;
+  /** addresses: string[] | max: base-unit string | threshold: base-unit string, approvals?: number */
+  params: Record<string, unknown>;
+  walletIds: number[] | null;
+  assetKey: string | null;
+  enabled: boolean;
+}
+
+export interface WithdrawalContext {
+  walletId: number;
+  assetKey: string;
+  decimals: number;
+  symbol: string;
+  amount: bigint;
+  /** Destinations in the chain's match form. */
+  destinations: string[];
+  /** Confirmed and pending outgoing volume of the wallet/asset in the last 24 h, base units. */
+  volume24h: bigint;
+  /** null for a direct withdrawal; the number of distinct approvals for one from a request. */
+  approvals: number | null;
+}
+
+export type PolicyDecision =
+  | { outcome: 'allow' }
+  | {
+      outcome: 'refuse';
+      code: 'policy_denied' | 'policy_approval_required' | 'policy_approvals_pending';
+      policyIds: string;
+      message: string;
+      requiredApprovals?: number;
+    };
+
+const ORDER: PolicyKind[] = ['deny_destinations', 'allow_destinations', 'max_per_transaction', 'daily_volume', 'approval_above'];
+
+const applies = (p: SpendingPolicy, c: WithdrawalContext) =>
+  p.enabled && (p.walletIds === null || p.walletIds.includes(c.walletId)) && (p.assetKey === null || p.assetKey === c.assetKey);
+
+const list = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').map((x) => x.toLowerCase()) : [];
+const units = (v: unknown): bigint => {
+  if (typeof v !== 'string' || !/^[0-9]+$/.test(v)) throw new Error('policy amounts are base-unit integer strings');
+  return BigInt(v);
+};
+const label = (p: SpendingPolicy) => `policy "${p.name}" (id ${p.id})`;
+
+export function evaluatePolicies(policies: SpendingPolicy[], c: WithdrawalContext): PolicyDecision {
+  const active = policies.filter((p) => applies(p, c));
+  const show = (v: bigint) => `${fromBaseUnits(v, c.decimals)} ${c.symbol}`;
+  const deny = (ps: SpendingPolicy[], why: string): PolicyDecision => ({
+    outcome: 'refuse',
+    code: 'policy_denied',
+    policyIds: ps.map((p) => p.id).join(','),
+    message: `${ps.map(label).join(', ')}: ${why}`,
+  });
+  const destinations = c.destinations.map((d) => d.toLowerCase());
+
+  for (const kind of ORDER.slice(0, 4)) {
+    const hits = active
+      .filter((p) => p.kind === kind)
+      .filter((p) => {
+        switch (kind) {
+          case 'deny_destinations':
+            return destinations.some((d) => list(p.params.addresses).includes(d));
+          case 'allow_destinations':
+            return destinations.some((d) => !list(p.params.addresses).includes(d));
+          case 'max_per_transaction':
+            return c.amount > units(p.params.max);
+          default:
+            return c.volume24h + c.amount > units(p.params.max);
+        }
+      });
+    const first = hits[0];
+    if (!first) continue;
+    if (kind === 'deny_destinations') return deny(hits, 'the destination is denied');
+    if (kind === 'allow_destinations') return deny(hits, 'the destination is not on the allow-list');
+    if (kind === 'max_per_transaction')
+      return deny(hits, `${show(c.amount)} exceeds the per-transaction maximum of ${show(units(first.params.max))}`);
+    return deny(
+      hits,
+      `${show(c.amount)} would bring the last 24 hours to ${show(c.volume24h + c.amount)}, above ${show(units(first.params.max))}`,
+    );
+  }
+
+  const approvalRules = active.filter((p) => p.kind === 'approval_above' && c.amount >= units(p.params.threshold));
+  if (approvalRules.length === 0) return { outcome: 'allow' };
+  const required = Math.max(...approvalRules.map((p) => (Number.isInteger(p.params.approvals) ? (p.params.approvals as number) : 1)));
+  const policyIds = approvalRules.map((p) => p.id).join(',');
+  if (c.approvals === null) {
+    return {
+      outcome: 'refuse',
+      code: 'policy_approval_required',
+      policyIds,
+      requiredApprovals: required,
+      message: `${approvalRules.map(label).join(', ')}: ${show(c.amount)} needs ${required} approval${required === 1 ? '' : 's'}; propose it with POST /v1/withdrawal-requests`,
+    };
+  }
+  if (c.approvals < required) {
+    return {
+      outcome: 'refuse',
+      code: 'policy_approvals_pending',
+      policyIds,
+      requiredApprovals: required,
+      message: `${approvalRules.map(label).join(', ')}: ${c.approvals} of ${required} approvals so far`,
+    };
+  }
+  return { outcome: 'allow' };
+}
