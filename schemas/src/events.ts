@@ -1,11 +1,12 @@
 import { DecimalString, Timestamp } from './common';
 
-import { EVENT_TYPES } from '@walletd/core';
+import { CHAINS as CORE_CHAINS, EVENT_TYPES } from '@walletd/core';
 
 /** Spec 2.4–2.7: the event envelope and its data. Receivers get exactly these shapes. */
 export { EVENT_TYPES };
 
-const CHAINS = ['ethereum', 'bsc', 'polygon', 'arbitrum', 'bitcoin', 'dogecoin', 'xrp', 'polkadot', 'tron', 'solana', 'ton'];
+// The chain names come from core's registry: one list for the whole project.
+const CHAINS = [...CORE_CHAINS];
 
 export const Asset = {
   $id: 'Asset',

@@ -1,6 +1,8 @@
+import { CHAINS as CORE_CHAINS } from '@walletd/core';
 import { Id, Timestamp } from './common';
 
-const CHAINS = ['ethereum', 'bsc', 'polygon', 'arbitrum', 'bitcoin', 'dogecoin', 'xrp', 'polkadot', 'tron', 'solana', 'ton'];
+// The chain names come from core's registry: one list for the whole project.
+const CHAINS = [...CORE_CHAINS];
 
 export const Wallet = {
   $id: 'Wallet',
