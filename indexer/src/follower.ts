@@ -12,6 +12,7 @@ import {
   rejectDetached,
   rewindTo,
 } from './transferStore';
+import { trackWithdrawals } from './withdrawalTracker';
 
 export interface FollowerStats {
   head: bigint;
@@ -148,14 +149,15 @@ export function createFollower(deps: FollowerDeps): Follower {
     throw new Error(`reorg deeper than the ${window}-block window at height ${height}; raise reorgWindow or rescan`);
   }
 
+  const finality = settings.finality ?? 'confirmations';
+  async function finalizedHeight(): Promise<bigint | null> {
+    if (finality !== 'finalized') return null;
+    if (!reader.finalized) throw new Error(`${plugin.name} cannot report a finalized block for ${key.chain}/${key.network}`);
+    return reader.finalized();
+  }
+
   /** The plugin decides what is final (its `confirm` verb); the store records it with events. */
-  async function confirmPending(head: bigint): Promise<number> {
-    const finality = settings.finality ?? 'confirmations';
-    let finalized: bigint | null = null;
-    if (finality === 'finalized') {
-      if (!reader.finalized) throw new Error(`${plugin.name} cannot report a finalized block for ${key.chain}/${key.network}`);
-      finalized = await reader.finalized();
-    }
+  async function confirmPending(head: bigint, finalized: bigint | null): Promise<number> {
     const pending = await pendingTransfers(db, key);
     const decisions = plugin.confirm({ pending, head, finalized, threshold, finality });
     return applyDecisions(db, key, decisions, assets.byKey);
@@ -196,10 +198,14 @@ export function createFollower(deps: FollowerDeps): Follower {
       m?.deposits.inc({ ...labels, type: 'deposit.rejected' }, rejected);
       logger.warn({ rejected }, 'deposits retracted after a reorg');
     }
-    const confirmed = await confirmPending(head);
+    const finalized = await finalizedHeight();
+    const confirmed = await confirmPending(head, finalized);
     if (confirmed) m?.deposits.inc({ ...labels, type: 'deposit.confirmed' }, confirmed);
     report();
     if (confirmed) logger.info({ confirmed, head: head.toString() }, 'deposits confirmed');
+    // Withdrawals by the same rule as deposits, after the blocks of this round are in.
+    const tracked = await trackWithdrawals(db, logger, plugin, reader, key, { head, finalized, threshold, finality });
+    if (tracked.broadcast + tracked.confirmed + tracked.rejected + tracked.resent > 0) logger.info({ ...tracked }, 'withdrawals tracked');
   }
 
   return {
@@ -217,7 +223,7 @@ export function createFollower(deps: FollowerDeps): Follower {
         // Transfers and events only: the live follower's cursor and block window are not touched.
         await persistBlock(db, key, result, assets.byKey, window, head, false);
       }
-      await confirmPending(head);
+      await confirmPending(head, await finalizedHeight());
     },
   };
 }

@@ -6,3 +6,5 @@ export * from './indexerService';
 export * from './chainAssets';
 export * from './depositEvents';
 export { persistBlock, rejectDetached, rewindTo } from './transferStore';
+export * from './withdrawalRecords';
+export * from './withdrawalTracker';

@@ -1,4 +1,4 @@
-import { DecimalString, Id, Timestamp } from './common';
+import { DecimalString, Id, SignedDecimalString, Timestamp } from './common';
 
 export const Address = {
   $id: 'Address',
@@ -48,7 +48,7 @@ export const Balances = {
         additionalProperties: false,
         properties: {
           asset: { $ref: 'Asset' },
-          confirmed: DecimalString,
+          confirmed: SignedDecimalString,
           pending: DecimalString,
           onchain: { ...DecimalString, description: "with ?onchain=true: what the node reports across the wallet's addresses" },
         },

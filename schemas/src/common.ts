@@ -20,3 +20,10 @@ export const DecimalString = {
   pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$',
   description: 'Exact decimal in display units, never a JSON number',
 } as const;
+
+/** A balance can read below zero when funds arrived before the indexer followed the chain. */
+export const SignedDecimalString = {
+  type: 'string',
+  pattern: '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$',
+  description: 'Exact decimal in display units; negative only if spends exceed what was indexed',
+} as const;

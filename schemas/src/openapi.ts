@@ -147,6 +147,79 @@ export const OPERATIONS: Operation[] = [
     action: 'transactions:read',
     response: 'TransactionList',
   },
+  {
+    method: 'post',
+    path: '/wallets/{id}/withdrawals',
+    summary:
+      'Prepare a withdrawal: intent → spending policies → unsigned transaction (fee cap, nonce/inputs, funds checked). 201, or 200 with Idempotent-Replayed for a repeated idempotencyKey; 403 policy_*; 409 idempotency_conflict; 422 insufficient_funds / unknown_asset. 20/min per key.',
+    action: 'withdrawals:create',
+    request: 'WithdrawalPrepareRequest',
+    response: 'Withdrawal',
+    status: 201,
+  },
+  {
+    method: 'get',
+    path: '/wallets/{id}/withdrawals',
+    summary: "The wallet's withdrawals, newest first (query status, limit 1-100, after)",
+    action: 'withdrawals:read',
+    response: 'WithdrawalList',
+  },
+  {
+    method: 'get',
+    path: '/withdrawals/{id}',
+    summary: 'The current state of a withdrawal and its history',
+    action: 'withdrawals:read',
+    response: 'Withdrawal',
+  },
+  {
+    method: 'post',
+    path: '/withdrawals/{id}/sign',
+    summary:
+      'Sign with the wallet secret (fresh nonce and fees, same intent); the signed transaction is stored before any send. 20/min per key.',
+    action: 'withdrawals:create',
+    request: 'WithdrawalSignRequest',
+    response: 'Withdrawal',
+  },
+  {
+    method: 'post',
+    path: '/withdrawals/{id}/broadcast',
+    summary:
+      'Publish it, at most once (signs first when needed; or checks a signedTransaction from elsewhere pays exactly the intent, 422 otherwise). Emits withdrawal.broadcast. 20/min per key.',
+    action: 'withdrawals:create',
+    request: 'WithdrawalBroadcastRequest',
+    response: 'Withdrawal',
+  },
+  {
+    method: 'post',
+    path: '/withdrawals/{id}/cancel',
+    summary: 'Cancel a prepared (not yet signed) withdrawal',
+    action: 'withdrawals:create',
+    response: 'Withdrawal',
+  },
+  {
+    method: 'post',
+    path: '/withdrawal-requests',
+    summary:
+      'Propose a withdrawal for people to approve (walletd admin request approve|reject); at quorum it becomes a prepared withdrawal. 20/min per key.',
+    action: 'withdrawal_requests:create',
+    request: 'WithdrawalRequestCreateRequest',
+    response: 'WithdrawalRequest',
+    status: 201,
+  },
+  {
+    method: 'get',
+    path: '/withdrawal-requests',
+    summary: "Requests of the key's wallets, newest first (query status)",
+    action: 'withdrawals:read',
+    response: 'WithdrawalRequestList',
+  },
+  {
+    method: 'get',
+    path: '/withdrawal-requests/{id}',
+    summary: 'A request with its votes and, once approved, its withdrawal id',
+    action: 'withdrawals:read or withdrawal_requests:create',
+    response: 'WithdrawalRequest',
+  },
 ];
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });

@@ -19,6 +19,16 @@ import {
   WebhookWithSecret,
 } from './webhooks';
 import { Wallet, WalletCreateRequest, WalletList, WalletSecretResponse, WalletUpdateRequest } from './wallets';
+import {
+  Withdrawal,
+  WithdrawalBroadcastRequest,
+  WithdrawalList,
+  WithdrawalPrepareRequest,
+  WithdrawalRequest,
+  WithdrawalRequestCreateRequest,
+  WithdrawalRequestList,
+  WithdrawalSignRequest,
+} from './withdrawals';
 
 /** Every schema, by `$id`. Responses are validated in tests; requests on every call. */
 export const SCHEMAS = {
@@ -52,6 +62,14 @@ export const SCHEMAS = {
   Balances,
   Transaction,
   TransactionList,
+  Withdrawal,
+  WithdrawalList,
+  WithdrawalPrepareRequest,
+  WithdrawalSignRequest,
+  WithdrawalBroadcastRequest,
+  WithdrawalRequest,
+  WithdrawalRequestList,
+  WithdrawalRequestCreateRequest,
 } as const;
 
 export type SchemaId = keyof typeof SCHEMAS;

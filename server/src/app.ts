@@ -15,6 +15,7 @@ import { meRouter } from './routes/me';
 import { transactionsRouter } from './routes/transactions';
 import { walletsRouter } from './routes/wallets';
 import { webhooksRouter } from './routes/webhooks';
+import { withdrawalsRouter } from './routes/withdrawals';
 import { DestinationPolicy } from './webhooks/destinationPolicy';
 
 export const API_VERSION = '1.10.0';
@@ -94,6 +95,7 @@ export function createApp(common: Common): App {
   v1.use(walletsRouter(common, limiters.writes));
   v1.use(addressesRouter(common));
   v1.use(transactionsRouter(common));
+  v1.use(withdrawalsRouter(common, limiters.writes));
   v1.use(webhooksRouter(common, new DestinationPolicy(config.webhooks.allowCidrs)));
   v1.use(eventsRouter(common));
   app.use('/v1', v1);

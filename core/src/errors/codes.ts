@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
+  unknown_asset: 422,
   insufficient_funds: 422,
   rate_limited: 429,
   internal: 500,

@@ -5,9 +5,8 @@ import type { AssetRef, Chain } from '../chains';
  * so a chain team ships a plugin without touching them. Registration (`registerPlugins`) checks
  * `apiVersion` and the chains served on the main thread at start-up.
  *
- * Status: `detect`, key work and the network table are final; the read client, `confirm` and the
- * withdrawal verbs (`build`, `broadcast`, `verify`) are typed here and implemented by the indexer
- * and withdrawal work that follows (see plugins/README.md).
+ * Deposits: `detect` (in worker threads), `confirm`, the read client and key work. Withdrawals:
+ * `build`, `sign`, `checkSigned`, `broadcast`, `verify` (see plugins/README.md).
  */
 export const PLUGIN_API_VERSION = 1 as const;
 
@@ -133,11 +132,13 @@ export interface ChainReader {
 }
 
 /**
- * Withdrawal verbs (typed here, implemented with the withdrawal work): `build` makes an unsigned
- * transaction for an intent (fee estimate, nonce or coin selection), `sign` signs it with keys
- * derived from the wallet seed, `broadcast` publishes it, `verify` checks a mined transaction
- * against the intent (right asset, recipients and exact amounts, success) before it is reported
- * as confirmed. Amounts are bigint base units; `outputs` covers several recipients (UTXO).
+ * Withdrawal verbs: `build` makes an unsigned transaction for an intent (fee estimate, nonce or
+ * coin selection), `sign` signs it with keys derived from the wallet seed, `checkSigned` accepts a
+ * transaction signed elsewhere only when it pays exactly the intent, `broadcast` publishes it, and
+ * `verify` judges a published transaction against the intent (right asset, recipients and exact
+ * amounts, success) before it is reported as confirmed. Amounts are bigint base units; `outputs`
+ * covers several recipients (UTXO). The service guarantees the verbs run for one withdrawal at a
+ * time and that a signed transaction is stored before `broadcast` is called.
  */
 export interface WithdrawalIntent {
   chain: Chain;
@@ -154,6 +155,7 @@ export interface UnsignedWithdrawal {
   intent: WithdrawalIntent;
   /** Plugin-specific, JSON-serialisable (e.g. an EVM transaction request, a PSBT). */
   payload: unknown;
+  /** The most the transaction can cost in the native asset (the real fee comes from `verify`). */
   fee: bigint;
   sourceAddresses: string[];
 }
@@ -163,18 +165,47 @@ export interface SignedWithdrawal {
   txHash: string;
 }
 
+/**
+ * What else of the wallet is in flight: the signed, not yet final withdrawals from the same
+ * wallet. A plugin keeps clear of them (EVM: the next nonce after theirs; UTXO: their inputs).
+ */
+export interface BuildContext {
+  inFlight: UnsignedWithdrawal[];
+}
+
+/** A signed transaction found to pay the intent, with the payload as signed (nonce, fees). */
+export interface CheckedSignedWithdrawal {
+  signed: SignedWithdrawal;
+  payload: unknown;
+  fee: bigint;
+}
+
+/**
+ * `pending`: known to the node, not (yet) paid. `missing`: the node does not know the transaction
+ * and it can still land (the service re-sends the same signed bytes). `rejected`: it will never
+ * pay (reverted, its nonce or inputs spent by another transaction).
+ */
 export interface WithdrawalVerdict {
-  status: 'pending' | 'confirmed' | 'rejected';
+  status: 'pending' | 'missing' | 'confirmed' | 'rejected';
   confirmations: number;
   fee?: bigint;
+  /** The block that includes it, when mined (kept so a later disappearance reads as a reorg). */
+  blockNumber?: bigint;
   reason?: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error';
 }
 
+export interface VerifyContext {
+  /** The transaction was seen in a block before: vanishing now means a reorg removed it. */
+  seenInBlock: boolean;
+}
+
 export interface WithdrawalVerbs {
-  build(intent: WithdrawalIntent, reader: ChainReader): Promise<UnsignedWithdrawal>;
+  build(intent: WithdrawalIntent, reader: ChainReader, context?: BuildContext): Promise<UnsignedWithdrawal>;
   sign(unsigned: UnsignedWithdrawal, seed: Uint8Array, derivationIndexes: number[]): Promise<SignedWithdrawal>;
+  /** Throws a BaseError (`unprocessable`) naming the first difference from the intent. */
+  checkSigned(unsigned: UnsignedWithdrawal, raw: string): CheckedSignedWithdrawal;
   broadcast(signed: SignedWithdrawal, reader: ChainReader): Promise<void>;
-  verify(unsigned: UnsignedWithdrawal, txHash: string, reader: ChainReader): Promise<WithdrawalVerdict>;
+  verify(unsigned: UnsignedWithdrawal, txHash: string, reader: ChainReader, context?: VerifyContext): Promise<WithdrawalVerdict>;
 }
 
 export interface ReaderOptions {
@@ -196,6 +227,6 @@ export interface ChainPlugin {
   deriveAddress(chain: Chain, network: string, seed: Uint8Array, index: number): DerivedAddress;
   createReader(chain: Chain, network: string, options: ReaderOptions): ChainReader;
   confirm: ConfirmFn;
-  /** Present once the plugin supports withdrawals (the withdrawal work makes it required). */
+  /** Absent on a deposit-only plugin: the server then refuses withdrawals on its chains (422). */
   withdrawals?: WithdrawalVerbs;
 }

@@ -30,6 +30,11 @@ export function registerPlugins(plugins: ChainPlugin[]): PluginRegistry {
     for (const fn of ['validateAddress', 'matchKey', 'formatAddress', 'deriveAddress', 'createReader', 'confirm'] as const) {
       if (typeof p[fn] !== 'function') throw new PluginRegistrationError(`plugin ${name} lacks ${fn}()`);
     }
+    if (p.withdrawals !== undefined) {
+      for (const verb of ['build', 'sign', 'checkSigned', 'broadcast', 'verify'] as const) {
+        if (typeof p.withdrawals[verb] !== 'function') throw new PluginRegistrationError(`plugin ${name} lacks withdrawals.${verb}()`);
+      }
+    }
     if (typeof p.detectModule !== 'string' || !p.detectModule) throw new PluginRegistrationError(`plugin ${name} names no detectModule`);
     // Workers import it later; a module that does not load must stop start-up here, by name.
     let detect: unknown;

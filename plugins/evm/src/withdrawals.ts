@@ -1,13 +1,16 @@
 import {
   BaseError,
+  type BuildContext,
   type ChainReader,
+  type CheckedSignedWithdrawal,
   type SignedWithdrawal,
   type UnsignedWithdrawal,
   type WithdrawalIntent,
   type WithdrawalVerbs,
   type WithdrawalVerdict,
+  type VerifyContext,
 } from '@walletd/core';
-import { HDNodeWallet, keccak256 } from 'ethers';
+import { HDNodeWallet, Transaction, keccak256 } from 'ethers';
 import { TRANSFER_TOPIC } from './detectTransfers';
 import type { EvmReader } from './evmReader';
 
@@ -58,7 +61,7 @@ async function rpcOrRefusal<T>(reader: EvmReader, method: string, params: unknow
  */
 export function createEvmWithdrawals(): WithdrawalVerbs {
   return {
-    async build(intent: WithdrawalIntent, reader: ChainReader): Promise<UnsignedWithdrawal> {
+    async build(intent: WithdrawalIntent, reader: ChainReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const evm = asEvm(reader);
       const [output] = intent.outputs;
       const from = intent.sources[0];
@@ -75,6 +78,8 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
         evm.call<string>('eth_maxPriorityFeePerGas', []).catch(() => '0x3b9aca00'),
         rpcOrRefusal<string>(evm, 'eth_estimateGas', [tx]),
       ]);
+      // The node's pending count does not know transactions signed here but not yet sent.
+      const nonceValue = nextNonce(Number(BigInt(nonce)), from, context);
       const baseFee = BigInt(block.baseFeePerGas ?? '0x0');
       const maxPriorityFeePerGas = BigInt(tip);
       const maxFeePerGas = baseFee * 2n + maxPriorityFeePerGas;
@@ -82,7 +87,7 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
       const gasLimit = token ? (BigInt(gas) * 12n) / 10n : BigInt(gas);
       const payload: EvmTxPayload = {
         chainId: BigInt(chainId).toString(),
-        nonce: Number(BigInt(nonce)),
+        nonce: nonceValue,
         to: tx.to,
         value: BigInt(tx.value).toString(),
         data: tx.data,
@@ -125,6 +130,42 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
       return { raw, txHash: keccak256(raw) };
     },
 
+    /**
+     * A transaction signed elsewhere pays the intent only if it is the prepared call exactly:
+     * chain id, recipient (or token contract), value and calldata, signed by the source address.
+     * Nonce and fees are the signer's choice, but the fee cap may not exceed twice the prepared one.
+     */
+    checkSigned(unsigned: UnsignedWithdrawal, raw: string): CheckedSignedWithdrawal {
+      const p = unsigned.payload as EvmTxPayload;
+      let tx: Transaction;
+      try {
+        tx = Transaction.from(raw);
+      } catch {
+        throw new BaseError('validation_failed', 'signedTransaction is not a serialized, signed EVM transaction');
+      }
+      const refuse = (what: string) => {
+        throw new BaseError('unprocessable', `the signed transaction does not pay the prepared withdrawal: ${what}`);
+      };
+      if (!tx.signature || !tx.from) refuse('it is not signed');
+      if (tx.chainId !== BigInt(p.chainId)) refuse(`chain id ${tx.chainId} instead of ${p.chainId}`);
+      if ((tx.to ?? '').toLowerCase() !== p.to.toLowerCase()) refuse(`it is sent to ${tx.to} instead of ${p.to}`);
+      if (tx.value !== BigInt(p.value)) refuse(`it moves ${tx.value} wei of value instead of ${p.value}`);
+      if (tx.data.toLowerCase() !== p.data.toLowerCase()) refuse('its call data (token recipient or amount) differs');
+      if ((tx.from ?? '').toLowerCase() !== (unsigned.sourceAddresses[0] ?? '').toLowerCase())
+        refuse(`it is signed by ${tx.from}, not the source ${unsigned.sourceAddresses[0]}`);
+      const maxFeePerGas = tx.maxFeePerGas ?? tx.gasPrice ?? 0n;
+      const fee = tx.gasLimit * maxFeePerGas;
+      if (fee > unsigned.fee * 2n) refuse(`its fee cap ${fee} wei is more than twice the prepared ${unsigned.fee}`);
+      const payload: EvmTxPayload = {
+        ...p,
+        nonce: tx.nonce,
+        gasLimit: tx.gasLimit.toString(),
+        maxFeePerGas: maxFeePerGas.toString(),
+        maxPriorityFeePerGas: (tx.maxPriorityFeePerGas ?? maxFeePerGas).toString(),
+      };
+      return { signed: { raw: tx.serialized, txHash: tx.hash as string }, payload, fee };
+    },
+
     async broadcast(signed: SignedWithdrawal, reader: ChainReader): Promise<void> {
       const hash = await rpcOrRefusal<string>(asEvm(reader), 'eth_sendRawTransaction', [signed.raw]);
       if (hash.toLowerCase() !== signed.txHash.toLowerCase())
@@ -136,7 +177,7 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
      * right contract, from the source, to the recipient, the exact amount. Inclusion alone is not
      * payment: without that log the withdrawal stays pending.
      */
-    async verify(unsigned: UnsignedWithdrawal, txHash: string, reader: ChainReader): Promise<WithdrawalVerdict> {
+    async verify(unsigned: UnsignedWithdrawal, txHash: string, reader: ChainReader, context?: VerifyContext): Promise<WithdrawalVerdict> {
       const evm = asEvm(reader);
       const receipt = await evm.call<{
         status: string;
@@ -145,9 +186,10 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
         effectiveGasPrice: string;
         logs: { address: string; topics: string[]; data: string }[];
       } | null>('eth_getTransactionReceipt', [txHash]);
-      if (!receipt) return { status: 'pending', confirmations: 0 };
+      if (!receipt) return notMined(evm, unsigned, txHash, context);
       const fee = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
-      if (receipt.status !== '0x1') return { status: 'rejected', confirmations: 0, fee, reason: 'failed_on_chain' };
+      const blockNumber = BigInt(receipt.blockNumber);
+      if (receipt.status !== '0x1') return { status: 'rejected', confirmations: 0, fee, blockNumber, reason: 'failed_on_chain' };
       const { intent } = unsigned;
       const [output] = intent.outputs;
       const token = intent.asset.contractAddress;
@@ -163,10 +205,38 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
             l.topics[2]?.toLowerCase() === to &&
             BigInt(l.data) === output.amount,
         );
-        if (!paid) return { status: 'pending', confirmations: 0 };
+        if (!paid) return { status: 'pending', confirmations: 0, blockNumber };
       }
       const head = BigInt(await evm.call<string>('eth_blockNumber', []));
-      return { status: 'confirmed', confirmations: Number(head - BigInt(receipt.blockNumber) + 1n), fee };
+      return { status: 'confirmed', confirmations: Number(head - blockNumber + 1n), fee, blockNumber };
     },
   };
+}
+
+/** After every nonce already signed from this address (the in-flight withdrawals). */
+function nextNonce(pending: number, from: string, context?: BuildContext): number {
+  let next = pending;
+  for (const w of context?.inFlight ?? []) {
+    if (w.sourceAddresses[0]?.toLowerCase() !== from.toLowerCase()) continue;
+    next = Math.max(next, (w.payload as EvmTxPayload).nonce + 1);
+  }
+  return next;
+}
+
+/**
+ * No receipt: in the node's pool (pending), gone for good because its nonce was used by another
+ * transaction (rejected: `reorg` if it had been mined, else `mempool_dropped`), or gone but still
+ * valid (missing: sending the same bytes again is safe, they can land only once).
+ */
+async function notMined(evm: EvmReader, unsigned: UnsignedWithdrawal, txHash: string, context?: VerifyContext): Promise<WithdrawalVerdict> {
+  const known = await evm.call<unknown>('eth_getTransactionByHash', [txHash]);
+  if (known) return { status: 'pending', confirmations: 0 };
+  const from = unsigned.sourceAddresses[0] ?? '';
+  const used = Number(BigInt(await evm.call<string>('eth_getTransactionCount', [from, 'latest'])));
+  if (used > (unsigned.payload as EvmTxPayload).nonce) {
+    // Mined between the two reads (or by another backend of a balanced endpoint): not gone.
+    if (await evm.call<unknown>('eth_getTransactionReceipt', [txHash])) return { status: 'pending', confirmations: 0 };
+    return { status: 'rejected', confirmations: 0, reason: context?.seenInBlock ? 'reorg' : 'mempool_dropped' };
+  }
+  return { status: 'missing', confirmations: 0 };
 }

@@ -5,6 +5,7 @@ import { createApiKey, listApiKeys, parseDuration, revokeApiKey } from '../servi
 import { addMember, createCompany, listMembers, removeMember, setEncryptionKey, setMemberRole, setPlan } from '../services/companies';
 import { withRuntime, type GlobalOptions } from './context';
 import { intArg, printJson } from './output';
+import { registerPolicyCommands } from './policyCommands';
 
 function parseWalletList(text: string): number[] | null {
   if (text.trim() === '*') return null;
@@ -99,6 +100,8 @@ export function registerAdmin(program: Command): void {
     .requiredOption('--company <id>', 'company id', intArg('--company'))
     .requiredOption('--plan <plan>', 'none | free | paid')
     .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await setPlan(db, o.company, o.plan))));
+
+  registerPolicyCommands(admin);
 
   const ek = admin.command('encryption-key').description("the company's encryption key for wallet secret exports");
   ek.command('set')

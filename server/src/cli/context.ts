@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
 import { createLogger, loadConfig, type Logger, type WalletdConfig } from '@walletd/core';
+import type { Common } from '../context';
+import { devnetChain, devnetInfoFile, readDevnetInfo } from '../devnet/devnet';
+import { loadPlugins } from '../plugins';
 import { openRuntime, type Runtime } from '../runtime';
 
 export interface GlobalOptions {
@@ -20,4 +24,18 @@ export async function withRuntime<T>(
     await rt.close();
     logger.flush();
   }
+}
+
+/** With no chains configured, the devnet a running `npm start` describes (as serve does). */
+export function chainsOf(config: WalletdConfig): WalletdConfig['chains'] {
+  if (config.chains.length > 0 || !config.devnet.enabled || !existsSync(devnetInfoFile(config.dataDir))) return config.chains;
+  return [devnetChain(readDevnetInfo(config.dataDir))];
+}
+
+/** What a service call needs (config with chains, plugins, database, master key), for one command. */
+export async function withCommon<T>(opts: GlobalOptions, fn: (common: Common) => Promise<T>): Promise<T> {
+  return withRuntime(opts, async (rt, config, logger) => {
+    config.chains = chainsOf(config);
+    return fn({ config, logger, db: rt.db, masterKey: rt.masterKey, plugins: loadPlugins() });
+  });
 }

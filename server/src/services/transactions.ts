@@ -31,7 +31,7 @@ export function knownAssets(config: WalletdConfig, plugins: PluginRegistry, chai
 
 export interface BalanceView {
   asset: AssetRef;
-  /** Credited: confirmed deposits (withdrawals are subtracted once they exist). */
+  /** Credited: confirmed deposits minus withdrawals from signing on and the fees they paid. */
   confirmed: string;
   /** Detected, not yet final: never to be credited. */
   pending: string;
@@ -46,10 +46,27 @@ export async function walletBalances(db: Db, assets: Map<string, AssetRef>, wall
     .select('asset_key', 'status', db.raw('sum(amount)::text as total'))) as { asset_key: string; status: string; total: string }[];
   const totals = new Map<string, { confirmed: bigint; pending: bigint }>();
   for (const key of assets.keys()) totals.set(key, { confirmed: 0n, pending: 0n });
-  for (const r of rows) {
-    const t = totals.get(r.asset_key) ?? { confirmed: 0n, pending: 0n };
-    t[r.status === 'confirmed' ? 'confirmed' : 'pending'] += parseBaseUnits(r.total);
-    totals.set(r.asset_key, t);
+  const add = (key: string, field: 'confirmed' | 'pending', delta: bigint) => {
+    const t = totals.get(key) ?? { confirmed: 0n, pending: 0n };
+    t[field] += delta;
+    totals.set(key, t);
+  };
+  for (const r of rows) add(r.asset_key, r.status === 'confirmed' ? 'confirmed' : 'pending', parseBaseUnits(r.total));
+  // Spent: every withdrawal from signing on (its transaction exists), and the fees paid on chain.
+  const spent = (await db('withdrawals')
+    .where({ wallet_id: walletId })
+    .whereIn('status', ['signed', 'broadcast', 'confirmed', 'rejected'])
+    .groupBy('asset_key', 'chain', 'network')
+    .select(
+      'asset_key',
+      'chain',
+      'network',
+      db.raw(`coalesce(sum(amount) filter (where status <> 'rejected'), 0)::text as amount`),
+      db.raw('coalesce(sum(fee), 0)::text as fees'),
+    )) as { asset_key: string; chain: string; network: string; amount: string; fees: string }[];
+  for (const w of spent) {
+    add(w.asset_key, 'confirmed', -parseBaseUnits(w.amount));
+    if (isChain(w.chain)) add(nativeAsset(w.chain, w.network).key, 'confirmed', -parseBaseUnits(w.fees));
   }
   return [...totals].flatMap(([key, t]) => {
     const asset = assets.get(key);

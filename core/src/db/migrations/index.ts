@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as m001 from './001_initial';
+import * as m002 from './002_withdrawals';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -7,6 +8,7 @@ import * as m001 from './001_initial';
  */
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_initial': m001,
+  '002_withdrawals': m002,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

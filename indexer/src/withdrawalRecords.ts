@@ -1,0 +1,158 @@
+import {
+  type AssetRef,
+  type Chain,
+  type EventType,
+  type UnsignedWithdrawal,
+  fromBaseUnits,
+  nativeAsset,
+  parseBaseUnits,
+  recordEvent,
+} from '@walletd/core';
+import type { Knex } from 'knex';
+
+/** Before publication: prepared → signed (→ cancelled from prepared). Spec 3.2 after it. */
+export const WITHDRAWAL_STATUSES = ['prepared', 'signed', 'broadcast', 'confirmed', 'rejected', 'cancelled'] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+export interface WithdrawalOutput {
+  toAddress: string;
+  /** Base units. */
+  amount: string;
+}
+
+/** The stored unsigned transaction: the plugin's payload and its fee bound (base units). */
+export interface StoredUnsigned {
+  payload: unknown;
+  fee: string;
+}
+
+export interface WithdrawalRow {
+  id: number;
+  company_id: number;
+  wallet_id: number;
+  request_id: number | null;
+  idempotency_key: string | null;
+  intent_hash: string;
+  chain: string;
+  network: string;
+  asset_key: string;
+  asset: AssetRef;
+  amount: string;
+  to_address: string | null;
+  outputs: WithdrawalOutput[];
+  from_address: string;
+  source_addresses: string[];
+  source_indexes: number[];
+  status: WithdrawalStatus;
+  unsigned_tx: StoredUnsigned | null;
+  signed_tx: string | null;
+  tx_hash: string | null;
+  signed_by: string | null;
+  fee: string | null;
+  confirmations: number | null;
+  block_number: string | null;
+  reason: string | null;
+  last_error: string | null;
+  created_by_key: number | null;
+  created_at: Date;
+  updated_at: Date;
+  signed_at: Date | null;
+  broadcast_at: Date | null;
+  confirmed_at: Date | null;
+}
+
+/** The plugin's view of a stored withdrawal (the intent is rebuilt from the immutable columns). */
+export function unsignedFromRow(row: WithdrawalRow): UnsignedWithdrawal {
+  return {
+    intent: {
+      chain: row.chain as Chain,
+      network: row.network,
+      asset: row.asset,
+      outputs: row.outputs.map((o) => ({ to: o.toAddress, amount: parseBaseUnits(o.amount) })),
+      sources: row.source_addresses,
+    },
+    payload: row.unsigned_tx?.payload ?? null,
+    fee: parseBaseUnits(row.unsigned_tx?.fee ?? '0'),
+    sourceAddresses: row.source_addresses,
+  };
+}
+
+const publicAsset = ({ key, symbol, decimals, contractAddress }: AssetRef): AssetRef => ({ key, symbol, decimals, contractAddress });
+
+/** Spec 2.7: the withdrawal event data, amounts as exact decimal strings. */
+export function withdrawalData(row: WithdrawalRow, status: 'broadcast' | 'confirmed' | 'rejected'): Record<string, unknown> {
+  const asset = publicAsset(row.asset);
+  const show = (units: string) => fromBaseUnits(parseBaseUnits(units), asset.decimals);
+  const data: Record<string, unknown> = {
+    chain: row.chain,
+    network: row.network,
+    withdrawalId: row.id,
+    txHash: row.tx_hash,
+    status,
+    amount: show(row.amount),
+    asset,
+    fromAddress: row.from_address,
+    sourceAddresses: row.source_addresses,
+  };
+  if (row.outputs.length === 1 && row.to_address) data.toAddress = row.to_address;
+  else data.outputs = row.outputs.map((o) => ({ toAddress: o.toAddress, amount: show(o.amount) }));
+  if (status === 'confirmed') {
+    data.confirmations = row.confirmations ?? 0;
+    if (row.fee !== null) {
+      const native = nativeAsset(row.chain as Chain, row.network);
+      data.fee = { amount: fromBaseUnits(parseBaseUnits(row.fee), native.decimals), asset: native };
+    }
+  }
+  if (status === 'rejected') data.reason = row.reason ?? 'provider_error';
+  return data;
+}
+
+const EVENT_FOR = { broadcast: 'withdrawal.broadcast', confirmed: 'withdrawal.confirmed', rejected: 'withdrawal.rejected' } as const;
+
+/** Call inside the transaction that moved the row to `status`: the event commits with it. */
+export async function recordWithdrawalEvent(
+  trx: Knex.Transaction,
+  row: WithdrawalRow,
+  status: 'broadcast' | 'confirmed' | 'rejected',
+): Promise<void> {
+  const type: EventType = EVENT_FOR[status];
+  await recordEvent(trx, {
+    type,
+    chain: row.chain,
+    network: row.network,
+    companyId: row.company_id,
+    walletId: row.wallet_id,
+    data: withdrawalData(row, status),
+  });
+}
+
+/** One line of a withdrawal's history (GET /v1/withdrawals/:id shows them in order). */
+export async function addHistory(
+  trx: Knex | Knex.Transaction,
+  withdrawalId: number,
+  status: string,
+  details: Record<string, unknown> | null = null,
+): Promise<void> {
+  await trx('withdrawal_history').insert({ withdrawal_id: withdrawalId, status, details });
+}
+
+/**
+ * Moves a row to a new state with its history line and (after publication) its event, in the
+ * caller's transaction. Returns the updated row.
+ */
+export async function moveWithdrawal(
+  trx: Knex.Transaction,
+  row: WithdrawalRow,
+  status: WithdrawalStatus,
+  changes: Partial<Record<keyof WithdrawalRow, unknown>>,
+  details: Record<string, unknown> | null = null,
+): Promise<WithdrawalRow> {
+  const [updated] = (await trx('withdrawals')
+    .where({ id: row.id })
+    .update({ ...changes, status, updated_at: trx.fn.now() })
+    .returning('*')) as WithdrawalRow[];
+  if (!updated) throw new Error(`withdrawal ${row.id} vanished`);
+  await addHistory(trx, row.id, status, details);
+  if (status === 'broadcast' || status === 'confirmed' || status === 'rejected') await recordWithdrawalEvent(trx, updated, status);
+  return updated;
+}

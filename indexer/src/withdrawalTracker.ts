@@ -1,0 +1,112 @@
+import type { ChainPlugin, ChainReader, Db, Logger } from '@walletd/core';
+import type { ChainKey } from './transferStore';
+import { type WithdrawalRow, moveWithdrawal, unsignedFromRow } from './withdrawalRecords';
+
+export interface TrackInput {
+  head: bigint;
+  /** The node's finalized height when the network confirms by finality, else null. */
+  finalized: bigint | null;
+  threshold: number;
+  finality: 'confirmations' | 'finalized';
+}
+
+export interface TrackOutcome {
+  broadcast: number;
+  confirmed: number;
+  rejected: number;
+  resent: number;
+}
+
+/**
+ * Follows every signed or broadcast withdrawal of one chain/network through the plugin's
+ * `verify`, and moves it with its event in one transaction:
+ * - signed, and the node knows the transaction: it was sent by a process that died before
+ *   recording it → broadcast (reconciled by hash; nothing is sent again);
+ * - broadcast and paid past the threshold (a token needs its matching Transfer log) → confirmed,
+ *   with the fee; reverted → rejected `failed_on_chain`; its nonce taken by another transaction →
+ *   rejected `reorg` when it had been mined, else `mempool_dropped`;
+ * - broadcast but unknown to the node while it can still land → the same signed bytes again.
+ * Rows another process holds (a broadcast call in flight) are skipped this round.
+ */
+export async function trackWithdrawals(
+  db: Db,
+  logger: Logger,
+  plugin: ChainPlugin,
+  reader: ChainReader,
+  key: ChainKey,
+  input: TrackInput,
+): Promise<TrackOutcome> {
+  const out: TrackOutcome = { broadcast: 0, confirmed: 0, rejected: 0, resent: 0 };
+  const verbs = plugin.withdrawals;
+  if (!verbs) return out;
+  const rows = (await db('withdrawals').where(key).whereIn('status', ['signed', 'broadcast']).orderBy('id').limit(500)) as WithdrawalRow[];
+  for (const row of rows) {
+    if (!row.tx_hash || !row.signed_tx) continue;
+    const verdict = await verbs.verify(unsignedFromRow(row), row.tx_hash, reader, { seenInBlock: row.block_number !== null });
+    const block = verdict.blockNumber?.toString();
+    let resend = false;
+    await db.transaction(async (trx) => {
+      let cur = (await trx('withdrawals').where({ id: row.id }).forUpdate().skipLocked().first()) as WithdrawalRow | undefined;
+      if (!cur || cur.status !== row.status) return;
+      if (cur.status === 'signed') {
+        const published = verdict.status === 'pending' || verdict.status === 'confirmed' || block !== undefined;
+        if (verdict.status === 'missing') return;
+        if (published) {
+          cur = await moveWithdrawal(
+            trx,
+            cur,
+            'broadcast',
+            { broadcast_at: trx.fn.now() },
+            { reconciled: 'the node knows the transaction' },
+          );
+          out.broadcast++;
+        }
+      }
+      const seen = block ?? cur.block_number;
+      switch (verdict.status) {
+        case 'missing':
+          resend = true;
+          return;
+        case 'pending':
+          if (block !== undefined && block !== cur.block_number)
+            await trx('withdrawals').where({ id: cur.id }).update({ block_number: block, updated_at: trx.fn.now() });
+          return;
+        case 'rejected':
+          await moveWithdrawal(
+            trx,
+            cur,
+            'rejected',
+            { reason: verdict.reason ?? 'provider_error', fee: verdict.fee?.toString() ?? null, block_number: seen },
+            { reason: verdict.reason },
+          );
+          out.rejected++;
+          return;
+        case 'confirmed': {
+          const final =
+            input.finality === 'finalized'
+              ? input.finalized !== null && verdict.blockNumber !== undefined && verdict.blockNumber <= input.finalized
+              : verdict.confirmations >= input.threshold;
+          const changes = { confirmations: verdict.confirmations, fee: verdict.fee?.toString() ?? null, block_number: seen };
+          if (!final) {
+            await trx('withdrawals')
+              .where({ id: cur.id })
+              .update({ ...changes, updated_at: trx.fn.now() });
+            return;
+          }
+          await moveWithdrawal(trx, cur, 'confirmed', { ...changes, confirmed_at: trx.fn.now() }, { confirmations: verdict.confirmations });
+          out.confirmed++;
+        }
+      }
+    });
+    if (resend) {
+      // The node forgot it (restart, eviction) and its nonce is still free: the same bytes again.
+      try {
+        await verbs.broadcast({ raw: row.signed_tx, txHash: row.tx_hash }, reader);
+        out.resent++;
+      } catch (err) {
+        logger.warn({ err, withdrawalId: row.id }, 'could not re-send a withdrawal the node does not know; retrying next round');
+      }
+    }
+  }
+  return out;
+}

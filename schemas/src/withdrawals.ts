@@ -1,0 +1,248 @@
+import { DecimalString, Id, Timestamp } from './common';
+
+const Nullable = (s: Record<string, unknown>) => ({ oneOf: [s, { type: 'null' }] });
+const AmountOfAsset = {
+  type: 'object',
+  required: ['amount', 'asset'],
+  additionalProperties: false,
+  properties: { amount: DecimalString, asset: { $ref: 'Asset' } },
+} as const;
+const Recipient = {
+  type: 'object',
+  required: ['toAddress', 'amount'],
+  additionalProperties: false,
+  properties: { toAddress: { type: 'string', minLength: 1, maxLength: 200 }, amount: DecimalString },
+} as const;
+
+/** The intent fields shared by a prepare and a withdrawal request. */
+const intentProperties = {
+  asset: { type: 'string', minLength: 1, maxLength: 200, description: 'asset key (<chain>:<network>:<asset>) or symbol, e.g. "USDC"' },
+  toAddress: { type: 'string', minLength: 1, maxLength: 200, description: 'single recipient (with amount)' },
+  amount: { ...DecimalString, description: 'exact decimal in display units (with toAddress)' },
+  outputs: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 100,
+    items: Recipient,
+    description: 'several recipients in one transaction (UTXO chains); instead of toAddress + amount',
+  },
+  fromAddress: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 200,
+    description: 'the wallet address that pays (default: the one with the largest indexed balance of the asset)',
+  },
+  memo: { type: 'string', maxLength: 200, description: 'for chains that carry one (TON comment, Solana memo)' },
+  destinationTag: { type: 'integer', minimum: 0, maximum: 4294967295, description: 'XRP destination tag' },
+} as const;
+
+const IdempotencyKey = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9_.:-]{1,128}$',
+  description: 'the same key with the same body returns the first result; with another body: 409 idempotency_conflict',
+} as const;
+
+export const WithdrawalPrepareRequest = {
+  $id: 'WithdrawalPrepareRequest',
+  type: 'object',
+  required: ['asset', 'idempotencyKey'],
+  additionalProperties: false,
+  properties: { ...intentProperties, idempotencyKey: IdempotencyKey },
+} as const;
+
+export const WithdrawalSignRequest = {
+  $id: 'WithdrawalSignRequest',
+  type: 'object',
+  additionalProperties: false,
+  properties: {},
+} as const;
+
+export const WithdrawalBroadcastRequest = {
+  $id: 'WithdrawalBroadcastRequest',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    signedTransaction: {
+      type: 'string',
+      minLength: 2,
+      maxLength: 200000,
+      description: 'a transaction signed elsewhere (EVM: 0x-prefixed serialized tx); omitted: the service signs',
+    },
+  },
+} as const;
+
+export const WithdrawalRequestCreateRequest = {
+  $id: 'WithdrawalRequestCreateRequest',
+  type: 'object',
+  required: ['walletId', 'asset'],
+  additionalProperties: false,
+  properties: {
+    walletId: Id,
+    ...intentProperties,
+    note: { type: 'string', maxLength: 500, description: 'shown to the approvers' },
+    idempotencyKey: IdempotencyKey,
+  },
+} as const;
+
+export const Withdrawal = {
+  $id: 'Withdrawal',
+  type: 'object',
+  required: [
+    'id',
+    'walletId',
+    'requestId',
+    'status',
+    'chain',
+    'network',
+    'asset',
+    'amount',
+    'toAddress',
+    'outputs',
+    'fromAddress',
+    'sourceAddresses',
+    'idempotencyKey',
+    'feeEstimate',
+    'fee',
+    'txHash',
+    'confirmations',
+    'reason',
+    'lastError',
+    'signedBy',
+    'unsignedTransaction',
+    'createdAt',
+    'updatedAt',
+    'signedAt',
+    'broadcastAt',
+    'confirmedAt',
+  ],
+  additionalProperties: false,
+  properties: {
+    id: Id,
+    walletId: Id,
+    requestId: Nullable(Id),
+    status: { enum: ['prepared', 'signed', 'broadcast', 'confirmed', 'rejected', 'cancelled'] },
+    chain: { type: 'string' },
+    network: { type: 'string' },
+    asset: { $ref: 'Asset' },
+    amount: DecimalString,
+    toAddress: { type: ['string', 'null'] },
+    outputs: { type: 'array', items: Recipient },
+    fromAddress: { type: 'string' },
+    sourceAddresses: { type: 'array', items: { type: 'string' } },
+    idempotencyKey: { type: ['string', 'null'] },
+    feeEstimate: { ...Nullable(AmountOfAsset), description: 'the most the transaction can cost (fee cap)' },
+    fee: { ...Nullable(AmountOfAsset), description: 'the fee paid on chain, once known' },
+    txHash: { type: ['string', 'null'] },
+    confirmations: { type: ['integer', 'null'] },
+    reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error', null] },
+    lastError: { type: ['string', 'null'], description: 'the last refusal from the node (broadcast)' },
+    signedBy: { enum: ['server', 'external', null] },
+    unsignedTransaction: {
+      ...Nullable({
+        type: 'object',
+        required: ['payload', 'signers'],
+        additionalProperties: false,
+        properties: {
+          payload: { description: 'the chain-specific unsigned transaction (EVM: EIP-1559 fields as decimal strings)' },
+          signers: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['address', 'derivationPath'],
+              additionalProperties: false,
+              properties: { address: { type: 'string' }, derivationPath: { type: 'string' } },
+            },
+          },
+        },
+      }),
+      description: 'while prepared: what to sign elsewhere, and with which keys',
+    },
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    signedAt: { type: ['string', 'null'], format: 'date-time' },
+    broadcastAt: { type: ['string', 'null'], format: 'date-time' },
+    confirmedAt: { type: ['string', 'null'], format: 'date-time' },
+    history: {
+      type: 'array',
+      description: 'GET /withdrawals/{id} only: every state change, oldest first',
+      items: {
+        type: 'object',
+        required: ['status', 'at', 'details'],
+        additionalProperties: false,
+        properties: { status: { type: 'string' }, at: Timestamp, details: { type: ['object', 'null'] } },
+      },
+    },
+  },
+} as const;
+
+export const WithdrawalList = {
+  $id: 'WithdrawalList',
+  type: 'object',
+  required: ['withdrawals', 'next'],
+  additionalProperties: false,
+  properties: { withdrawals: { type: 'array', items: { $ref: 'Withdrawal' } }, next: { type: ['string', 'null'] } },
+} as const;
+
+export const WithdrawalRequest = {
+  $id: 'WithdrawalRequest',
+  type: 'object',
+  required: [
+    'id',
+    'walletId',
+    'status',
+    'asset',
+    'amount',
+    'toAddress',
+    'outputs',
+    'fromAddress',
+    'note',
+    'idempotencyKey',
+    'requiredApprovals',
+    'approvals',
+    'proposedByKey',
+    'proposedByMember',
+    'withdrawalId',
+    'lastError',
+    'createdAt',
+    'updatedAt',
+    'decidedAt',
+  ],
+  additionalProperties: false,
+  properties: {
+    id: Id,
+    walletId: Id,
+    status: { enum: ['pending', 'approved', 'rejected'] },
+    asset: { $ref: 'Asset' },
+    amount: DecimalString,
+    toAddress: { type: ['string', 'null'] },
+    outputs: { type: 'array', items: Recipient },
+    fromAddress: { type: ['string', 'null'] },
+    note: { type: ['string', 'null'] },
+    idempotencyKey: { type: ['string', 'null'] },
+    requiredApprovals: { type: 'integer', minimum: 1 },
+    approvals: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['memberId', 'decision', 'at'],
+        additionalProperties: false,
+        properties: { memberId: Id, decision: { enum: ['approve', 'reject'] }, at: Timestamp },
+      },
+    },
+    proposedByKey: { type: ['integer', 'null'] },
+    proposedByMember: { type: ['integer', 'null'] },
+    withdrawalId: { type: ['integer', 'null'], description: 'the prepared withdrawal, once approved' },
+    lastError: { type: ['string', 'null'] },
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    decidedAt: { type: ['string', 'null'], format: 'date-time' },
+  },
+} as const;
+
+export const WithdrawalRequestList = {
+  $id: 'WithdrawalRequestList',
+  type: 'object',
+  required: ['requests'],
+  additionalProperties: false,
+  properties: { requests: { type: 'array', items: { $ref: 'WithdrawalRequest' } } },
+} as const;

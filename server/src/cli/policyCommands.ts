@@ -1,0 +1,120 @@
+import type { Command } from 'commander';
+import { type AssetRef, type WalletdConfig, toBaseUnits } from '@walletd/core';
+import { loadPlugins } from '../plugins';
+import { addPolicy, listPolicies, removePolicy, setPolicyEnabled } from '../services/policies';
+import { knownAssets } from '../services/transactions';
+import { prepareApprovedRequest, listRequests, toRequestView, voteOnRequest } from '../services/withdrawals/requests';
+import { chainsOf, type GlobalOptions, withCommon, withRuntime } from './context';
+import { intArg, printJson } from './output';
+
+/** The asset a policy limits, to read amounts in its display units ("1.5" ETH, "250" USDC). */
+function assetFor(config: WalletdConfig, key: string): AssetRef {
+  const [chain, network] = key.split(':');
+  const asset =
+    chain && network
+      ? knownAssets({ ...config, chains: chainsOf(config) }, loadPlugins(), chain, network).get(key.toLowerCase())
+      : undefined;
+  if (!asset) throw new Error(`unknown asset "${key}"; use a key such as ethereum:mainnet:eth or ethereum:mainnet:<token contract>`);
+  return asset;
+}
+
+const list = (text: string | undefined) =>
+  text === undefined
+    ? undefined
+    : text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+
+/** `walletd admin policy …` and `walletd admin request …`: spending policies and approvals. */
+export function registerPolicyCommands(admin: Command): void {
+  const g = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions;
+
+  const policy = admin.command('policy').description('spending policies (evaluated in a fixed order, see README#spending-policies)');
+  policy
+    .command('add')
+    .description('add a policy')
+    .requiredOption('--company <id>', 'company id', intArg('--company'))
+    .requiredOption('--name <name>', 'shown in refusals')
+    .requiredOption('--kind <kind>', 'deny_destinations | allow_destinations | max_per_transaction | daily_volume | approval_above')
+    .option('--addresses <list>', 'comma-separated destinations (deny/allow lists)')
+    .option('--asset <key>', 'asset key the policy applies to (required for amount kinds), e.g. ethereum:mainnet:eth')
+    .option('--max <decimal>', 'maximum in display units (max_per_transaction, daily_volume)')
+    .option('--threshold <decimal>', 'amount at or above which approval is needed (approval_above)')
+    .option('--approvals <n>', 'sign-offs needed (approval_above, default 1)', intArg('--approvals'))
+    .option('--wallets <list>', 'comma-separated wallet ids (default: every wallet)')
+    .action(async (o, cmd) =>
+      withRuntime(g(cmd), async ({ db }, config) => {
+        const asset = o.asset ? assetFor(config, String(o.asset)) : null;
+        const amount = (text: string | undefined) => {
+          if (text === undefined) return undefined;
+          if (!asset) throw new Error('amounts need --asset (they are read in its display units)');
+          return toBaseUnits(text, asset.decimals);
+        };
+        printJson(
+          await addPolicy(db, {
+            companyId: o.company,
+            name: o.name,
+            kind: o.kind,
+            walletIds: list(o.wallets)?.map((w) => intArg('--wallets')(w)) ?? null,
+            assetKey: asset?.key ?? null,
+            addresses: list(o.addresses),
+            max: amount(o.max),
+            threshold: amount(o.threshold),
+            approvals: o.approvals,
+          }),
+        );
+      }),
+    );
+  policy
+    .command('list')
+    .description("list a company's policies")
+    .requiredOption('--company <id>', 'company id', intArg('--company'))
+    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await listPolicies(db, o.company))));
+  for (const [name, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    policy
+      .command(name)
+      .description(`${name} a policy`)
+      .argument('<id>', 'policy id', intArg('id'))
+      .action(async (id: number, _o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await setPolicyEnabled(db, id, enabled))));
+  }
+  policy
+    .command('remove')
+    .description('delete a policy')
+    .argument('<id>', 'policy id', intArg('id'))
+    .action(async (id: number, _o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await removePolicy(db, id))));
+
+  const request = admin.command('request').description('withdrawal requests: approve or reject as a member');
+  request
+    .command('list')
+    .description("a company's withdrawal requests, newest first")
+    .requiredOption('--company <id>', 'company id', intArg('--company'))
+    .option('--status <status>', 'pending | approved | rejected')
+    .action(async (o, cmd) =>
+      withRuntime(g(cmd), async ({ db }) =>
+        printJson(await Promise.all((await listRequests(db, o.company, null, o.status)).map((r) => toRequestView(db, r)))),
+      ),
+    );
+  for (const vote of ['approve', 'reject'] as const) {
+    request
+      .command(vote)
+      .description(
+        vote === 'approve'
+          ? 'approve as a member (owner or admin; not the proposer); at quorum the withdrawal is prepared'
+          : 'reject as a member; one rejection rejects the request',
+      )
+      .argument('<id>', 'request id', intArg('id'))
+      .requiredOption('--member <id>', 'the voting member', intArg('--member'))
+      .action(async (id: number, o, cmd) =>
+        withCommon(g(cmd), async (common) => printJson(await voteOnRequest(common, id, o.member, vote))),
+      );
+  }
+  request
+    .command('prepare')
+    .description('prepare the withdrawal of an approved request again (after a node or funds failure)')
+    .argument('<id>', 'request id', intArg('id'))
+    .action(async (id: number, _o, cmd) => withCommon(g(cmd), async (common) => printJson(await prepareApprovedRequest(common, id))));
+}

@@ -1,0 +1,127 @@
+import { BaseError, type Db, type PolicyKind, type SpendingPolicy, parseBaseUnits } from '@walletd/core';
+import type { Knex } from 'knex';
+
+export const POLICY_KINDS: PolicyKind[] = [
+  'deny_destinations',
+  'allow_destinations',
+  'max_per_transaction',
+  'daily_volume',
+  'approval_above',
+];
+
+interface PolicyRow {
+  id: number;
+  company_id: number;
+  name: string;
+  kind: PolicyKind;
+  params: Record<string, unknown>;
+  wallet_ids: number[] | null;
+  asset_key: string | null;
+  enabled: boolean;
+  created_at: Date;
+}
+
+export interface PolicyView extends SpendingPolicy {
+  companyId: number;
+  createdAt: string;
+}
+
+const toView = (r: PolicyRow): PolicyView => ({
+  id: r.id,
+  companyId: r.company_id,
+  name: r.name,
+  kind: r.kind,
+  params: r.params,
+  walletIds: r.wallet_ids,
+  assetKey: r.asset_key,
+  enabled: r.enabled,
+  createdAt: r.created_at.toISOString(),
+});
+
+/** The company's policies, all of them: the engine applies the enabled ones that match. */
+export async function loadPolicies(db: Db | Knex.Transaction, companyId: number): Promise<SpendingPolicy[]> {
+  const rows = (await db('spending_policies').where({ company_id: companyId }).orderBy('id')) as PolicyRow[];
+  return rows.map(toView);
+}
+
+export async function listPolicies(db: Db, companyId: number): Promise<PolicyView[]> {
+  return ((await db('spending_policies').where({ company_id: companyId }).orderBy('id')) as PolicyRow[]).map(toView);
+}
+
+export interface PolicyInput {
+  companyId: number;
+  name: string;
+  kind: string;
+  walletIds: number[] | null;
+  assetKey: string | null;
+  /** Destination lists for deny/allow; base-unit strings for the amount kinds. */
+  addresses?: string[];
+  max?: bigint;
+  threshold?: bigint;
+  approvals?: number;
+}
+
+/** Checks the parameters each kind needs, so a policy that cannot be evaluated is never stored. */
+export async function addPolicy(db: Db, input: PolicyInput): Promise<PolicyView> {
+  if (!(POLICY_KINDS as string[]).includes(input.kind))
+    throw new BaseError('validation_failed', `kind must be one of ${POLICY_KINDS.join(', ')}`);
+  const kind = input.kind as PolicyKind;
+  let params: Record<string, unknown>;
+  switch (kind) {
+    case 'deny_destinations':
+    case 'allow_destinations':
+      if (!input.addresses?.length) throw new BaseError('validation_failed', `${kind} needs at least one address (--addresses)`);
+      params = { addresses: input.addresses };
+      break;
+    case 'max_per_transaction':
+    case 'daily_volume':
+      if (input.max === undefined) throw new BaseError('validation_failed', `${kind} needs a maximum (--max)`);
+      params = { max: input.max.toString() };
+      break;
+    default:
+      if (input.threshold === undefined) throw new BaseError('validation_failed', 'approval_above needs a threshold (--threshold)');
+      if (input.approvals !== undefined && (!Number.isInteger(input.approvals) || input.approvals < 1 || input.approvals > 20))
+        throw new BaseError('validation_failed', 'approvals must be an integer from 1 to 20');
+      params = { threshold: input.threshold.toString(), approvals: input.approvals ?? 1 };
+  }
+  if (kind !== 'deny_destinations' && kind !== 'allow_destinations' && input.assetKey === null)
+    throw new BaseError('validation_failed', `${kind} compares amounts, so it needs an asset (--asset)`);
+  const company = await db('companies').where({ id: input.companyId }).first('id');
+  if (!company) throw new BaseError('not_found', `company ${input.companyId} not found`);
+  const [row] = (await db('spending_policies')
+    .insert({
+      company_id: input.companyId,
+      name: input.name,
+      kind,
+      params,
+      wallet_ids: input.walletIds,
+      asset_key: input.assetKey,
+    })
+    .returning('*')) as PolicyRow[];
+  return toView(row as PolicyRow);
+}
+
+export async function setPolicyEnabled(db: Db, id: number, enabled: boolean): Promise<PolicyView> {
+  const [row] = (await db('spending_policies').where({ id }).update({ enabled }).returning('*')) as PolicyRow[];
+  if (!row) throw new BaseError('not_found', `policy ${id} not found`);
+  return toView(row);
+}
+
+export async function removePolicy(db: Db, id: number): Promise<{ id: number; removed: true }> {
+  const n = await db('spending_policies').where({ id }).delete();
+  if (!n) throw new BaseError('not_found', `policy ${id} not found`);
+  return { id, removed: true };
+}
+
+/**
+ * Rolling 24 h outgoing volume of a wallet/asset: every withdrawal recorded in that time that
+ * has not failed or been cancelled (prepared ones count: their amount is promised).
+ */
+export async function volume24h(db: Db | Knex.Transaction, walletId: number, assetKey: string): Promise<bigint> {
+  const row = (await db('withdrawals')
+    .where({ wallet_id: walletId, asset_key: assetKey })
+    .whereNotIn('status', ['rejected', 'cancelled'])
+    .andWhere('created_at', '>', db.raw("now() - interval '24 hours'"))
+    .first(db.raw('coalesce(sum(amount), 0)::text as total'))) as { total: string };
+  return parseBaseUnits(row.total);
+}

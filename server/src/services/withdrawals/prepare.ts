@@ -1,0 +1,184 @@
+import { BaseError, type Chain, type UnsignedWithdrawal, evaluatePolicies, isBaseError } from '@walletd/core';
+import { type WithdrawalRow, addHistory, unsignedFromRow } from '@walletd/indexer';
+import type { Knex } from 'knex';
+import type { Common } from '../../context';
+import type { WalletRow } from '../../http/scope';
+import { audit } from '../audit';
+import { loadPolicies, volume24h } from '../policies';
+import { type ChainAccess, type ResolvedIntent, chainAccess, intentHash, totalAmount } from './intent';
+
+export interface PrepareInput {
+  intent: ResolvedIntent;
+  idempotencyKey: string | null;
+  /** The API key that asked (null from the admin CLI). */
+  keyId: number | null;
+  /** Set when the withdrawal comes from an approved request, with its distinct approvals. */
+  request: { id: number; approvals: number } | null;
+}
+
+export interface Prepared {
+  row: WithdrawalRow;
+  /** true when an earlier call with the same idempotency key and body made it. */
+  replayed: boolean;
+}
+
+/**
+ * The address that pays: `fromAddress` when given (it must be the wallet's), otherwise the
+ * wallet address with the largest indexed balance of the asset (ties: the lowest index, so the
+ * primary address first). Funds stay where they were deposited; nothing is swept first.
+ */
+async function chooseSource(db: Knex, wallet: WalletRow, intent: ResolvedIntent): Promise<{ address: string; index: number }> {
+  if (intent.from) {
+    const row = await db('addresses').where({ wallet_id: wallet.id, match_key: intent.from.matchKey }).first('address', 'derivation_index');
+    if (!row) throw new BaseError('unprocessable', `fromAddress ${intent.from.address} is not an address of wallet ${wallet.id}`);
+    return { address: row.address, index: row.derivation_index };
+  }
+  const { rows } = await db.raw(
+    `select a.address, a.derivation_index,
+        coalesce((select sum(t.amount) from transfers t
+                   where t.address_id = a.id and t.asset_key = :asset and t.status = 'confirmed' and t.direction = 'incoming'), 0)
+      - coalesce((select sum(w.amount) from withdrawals w
+                   where w.wallet_id = a.wallet_id and w.from_address = a.address and w.asset_key = :asset
+                     and w.status in ('signed', 'broadcast', 'confirmed')), 0) as available
+       from addresses a where a.wallet_id = :wallet
+      order by available desc, a.derivation_index asc limit 1`,
+    { asset: intent.asset.key, wallet: wallet.id },
+  );
+  const best = rows[0] as { address: string; derivation_index: number } | undefined;
+  if (!best) throw new BaseError('unprocessable', `wallet ${wallet.id} has no address yet; generate one and fund it first`);
+  return { address: best.address, index: best.derivation_index };
+}
+
+/** Signed, not yet final withdrawals of the wallet: the plugin keeps clear of their nonces or inputs. */
+export async function inFlight(db: Knex, walletId: number, exceptId?: number): Promise<UnsignedWithdrawal[]> {
+  const q = db('withdrawals').where({ wallet_id: walletId }).whereIn('status', ['signed', 'broadcast']);
+  if (exceptId !== undefined) q.andWhereNot({ id: exceptId });
+  return ((await q) as WithdrawalRow[]).map(unsignedFromRow);
+}
+
+/** Runs a plugin verb against the node; what is not the caller's mistake is a node error (502). */
+export async function onNode<T>(chain: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (isBaseError(e)) throw e;
+    throw new BaseError('node_error', `the ${chain} node did not answer: ${(e as Error).message.slice(0, 160)}`, { cause: e });
+  }
+}
+
+function refuseByPolicy(decision: ReturnType<typeof evaluatePolicies>): void {
+  if (decision.outcome === 'refuse') {
+    throw new BaseError(decision.code, decision.message, { details: { policyIds: decision.policyIds } });
+  }
+}
+
+async function findByKey(db: Knex, companyId: number, key: string): Promise<WithdrawalRow | undefined> {
+  return (await db('withdrawals').where({ company_id: companyId, idempotency_key: key }).first()) as WithdrawalRow | undefined;
+}
+
+function replayOrConflict(existing: WithdrawalRow, hash: string): Prepared {
+  if (existing.intent_hash !== hash)
+    throw new BaseError(
+      'idempotency_conflict',
+      `idempotencyKey "${existing.idempotency_key}" was already used for another withdrawal (id ${existing.id}) with a different body`,
+    );
+  return { row: existing, replayed: true };
+}
+
+/**
+ * Prepare: intent → policy → the plugin's `build` (nonce or inputs, fee bound, funds check) →
+ * a `prepared` withdrawal. A refusal (policy, funds, address) records nothing. The policy is
+ * decided twice: before touching the node, and again under a per wallet/asset lock right before
+ * the row is written, so two concurrent withdrawals cannot both fit a daily limit meant for one.
+ */
+export async function prepareWithdrawal(common: Common, wallet: WalletRow, input: PrepareInput): Promise<Prepared> {
+  const { db, config, plugins } = common;
+  const access: ChainAccess = chainAccess(config, plugins, wallet.chain, wallet.network);
+  const { intent } = input;
+  const hash = intentHash(wallet.id, intent);
+  if (input.idempotencyKey) {
+    const existing = await findByKey(db, wallet.company_id, input.idempotencyKey);
+    if (existing) return replayOrConflict(existing, hash);
+  }
+  const amount = totalAmount(intent);
+  const decide = async (trx: Knex) =>
+    evaluatePolicies(await loadPolicies(trx, wallet.company_id), {
+      walletId: wallet.id,
+      assetKey: intent.asset.key,
+      decimals: intent.asset.decimals,
+      symbol: intent.asset.symbol,
+      amount,
+      destinations: intent.outputs.map((o) => o.toKey),
+      volume24h: await volume24h(trx, wallet.id, intent.asset.key),
+      approvals: input.request ? input.request.approvals : null,
+    });
+  refuseByPolicy(await decide(db));
+
+  const source = await chooseSource(db, wallet, intent);
+  const reader = access.plugin.createReader(wallet.chain as Chain, wallet.network, { rpcUrl: access.settings.rpcUrl });
+  const unsigned = await onNode(wallet.chain, async () =>
+    access.verbs.build(
+      {
+        chain: wallet.chain as Chain,
+        network: wallet.network,
+        asset: intent.asset,
+        outputs: intent.outputs.map((o) => ({ to: o.to, amount: o.amount })),
+        sources: [source.address],
+        ...(intent.memo !== undefined ? { memo: intent.memo } : {}),
+        ...(intent.destinationTag !== undefined ? { destinationTag: intent.destinationTag } : {}),
+      },
+      reader,
+      { inFlight: await inFlight(db, wallet.id) },
+    ),
+  );
+
+  return db.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`walletd:withdraw:${wallet.id}:${intent.asset.key}`]);
+    refuseByPolicy(await decide(trx));
+    const outputs = intent.outputs.map((o) => ({ toAddress: o.to, amount: o.amount.toString() }));
+    const [row] = (await trx('withdrawals')
+      .insert({
+        company_id: wallet.company_id,
+        wallet_id: wallet.id,
+        request_id: input.request?.id ?? null,
+        idempotency_key: input.idempotencyKey,
+        intent_hash: hash,
+        chain: wallet.chain,
+        network: wallet.network,
+        asset_key: intent.asset.key,
+        asset: JSON.stringify(intent.asset),
+        amount: amount.toString(),
+        to_address: outputs.length === 1 ? outputs[0]?.toAddress : null,
+        outputs: JSON.stringify(outputs),
+        from_address: unsigned.sourceAddresses[0] ?? source.address,
+        source_addresses: unsigned.sourceAddresses,
+        source_indexes: [source.index],
+        status: 'prepared',
+        unsigned_tx: JSON.stringify({ payload: unsigned.payload, fee: unsigned.fee.toString() }),
+        created_by_key: input.keyId,
+      })
+      .onConflict(['company_id', 'idempotency_key'])
+      .ignore()
+      .returning('*')) as WithdrawalRow[];
+    if (!row) {
+      // A concurrent call with the same key won the insert.
+      const existing = await findByKey(trx, wallet.company_id, input.idempotencyKey as string);
+      if (!existing) throw new Error('idempotency insert conflicted but no row was found');
+      return replayOrConflict(existing, hash);
+    }
+    await addHistory(trx, row.id, 'prepared', {
+      feeEstimate: unsigned.fee.toString(),
+      ...(input.request ? { requestId: input.request.id, approvals: input.request.approvals } : {}),
+    });
+    await audit(trx, {
+      companyId: wallet.company_id,
+      actorType: input.keyId === null ? 'member' : 'api_key',
+      actorId: input.keyId,
+      action: 'withdrawal.prepared',
+      targetType: 'withdrawal',
+      targetId: row.id,
+      details: { walletId: wallet.id, asset: intent.asset.key, amount: amount.toString() },
+    });
+    return { row, replayed: false };
+  });
+}

@@ -1,0 +1,319 @@
+import { BaseError, type Db, ROLE_ACTIONS, evaluatePolicies, fromBaseUnits, isRole, parseBaseUnits } from '@walletd/core';
+import type { Knex } from 'knex';
+import type { Common } from '../../context';
+import type { WalletRow } from '../../http/scope';
+import { audit } from '../audit';
+import { loadPolicies, volume24h } from '../policies';
+import { type ResolvedIntent, intentHash, totalAmount } from './intent';
+import { prepareWithdrawal } from './prepare';
+import { type WithdrawalView, toWithdrawalView } from './view';
+
+/** The stored intent of a request: fixed at proposal (a database trigger refuses any change). */
+interface StoredIntent {
+  asset: ResolvedIntent['asset'];
+  outputs: { toAddress: string; toKey: string; amount: string }[];
+  from: ResolvedIntent['from'];
+  memo?: string;
+  destinationTag?: number;
+  note?: string;
+}
+
+export interface RequestRow {
+  id: number;
+  company_id: number;
+  wallet_id: number;
+  intent: StoredIntent;
+  status: 'pending' | 'approved' | 'rejected';
+  proposed_by_key: number | null;
+  proposed_by_member: number | null;
+  required_approvals: number;
+  withdrawal_id: string | number | null;
+  idempotency_key: string | null;
+  intent_hash: string | null;
+  last_error: string | null;
+  decided_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface RequestView {
+  id: number;
+  walletId: number;
+  status: string;
+  asset: ResolvedIntent['asset'];
+  amount: string;
+  toAddress: string | null;
+  outputs: { toAddress: string; amount: string }[];
+  fromAddress: string | null;
+  note: string | null;
+  idempotencyKey: string | null;
+  requiredApprovals: number;
+  approvals: { memberId: number; decision: string; at: string }[];
+  proposedByKey: number | null;
+  proposedByMember: number | null;
+  withdrawalId: number | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+  decidedAt: string | null;
+}
+
+const toIntent = (s: StoredIntent): ResolvedIntent => ({
+  asset: s.asset,
+  outputs: s.outputs.map((o) => ({ to: o.toAddress, toKey: o.toKey, amount: parseBaseUnits(o.amount) })),
+  from: s.from,
+  ...(s.memo !== undefined ? { memo: s.memo } : {}),
+  ...(s.destinationTag !== undefined ? { destinationTag: s.destinationTag } : {}),
+});
+
+export async function toRequestView(db: Db | Knex.Transaction, r: RequestRow): Promise<RequestView> {
+  const votes = (await db('withdrawal_approvals').where({ request_id: r.id }).orderBy('id')) as {
+    member_id: number;
+    decision: string;
+    created_at: Date;
+  }[];
+  const { asset } = r.intent;
+  const show = (units: string) => fromBaseUnits(parseBaseUnits(units), asset.decimals);
+  const total = r.intent.outputs.reduce((s, o) => s + parseBaseUnits(o.amount), 0n);
+  return {
+    id: r.id,
+    walletId: r.wallet_id,
+    status: r.status,
+    asset,
+    amount: fromBaseUnits(total, asset.decimals),
+    toAddress: r.intent.outputs.length === 1 ? (r.intent.outputs[0]?.toAddress ?? null) : null,
+    outputs: r.intent.outputs.map((o) => ({ toAddress: o.toAddress, amount: show(o.amount) })),
+    fromAddress: r.intent.from?.address ?? null,
+    note: r.intent.note ?? null,
+    idempotencyKey: r.idempotency_key,
+    requiredApprovals: r.required_approvals,
+    approvals: votes.map((v) => ({ memberId: v.member_id, decision: v.decision, at: v.created_at.toISOString() })),
+    proposedByKey: r.proposed_by_key,
+    proposedByMember: r.proposed_by_member,
+    withdrawalId: r.withdrawal_id === null ? null : Number(r.withdrawal_id),
+    lastError: r.last_error,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+    decidedAt: r.decided_at ? r.decided_at.toISOString() : null,
+  };
+}
+
+async function decide(db: Db | Knex.Transaction, wallet: { id: number; company_id: number }, intent: ResolvedIntent, approvals: number) {
+  return evaluatePolicies(await loadPolicies(db, wallet.company_id), {
+    walletId: wallet.id,
+    assetKey: intent.asset.key,
+    decimals: intent.asset.decimals,
+    symbol: intent.asset.symbol,
+    amount: totalAmount(intent),
+    destinations: intent.outputs.map((o) => o.toKey),
+    volume24h: await volume24h(db, wallet.id, intent.asset.key),
+    approvals,
+  });
+}
+
+export interface ProposeInput {
+  intent: ResolvedIntent;
+  note: string | null;
+  idempotencyKey: string | null;
+  keyId: number;
+  memberId: number | null;
+}
+
+/**
+ * A proposal for people to approve. Refused at once when a policy denies it outright (nobody
+ * could approve it into existence). It needs at least one approval, more when an approval policy
+ * asks for more; the number is fixed now and can only grow if policies tighten before the quorum.
+ */
+export async function proposeWithdrawal(db: Db, wallet: WalletRow, input: ProposeInput): Promise<{ row: RequestRow; replayed: boolean }> {
+  const hash = intentHash(wallet.id, input.intent);
+  const find = async (trx: Db | Knex.Transaction) =>
+    input.idempotencyKey
+      ? ((await trx('withdrawal_requests').where({ company_id: wallet.company_id, idempotency_key: input.idempotencyKey }).first()) as
+          | RequestRow
+          | undefined)
+      : undefined;
+  const replay = (existing: RequestRow) => {
+    if (existing.intent_hash !== hash)
+      throw new BaseError(
+        'idempotency_conflict',
+        `idempotencyKey "${input.idempotencyKey}" was already used for request ${existing.id} with a different body`,
+      );
+    return { row: existing, replayed: true };
+  };
+  const earlier = await find(db);
+  if (earlier) return replay(earlier);
+  const decision = await decide(db, wallet, input.intent, 0);
+  if (decision.outcome === 'refuse' && decision.code === 'policy_denied')
+    throw new BaseError(decision.code, decision.message, { details: { policyIds: decision.policyIds } });
+  const required = decision.outcome === 'refuse' ? (decision.requiredApprovals ?? 1) : 1;
+  const stored: StoredIntent = {
+    asset: input.intent.asset,
+    outputs: input.intent.outputs.map((o) => ({ toAddress: o.to, toKey: o.toKey, amount: o.amount.toString() })),
+    from: input.intent.from,
+    ...(input.intent.memo !== undefined ? { memo: input.intent.memo } : {}),
+    ...(input.intent.destinationTag !== undefined ? { destinationTag: input.intent.destinationTag } : {}),
+    ...(input.note ? { note: input.note } : {}),
+  };
+  const [row] = (await db('withdrawal_requests')
+    .insert({
+      company_id: wallet.company_id,
+      wallet_id: wallet.id,
+      intent: JSON.stringify(stored),
+      status: 'pending',
+      proposed_by_key: input.keyId,
+      proposed_by_member: input.memberId,
+      required_approvals: required,
+      idempotency_key: input.idempotencyKey,
+      intent_hash: hash,
+    })
+    .onConflict(['company_id', 'idempotency_key'])
+    .ignore()
+    .returning('*')) as RequestRow[];
+  if (!row) {
+    const existing = await find(db);
+    if (!existing) throw new Error('request insert conflicted but no row was found');
+    return replay(existing);
+  }
+  await audit(db, {
+    companyId: wallet.company_id,
+    actorType: 'api_key',
+    actorId: input.keyId,
+    action: 'withdrawal_request.proposed',
+    targetType: 'withdrawal_request',
+    targetId: row.id,
+    details: { requiredApprovals: required },
+  });
+  return { row, replayed: false };
+}
+
+export interface VoteOutcome {
+  request: RequestView;
+  /** Present while sign-offs are missing: policy_approvals_pending; or policy_denied when a policy now refuses. */
+  code?: 'policy_approvals_pending' | 'policy_denied';
+  policyIds?: string;
+  message: string;
+  withdrawal?: WithdrawalView;
+}
+
+/**
+ * One member's vote (the admin CLI is the dashboard stand-in). The member must belong to the
+ * company and hold a role that may move funds (owner or admin today), may vote once, and cannot
+ * approve a request they proposed (they may reject it). One rejection rejects the request. When
+ * the approvals reach the quorum the request is approved and prepared as a withdrawal at once,
+ * with the approved intent; if preparing fails (node down, funds short) `walletd admin request
+ * prepare` retries it later.
+ */
+export async function voteOnRequest(common: Common, requestId: number, memberId: number, vote: 'approve' | 'reject'): Promise<VoteOutcome> {
+  const { db } = common;
+  const outcome = await db.transaction(async (trx): Promise<VoteOutcome> => {
+    const req = (await trx('withdrawal_requests').where({ id: requestId }).forUpdate().first()) as RequestRow | undefined;
+    if (!req) throw new BaseError('not_found', `withdrawal request ${requestId} not found`);
+    if (req.status !== 'pending') throw new BaseError('conflict', `withdrawal request ${requestId} is already ${req.status}`);
+    const member = (await trx('members').where({ id: memberId, company_id: req.company_id }).whereNull('removed_at').first('id', 'role')) as
+      | { id: number; role: string }
+      | undefined;
+    if (!member) throw new BaseError('not_found', `member ${memberId} is not a member of the request's company`);
+    if (!isRole(member.role) || !ROLE_ACTIONS[member.role].has('withdrawals:create'))
+      throw new BaseError(
+        'role_insufficient',
+        `member ${memberId} (role: ${member.role}) may not approve withdrawals; owners and admins may`,
+      );
+    if (vote === 'approve' && req.proposed_by_member === memberId)
+      throw new BaseError('forbidden', `member ${memberId} proposed request ${requestId} and cannot approve it`);
+    const inserted = await trx('withdrawal_approvals')
+      .insert({ request_id: req.id, member_id: memberId, decision: vote })
+      .onConflict(['request_id', 'member_id'])
+      .ignore()
+      .returning('id');
+    if (inserted.length === 0) throw new BaseError('conflict', `member ${memberId} has already voted on request ${requestId}`);
+    await audit(trx, {
+      companyId: req.company_id,
+      actorType: 'member',
+      actorId: memberId,
+      action: `withdrawal_request.${vote}d`,
+      targetType: 'withdrawal_request',
+      targetId: req.id,
+    });
+    const close = async (status: 'approved' | 'rejected', lastError: string | null = null) =>
+      (await trx('withdrawal_requests')
+        .where({ id: req.id })
+        .update({ status, last_error: lastError, decided_at: trx.fn.now(), updated_at: trx.fn.now() })
+        .returning('*')) as RequestRow[];
+    if (vote === 'reject') {
+      const [closed] = await close('rejected', `rejected by member ${memberId}`);
+      return { request: await toRequestView(trx, closed as RequestRow), message: `request ${req.id} rejected by member ${memberId}` };
+    }
+    const approvals = Number(
+      (await trx('withdrawal_approvals').where({ request_id: req.id, decision: 'approve' }).count({ n: '*' }).first())?.n ?? 0,
+    );
+    const wallet = { id: req.wallet_id, company_id: req.company_id };
+    const decision = await decide(trx, wallet, toIntent(req.intent), approvals);
+    if (decision.outcome === 'refuse' && decision.code === 'policy_denied') {
+      const [closed] = await close('rejected', decision.message);
+      return {
+        request: await toRequestView(trx, closed as RequestRow),
+        code: 'policy_denied',
+        policyIds: decision.policyIds,
+        message: decision.message,
+      };
+    }
+    const required = Math.max(req.required_approvals, decision.outcome === 'refuse' ? (decision.requiredApprovals ?? 1) : 1);
+    if (approvals < required) {
+      const [updated] = (await trx('withdrawal_requests')
+        .where({ id: req.id })
+        .update({ required_approvals: required, updated_at: trx.fn.now() })
+        .returning('*')) as RequestRow[];
+      return {
+        request: await toRequestView(trx, updated as RequestRow),
+        code: 'policy_approvals_pending',
+        policyIds: decision.outcome === 'refuse' ? decision.policyIds : '',
+        message: `${approvals} of ${required} approvals so far; waiting for the remaining sign-offs`,
+      };
+    }
+    const [closed] = await close('approved');
+    return { request: await toRequestView(trx, closed as RequestRow), message: `request ${req.id} approved with ${approvals} approvals` };
+  });
+  if (outcome.request.status !== 'approved') return outcome;
+  return prepareApprovedRequest(common, requestId, outcome.message);
+}
+
+/** Makes the prepared withdrawal of an approved request (once: its idempotency key is the request's). */
+export async function prepareApprovedRequest(common: Common, requestId: number, message = 'prepared'): Promise<VoteOutcome> {
+  const { db } = common;
+  const req = (await db('withdrawal_requests').where({ id: requestId }).first()) as RequestRow | undefined;
+  if (!req) throw new BaseError('not_found', `withdrawal request ${requestId} not found`);
+  if (req.status !== 'approved') throw new BaseError('conflict', `withdrawal request ${requestId} is ${req.status}, not approved`);
+  const wallet = (await db('wallets').where({ id: req.wallet_id }).first()) as WalletRow;
+  const approvals = Number(
+    (await db('withdrawal_approvals').where({ request_id: req.id, decision: 'approve' }).count({ n: '*' }).first())?.n ?? 0,
+  );
+  try {
+    const { row } = await prepareWithdrawal(common, wallet, {
+      intent: toIntent(req.intent),
+      idempotencyKey: `request:${req.id}`,
+      keyId: null,
+      request: { id: req.id, approvals },
+    });
+    const [updated] = (await db('withdrawal_requests')
+      .where({ id: req.id })
+      .update({ withdrawal_id: row.id, last_error: null, updated_at: db.fn.now() })
+      .returning('*')) as RequestRow[];
+    return { request: await toRequestView(db, updated as RequestRow), message, withdrawal: await toWithdrawalView(db, row) };
+  } catch (e) {
+    const text = e instanceof Error ? e.message : String(e);
+    await db('withdrawal_requests').where({ id: req.id }).update({ last_error: text, updated_at: db.fn.now() });
+    throw e;
+  }
+}
+
+export async function listRequests(
+  db: Db,
+  companyId: number,
+  walletIds: ReadonlySet<number> | null,
+  status?: string,
+): Promise<RequestRow[]> {
+  const q = db('withdrawal_requests').where({ company_id: companyId }).orderBy('id', 'desc').limit(200);
+  if (walletIds !== null) q.whereIn('wallet_id', [...walletIds]);
+  if (status) q.andWhere({ status });
+  return (await q) as RequestRow[];
+}
