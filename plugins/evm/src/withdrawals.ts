@@ -68,6 +68,9 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
       if (!output || intent.outputs.length !== 1) throw new BaseError('validation_failed', 'an EVM withdrawal pays exactly one recipient');
       if (!from) throw new BaseError('validation_failed', 'a source address is required');
       const token = intent.asset.contractAddress;
+      // First, so a token amount above the balance reads as that, not as a failed gas estimate.
+      if (token && (await evm.getBalance(from, intent.asset)) < output.amount)
+        throw new BaseError('insufficient_funds', `${from} holds too little ${intent.asset.symbol}`);
       const tx = token
         ? { from, to: token, value: '0x0', data: transferCalldata(output.to, output.amount) }
         : { from, to: output.to, value: `0x${output.amount.toString(16)}`, data: '0x' };
@@ -101,10 +104,8 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
       if (native < BigInt(tx.value) + fee)
         throw new BaseError(
           'insufficient_funds',
-          `the source holds too little ${token ? 'native currency for gas' : 'for the amount plus gas'}`,
+          `${from} holds too little ${token ? 'native currency for gas' : 'for the amount plus gas'}`,
         );
-      if (token && (await evm.getBalance(from, intent.asset)) < output.amount)
-        throw new BaseError('insufficient_funds', `the source holds too little ${intent.asset.symbol}`);
       return { intent, payload, fee, sourceAddresses: [from] };
     },
 

@@ -17,6 +17,8 @@ export interface TestToken {
   /** From the funder; `gas` forces a transaction that reverts to be mined anyway (status 0). */
   transfer(to: string, amount: bigint, options?: { gas?: bigint }): Promise<string>;
   batchTransfer(to: string[], amounts: bigint[]): Promise<string>;
+  /** paused: transfers revert; quiet: transfers move balances without a Transfer event. */
+  setQuirks(quirks: { paused?: boolean; quiet?: boolean }): Promise<string>;
 }
 
 export async function deployTestToken(anvil: Anvil, name: string, symbol: string, decimals: number): Promise<TestToken> {
@@ -40,5 +42,6 @@ export async function deployTestToken(anvil: Anvil, name: string, symbol: string
     mint: (to, amount) => call('mint', [to, amount]),
     transfer: (to, amount, options) => call('transfer', [to, amount], options?.gas ? { gas: `0x${options.gas.toString(16)}` } : {}),
     batchTransfer: (to, amounts) => call('batchTransfer', [to, amounts]),
+    setQuirks: (q) => call('setQuirks', [q.paused ?? false, q.quiet ?? false]),
   };
 }

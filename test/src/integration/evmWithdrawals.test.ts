@@ -59,7 +59,8 @@ describe('EVM withdrawal verbs on anvil', () => {
     expect((await verbs.verify(unsigned, signed.txHash, reader())).status).toBe('confirmed');
     // The same receipt judged against another amount or recipient: no matching log, never "paid".
     const otherAmount = { ...unsigned, intent: intent(usdcAsset, 12_345_679n) };
-    expect(await verbs.verify(otherAmount, signed.txHash, reader())).toEqual({ status: 'pending', confirmations: 0 });
+    const mined = BigInt((await anvil.receipt(signed.txHash)).blockNumber);
+    expect(await verbs.verify(otherAmount, signed.txHash, reader())).toEqual({ status: 'pending', confirmations: 0, blockNumber: mined });
     const otherTo = {
       ...unsigned,
       intent: { ...intent(usdcAsset, 12_345_678n), outputs: [{ to: '0x1111111111111111111111111111111111111111', amount: 12_345_678n }] },
@@ -97,5 +98,34 @@ describe('EVM withdrawal verbs on anvil', () => {
     // Sending the same signed transaction again: its nonce is spent.
     await expect(verbs.broadcast(signed, reader())).rejects.toMatchObject({ code: 'conflict' });
     await expect(verbs.sign(unsigned, seed, [1])).rejects.toThrow(/does not control the source address/);
+  });
+
+  it('tells a transaction the node never saw (missing, safe to send again) from one whose nonce went elsewhere', async () => {
+    const first = await verbs.build(intent(eth, 1n), reader());
+    const unsent = await verbs.sign(first, seed, [0]);
+    expect(await verbs.verify(first, unsent.txHash, reader())).toEqual({ status: 'missing', confirmations: 0 });
+    // Another transaction with the same nonce lands: the first can never be mined.
+    const rival = await verbs.sign(
+      { ...first, intent: intent(eth, 2n), payload: { ...(first.payload as EvmTxPayload), value: '2' } },
+      seed,
+      [0],
+    );
+    await verbs.broadcast(rival, reader());
+    await anvil.receipt(rival.txHash);
+    expect(await verbs.verify(first, unsent.txHash, reader())).toEqual({ status: 'rejected', confirmations: 0, reason: 'mempool_dropped' });
+    // Had it been seen in a block before, its disappearance is a reorg.
+    expect(await verbs.verify(first, unsent.txHash, reader(), { seenInBlock: true })).toMatchObject({
+      status: 'rejected',
+      reason: 'reorg',
+    });
+  });
+
+  it('builds after the nonces of in-flight withdrawals from the same source', async () => {
+    const a = await verbs.build(intent(eth, 1n), reader());
+    const b = await verbs.build(intent(eth, 1n), reader(), { inFlight: [a] });
+    expect((b.payload as EvmTxPayload).nonce).toBe((a.payload as EvmTxPayload).nonce + 1);
+    const other = { ...a, sourceAddresses: ['0x1111111111111111111111111111111111111111'] };
+    const c = await verbs.build(intent(eth, 1n), reader(), { inFlight: [other] });
+    expect((c.payload as EvmTxPayload).nonce).toBe((a.payload as EvmTxPayload).nonce);
   });
 });

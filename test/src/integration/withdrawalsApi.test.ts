@@ -1,0 +1,402 @@
+import { randomBytes } from 'node:crypto';
+import { type ChainSettings, MasterKey, createLogger, fromBaseUnits, mnemonicToSeed, registerPlugins } from '@walletd/core';
+import { createDetectPool, createFollower, type DetectPool, type Follower } from '@walletd/indexer';
+import { createEvmPlugin } from '@walletd/plugin-evm';
+import { validator } from '@walletd/schemas';
+import { addPolicy, setPolicyEnabled } from '@walletd/server';
+import { HDNodeWallet, Transaction } from 'ethers';
+import {
+  type Anvil,
+  type Seeded,
+  type TestApp,
+  type TestDatabase,
+  type TestToken,
+  call,
+  createTestDatabase,
+  deployTestToken,
+  keyFor,
+  seedCompany,
+  startAnvil,
+  startTestApp,
+} from '@walletd/test-harness';
+
+/**
+ * Withdrawals as a caller drives them, on anvil: prepare → (sign) → broadcast through the API,
+ * the indexer's tracker to confirmed or rejected, and the events a receiver gets.
+ */
+describe('withdrawals through the API on anvil', () => {
+  let t: TestDatabase;
+  let anvil: Anvil;
+  let pool: DetectPool;
+  let usdc: TestToken;
+  let app: TestApp;
+  let s: Seeded;
+  let settings: ChainSettings;
+  let follower: Follower;
+  let walletId: number;
+  let source: string;
+  let second: string;
+  const masterKey = new MasterKey(randomBytes(32));
+  const recipient = '0x000000000000000000000000000000000000dEaD';
+
+  const api = (method: string, path: string, body?: unknown, key = s.rootKey) => call(app.url, method, `/v1${path}`, { key, body });
+  const events = async (type: string) =>
+    (await t.db('events').where({ type, company_id: s.companyId }).orderBy('seq').pluck('body')).map((b: string) => JSON.parse(b));
+  const balance = async (address: string) => BigInt(await anvil.rpc<string>('eth_getBalance', [address, 'latest']));
+  const nonce = async (address: string) => Number(BigInt(await anvil.rpc<string>('eth_getTransactionCount', [address, 'latest'])));
+  const valid = (schema: 'Withdrawal' | 'EventEnvelope', body: unknown) => {
+    const v = validator(schema);
+    if (!v(body)) throw new Error(`${schema}: ${JSON.stringify(v.errors)}`);
+  };
+  const prepare = (body: Record<string, unknown>, key?: string) => api('POST', `/wallets/${walletId}/withdrawals`, body, key);
+  /** One more block, then one indexer round (deposits and withdrawals). */
+  const round = async (blocks = 1) => {
+    if (blocks > 0) await anvil.mine(blocks);
+    await follower.tick();
+  };
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    anvil = await startAnvil();
+    pool = createDetectPool(1);
+    usdc = await deployTestToken(anvil, 'USD Coin', 'USDC', 6);
+    settings = {
+      chain: 'ethereum',
+      network: 'devnet',
+      rpcUrl: anvil.url,
+      confirmations: 2,
+      startBlock: 0,
+      tokens: [{ contract: usdc.address, symbol: 'USDC', decimals: 6 }],
+    };
+    // This file makes more than 20 value-moving writes a minute; the limit has its own test below.
+    app = await startTestApp(t.db, { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 } }, masterKey);
+    follower = createFollower({
+      db: t.db,
+      logger: createLogger({ level: 'silent' }),
+      pool,
+      plugin: registerPlugins([createEvmPlugin()]).forChain('ethereum')!,
+      settings,
+    });
+    s = await seedCompany(t.db);
+    walletId = (await api('POST', '/wallets', { name: 'hot', chain: 'ethereum', network: 'devnet' })).body.id;
+    source = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
+    second = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
+    await anvil.send(source, 5n * 10n ** 18n);
+    await usdc.mint(source, 1_000_000_000n);
+    await round(2);
+  });
+  afterAll(async () => {
+    await app.close();
+    await pool.close();
+    await anvil.stop();
+    await t.drop();
+  });
+
+  it('pays native ETH: prepared, signed by the service, broadcast once, confirmed at the threshold with the fee', async () => {
+    const before = await balance(recipient);
+    const prepared = await prepare({ asset: 'ETH', toAddress: recipient, amount: '0.25', idempotencyKey: 'native-1' });
+    expect(prepared.status).toBe(201);
+    valid('Withdrawal', prepared.body);
+    expect(prepared.body).toMatchObject({
+      status: 'prepared',
+      amount: '0.25',
+      toAddress: recipient,
+      fromAddress: source,
+      sourceAddresses: [source],
+      asset: { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18, contractAddress: null },
+      txHash: null,
+      fee: null,
+    });
+    expect(prepared.body.unsignedTransaction.signers).toEqual([{ address: source, derivationPath: "m/44'/60'/0'/0/0" }]);
+    expect(BigInt(prepared.body.unsignedTransaction.payload.value)).toBe(250_000_000_000_000_000n);
+
+    const sent = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
+    expect(sent.status).toBe(200);
+    valid('Withdrawal', sent.body);
+    expect(sent.body).toMatchObject({ status: 'broadcast', signedBy: 'server' });
+    const txHash: string = sent.body.txHash;
+    const broadcastEvents = await events('withdrawal.broadcast');
+    expect(broadcastEvents).toHaveLength(1);
+    valid('EventEnvelope', broadcastEvents[0]);
+    expect(broadcastEvents[0].data).toEqual({
+      chain: 'ethereum',
+      network: 'devnet',
+      withdrawalId: prepared.body.id,
+      txHash,
+      status: 'broadcast',
+      amount: '0.25',
+      asset: { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18, contractAddress: null },
+      fromAddress: source,
+      sourceAddresses: [source],
+      toAddress: recipient,
+    });
+
+    // Mined in one block (automine): 1 confirmation of 2, still broadcast.
+    await round(0);
+    expect((await api('GET', `/withdrawals/${prepared.body.id}`)).body).toMatchObject({ status: 'broadcast', confirmations: 1 });
+    expect(await events('withdrawal.confirmed')).toHaveLength(0);
+    await round(1);
+    const receipt = await anvil.rpc<{ gasUsed: string; effectiveGasPrice: string }>('eth_getTransactionReceipt', [txHash]);
+    const fee = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
+    const confirmed = await events('withdrawal.confirmed');
+    expect(confirmed).toHaveLength(1);
+    valid('EventEnvelope', confirmed[0]);
+    expect(confirmed[0].data).toMatchObject({ status: 'confirmed', txHash, amount: '0.25', confirmations: 2 });
+    expect(fee).toBeGreaterThan(0n);
+    expect(confirmed[0].data.fee).toEqual({
+      amount: fromBaseUnits(fee, 18),
+      asset: { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18, contractAddress: null },
+    });
+    const view = (await api('GET', `/withdrawals/${prepared.body.id}`)).body;
+    valid('Withdrawal', view);
+    expect(view.fee.amount).toBe(confirmed[0].data.fee.amount);
+    expect(view.history.map((h: { status: string }) => h.status)).toEqual(['prepared', 'signed', 'broadcast', 'confirmed']);
+    expect((await balance(recipient)) - before).toBe(250_000_000_000_000_000n);
+    // A second tracker round announces nothing again.
+    await round(1);
+    expect(await events('withdrawal.confirmed')).toHaveLength(1);
+  });
+
+  it('pays an ERC-20 from the address holding it, confirmed only with its Transfer log, fee in the native asset', async () => {
+    const prepared = await prepare({ asset: 'USDC', toAddress: recipient, amount: '12.345678', idempotencyKey: 'usdc-1' });
+    expect(prepared.status).toBe(201);
+    expect(prepared.body).toMatchObject({ amount: '12.345678', asset: { symbol: 'USDC', decimals: 6 }, fromAddress: source });
+    const sent = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
+    expect(sent.body.status).toBe('broadcast');
+    await round(1);
+    const confirmed = (await events('withdrawal.confirmed')).filter((e) => e.data.withdrawalId === prepared.body.id);
+    expect(confirmed).toHaveLength(1);
+    expect(confirmed[0].data).toMatchObject({
+      amount: '12.345678',
+      asset: { key: `ethereum:devnet:${usdc.address.toLowerCase()}`, symbol: 'USDC', decimals: 6, contractAddress: usdc.address },
+      toAddress: recipient,
+      fee: { asset: { symbol: 'ETH' } },
+    });
+  });
+
+  it('replays the same idempotency key and body, refuses the key with another body', async () => {
+    const body = { asset: 'ETH', toAddress: recipient, amount: '0.01', idempotencyKey: 'idem-1' };
+    const first = await prepare(body);
+    expect(first.status).toBe(201);
+    // The same intent written differently (lowercase address, trailing zero) is the same request.
+    const again = await prepare({ ...body, toAddress: recipient.toLowerCase(), amount: '0.010' });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+    const other = await prepare({ ...body, amount: '0.02' });
+    expect(other.status).toBe(409);
+    expect(other.body).toMatchObject({ statusCode: 409, error: 'Conflict', code: 'idempotency_conflict' });
+    expect(other.body.message).toContain(`id ${first.body.id}`);
+    expect(await t.db('withdrawals').where({ idempotency_key: 'idem-1' }).count({ n: '*' })).toEqual([{ n: 1 }]);
+    expect((await api('POST', `/withdrawals/${first.body.id}/cancel`)).body.status).toBe('cancelled');
+  });
+
+  it('answers bad input with clear 4xx errors and records nothing', async () => {
+    const count = async () => Number((await t.db('withdrawals').count({ n: '*' }))[0]?.n);
+    const before = await count();
+    const cases: [Record<string, unknown>, number, string, RegExp][] = [
+      [{ asset: 'ETH', toAddress: '0x1234', amount: '1', idempotencyKey: 'e1' }, 400, 'invalid_address', /toAddress "0x1234"/],
+      [{ asset: 'DOGE', toAddress: recipient, amount: '1', idempotencyKey: 'e2' }, 422, 'unknown_asset', /unknown asset "DOGE"/],
+      [{ asset: 'ETH', toAddress: recipient, amount: '1000', idempotencyKey: 'e3' }, 422, 'insufficient_funds', /too little|insufficient/],
+      [{ asset: 'USDC', toAddress: recipient, amount: '999999', idempotencyKey: 'e4' }, 422, 'insufficient_funds', /too little USDC/],
+      [{ asset: 'USDC', toAddress: recipient, amount: '0.0000001', idempotencyKey: 'e5' }, 400, 'invalid_amount', /more than 6 decimal/],
+      [{ asset: 'ETH', toAddress: recipient, amount: 1, idempotencyKey: 'e6' }, 400, 'validation_failed', /amount/],
+      [{ asset: 'ETH', toAddress: recipient, idempotencyKey: 'e7' }, 400, 'validation_failed', /toAddress and amount/],
+      [{ asset: 'ETH', toAddress: recipient, amount: '1' }, 400, 'validation_failed', /idempotencyKey/],
+      [{ asset: 'ETH', toAddress: recipient, amount: '0', idempotencyKey: 'e8' }, 400, 'invalid_amount', /greater than zero/],
+    ];
+    for (const [body, status, code, message] of cases) {
+      const r = await prepare(body);
+      expect({ body, status: r.status, code: r.body.code }).toEqual({ body, status, code });
+      expect(r.body.message).toMatch(message);
+    }
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses by policy with the code and policyIds, in the documented order, recording nothing', async () => {
+    const count = async () => Number((await t.db('withdrawals').count({ n: '*' }))[0]?.n);
+    const before = await count();
+    const eth = 'ethereum:devnet:eth';
+    const deny = await addPolicy(t.db, {
+      companyId: s.companyId,
+      name: 'blocked',
+      kind: 'deny_destinations',
+      walletIds: null,
+      assetKey: null,
+      addresses: [recipient],
+    });
+    const allow = await addPolicy(t.db, {
+      companyId: s.companyId,
+      name: 'known payees',
+      kind: 'allow_destinations',
+      walletIds: [walletId],
+      assetKey: null,
+      addresses: [recipient, second],
+    });
+    const max = await addPolicy(t.db, {
+      companyId: s.companyId,
+      name: 'cap',
+      kind: 'max_per_transaction',
+      walletIds: null,
+      assetKey: eth,
+      max: 10n ** 18n,
+    });
+    const daily = await addPolicy(t.db, {
+      companyId: s.companyId,
+      name: 'daily',
+      kind: 'daily_volume',
+      walletIds: null,
+      assetKey: eth,
+      max: 6n * 10n ** 17n,
+    });
+    const approval = await addPolicy(t.db, {
+      companyId: s.companyId,
+      name: 'big ones',
+      kind: 'approval_above',
+      walletIds: null,
+      assetKey: eth,
+      threshold: 10n ** 17n,
+      approvals: 2,
+    });
+    const attempt = (to: string, amount: string) => prepare({ asset: 'ETH', toAddress: to, amount, idempotencyKey: `p-${to}-${amount}` });
+    const expectRefusal = async (to: string, amount: string, code: string, ids: number[], message: RegExp) => {
+      const r = await attempt(to, amount);
+      expect(r.status).toBe(403);
+      expect(r.body).toMatchObject({ statusCode: 403, error: 'Forbidden', code, policyIds: ids.join(',') });
+      expect(r.body.message).toMatch(message);
+    };
+    // The denial wins over everything after it.
+    await expectRefusal(recipient, '5', 'policy_denied', [deny.id], /policy "blocked" \(id \d+\): the destination is denied/);
+    await setPolicyEnabled(t.db, deny.id, false);
+    await expectRefusal('0x1111111111111111111111111111111111111111', '0.001', 'policy_denied', [allow.id], /not on the allow-list/);
+    await expectRefusal(recipient, '1.5', 'policy_denied', [max.id], /1.5 ETH exceeds the per-transaction maximum of 1 ETH/);
+    // 0.25 ETH went out today (the 0.01 ETH prepared then cancelled does not count).
+    await expectRefusal(recipient, '0.5', 'policy_denied', [daily.id], /0.5 ETH would bring the last 24 hours to 0.75 ETH, above 0.6 ETH/);
+    await expectRefusal(
+      recipient,
+      '0.2',
+      'policy_approval_required',
+      [approval.id],
+      /needs 2 approvals; propose it with POST \/v1\/withdrawal-requests/,
+    );
+    expect(await count()).toBe(before);
+    // Under every threshold: allowed.
+    const small = await attempt(recipient, '0.05');
+    expect(small.status).toBe(201);
+    await api('POST', `/withdrawals/${small.body.id}/cancel`);
+    for (const p of [allow, max, daily, approval]) await setPolicyEnabled(t.db, p.id, false);
+  });
+
+  it('sends one transaction when two broadcasts of one withdrawal race', async () => {
+    const prepared = await prepare({ asset: 'ETH', toAddress: recipient, amount: '0.001', idempotencyKey: 'race-1' });
+    expect(prepared.body).toMatchObject({ status: 'prepared' });
+    const nonceBefore = await nonce(source);
+    const [a, b] = await Promise.all([
+      api('POST', `/withdrawals/${prepared.body.id}/broadcast`),
+      api('POST', `/withdrawals/${prepared.body.id}/broadcast`),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.txHash).toBe(b.body.txHash);
+    expect(await nonce(source)).toBe(nonceBefore + 1);
+    const announced = (await events('withdrawal.broadcast')).filter((e) => e.data.withdrawalId === prepared.body.id);
+    expect(announced).toHaveLength(1);
+    const history = (await api('GET', `/withdrawals/${prepared.body.id}`)).body.history.map((h: { status: string }) => h.status);
+    expect(history).toEqual(['prepared', 'signed', 'broadcast']);
+    await round(1);
+  });
+
+  it('accepts a transaction signed elsewhere only when it pays exactly the prepared intent', async () => {
+    const prepared = await prepare({ asset: 'USDC', toAddress: recipient, amount: '3', idempotencyKey: 'ext-1' });
+    const p = prepared.body.unsignedTransaction.payload;
+    const row = await t.db('wallets').where({ id: walletId }).first();
+    const mnemonic = masterKey.open(row.secret_envelope, `wallet:${walletId}`).toString('utf8');
+    const key = HDNodeWallet.fromSeed(mnemonicToSeed(mnemonic)).derivePath(prepared.body.unsignedTransaction.signers[0].derivationPath);
+    const sign = (data: string) =>
+      key.signTransaction({
+        type: 2,
+        chainId: BigInt(p.chainId),
+        nonce: p.nonce,
+        to: p.to,
+        value: BigInt(p.value),
+        data,
+        gasLimit: BigInt(p.gasLimit),
+        maxFeePerGas: BigInt(p.maxFeePerGas),
+        maxPriorityFeePerGas: BigInt(p.maxPriorityFeePerGas),
+      });
+    const word = (hex: string) => hex.slice(2).toLowerCase().padStart(64, '0');
+    const otherRecipient = `0xa9059cbb${word('0x2222222222222222222222222222222222222222')}${3_000_000n.toString(16).padStart(64, '0')}`;
+    const otherAmount = `0xa9059cbb${word(recipient)}${3_000_001n.toString(16).padStart(64, '0')}`;
+    for (const data of [otherRecipient, otherAmount]) {
+      const r = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`, { signedTransaction: await sign(data) });
+      expect(r.status).toBe(422);
+      expect(r.body.message).toMatch(/does not pay the prepared withdrawal: its call data/);
+    }
+    const garbage = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`, { signedTransaction: '0xdeadbeef' });
+    expect(garbage.status).toBe(400);
+    expect((await api('GET', `/withdrawals/${prepared.body.id}`)).body.status).toBe('prepared');
+
+    const good = await sign(p.data);
+    const sent = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`, { signedTransaction: good });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ status: 'broadcast', signedBy: 'external', txHash: Transaction.from(good).hash });
+    await round(1);
+    expect((await api('GET', `/withdrawals/${prepared.body.id}`)).body.status).toBe('confirmed');
+  });
+
+  it('keeps a token withdrawal broadcast when its receipt lacks the matching Transfer log', async () => {
+    await usdc.setQuirks({ quiet: true });
+    try {
+      const prepared = await prepare({ asset: 'USDC', toAddress: recipient, amount: '1', idempotencyKey: 'quiet-1' });
+      const sent = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
+      expect((await anvil.receipt(sent.body.txHash)).status).toBe('0x1');
+      await round(3);
+      const view = (await api('GET', `/withdrawals/${prepared.body.id}`)).body;
+      expect(view.status).toBe('broadcast');
+      expect((await events('withdrawal.confirmed')).some((e) => e.data.withdrawalId === prepared.body.id)).toBe(false);
+    } finally {
+      await usdc.setQuirks({});
+    }
+  });
+
+  it('ends a reverted withdrawal rejected, failed_on_chain, with the fee it burnt', async () => {
+    const prepared = await prepare({ asset: 'USDC', toAddress: recipient, amount: '2', idempotencyKey: 'revert-1' });
+    const signed = await api('POST', `/withdrawals/${prepared.body.id}/sign`);
+    expect(signed.body.status).toBe('signed');
+    await usdc.setQuirks({ paused: true });
+    try {
+      await api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
+      expect((await anvil.receipt(signed.body.txHash)).status).toBe('0x0');
+      await round(1);
+    } finally {
+      await usdc.setQuirks({});
+    }
+    const view = (await api('GET', `/withdrawals/${prepared.body.id}`)).body;
+    expect(view).toMatchObject({ status: 'rejected', reason: 'failed_on_chain' });
+    expect(view.fee).not.toBeNull();
+    const rejected = (await events('withdrawal.rejected')).filter((e) => e.data.withdrawalId === prepared.body.id);
+    expect(rejected).toHaveLength(1);
+    valid('EventEnvelope', rejected[0]);
+    expect(rejected[0].data).toMatchObject({ status: 'rejected', reason: 'failed_on_chain', txHash: signed.body.txHash });
+    expect(rejected[0].data.fee).toBeUndefined();
+    expect(rejected[0].data.confirmations).toBeUndefined();
+  });
+
+  it('limits value-moving writes to 20 a minute per key and endpoint (429 with Retry-After)', async () => {
+    const limitedApp = await startTestApp(t.db, { chains: [settings] }, masterKey);
+    try {
+      const { key } = await keyFor(t.db, s.companyId, { actions: ['withdrawals:create', 'withdrawals:read'] });
+      const post = (path: string, body: unknown) => call(limitedApp.url, 'POST', `/v1${path}`, { key, body });
+      const statuses: number[] = [];
+      for (let i = 0; i < 21; i++) statuses.push((await post(`/wallets/${walletId}/withdrawals`, { asset: 'ETH' })).status);
+      expect(statuses.slice(0, 20)).toEqual(Array(20).fill(400));
+      expect(statuses[20]).toBe(429);
+      const limited = await post(`/wallets/${walletId}/withdrawals`, { asset: 'ETH' });
+      expect(limited.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', code: 'rate_limited' });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Another endpoint has its own budget.
+      expect((await post('/withdrawals/999999/sign', {})).status).toBe(404);
+    } finally {
+      await limitedApp.close();
+    }
+  });
+});
