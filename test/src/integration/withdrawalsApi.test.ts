@@ -381,6 +381,56 @@ describe('withdrawals through the API on anvil', () => {
     expect(rejected[0].data.confirmations).toBeUndefined();
   });
 
+  it('follows a withdrawal a reorg removed: sent again and confirmed once, or rejected as reorg when its nonce went elsewhere', async () => {
+    const send = async (key: string) => {
+      const prepared = await prepare({ asset: 'ETH', toAddress: recipient, amount: '0.002', idempotencyKey: key });
+      const sent = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
+      expect(sent.body.status).toBe('broadcast');
+      await round(0); // seen in a block: 1 confirmation of 2
+      expect((await api('GET', `/withdrawals/${prepared.body.id}`)).body.confirmations).toBe(1);
+      return { id: prepared.body.id as number, txHash: sent.body.txHash as string };
+    };
+    const mine = (type: string, id: number) => events(type).then((all) => all.filter((e) => e.data.withdrawalId === id));
+
+    // Mined again: the tracker sends the same bytes and it confirms, announced once.
+    const again = await send('reorg-again');
+    await anvil.rpc('anvil_reorg', [1, []]);
+    expect(await anvil.rpc('eth_getTransactionByHash', [again.txHash])).toBeNull(); // gone: only a re-send brings it back
+    await round(0); // the follower rewinds; the tracker finds the transaction gone, nonce free: re-sent
+    expect((await anvil.receipt(again.txHash)).status).toBe('0x1');
+    await round(1);
+    expect((await api('GET', `/withdrawals/${again.id}`)).body.status).toBe('confirmed');
+    expect(await mine('withdrawal.broadcast', again.id)).toHaveLength(1);
+    expect(await mine('withdrawal.confirmed', again.id)).toHaveLength(1);
+    expect(await mine('withdrawal.rejected', again.id)).toHaveLength(0);
+
+    // Its nonce taken by another transaction of the same key before it came back: rejected, reorg.
+    const lost = await send('reorg-lost');
+    const { unsigned_tx } = await t.db('withdrawals').where({ id: lost.id }).first('unsigned_tx');
+    await anvil.rpc('anvil_reorg', [1, []]);
+    const row = await t.db('wallets').where({ id: walletId }).first();
+    const mnemonic = masterKey.open(row.secret_envelope, `wallet:${walletId}`).toString('utf8');
+    const key = HDNodeWallet.fromSeed(mnemonicToSeed(mnemonic)).derivePath("m/44'/60'/0'/0/0");
+    const p = unsigned_tx.payload;
+    const rival = await key.signTransaction({
+      type: 2,
+      chainId: BigInt(p.chainId),
+      nonce: p.nonce,
+      to: second,
+      value: 1n,
+      gasLimit: 21_000n,
+      maxFeePerGas: BigInt(p.maxFeePerGas),
+      maxPriorityFeePerGas: BigInt(p.maxPriorityFeePerGas),
+    });
+    await anvil.rpc('eth_sendRawTransaction', [rival]);
+    await round(1);
+    const view = (await api('GET', `/withdrawals/${lost.id}`)).body;
+    expect(view).toMatchObject({ status: 'rejected', reason: 'reorg' });
+    const rejected = await mine('withdrawal.rejected', lost.id);
+    expect(rejected.map((e) => e.data.reason)).toEqual(['reorg']);
+    expect(await mine('withdrawal.confirmed', lost.id)).toHaveLength(0);
+  });
+
   it('limits value-moving writes to 20 a minute per key and endpoint (429 with Retry-After)', async () => {
     const limitedApp = await startTestApp(t.db, { chains: [settings] }, masterKey);
     try {
