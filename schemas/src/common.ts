@@ -27,3 +27,11 @@ export const SignedDecimalString = {
   pattern: '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$',
   description: 'Exact decimal in display units; negative only if spends exceed what was indexed',
 } as const;
+
+/** An amount with its asset (fees, spec 2.7). */
+export const AmountOfAsset = {
+  type: 'object',
+  required: ['amount', 'asset'],
+  additionalProperties: false,
+  properties: { amount: DecimalString, asset: { $ref: 'Asset' } },
+} as const;

@@ -1,4 +1,4 @@
-import { DecimalString, Timestamp } from './common';
+import { AmountOfAsset, DecimalString, Timestamp } from './common';
 
 import { CHAINS as CORE_CHAINS, EVENT_TYPES } from '@walletd/core';
 
@@ -95,12 +95,7 @@ export const WithdrawalEventData = {
         properties: { toAddress: { type: 'string' }, amount: DecimalString },
       },
     },
-    fee: {
-      type: 'object',
-      required: ['amount', 'asset'],
-      additionalProperties: false,
-      properties: { amount: DecimalString, asset: { $ref: 'Asset' } },
-    },
+    fee: AmountOfAsset,
     reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error'] },
   },
 } as const;

@@ -1,12 +1,6 @@
-import { DecimalString, Id, Timestamp } from './common';
+import { AmountOfAsset, DecimalString, Id, Timestamp } from './common';
 
 const Nullable = (s: Record<string, unknown>) => ({ oneOf: [s, { type: 'null' }] });
-const AmountOfAsset = {
-  type: 'object',
-  required: ['amount', 'asset'],
-  additionalProperties: false,
-  properties: { amount: DecimalString, asset: { $ref: 'Asset' } },
-} as const;
 const Recipient = {
   type: 'object',
   required: ['toAddress', 'amount'],

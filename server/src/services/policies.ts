@@ -1,5 +1,14 @@
-import { BaseError, type Db, type PolicyKind, type SpendingPolicy, parseBaseUnits } from '@walletd/core';
+import {
+  BaseError,
+  type Db,
+  type PolicyDecision,
+  type PolicyKind,
+  type SpendingPolicy,
+  evaluatePolicies,
+  parseBaseUnits,
+} from '@walletd/core';
 import type { Knex } from 'knex';
+import { type ResolvedIntent, totalAmount } from './withdrawals/intent';
 
 export const POLICY_KINDS: PolicyKind[] = [
   'deny_destinations',
@@ -124,4 +133,26 @@ export async function volume24h(db: Db | Knex.Transaction, walletId: number, ass
     .andWhere('created_at', '>', db.raw("now() - interval '24 hours'"))
     .first(db.raw('coalesce(sum(amount), 0)::text as total'))) as { total: string };
   return parseBaseUnits(row.total);
+}
+
+/**
+ * The company's policies applied to one intent. `approvals`: null for a direct withdrawal, the
+ * number of distinct approvals for one from a request.
+ */
+export async function decidePolicies(
+  db: Db | Knex.Transaction,
+  wallet: { id: number; company_id: number },
+  intent: ResolvedIntent,
+  approvals: number | null,
+): Promise<PolicyDecision> {
+  return evaluatePolicies(await loadPolicies(db, wallet.company_id), {
+    walletId: wallet.id,
+    assetKey: intent.asset.key,
+    decimals: intent.asset.decimals,
+    symbol: intent.asset.symbol,
+    amount: totalAmount(intent),
+    destinations: intent.outputs.map((o) => o.toKey),
+    volume24h: await volume24h(db, wallet.id, intent.asset.key),
+    approvals,
+  });
 }

@@ -1,10 +1,10 @@
-import { BaseError, type Chain, type UnsignedWithdrawal, evaluatePolicies, isBaseError } from '@walletd/core';
+import { BaseError, type Chain, type PolicyDecision, type UnsignedWithdrawal, isBaseError } from '@walletd/core';
 import { type WithdrawalRow, addHistory, unsignedFromRow } from '@walletd/indexer';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { audit } from '../audit';
-import { loadPolicies, volume24h } from '../policies';
+import { decidePolicies } from '../policies';
 import { type ChainAccess, type ResolvedIntent, chainAccess, intentHash, totalAmount } from './intent';
 
 export interface PrepareInput {
@@ -66,7 +66,7 @@ export async function onNode<T>(chain: string, fn: () => Promise<T>): Promise<T>
   }
 }
 
-function refuseByPolicy(decision: ReturnType<typeof evaluatePolicies>): void {
+function refuseByPolicy(decision: PolicyDecision): void {
   if (decision.outcome === 'refuse') {
     throw new BaseError(decision.code, decision.message, { details: { policyIds: decision.policyIds } });
   }
@@ -101,17 +101,7 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
     if (existing) return replayOrConflict(existing, hash);
   }
   const amount = totalAmount(intent);
-  const decide = async (trx: Knex) =>
-    evaluatePolicies(await loadPolicies(trx, wallet.company_id), {
-      walletId: wallet.id,
-      assetKey: intent.asset.key,
-      decimals: intent.asset.decimals,
-      symbol: intent.asset.symbol,
-      amount,
-      destinations: intent.outputs.map((o) => o.toKey),
-      volume24h: await volume24h(trx, wallet.id, intent.asset.key),
-      approvals: input.request ? input.request.approvals : null,
-    });
+  const decide = (trx: Knex) => decidePolicies(trx, wallet, intent, input.request ? input.request.approvals : null);
   refuseByPolicy(await decide(db));
 
   const source = await chooseSource(db, wallet, intent);

@@ -1,10 +1,10 @@
-import { BaseError, type Db, ROLE_ACTIONS, evaluatePolicies, fromBaseUnits, isRole, parseBaseUnits } from '@walletd/core';
+import { BaseError, type Db, ROLE_ACTIONS, fromBaseUnits, isRole, parseBaseUnits } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { audit } from '../audit';
-import { loadPolicies, volume24h } from '../policies';
-import { type ResolvedIntent, intentHash, totalAmount } from './intent';
+import { decidePolicies } from '../policies';
+import { type ResolvedIntent, intentHash } from './intent';
 import { prepareWithdrawal } from './prepare';
 import { type WithdrawalView, toWithdrawalView } from './view';
 
@@ -98,18 +98,7 @@ export async function toRequestView(db: Db | Knex.Transaction, r: RequestRow): P
   };
 }
 
-async function decide(db: Db | Knex.Transaction, wallet: { id: number; company_id: number }, intent: ResolvedIntent, approvals: number) {
-  return evaluatePolicies(await loadPolicies(db, wallet.company_id), {
-    walletId: wallet.id,
-    assetKey: intent.asset.key,
-    decimals: intent.asset.decimals,
-    symbol: intent.asset.symbol,
-    amount: totalAmount(intent),
-    destinations: intent.outputs.map((o) => o.toKey),
-    volume24h: await volume24h(db, wallet.id, intent.asset.key),
-    approvals,
-  });
-}
+const decide = decidePolicies;
 
 export interface ProposeInput {
   intent: ResolvedIntent;
