@@ -42,7 +42,14 @@ export async function trackWithdrawals(
   const rows = (await db('withdrawals').where(key).whereIn('status', ['signed', 'broadcast']).orderBy('id').limit(500)) as WithdrawalRow[];
   for (const row of rows) {
     if (!row.tx_hash || !row.signed_tx) continue;
-    const verdict = await verbs.verify(unsignedFromRow(row), row.tx_hash, reader, { seenInBlock: row.block_number !== null });
+    let verdict: Awaited<ReturnType<typeof verbs.verify>>;
+    try {
+      verdict = await verbs.verify(unsignedFromRow(row), row.tx_hash, reader, { seenInBlock: row.block_number !== null });
+    } catch (err) {
+      // One withdrawal the node cannot answer for does not hold up the others.
+      logger.warn({ err, withdrawalId: row.id }, 'could not verify a withdrawal; retrying next round');
+      continue;
+    }
     const block = verdict.blockNumber?.toString();
     let resend = false;
     await db.transaction(async (trx) => {

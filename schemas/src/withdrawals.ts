@@ -33,6 +33,8 @@ const intentProperties = {
 const IdempotencyKey = {
   type: 'string',
   pattern: '^[A-Za-z0-9_.:-]{1,128}$',
+  // Reserved: an approved request prepares its withdrawal under "request:<id>".
+  not: { pattern: '^request:' },
   description: 'the same key with the same body returns the first result; with another body: 409 idempotency_conflict',
 } as const;
 

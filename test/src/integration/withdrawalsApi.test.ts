@@ -186,7 +186,7 @@ describe('withdrawals through the API on anvil', () => {
     const other = await prepare({ ...body, amount: '0.02' });
     expect(other.status).toBe(409);
     expect(other.body).toMatchObject({ statusCode: 409, error: 'Conflict', code: 'idempotency_conflict' });
-    expect(other.body.message).toContain(`id ${first.body.id}`);
+    expect(other.body.message).toMatch(/already used for a withdrawal with a different body/);
     expect(await t.db('withdrawals').where({ idempotency_key: 'idem-1' }).count({ n: '*' })).toEqual([{ n: 1 }]);
     expect((await api('POST', `/withdrawals/${first.body.id}/cancel`)).body.status).toBe('cancelled');
   });
@@ -341,6 +341,15 @@ describe('withdrawals through the API on anvil', () => {
     expect(sent.body).toMatchObject({ status: 'broadcast', signedBy: 'external', txHash: Transaction.from(good).hash });
     await round(1);
     expect((await api('GET', `/withdrawals/${prepared.body.id}`)).body.status).toBe('confirmed');
+
+    // A transaction already mined for an earlier withdrawal with the same intent pays nothing new.
+    const earlier = await t.db('withdrawals').where({ idempotency_key: 'usdc-1' }).first('signed_tx');
+    const same = await prepare({ asset: 'USDC', toAddress: recipient, amount: '12.345678', idempotencyKey: 'usdc-replay' });
+    const replay = await api('POST', `/withdrawals/${same.body.id}/broadcast`, { signedTransaction: earlier.signed_tx });
+    expect(replay.status).toBe(422);
+    expect(replay.body.message).toMatch(/its nonce is \d+; the next free nonce of the source is \d+/);
+    expect((await api('GET', `/withdrawals/${same.body.id}`)).body.status).toBe('prepared');
+    await api('POST', `/withdrawals/${same.body.id}/cancel`);
   });
 
   it('keeps a token withdrawal broadcast when its receipt lacks the matching Transfer log', async () => {

@@ -16,6 +16,10 @@ export async function up(knex: Knex): Promise<void> {
     t.text('last_error');
   });
   await knex.raw(`CREATE INDEX withdrawals_tracked ON withdrawals (chain, network, id) WHERE status IN ('signed', 'broadcast')`);
+  // One transaction pays one withdrawal: a mined transaction cannot be offered again for another.
+  await knex.raw(
+    'CREATE UNIQUE INDEX withdrawals_tx_hash_unique ON withdrawals (chain, network, lower(tx_hash)) WHERE tx_hash IS NOT NULL',
+  );
   await knex.raw(`CREATE INDEX withdrawals_volume ON withdrawals (wallet_id, asset_key, created_at)`);
   await knex.schema.alterTable('withdrawal_requests', (t) => {
     t.text('idempotency_key');
@@ -57,6 +61,7 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw('DROP FUNCTION IF EXISTS walletd_request_guard()');
   await knex.raw('DROP FUNCTION IF EXISTS walletd_withdrawal_guard()');
   await knex.raw('DROP INDEX IF EXISTS withdrawals_volume');
+  await knex.raw('DROP INDEX IF EXISTS withdrawals_tx_hash_unique');
   await knex.raw('DROP INDEX IF EXISTS withdrawals_tracked');
   await knex.schema.alterTable('withdrawal_requests', (t) => {
     t.dropUnique(['company_id', 'idempotency_key']);

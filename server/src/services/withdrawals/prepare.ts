@@ -80,7 +80,7 @@ function replayOrConflict(existing: WithdrawalRow, hash: string): Prepared {
   if (existing.intent_hash !== hash)
     throw new BaseError(
       'idempotency_conflict',
-      `idempotencyKey "${existing.idempotency_key}" was already used for another withdrawal (id ${existing.id}) with a different body`,
+      `idempotencyKey "${existing.idempotency_key}" was already used for a withdrawal with a different body; use a new key for a new withdrawal`,
     );
   return { row: existing, replayed: true };
 }

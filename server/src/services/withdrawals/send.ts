@@ -1,16 +1,48 @@
-import { BaseError, type Chain, isBaseError, mnemonicToSeed } from '@walletd/core';
+import { BaseError, type Chain, type UnsignedWithdrawal, evaluatePolicies, isBaseError, mnemonicToSeed } from '@walletd/core';
 import { type WithdrawalRow, addHistory, moveWithdrawal, unsignedFromRow } from '@walletd/indexer';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import { audit } from '../audit';
+import { loadPolicies } from '../policies';
 import { walletSecretContext } from '../wallets';
-import { chainAccess } from './intent';
+import { type ChainAccess, chainAccess } from './intent';
 import { inFlight, onNode } from './prepare';
 
 async function lockRow(trx: Knex.Transaction, id: number): Promise<WithdrawalRow> {
   const row = (await trx('withdrawals').where({ id }).forUpdate().first()) as WithdrawalRow | undefined;
   if (!row) throw new BaseError('not_found', 'Withdrawal not found');
   return row;
+}
+
+/**
+ * Destinations are checked again right before signing: a payee denied (or taken off the allow-list)
+ * after the withdrawal was prepared is not paid. Amount limits were settled at prepare.
+ */
+async function recheckDestinations(trx: Knex.Transaction, row: WithdrawalRow, access: ChainAccess): Promise<void> {
+  const policies = (await loadPolicies(trx, row.company_id)).filter(
+    (p) => p.kind === 'deny_destinations' || p.kind === 'allow_destinations',
+  );
+  const decision = evaluatePolicies(policies, {
+    walletId: row.wallet_id,
+    assetKey: row.asset_key,
+    decimals: row.asset.decimals,
+    symbol: row.asset.symbol,
+    amount: BigInt(row.amount),
+    destinations: row.outputs.map((o) => access.plugin.matchKey(row.chain as Chain, row.network, o.toAddress)),
+    volume24h: 0n,
+    approvals: null,
+  });
+  if (decision.outcome === 'refuse') throw new BaseError(decision.code, decision.message, { details: { policyIds: decision.policyIds } });
+}
+
+/** The row's intent built afresh under the source's lock: the next free nonce (or inputs) and current fees. */
+async function rebuild(trx: Knex.Transaction, row: WithdrawalRow, access: ChainAccess): Promise<UnsignedWithdrawal> {
+  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [
+    `walletd:source:${row.chain}:${row.network}:${row.from_address.toLowerCase()}`,
+  ]);
+  const reader = access.plugin.createReader(row.chain as Chain, row.network, { rpcUrl: access.settings.rpcUrl });
+  const { intent } = unsignedFromRow(row);
+  return onNode(row.chain, async () => access.verbs.build(intent, reader, { inFlight: await inFlight(trx, row.wallet_id, row.id) }));
 }
 
 const notSignable = (row: WithdrawalRow) =>
@@ -31,14 +63,8 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
       throw notSignable(row);
     }
     const access = chainAccess(config, plugins, row.chain, row.network);
-    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [
-      `walletd:source:${row.chain}:${row.network}:${row.from_address.toLowerCase()}`,
-    ]);
-    const reader = access.plugin.createReader(row.chain as Chain, row.network, { rpcUrl: access.settings.rpcUrl });
-    const prepared = unsignedFromRow(row);
-    const rebuilt = await onNode(row.chain, async () =>
-      access.verbs.build(prepared.intent, reader, { inFlight: await inFlight(trx, row.wallet_id, row.id) }),
-    );
+    await recheckDestinations(trx, row, access);
+    const rebuilt = await rebuild(trx, row, access);
     const wallet = await trx('wallets').where({ id: row.wallet_id }).first('secret_envelope');
     const mnemonic = masterKey.open(wallet.secret_envelope, walletSecretContext(row.wallet_id));
     let signed: { raw: string; txHash: string };
@@ -89,12 +115,22 @@ export async function acceptSigned(common: Common, id: number, raw: string, keyI
   return db.transaction(async (trx) => {
     const row = await lockRow(trx, id);
     const access = chainAccess(config, plugins, row.chain, row.network);
-    const checked = access.verbs.checkSigned(unsignedFromRow(row), raw);
     if (row.status !== 'prepared') {
-      if (row.tx_hash && row.tx_hash.toLowerCase() === checked.signed.txHash.toLowerCase()) return row;
-      if (row.signed_tx) throw new BaseError('conflict', `withdrawal ${row.id} is already signed with transaction ${row.tx_hash}`);
-      throw notSignable(row);
+      if (!row.signed_tx) throw notSignable(row);
+      let same = false;
+      try {
+        same = access.verbs.checkSigned(unsignedFromRow(row), raw).signed.txHash.toLowerCase() === row.tx_hash?.toLowerCase();
+      } catch {
+        same = false;
+      }
+      if (same) return row;
+      throw new BaseError('conflict', `withdrawal ${row.id} is already signed with transaction ${row.tx_hash}`);
     }
+    await recheckDestinations(trx, row, access);
+    // Against a fresh build: the nonce must be the next free one (an old, mined transaction is refused).
+    const checked = access.verbs.checkSigned(await rebuild(trx, row, access), raw);
+    const taken = await trx('withdrawals').whereRaw('lower(tx_hash) = lower(?)', [checked.signed.txHash]).first('id');
+    if (taken) throw new BaseError('conflict', 'this transaction already belongs to another withdrawal');
     const updated = await moveWithdrawal(
       trx,
       row,
@@ -151,8 +187,12 @@ export async function broadcastWithdrawal(common: Common, id: number): Promise<W
       try {
         await access.verbs.broadcast({ raw: row.signed_tx as string, txHash: row.tx_hash as string }, reader);
       } catch (e) {
-        failure = isBaseError(e) ? e : new BaseError('node_error', `the ${row.chain} node did not take the transaction`, { cause: e });
-        return row;
+        // "nonce too low" may mean it was mined meanwhile (or another backend has it): ask again.
+        const again = await access.verbs.verify(unsigned, row.tx_hash as string, reader, { seenInBlock: false }).catch(() => null);
+        if (!again || again.status === 'missing' || (again.status === 'rejected' && again.blockNumber === undefined)) {
+          failure = isBaseError(e) ? e : new BaseError('node_error', `the ${row.chain} node did not take the transaction`, { cause: e });
+          return row;
+        }
       }
     }
     return moveWithdrawal(
