@@ -1,2 +1,3 @@
 export * from './contract';
 export * from './registerPlugins';
+export * from './confirmByDepth';

@@ -1,7 +1,6 @@
-import { BaseError, type ChainPlugin, PLUGIN_API_VERSION } from '@walletd/core';
+import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/core';
 import { getAddress } from 'ethers';
 import { deriveEvmAddress, evmMatchKey, validateEvmAddress } from './addresses';
-import { confirmTransfers } from './confirmTransfers';
 import { createEvmReader } from './evmReader';
 import { EVM_CHAINS } from './networks';
 import { createEvmWithdrawals } from './withdrawals';
@@ -23,7 +22,7 @@ export function createEvmPlugin(): ChainPlugin {
       return deriveEvmAddress(seed, index);
     },
     createReader: (_chain, _network, options) => createEvmReader(options),
-    confirm: confirmTransfers,
+    confirm: confirmByDepth,
     withdrawals: createEvmWithdrawals(),
   };
 }

@@ -1,4 +1,4 @@
-import { confirmTransfers } from './confirmTransfers';
+import { confirmByDepth as confirmTransfers } from './confirmByDepth';
 
 describe('EVM confirm', () => {
   const pending = [

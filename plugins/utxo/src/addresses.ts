@@ -1,0 +1,58 @@
+import { BaseError, type DerivedAddress } from '@walletd/core';
+import { bip32, bitcoin } from './libs';
+import { type UtxoNetwork, utxoNetwork } from './networks';
+
+const { address, payments } = bitcoin;
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+/**
+ * The match form of a UTXO address is its output script in hex: what a block carries, the same
+ * for every encoding of one destination (legacy base58, bech32), so the detector never encodes
+ * addresses on the hot path.
+ */
+export function scriptOf(net: UtxoNetwork, text: string): Uint8Array {
+  try {
+    return address.toOutputScript(text, net.params);
+  } catch {
+    throw new BaseError('invalid_address', `"${text}" is not a valid ${net.chain} ${net.network} address`);
+  }
+}
+
+export const utxoMatchKey = (chain: string, network: string, text: string): string => hex(scriptOf(utxoNetwork(chain, network), text));
+
+export function validateUtxoAddress(chain: string, network: string, text: string): boolean {
+  try {
+    scriptOf(utxoNetwork(chain, network), text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The canonical display form (bech32 lower case; base58 as is). */
+export function formatUtxoAddress(chain: string, network: string, text: string): string {
+  const net = utxoNetwork(chain, network);
+  return address.fromOutputScript(scriptOf(net, text), net.params);
+}
+
+/** The display form of an output script, or null for scripts that are not an address (OP_RETURN, bare multisig). */
+export function addressOfScript(net: UtxoNetwork, script: Uint8Array): string | null {
+  try {
+    return address.fromOutputScript(script, net.params);
+  } catch {
+    return null;
+  }
+}
+
+/** m/84'/coin'/0'/0/i → P2WPKH (bitcoin), m/44'/coin'/0'/0/i → P2PKH (dogecoin). */
+export function deriveUtxoAddress(chain: string, network: string, seed: Uint8Array, index: number): DerivedAddress {
+  const net = utxoNetwork(chain, network);
+  const path = `m/${net.purpose}'/${net.coinType}'/0'/0/${index}`;
+  const node = bip32.fromSeed(seed, net.params).derivePath(path);
+  const pay =
+    net.purpose === 84
+      ? payments.p2wpkh({ pubkey: node.publicKey, network: net.params })
+      : payments.p2pkh({ pubkey: node.publicKey, network: net.params });
+  if (!pay.address || !pay.output) throw new Error('address derivation produced no address');
+  return { address: pay.address, matchKey: hex(pay.output), path };
+}

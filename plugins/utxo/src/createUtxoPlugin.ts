@@ -1,0 +1,24 @@
+import { type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/core';
+import { deriveUtxoAddress, formatUtxoAddress, utxoMatchKey, validateUtxoAddress } from './addresses';
+import { UTXO_CHAINS } from './networks';
+import { createUtxoReader } from './utxoReader';
+
+/**
+ * Bitcoin and Dogecoin from one codebase: per-network parameters, outputs matched by script.
+ * Deposits from blocks; withdrawals (coin selection, PSBT signing) and mempool detection are the
+ * next steps of this plugin (see plugins/README.md), so `withdrawals` is absent for now.
+ */
+export function createUtxoPlugin(): ChainPlugin {
+  return {
+    apiVersion: PLUGIN_API_VERSION,
+    name: '@walletd/plugin-utxo',
+    chains: UTXO_CHAINS,
+    detectModule: require.resolve('./detectOutputs'),
+    validateAddress: validateUtxoAddress,
+    matchKey: utxoMatchKey,
+    formatAddress: formatUtxoAddress,
+    deriveAddress: deriveUtxoAddress,
+    createReader: (chain, network, options) => createUtxoReader({ ...options, scriptOf: (a) => utxoMatchKey(chain, network, a) }),
+    confirm: confirmByDepth,
+  };
+}

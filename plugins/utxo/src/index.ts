@@ -1,0 +1,6 @@
+export * from './addresses';
+export * from './coins';
+export * from './createUtxoPlugin';
+export * from './detectOutputs';
+export * from './networks';
+export * from './utxoReader';

@@ -1,0 +1,75 @@
+import { type AssetRef, BaseError, type ChainReader, type ReaderOptions } from '@walletd/core';
+import { coinsToUnits } from './coins';
+import { frameBlock } from './detectOutputs';
+
+/** The Bitcoin Core JSON-RPC calls the plugin uses (bitcoind, dogecoind, litecoind, or a provider speaking it). */
+export const RPC_CALLS = ['getblockcount', 'getblockhash', 'getblock', 'scantxoutset'] as const;
+
+export interface UtxoReader extends ChainReader {
+  /** A raw JSON-RPC call; the result's text too, for amounts that must not pass through a float. */
+  call<T>(method: string, params: unknown[]): Promise<{ result: T; text: string }>;
+}
+
+/**
+ * `rpcUrl` may carry credentials (http://user:pass@host:8332): they are sent as basic auth, never
+ * logged. The match form of an address is its script, so balances use `raw(<script>)`
+ * descriptors: they work whatever address encoding the node itself prints.
+ */
+export function createUtxoReader(options: ReaderOptions & { scriptOf: (address: string) => string }): UtxoReader {
+  const url = new URL(options.rpcUrl);
+  const auth = url.username
+    ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
+    : null;
+  url.username = '';
+  url.password = '';
+  const endpoint = url.toString();
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  let id = 0;
+
+  async function call<T>(method: string, params: unknown[]): Promise<{ result: T; text: string }> {
+    let res: Response;
+    try {
+      res = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) },
+        body: JSON.stringify({ jsonrpc: '1.0', id: ++id, method, params }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (cause) {
+      throw new BaseError('node_error', `${method} failed: ${(cause as Error).message}`, { cause });
+    }
+    const text = await res.text();
+    // Bitcoin Core answers RPC errors with HTTP 500 and a JSON body naming them.
+    let body: { result?: T; error?: { message?: string } | null };
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new BaseError('node_error', `${method} answered HTTP ${res.status}`);
+    }
+    if (body.error) throw new BaseError('node_error', `${method}: ${body.error.message ?? 'error'}`);
+    return { result: body.result as T, text };
+  }
+
+  return {
+    call,
+    head: async () => BigInt((await call<number>('getblockcount', [])).result),
+    blockHash: async (height) => {
+      try {
+        return (await call<string>('getblockhash', [Number(height)])).result;
+      } catch {
+        return null;
+      }
+    },
+    fetchBlock: async (height) => {
+      const hash = (await call<string>('getblockhash', [Number(height)])).result;
+      const hexBlock = (await call<string>('getblock', [hash, 0])).result;
+      return frameBlock(height, Buffer.from(hexBlock, 'hex'));
+    },
+    getBalance: async (address: string, asset: AssetRef) => {
+      const { text } = await call<unknown>('scantxoutset', ['start', [`raw(${options.scriptOf(address)})`]]);
+      const m = /"total_amount"\s*:\s*([0-9.eE+-]+)/.exec(text);
+      if (!m?.[1]) throw new BaseError('node_error', 'scantxoutset returned no total_amount');
+      return coinsToUnits(m[1], asset.decimals);
+    },
+  };
+}
