@@ -24,15 +24,20 @@ describe('SharedAddressSet', () => {
     );
   });
 
-  it('refuses what is not the match form', () => {
+  it('keeps EVM keys as bytes, digests other match forms, refuses empty and malformed EVM keys', () => {
     const set = new SharedAddressSet();
     const a = addr();
-    expect(set.add(a.toUpperCase())).toBe(false);
-    expect(set.add(a.slice(0, 41))).toBe(false);
+    expect(set.add(`0x${a.slice(2).toUpperCase()}`)).toBe(false);
     expect(set.add(`0x${'0'.repeat(40)}`)).toBe(false);
+    expect(set.add('')).toBe(false);
     set.add(a);
+    // A UTXO output script (P2WPKH) is held exactly, through its digest.
+    const script = `0014${'ab'.repeat(20)}`;
+    expect(set.add(script)).toBe(true);
     const view = new SharedAddressView(set.table);
     expect(view.has(a)).toBe(true);
+    expect(view.has(script)).toBe(true);
+    expect(view.has(`0014${'ab'.repeat(19)}ac`)).toBe(false);
     expect(view.has(`0x${a.slice(2).toUpperCase()}`)).toBe(false);
     expect(view.has('garbage')).toBe(false);
   });

@@ -1,8 +1,12 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The watched-address set shared by the main thread (writer) and the detect workers (readers):
- * an open-addressing hash table of 20-byte addresses in a SharedArrayBuffer, so a task carries a
- * reference instead of a copy of a million addresses. Addresses are keccak-derived, so their
- * first four bytes are already a good hash. Growing allocates a new buffer; tasks sent after that
+ * an open-addressing hash table of 20-byte slots in a SharedArrayBuffer, so a task carries a
+ * reference instead of a copy of a million addresses. An EVM match key ("0x" + 40 hex) is stored
+ * as its own 20 bytes (keccak-derived: the first four bytes are already a good hash); any other
+ * match form (a UTXO output script, a base58 key) as the first 20 bytes of its SHA-256, so the
+ * set serves every plugin; the store matches exact keys again before recording anything. Growing allocates a new buffer; tasks sent after that
  * carry the new one. Only the main thread writes.
  */
 const SLOT = 20;
@@ -13,14 +17,20 @@ export interface SharedAddressTable {
 }
 
 function hexToBytes(hex: string, out: Uint8Array): boolean {
-  // hex is "0x" + 40 lowercase hex characters (the EVM match form).
-  if (hex.length !== 42) return false;
+  // The EVM match form, "0x" + 40 lowercase hex characters, is used as is; other forms are digested.
+  if (hex.length !== 42 || hex.charCodeAt(0) !== 48 || hex.charCodeAt(1) !== 120) return digest(hex, out);
   for (let i = 0; i < SLOT; i++) {
     const hi = nibble(hex.charCodeAt(2 + i * 2));
     const lo = nibble(hex.charCodeAt(3 + i * 2));
     if (hi < 0 || lo < 0) return false;
     out[i] = (hi << 4) | lo;
   }
+  return true;
+}
+
+function digest(key: string, out: Uint8Array): boolean {
+  if (key.length === 0) return false;
+  out.set(createHash('sha256').update(key).digest().subarray(0, SLOT));
   return true;
 }
 

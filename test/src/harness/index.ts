@@ -7,3 +7,4 @@ export * from './events';
 export * from './eventually';
 export * from './anvil';
 export * from './testToken';
+export * from './litecoind';

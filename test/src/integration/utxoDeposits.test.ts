@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { type ChainSettings, MasterKey, createLogger, fromBaseUnits, registerPlugins } from '@walletd/core';
+import { createDetectPool, createFollower, type DetectPool, type Follower } from '@walletd/indexer';
+import { addressOfScript, createUtxoPlugin, utxoMatchKey, utxoNetwork } from '@walletd/plugin-utxo';
+import { validator } from '@walletd/schemas';
+import { createWallet, generateAddress, loadPlugins } from '@walletd/server';
+import {
+  type RegtestNode,
+  type TestDatabase,
+  createTestDatabase,
+  describeWithLitecoind,
+  seedCompany,
+  startLitecoind,
+} from '@walletd/test-harness';
+
+/**
+ * Bitcoin-family deposits from blocks on a real regtest node (litecoind: the Bitcoin Core RPC and
+ * transaction formats). A bitcoin/regtest wallet takes a native segwit deposit, a dogecoin/regtest
+ * wallet a legacy P2PKH one; a reorg that mines the deposit again is followed without a duplicate.
+ */
+describeWithLitecoind('UTXO deposits on a regtest node', () => {
+  let t: TestDatabase;
+  let node: RegtestNode;
+  let pool: DetectPool;
+  const masterKey = new MasterKey(randomBytes(32));
+  const registry = registerPlugins([createUtxoPlugin()]);
+  const followers: Follower[] = [];
+  const events = async (type: string) =>
+    (await t.db('events').where({ type }).orderBy('seq').pluck('body')).map((b: string) => JSON.parse(b));
+  const tick = async () => {
+    for (const f of followers) await f.tick();
+  };
+  /** The node prints litecoin's regtest encodings: the same output script, its own bech32 prefix. */
+  const nodeAddress = (chain: 'bitcoin' | 'dogecoin', address: string) => {
+    const net = utxoNetwork(chain, 'regtest');
+    const script = Buffer.from(utxoMatchKey(chain, 'regtest', address), 'hex');
+    return addressOfScript({ ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } }, script) as string;
+  };
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    node = await startLitecoind();
+    pool = createDetectPool(1);
+    const height = await node.rpc<number>('getblockcount');
+    for (const chain of ['bitcoin', 'dogecoin'] as const) {
+      const settings: ChainSettings = { chain, network: 'regtest', rpcUrl: node.url, confirmations: 2, startBlock: height + 1 };
+      followers.push(
+        createFollower({ db: t.db, logger: createLogger({ level: 'silent' }), pool, plugin: registry.forChain(chain)!, settings }),
+      );
+    }
+  });
+  afterAll(async () => {
+    await pool.close();
+    await node.stop();
+    await t.drop();
+  });
+
+  it('sees a segwit and a legacy deposit in a block, confirms them at the threshold with exact amounts', async () => {
+    const s = await seedCompany(t.db);
+    const address = async (chain: 'bitcoin' | 'dogecoin') => {
+      const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: chain, chain, network: 'regtest' });
+      return generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: w.id }).first(), null);
+    };
+    const segwit = await address('bitcoin');
+    const legacy = await address('dogecoin');
+    expect(segwit.address).toMatch(/^bcrt1q/);
+    expect(legacy.address).toMatch(/^[mn]/);
+
+    const toSegwit = await node.rpc<string>('sendtoaddress', [nodeAddress('bitcoin', segwit.address), '1.23456789']);
+    const toLegacy = await node.rpc<string>('sendtoaddress', [nodeAddress('dogecoin', legacy.address), '0.5']);
+    await node.mine(1);
+    await tick();
+    const detected = await events('deposit.detected');
+    expect(detected.map((e) => [e.chain, e.data.txHash, e.data.amount, e.data.toAddress, e.data.confirmations])).toEqual([
+      ['bitcoin', toSegwit, '1.23456789', segwit.address, 1],
+      ['dogecoin', toLegacy, '0.5', legacy.address, 1],
+    ]);
+    const tx = await node.rpc<{ vout: { n: number; scriptPubKey: { hex: string } }[] }>('getrawtransaction', [toSegwit, true]);
+    const vout = tx.vout.find((o) => o.scriptPubKey.hex === utxoMatchKey('bitcoin', 'regtest', segwit.address))?.n;
+    expect(detected[0].data).toMatchObject({ eventType: 'utxo_output', logIndex: vout, eventIndex: vout, status: 'pending' });
+    expect(detected[0].data.outputs).toContainEqual({ address: segwit.address, amount: '1.23456789' });
+    for (const e of detected) {
+      const v = validator('EventEnvelope');
+      expect(v(e) ? null : v.errors).toBeNull();
+    }
+    expect(await events('deposit.confirmed')).toHaveLength(0);
+
+    await node.mine(1);
+    await tick();
+    const confirmed = await events('deposit.confirmed');
+    expect(confirmed.map((e) => [e.data.txHash, e.data.amount, e.data.confirmations])).toEqual([
+      [toSegwit, '1.23456789', 2],
+      [toLegacy, '0.5', 2],
+    ]);
+    // The node agrees with the indexed amount (scantxoutset over the output script).
+    const reader = registry.forChain('bitcoin')!.createReader('bitcoin', 'regtest', { rpcUrl: node.url });
+    const asset = { key: 'bitcoin:regtest:btc', symbol: 'BTC', decimals: 8, contractAddress: null };
+    expect(fromBaseUnits(await reader.getBalance(segwit.address, asset), 8)).toBe('1.23456789');
+  });
+
+  it('follows a reorg that mines the deposit again in another block: one detection, one confirmation', async () => {
+    const s = await seedCompany(t.db, 'paid', 'Reorg Inc');
+    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'r', chain: 'bitcoin', network: 'regtest' });
+    const a = await generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: w.id }).first(), null);
+    const txid = await node.rpc<string>('sendtoaddress', [nodeAddress('bitcoin', a.address), '0.3']);
+    const [first] = await node.mine(1);
+    await tick();
+    const row = async () => t.db('transfers').where({ tx_hash: txid }).first('block_hash', 'status');
+    expect(await row()).toMatchObject({ block_hash: first, status: 'pending' });
+
+    // The block is invalidated; the transaction goes back to the mempool and lands in a new block.
+    await node.rpc('invalidateblock', [first]);
+    const [second] = await node.mine(1);
+    expect(second).not.toBe(first);
+    await tick();
+    expect(await row()).toMatchObject({ block_hash: second, status: 'pending' });
+    await node.mine(1);
+    await tick();
+    const mine = async (type: string) => (await events(type)).filter((e) => e.data.txHash === txid);
+    expect((await mine('deposit.detected')).map((e) => e.data.amount)).toEqual(['0.3']);
+    expect((await mine('deposit.confirmed')).map((e) => e.data.amount)).toEqual(['0.3']);
+    expect(await mine('deposit.rejected')).toEqual([]);
+  });
+});
