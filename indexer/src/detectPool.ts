@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import type { DetectResult } from '@walletd/core';
+import type { DetectResult, DetectedTransfer } from '@walletd/core';
 import type { DetectTask } from './detectWorker';
 
 export interface DetectPool {
   detect(task: DetectTask): Promise<DetectResult>;
+  /** The plugin's `detectMempool` on framed mempool transactions. */
+  detectMempool(task: DetectTask): Promise<DetectedTransfer[]>;
   /** Busy fraction of the threads since start (for /metrics and logs). */
   utilization(): number;
   threads: number;
@@ -18,13 +20,15 @@ export interface DetectPool {
 export function createDetectPool(threads: number): DetectPool {
   // Always the compiled worker: threads load plain JS (tests import this package's dist for that reason).
   const pool = new Piscina({ filename: join(__dirname, 'detectWorker.js'), minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+  const run = (task: DetectTask) => {
+    const transferable =
+      task.raw.byteOffset === 0 && task.raw.byteLength === task.raw.buffer.byteLength && !(task.raw.buffer instanceof SharedArrayBuffer);
+    return pool.run(task, transferable ? { transferList: [task.raw.buffer as ArrayBuffer] } : {});
+  };
   return {
     threads,
-    detect: (task) => {
-      const transferable =
-        task.raw.byteOffset === 0 && task.raw.byteLength === task.raw.buffer.byteLength && !(task.raw.buffer instanceof SharedArrayBuffer);
-      return pool.run(task, transferable ? { transferList: [task.raw.buffer as ArrayBuffer] } : {}) as Promise<DetectResult>;
-    },
+    detect: (task) => run({ ...task, entry: 'detect' }) as Promise<DetectResult>,
+    detectMempool: (task) => run({ ...task, entry: 'detectMempool' }) as Promise<DetectedTransfer[]>,
     utilization: () => pool.utilization,
     close: () => pool.destroy(),
   };

@@ -1,4 +1,4 @@
-import type { AssetRef, Chain, DetectFn, DetectResult, TokenDefinition } from '@walletd/core';
+import type { AssetRef, Chain, DetectFn, DetectMempoolFn, DetectResult, DetectedTransfer, TokenDefinition } from '@walletd/core';
 import { SharedAddressView, type SharedAddressTable } from './sharedAddressSet';
 
 /** What one detect task carries: the raw block (transferred), and references, not copies. */
@@ -10,18 +10,22 @@ export interface DetectTask {
   native: AssetRef;
   tokens: TokenDefinition[];
   watched: SharedAddressTable;
+  /** `detectMempool` for mempool transactions; `detect` (a block) by default. */
+  entry?: 'detect' | 'detectMempool';
 }
 
-const detectors = new Map<string, DetectFn>();
+const detectors = new Map<string, DetectFn | DetectMempoolFn>();
 const views = new WeakMap<SharedArrayBuffer, SharedAddressView>();
 
 /** Piscina worker entry: loads the plugin's detect module once per thread and runs it. */
-export default function runDetect(task: DetectTask): DetectResult {
-  let detect = detectors.get(task.detectModule);
+export default function runDetect(task: DetectTask): DetectResult | DetectedTransfer[] {
+  const entry = task.entry ?? 'detect';
+  const id = `${task.detectModule}#${entry}`;
+  let detect = detectors.get(id);
   if (!detect) {
-    detect = (require(task.detectModule) as { detect: DetectFn }).detect;
-    if (typeof detect !== 'function') throw new Error(`${task.detectModule} exports no detect()`);
-    detectors.set(task.detectModule, detect);
+    detect = (require(task.detectModule) as Record<string, DetectFn | DetectMempoolFn>)[entry];
+    if (typeof detect !== 'function') throw new Error(`${task.detectModule} exports no ${entry}()`);
+    detectors.set(id, detect);
   }
   let watched = views.get(task.watched.buffer);
   if (!watched) {

@@ -1,4 +1,4 @@
-import type { Chain, ChainPlugin, ChainReader, ChainSettings, Db, Logger, Metrics } from '@walletd/core';
+import type { Chain, ChainPlugin, ChainReader, ChainSettings, Db, Logger, MempoolSnapshot, Metrics } from '@walletd/core';
 import { type ChainAssets, chainAssets } from './chainAssets';
 import type { DetectPool } from './detectPool';
 import { SharedAddressSet } from './sharedAddressSet';
@@ -7,6 +7,7 @@ import {
   applyDecisions,
   pendingTransfers,
   persistBlock,
+  persistMempool,
   readCursor,
   recentHash,
   rejectDetached,
@@ -100,20 +101,38 @@ export function createFollower(deps: FollowerDeps): Follower {
     }
   }
 
+  const task = (raw: Uint8Array) => ({
+    detectModule: plugin.detectModule,
+    raw,
+    chain,
+    network: key.network,
+    native: assets.native,
+    tokens: assets.tokens,
+    watched: watched.table,
+  });
+  const formatSenders = (transfers: { from?: string }[]) => {
+    for (const t of transfers) if (t.from) t.from = plugin.formatAddress(chain, key.network, t.from);
+  };
+
   /** Fetch on this thread, parse and detect in a worker; format the senders of what matched. */
   async function detectAt(height: bigint) {
-    const raw = await reader.fetchBlock(height);
-    const result = await pool.detect({
-      detectModule: plugin.detectModule,
-      raw,
-      chain,
-      network: key.network,
-      native: assets.native,
-      tokens: assets.tokens,
-      watched: watched.table,
-    });
-    for (const t of result.transfers) if (t.from) t.from = plugin.formatAddress(chain, key.network, t.from);
+    const result = await pool.detect(task(await reader.fetchBlock(height)));
+    formatSenders(result.transfers);
     return result;
+  }
+
+  /** Mempool transactions already parsed (what is still in the node's mempool). */
+  let mempoolSeen: ReadonlySet<string> = new Set();
+  /** New mempool transactions to company addresses: pending, 0 confirmations. */
+  async function scanMempool(snapshot: MempoolSnapshot): Promise<void> {
+    const found = snapshot.raw.length > 0 ? await pool.detectMempool(task(snapshot.raw)) : [];
+    formatSenders(found);
+    const detected = await persistMempool(db, key, found, assets.byKey);
+    mempoolSeen = new Set(snapshot.txids);
+    if (detected) {
+      m?.deposits.inc({ ...labels, type: 'deposit.detected' }, detected);
+      logger.info({ detected }, 'deposits detected in the mempool');
+    }
   }
 
   async function indexBlock(height: bigint): Promise<'ok' | 'reorg'> {
@@ -164,6 +183,9 @@ export function createFollower(deps: FollowerDeps): Follower {
   }
 
   async function followToHead(): Promise<void> {
+    // The mempool is read before the blocks: a transaction that leaves it for a block is then in a
+    // block this round indexes, never taken for dropped.
+    const snapshot = reader.mempool ? await reader.mempool(mempoolSeen) : null;
     const head = await reader.head();
     stats.head = head;
     let cursor = await readCursor(db, key);
@@ -193,10 +215,11 @@ export function createFollower(deps: FollowerDeps): Follower {
     }
     // At the head of the (new) chain, what a reorg detached and did not come back is retracted.
     // Every round, not only the one that saw the reorg: a crash in between leaves nothing pending.
-    const rejected = await rejectDetached(db, key, assets.byKey);
+    if (snapshot) await scanMempool(snapshot);
+    const rejected = await rejectDetached(db, key, assets.byKey, snapshot ? new Set(snapshot.txids) : null);
     if (rejected) {
       m?.deposits.inc({ ...labels, type: 'deposit.rejected' }, rejected);
-      logger.warn({ rejected }, 'deposits retracted after a reorg');
+      logger.warn({ rejected }, 'deposits retracted (reorg, or dropped from the mempool)');
     }
     const finalized = await finalizedHeight();
     const confirmed = await confirmPending(head, finalized);

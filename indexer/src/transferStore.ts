@@ -1,4 +1,4 @@
-import type { AssetRef, ConfirmDecision, Db, DetectResult, PendingTransfer } from '@walletd/core';
+import type { AssetRef, ConfirmDecision, Db, DetectResult, DetectedTransfer, PendingTransfer } from '@walletd/core';
 import type { Knex } from 'knex';
 import { type TransferRow, recordDepositEvent } from './depositEvents';
 
@@ -44,25 +44,14 @@ export async function persistBlock(
   return db.transaction(async (trx) => {
     let detected = 0;
     if (transfers.length > 0) {
-      const keys = [...new Set(transfers.map((t) => t.toKey))];
-      const addresses = (await trx('addresses as a')
-        .join('wallets as w', 'w.id', 'a.wallet_id')
-        .where({ 'a.chain': k.chain, 'a.network': k.network })
-        .whereIn('a.match_key', keys)
-        .select('a.id', 'a.match_key', 'a.address', 'a.wallet_id', 'a.company_id')) as {
-        id: number;
-        match_key: string;
-        address: string;
-        wallet_id: number;
-        company_id: number;
-      }[];
-      const byKey = new Map(addresses.map((a) => [a.match_key, a]));
+      const byKey = await addressesFor(trx, k, transfers);
       // Transfers a reorg retracted whose transaction is mined again: they come back as pending
       // and are announced again (deposit.detected), so a re-included deposit is never lost.
       const retracted = new Set(
         (
           (await trx('transfers')
-            .where({ ...k, status: 'rejected', reason: 'reorg' })
+            .where({ ...k, status: 'rejected' })
+            .whereIn('reason', ['reorg', 'mempool_dropped'])
             .whereIn('tx_hash', [...new Set(transfers.map((t) => t.txHash))])
             .select('tx_hash', 'event_index')) as { tx_hash: string; event_index: number }[]
         ).map((r) => `${r.tx_hash}:${r.event_index}`),
@@ -78,8 +67,8 @@ export async function persistBlock(
            values (?, ?, ?, ?, ?, ?, ?, ?, 'incoming', ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
            on conflict (chain, network, tx_hash, event_index) do update
              set block_number = excluded.block_number, block_hash = excluded.block_hash, log_index = excluded.log_index,
-                 status = 'pending', reason = null, confirmations = excluded.confirmations, updated_at = now()
-             where transfers.status = 'pending' or (transfers.status = 'rejected' and transfers.reason = 'reorg')
+                 status = 'pending', reason = null, confirmations = excluded.confirmations, seen_in_block = true, updated_at = now()
+             where transfers.status = 'pending' or (transfers.status = 'rejected' and transfers.reason in ('reorg', 'mempool_dropped'))
            returning *, (xmax = 0) as inserted`,
           [
             address.company_id,
@@ -122,6 +111,64 @@ export async function persistBlock(
   });
 }
 
+type AddressRow = { id: number; match_key: string; address: string; wallet_id: number; company_id: number };
+
+/** The company addresses the transfers pay, by match key (the exact check after the worker's set). */
+async function addressesFor(trx: Knex.Transaction, k: ChainKey, transfers: DetectedTransfer[]): Promise<Map<string, AddressRow>> {
+  const keys = [...new Set(transfers.map((t) => t.toKey))];
+  const rows = (await trx('addresses as a')
+    .join('wallets as w', 'w.id', 'a.wallet_id')
+    .where({ 'a.chain': k.chain, 'a.network': k.network })
+    .whereIn('a.match_key', keys)
+    .select('a.id', 'a.match_key', 'a.address', 'a.wallet_id', 'a.company_id')) as AddressRow[];
+  return new Map(rows.map((a) => [a.match_key, a]));
+}
+
+/**
+ * Deposits seen in the node's mempool: recorded pending with 0 confirmations and no block, and
+ * announced (`deposit.detected`) the first time only. Never credited: a block confirms them later.
+ */
+export async function persistMempool(db: Db, k: ChainKey, transfers: DetectedTransfer[], assets: Map<string, AssetRef>): Promise<number> {
+  if (transfers.length === 0) return 0;
+  return db.transaction(async (trx) => {
+    const byKey = await addressesFor(trx, k, transfers);
+    let detected = 0;
+    for (const t of transfers) {
+      const address = byKey.get(t.toKey);
+      const asset = assets.get(t.assetKey);
+      if (!address || !asset) continue;
+      const [row] = (await trx('transfers')
+        .insert({
+          company_id: address.company_id,
+          wallet_id: address.wallet_id,
+          address_id: address.id,
+          ...k,
+          tx_hash: t.txHash,
+          event_index: t.eventIndex,
+          log_index: t.logIndex ?? null,
+          direction: 'incoming',
+          event_type: t.eventType,
+          asset_key: t.assetKey,
+          amount: t.amount.toString(),
+          from_address: t.from ?? null,
+          to_address: address.address,
+          status: 'pending',
+          confirmations: 0,
+          seen_in_block: false,
+          extra: t.extra ? JSON.stringify(t.extra) : null,
+        })
+        .onConflict(['chain', 'network', 'tx_hash', 'event_index'])
+        .ignore()
+        .returning('*')) as TransferRow[];
+      if (row) {
+        await recordDepositEvent(trx, 'deposit.detected', row, asset);
+        detected++;
+      }
+    }
+    return detected;
+  });
+}
+
 async function writeCursor(trx: Knex.Transaction, k: ChainKey, height: bigint, hash: string | null): Promise<void> {
   await trx('chain_cursors')
     .insert({ ...k, height: height.toString(), hash, updated_at: trx.fn.now() })
@@ -159,15 +206,37 @@ export async function rewindTo(
   });
 }
 
-/** Detached transfers that did not come back on the new chain: `deposit.rejected`, reason `reorg`. */
-export async function rejectDetached(db: Db, k: ChainKey, assets: Map<string, AssetRef>): Promise<number> {
+/**
+ * Pending transfers in no block at the head of the chain: `deposit.rejected`. Mined once and
+ * removed by a reorg: reason `reorg`; seen only in the mempool: `mempool_dropped`. On chains with
+ * a mempool (`mempool` given), those whose transaction is still in it stay pending: a reorged
+ * transaction usually goes back there and is mined again.
+ */
+export async function rejectDetached(
+  db: Db,
+  k: ChainKey,
+  assets: Map<string, AssetRef>,
+  mempool: ReadonlySet<string> | null = null,
+): Promise<number> {
   return db.transaction(async (trx) => {
-    const rows = (await trx('transfers')
+    const candidates = (await trx('transfers')
       .where(k)
       .whereNull('block_number')
       .andWhere('status', 'pending')
       .whereIn('asset_key', [...assets.keys()])
-      .update({ status: 'rejected', reason: 'reorg', confirmations: 0, updated_at: trx.fn.now() })
+      .select('id', 'tx_hash')) as { id: number; tx_hash: string }[];
+    const gone = candidates.filter((c) => !mempool?.has(c.tx_hash)).map((c) => c.id);
+    if (gone.length === 0) return 0;
+    const rows = (await trx('transfers')
+      .whereIn('id', gone)
+      .andWhere('status', 'pending')
+      .whereNull('block_number')
+      .update({
+        status: 'rejected',
+        reason: trx.raw(`case when seen_in_block then 'reorg' else 'mempool_dropped' end`),
+        confirmations: 0,
+        updated_at: trx.fn.now(),
+      })
       .returning('*')) as TransferRow[];
     rows.sort((x, y) => x.id - y.id);
     for (const row of rows) {

@@ -82,6 +82,19 @@ export interface DetectResult {
 /** The pure detector a worker thread runs: bytes in, compact transfers out; no I/O, deterministic. */
 export type DetectFn = (raw: Uint8Array, ctx: DetectContext) => DetectResult;
 
+/**
+ * Chains with a public mempool (bitcoin, dogecoin): the detect module also exports
+ * `detectMempool`, run in a worker on the transactions `ChainReader.mempool` fetched.
+ */
+export type DetectMempoolFn = (raw: Uint8Array, ctx: DetectContext) => DetectedTransfer[];
+
+/** The node's mempool: every transaction id in it, and the raw form of those not yet seen. */
+export interface MempoolSnapshot {
+  txids: string[];
+  /** What `detectMempool` reads; only the transactions not in `seen`. */
+  raw: Uint8Array;
+}
+
 export interface DerivedAddress {
   /** Display form (EIP-55 checksum on EVM). */
   address: string;
@@ -129,6 +142,12 @@ export interface ChainReader {
   finalized?(): Promise<bigint | null>;
   /** On-chain balance of an address in base units (the API's on-chain check). */
   getBalance(address: string, asset: AssetRef): Promise<bigint>;
+  /**
+   * Chains with a public mempool: a snapshot, fetching only transactions not in `seen`. Deposits
+   * seen there are detected with 0 confirmations; one that leaves the mempool without being mined
+   * is rejected with `mempool_dropped`.
+   */
+  mempool?(seen: ReadonlySet<string>): Promise<MempoolSnapshot>;
 }
 
 /**

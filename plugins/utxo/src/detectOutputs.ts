@@ -1,4 +1,11 @@
-import { type DetectContext, type DetectFn, type DetectResult, type DetectedTransfer, fromBaseUnits } from '@walletd/core';
+import {
+  type DetectContext,
+  type DetectFn,
+  type DetectMempoolFn,
+  type DetectResult,
+  type DetectedTransfer,
+  fromBaseUnits,
+} from '@walletd/core';
 import { bitcoin } from './libs';
 import { addressOfScript } from './addresses';
 import { utxoNetwork } from './networks';
@@ -17,40 +24,69 @@ export function frameBlock(height: bigint, block: Uint8Array): Uint8Array {
   return out;
 }
 
+/** Mempool transactions for `detectMempool`: each as a 4-byte big-endian length and its bytes. */
+export function frameTransactions(txs: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(txs.reduce((n, t) => n + 4 + t.length, 0));
+  const view = new DataView(out.buffer);
+  let at = 0;
+  for (const t of txs) {
+    view.setUint32(at, t.length);
+    out.set(t, at + 4);
+    at += 4 + t.length;
+  }
+  return out;
+}
+
+type Tx = ReturnType<typeof bitcoin.Transaction.fromBuffer>;
+
 /**
- * Pure, in a worker: every output paying a watched script is one transfer (`eventIndex` and
- * `logIndex` = vout, stable when the transaction is mined again). The transaction's outputs are
- * carried as `outputs` (spec 2.6); `inputs` need the previous transactions and are left to the
- * reader's mempool path. Only matched outputs are encoded as addresses.
+ * Every output of `tx` paying a watched script is one transfer (`eventIndex` and `logIndex` =
+ * vout, stable when the transaction is mined again). The transaction's outputs are carried as
+ * `outputs` (spec 2.6). Only matched outputs are encoded as addresses.
  */
-export const detect: DetectFn = (raw: Uint8Array, ctx: DetectContext): DetectResult => {
+function outputsPaying(tx: Tx, ctx: DetectContext, transfers: DetectedTransfer[]): void {
   const net = utxoNetwork(ctx.chain, ctx.network);
+  let txid: string | null = null;
+  let outputs: { address: string; amount: string }[] | null = null;
+  tx.outs.forEach((out, vout) => {
+    const key = hex(out.script);
+    if (!ctx.watched.has(key)) return;
+    txid ??= tx.getId();
+    outputs ??= tx.outs.map((o) => ({
+      address: addressOfScript(net, o.script) ?? `script:${hex(o.script)}`,
+      amount: fromBaseUnits(BigInt(o.value), ctx.native.decimals),
+    }));
+    transfers.push({
+      txHash: txid,
+      eventIndex: vout,
+      logIndex: vout,
+      to: addressOfScript(net, out.script) ?? key,
+      toKey: key,
+      assetKey: ctx.native.key,
+      amount: BigInt(out.value),
+      eventType: 'utxo_output',
+      extra: { outputs },
+    });
+  });
+}
+
+/** Pure, in a worker: the outputs of a height-framed block that pay watched scripts. */
+export const detect: DetectFn = (raw: Uint8Array, ctx: DetectContext): DetectResult => {
   const height = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getBigUint64(0);
   const block = bitcoin.Block.fromBuffer(raw.subarray(8));
   const transfers: DetectedTransfer[] = [];
-  for (const tx of block.transactions ?? []) {
-    let txid: string | null = null;
-    let outputs: { address: string; amount: string }[] | null = null;
-    tx.outs.forEach((out, vout) => {
-      const key = hex(out.script);
-      if (!ctx.watched.has(key)) return;
-      txid ??= tx.getId();
-      outputs ??= tx.outs.map((o) => ({
-        address: addressOfScript(net, o.script) ?? `script:${hex(o.script)}`,
-        amount: fromBaseUnits(BigInt(o.value), ctx.native.decimals),
-      }));
-      transfers.push({
-        txHash: txid,
-        eventIndex: vout,
-        logIndex: vout,
-        to: addressOfScript(net, out.script) ?? key,
-        toKey: key,
-        assetKey: ctx.native.key,
-        amount: BigInt(out.value),
-        eventType: 'utxo_output',
-        extra: { outputs },
-      });
-    });
-  }
+  for (const tx of block.transactions ?? []) outputsPaying(tx, ctx, transfers);
   return { block: { number: height, hash: block.getId(), parentHash: reversedHex(block.prevHash as Uint8Array) }, transfers };
+};
+
+/** Pure, in a worker: the same for framed mempool transactions. */
+export const detectMempool: DetectMempoolFn = (raw: Uint8Array, ctx: DetectContext): DetectedTransfer[] => {
+  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  const transfers: DetectedTransfer[] = [];
+  for (let at = 0; at < raw.length; ) {
+    const length = view.getUint32(at);
+    outputsPaying(bitcoin.Transaction.fromBuffer(raw.subarray(at + 4, at + 4 + length)), ctx, transfers);
+    at += 4 + length;
+  }
+  return transfers;
 };

@@ -1,9 +1,9 @@
 import { type AssetRef, BaseError, type ChainReader, type ReaderOptions } from '@walletd/core';
 import { coinsToUnits } from './coins';
-import { frameBlock } from './detectOutputs';
+import { frameBlock, frameTransactions } from './detectOutputs';
 
 /** The Bitcoin Core JSON-RPC calls the plugin uses (bitcoind, dogecoind, litecoind, or a provider speaking it). */
-export const RPC_CALLS = ['getblockcount', 'getblockhash', 'getblock', 'scantxoutset'] as const;
+export const RPC_CALLS = ['getblockcount', 'getblockhash', 'getblock', 'getrawmempool', 'getrawtransaction', 'scantxoutset'] as const;
 
 export interface UtxoReader extends ChainReader {
   /** A raw JSON-RPC call; the result's text too, for amounts that must not pass through a float. */
@@ -64,6 +64,19 @@ export function createUtxoReader(options: ReaderOptions & { scriptOf: (address: 
       const hash = (await call<string>('getblockhash', [Number(height)])).result;
       const hexBlock = (await call<string>('getblock', [hash, 0])).result;
       return frameBlock(height, Buffer.from(hexBlock, 'hex'));
+    },
+    mempool: async (seen) => {
+      const txids = (await call<string[]>('getrawmempool', [])).result;
+      const txs: Uint8Array[] = [];
+      for (const txid of txids) {
+        if (seen.has(txid)) continue;
+        try {
+          txs.push(Buffer.from((await call<string>('getrawtransaction', [txid, false])).result, 'hex'));
+        } catch {
+          // Left the mempool between the two calls (mined or replaced): the next snapshot says which.
+        }
+      }
+      return { txids, raw: frameTransactions(txs) };
     },
     getBalance: async (address: string, asset: AssetRef) => {
       const { text } = await call<unknown>('scantxoutset', ['start', [`raw(${options.scriptOf(address)})`]]);

@@ -15,7 +15,7 @@ import {
   call,
   createTestDatabase,
   keyFor,
-  runWalletd,
+  runWalletdAsync,
   seedCompany,
   startAnvil,
   startTestApp,
@@ -40,9 +40,9 @@ describe('withdrawal requests approved with the admin CLI', () => {
   const recipient = '0x000000000000000000000000000000000000dEaD';
 
   const api = (method: string, path: string, body?: unknown, key = s.rootKey) => call(app.url, method, `/v1${path}`, { key, body });
-  const cli = (...args: string[]) => runWalletd(['-c', configFile, 'admin', ...args], env);
-  const ok = (...args: string[]) => {
-    const r = cli(...args);
+  const cli = (...args: string[]) => runWalletdAsync(['-c', configFile, 'admin', ...args], env);
+  const ok = async (...args: string[]) => {
+    const r = await cli(...args);
     if (r.status !== 0) throw new Error(`walletd admin ${args.join(' ')} failed: ${r.stderr}`);
     return r.json;
   };
@@ -82,7 +82,7 @@ describe('withdrawal requests approved with the admin CLI', () => {
   });
 
   it('needs two sign-offs, refuses self-approval, wrong roles and double votes, then prepares and sends the approved intent', async () => {
-    const policy = ok(
+    const policy = await ok(
       'policy',
       'add',
       '--company',
@@ -99,7 +99,7 @@ describe('withdrawal requests approved with the admin CLI', () => {
       '2',
     );
     expect(policy).toMatchObject({ kind: 'approval_above', params: { threshold: '1000000000000000000', approvals: 2 }, enabled: true });
-    expect(ok('policy', 'list', '--company', String(s.companyId))).toHaveLength(1);
+    expect(await ok('policy', 'list', '--company', String(s.companyId))).toHaveLength(1);
 
     const direct = await api('POST', `/wallets/${walletId}/withdrawals`, {
       asset: 'ETH',
@@ -141,21 +141,21 @@ describe('withdrawal requests approved with the admin CLI', () => {
     );
     expect([again.status, again.body.id]).toEqual([200, proposed.body.id]);
 
-    const self = cli('request', 'approve', id, '--member', String(alice.id));
+    const self = await cli('request', 'approve', id, '--member', String(alice.id));
     expect(self.status).toBe(1);
     expect(self.stderr).toMatch(/proposed request \d+ and cannot approve it/);
-    const developer = cli('request', 'approve', id, '--member', String(dev.id));
+    const developer = await cli('request', 'approve', id, '--member', String(dev.id));
     expect(developer.status).toBe(1);
     expect(developer.stderr).toMatch(/role: developer\) may not approve withdrawals/);
 
-    const first = ok('request', 'approve', id, '--member', String(bob.id));
+    const first = await ok('request', 'approve', id, '--member', String(bob.id));
     expect(first).toMatchObject({ code: 'policy_approvals_pending', policyIds: String(policy.id), request: { status: 'pending' } });
     expect(first.message).toMatch(/1 of 2 approvals/);
-    const twice = cli('request', 'approve', id, '--member', String(bob.id));
+    const twice = await cli('request', 'approve', id, '--member', String(bob.id));
     expect(twice.status).toBe(1);
     expect(twice.stderr).toMatch(/already voted/);
 
-    const quorum = ok('request', 'approve', id, '--member', String(s.ownerId));
+    const quorum = await ok('request', 'approve', id, '--member', String(s.ownerId));
     expect(quorum.code).toBeUndefined();
     expect(quorum.request).toMatchObject({ status: 'approved', approvals: [{ memberId: bob.id }, { memberId: s.ownerId }] });
     expect(quorum.withdrawal).toMatchObject({ status: 'prepared', amount: '2', toAddress: recipient, requestId: proposed.body.id });
@@ -187,9 +187,9 @@ describe('withdrawal requests approved with the admin CLI', () => {
     const carol = await addMember(t.db, { companyId: s.companyId, email: 'carol@acme.test', role: 'admin' });
     const proposed = await api('POST', '/withdrawal-requests', { walletId, asset: 'ETH', toAddress: recipient, amount: '0.5' });
     expect(proposed.body.requiredApprovals).toBe(1);
-    const veto = ok('request', 'reject', String(proposed.body.id), '--member', String(carol.id));
+    const veto = await ok('request', 'reject', String(proposed.body.id), '--member', String(carol.id));
     expect(veto.request).toMatchObject({ status: 'rejected', approvals: [{ memberId: carol.id, decision: 'reject' }] });
-    const late = cli('request', 'approve', String(proposed.body.id), '--member', String(s.ownerId));
+    const late = await cli('request', 'approve', String(proposed.body.id), '--member', String(s.ownerId));
     expect(late.status).toBe(1);
     expect(late.stderr).toMatch(/already rejected/);
     expect(await t.db('withdrawals').where({ request_id: proposed.body.id }).count({ n: '*' })).toEqual([{ n: 0 }]);

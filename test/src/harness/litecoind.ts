@@ -54,6 +54,8 @@ export async function startLitecoind(): Promise<RegtestNode> {
       '-server=1',
       '-fallbackfee=0.0002',
       '-walletrbf=1',
+      // Litecoin Core turns BIP-125 replacement off by default; bitcoind and dogecoind relay it.
+      '-mempoolreplacement=1',
       '-txindex=1',
       '-printtoconsole=0',
     ],

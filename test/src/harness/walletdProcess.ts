@@ -86,6 +86,33 @@ export function runWalletd(
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
 }
 
+/**
+ * The same, without blocking the event loop: for tests that also serve HTTP in this process (a
+ * blocked loop lets keep-alive timers fire late and reset connections the client is reusing).
+ */
+export async function runWalletdAsync(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string; json: any }> {
+  const child = spawn(process.execPath, [WALLETD_MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c) => {
+    stdout += c;
+  });
+  child.stderr?.on('data', (c) => {
+    stderr += c;
+  });
+  const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  let json: unknown = null;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    /* not JSON */
+  }
+  return { status, stdout, stderr, json };
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();

@@ -16,7 +16,9 @@ import {
 /**
  * Bitcoin-family deposits from blocks on a real regtest node (litecoind: the Bitcoin Core RPC and
  * transaction formats). A bitcoin/regtest wallet takes a native segwit deposit, a dogecoin/regtest
- * wallet a legacy P2PKH one; a reorg that mines the deposit again is followed without a duplicate.
+ * wallet a legacy P2PKH one, both seen first in the mempool. A reorg that mines the deposit again
+ * is followed without a duplicate; a replaced (double-spent) transaction is rejected:
+ * `mempool_dropped` if it was never mined, `reorg` if a reorg removed its block.
  */
 describeWithLitecoind('UTXO deposits on a regtest node', () => {
   let t: TestDatabase;
@@ -55,7 +57,7 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
     await t.drop();
   });
 
-  it('sees a segwit and a legacy deposit in a block, confirms them at the threshold with exact amounts', async () => {
+  it('sees a segwit and a legacy deposit in the mempool (0 confirmations), confirms them at the threshold with exact amounts', async () => {
     const s = await seedCompany(t.db);
     const address = async (chain: 'bitcoin' | 'dogecoin') => {
       const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: chain, chain, network: 'regtest' });
@@ -68,13 +70,18 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
 
     const toSegwit = await node.rpc<string>('sendtoaddress', [nodeAddress('bitcoin', segwit.address), '1.23456789']);
     const toLegacy = await node.rpc<string>('sendtoaddress', [nodeAddress('dogecoin', legacy.address), '0.5']);
-    await node.mine(1);
     await tick();
     const detected = await events('deposit.detected');
     expect(detected.map((e) => [e.chain, e.data.txHash, e.data.amount, e.data.toAddress, e.data.confirmations])).toEqual([
-      ['bitcoin', toSegwit, '1.23456789', segwit.address, 1],
-      ['dogecoin', toLegacy, '0.5', legacy.address, 1],
+      ['bitcoin', toSegwit, '1.23456789', segwit.address, 0],
+      ['dogecoin', toLegacy, '0.5', legacy.address, 0],
     ]);
+    expect(await t.db('transfers').whereIn('tx_hash', [toSegwit, toLegacy]).pluck('block_number')).toEqual([null, null]);
+    // Mined: attached to its block, announced nothing new, pending until 2 confirmations.
+    const [block] = await node.mine(1);
+    await tick();
+    expect(await events('deposit.detected')).toHaveLength(2);
+    expect(await t.db('transfers').whereIn('tx_hash', [toSegwit, toLegacy]).pluck('block_hash')).toEqual([block, block]);
     const tx = await node.rpc<{ vout: { n: number; scriptPubKey: { hex: string } }[] }>('getrawtransaction', [toSegwit, true]);
     const vout = tx.vout.find((o) => o.scriptPubKey.hex === utxoMatchKey('bitcoin', 'regtest', segwit.address))?.n;
     expect(detected[0].data).toMatchObject({ eventType: 'utxo_output', logIndex: vout, eventIndex: vout, status: 'pending' });
@@ -85,6 +92,7 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
     }
     expect(await events('deposit.confirmed')).toHaveLength(0);
 
+    expect(await events('deposit.confirmed')).toHaveLength(0);
     await node.mine(1);
     await tick();
     const confirmed = await events('deposit.confirmed');
@@ -120,5 +128,45 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
     expect((await mine('deposit.detected')).map((e) => e.data.amount)).toEqual(['0.3']);
     expect((await mine('deposit.confirmed')).map((e) => e.data.amount)).toEqual(['0.3']);
     expect(await mine('deposit.rejected')).toEqual([]);
+  });
+
+  it('rejects a mempool deposit double-spent by a replacement (RBF) with mempool_dropped, and follows the replacement', async () => {
+    const s = await seedCompany(t.db, 'paid', 'Mempool Ltd');
+    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'm', chain: 'bitcoin', network: 'regtest' });
+    const a = await generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: w.id }).first(), null);
+    const original = await node.rpc<string>('sendtoaddress', [nodeAddress('bitcoin', a.address), '0.7']);
+    await tick();
+    const mine = async (type: string, txid: string) => (await events(type)).filter((e) => e.data.txHash === txid);
+    expect((await mine('deposit.detected', original)).map((e) => e.data.confirmations)).toEqual([0]);
+
+    // A conflicting transaction spends the same inputs with a higher fee: the original can never be mined.
+    const { txid: replacement } = await node.rpc<{ txid: string }>('bumpfee', [original]);
+    expect(await node.rpc<string[]>('getrawmempool')).not.toContain(original);
+    await tick();
+    const dropped = await mine('deposit.rejected', original);
+    expect(dropped.map((e) => [e.data.status, e.data.reason, e.data.amount])).toEqual([['rejected', 'mempool_dropped', '0.7']]);
+    expect((await mine('deposit.detected', replacement)).map((e) => [e.data.amount, e.data.confirmations])).toEqual([['0.7', 0]]);
+
+    await node.mine(2);
+    await tick();
+    expect((await mine('deposit.confirmed', replacement)).map((e) => e.data.amount)).toEqual(['0.7']);
+    expect(await mine('deposit.confirmed', original)).toEqual([]);
+  });
+
+  it('retracts a mined deposit (reason reorg) when a reorg removes its block and a conflicting transaction replaces it', async () => {
+    const s = await seedCompany(t.db, 'paid', 'Invalidated plc');
+    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'i', chain: 'bitcoin', network: 'regtest' });
+    const a = await generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: w.id }).first(), null);
+    const original = await node.rpc<string>('sendtoaddress', [nodeAddress('bitcoin', a.address), '0.4']);
+    const [block] = await node.mine(1);
+    await tick();
+    await node.rpc('invalidateblock', [block]);
+    const { txid: replacement } = await node.rpc<{ txid: string }>('bumpfee', [original]);
+    await node.mine(2);
+    await tick();
+    const mine = async (type: string, txid: string) => (await events(type)).filter((e) => e.data.txHash === txid);
+    expect((await mine('deposit.rejected', original)).map((e) => e.data.reason)).toEqual(['reorg']);
+    expect((await mine('deposit.detected', replacement)).map((e) => e.data.amount)).toEqual(['0.4']);
+    expect(await mine('deposit.confirmed', original)).toEqual([]);
   });
 });

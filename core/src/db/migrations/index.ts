@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as m001 from './001_initial';
 import * as m002 from './002_withdrawals';
+import * as m003 from './003_mempool';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -9,6 +10,7 @@ import * as m002 from './002_withdrawals';
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_initial': m001,
   '002_withdrawals': m002,
+  '003_mempool': m003,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
