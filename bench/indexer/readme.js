@@ -1,17 +1,18 @@
 const { readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
-const START = '<!-- indexer:results:start -->';
-const END = '<!-- indexer:results:end -->';
-
-/** Rewrites only the figures block of the indexer section in bench/README.md. */
-function writeIndexerFigures(text) {
+/** Rewrites only the figures block `<!-- <name>:results:start/end -->` of bench/README.md. */
+function writeFigures(name, text) {
+  const start = `<!-- ${name}:results:start -->`;
+  const end = `<!-- ${name}:results:end -->`;
   const file = join(__dirname, '..', 'README.md');
   const readme = readFileSync(file, 'utf8');
-  const i = readme.indexOf(START);
-  const j = readme.indexOf(END);
+  const i = readme.indexOf(start);
+  const j = readme.indexOf(end);
   if (i < 0 || j < 0) return;
-  writeFileSync(file, `${readme.slice(0, i + START.length)}\n${text}\n${readme.slice(j)}`);
+  writeFileSync(file, `${readme.slice(0, i + start.length)}\n${text}\n${readme.slice(j)}`);
 }
 
-module.exports = { writeIndexerFigures };
+const writeIndexerFigures = (text) => writeFigures('indexer', text);
+
+module.exports = { writeFigures, writeIndexerFigures };

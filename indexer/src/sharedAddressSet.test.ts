@@ -37,6 +37,12 @@ describe('SharedAddressSet', () => {
     const view = new SharedAddressView(set.table);
     expect(view.has(a)).toBe(true);
     expect(view.has(script)).toBe(true);
+    // The same lookup from the raw script bytes (the UTXO detector's hot path), no hex built.
+    expect(view.hasBytes(Buffer.from(script, 'hex'))).toBe(true);
+    expect(view.hasBytes(Buffer.from(`0014${'ab'.repeat(19)}ac`, 'hex'))).toBe(false);
+    // A base58 key (not hex) is digested.
+    expect(set.add('TLyqzVGLV1srkB7dToTAEqgDSfPtXRJZYH')).toBe(true);
+    expect(new SharedAddressView(set.table).has('TLyqzVGLV1srkB7dToTAEqgDSfPtXRJZYH')).toBe(true);
     expect(view.has(`0014${'ab'.repeat(19)}ac`)).toBe(false);
     expect(view.has(`0x${a.slice(2).toUpperCase()}`)).toBe(false);
     expect(view.has('garbage')).toBe(false);

@@ -3,10 +3,14 @@ import { createHash } from 'node:crypto';
 /**
  * The watched-address set shared by the main thread (writer) and the detect workers (readers):
  * an open-addressing hash table of 20-byte slots in a SharedArrayBuffer, so a task carries a
- * reference instead of a copy of a million addresses. An EVM match key ("0x" + 40 hex) is stored
- * as its own 20 bytes (keccak-derived: the first four bytes are already a good hash); any other
- * match form (a UTXO output script, a base58 key) as the first 20 bytes of its SHA-256, so the
- * set serves every plugin; the store matches exact keys again before recording anything. Growing allocates a new buffer; tasks sent after that
+ * reference instead of a copy of a million addresses. Slot forms, cheapest first:
+ * - an EVM match key ("0x" + 40 hex): its own 20 bytes (keccak-derived, already a good hash);
+ * - a key in plain lowercase hex of at least 20 bytes (a UTXO output script): its last 20 bytes with
+ *   the bytes before them folded in by XOR. Scripts end in (or are mostly) a 20- or 32-byte hash,
+ *   so this is a good hash too, and `hasBytes` computes it from the raw script with no hex at all;
+ * - anything else (a base58 key): the first 20 bytes of its SHA-256.
+ * Two keys may share a slot (P2PKH and P2WPKH of one public key hash): a lookup can say "maybe",
+ * never "no" for a watched key, and the store matches exact keys before recording anything. Growing allocates a new buffer; tasks sent after that
  * carry the new one. Only the main thread writes.
  */
 const SLOT = 20;
@@ -17,8 +21,8 @@ export interface SharedAddressTable {
 }
 
 function hexToBytes(hex: string, out: Uint8Array): boolean {
-  // The EVM match form, "0x" + 40 lowercase hex characters, is used as is; other forms are digested.
-  if (hex.length !== 42 || hex.charCodeAt(0) !== 48 || hex.charCodeAt(1) !== 120) return digest(hex, out);
+  // The EVM match form, "0x" + 40 lowercase hex characters, is used as is; other forms are folded or digested.
+  if (hex.length !== 42 || hex.charCodeAt(0) !== 48 || hex.charCodeAt(1) !== 120) return foldHex(hex, out) || digest(hex, out);
   for (let i = 0; i < SLOT; i++) {
     const hi = nibble(hex.charCodeAt(2 + i * 2));
     const lo = nibble(hex.charCodeAt(3 + i * 2));
@@ -26,6 +30,28 @@ function hexToBytes(hex: string, out: Uint8Array): boolean {
     out[i] = (hi << 4) | lo;
   }
   return true;
+}
+
+/** The slot of raw bytes of at least 20: the last 20, with the leading ones XOR-folded in. */
+function fold(bytes: Uint8Array, out: Uint8Array): boolean {
+  const n = bytes.length;
+  if (n < SLOT) return false;
+  const tail = n - SLOT;
+  for (let i = 0; i < SLOT; i++) out[i] = bytes[tail + i] as number;
+  for (let i = 0; i < tail; i++) out[i % SLOT] = (out[i % SLOT] as number) ^ (bytes[i] as number);
+  return true;
+}
+
+function foldHex(hex: string, out: Uint8Array): boolean {
+  if (hex.length < SLOT * 2 || hex.length % 2 !== 0) return false;
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) {
+    const hi = nibble(hex.charCodeAt(i * 2));
+    const lo = nibble(hex.charCodeAt(i * 2 + 1));
+    if (hi < 0 || lo < 0) return false;
+    bytes[i] = (hi << 4) | lo;
+  }
+  return fold(bytes, out);
 }
 
 function digest(key: string, out: Uint8Array): boolean {
@@ -76,6 +102,12 @@ export class SharedAddressView {
     if (!hexToBytes(matchKey, this.#key)) return false;
     // The zero address marks an empty slot; it is never a deposit address.
     if (this.#key.every((b) => b === 0)) return false;
+    return findSlot(this.#view, this.#capacity, this.#key).found;
+  }
+
+  /** `has()` for a match form that is the lowercase hex of these bytes (a UTXO script), without the hex. */
+  hasBytes(bytes: Uint8Array): boolean {
+    if (!fold(bytes, this.#key) || this.#key.every((b) => b === 0)) return false;
     return findSlot(this.#view, this.#capacity, this.#key).found;
   }
 }

@@ -29,6 +29,12 @@ export interface ChainDefinition {
 /** Addresses the company watches, in the plugin's match form (lowercase hex on EVM). */
 export interface WatchedAddresses {
   has(matchKey: string): boolean;
+  /**
+   * For match forms that are lowercase hex (UTXO output scripts): `has(hex(bytes))` without
+   * building the string. May say yes for an unwatched key (never no for a watched one); the
+   * indexer matches exact keys before recording.
+   */
+  hasBytes?(bytes: Uint8Array): boolean;
 }
 
 /** A token the operator allow-listed: only these contracts are ever credited. */

@@ -48,9 +48,11 @@ function outputsPaying(tx: Tx, ctx: DetectContext, transfers: DetectedTransfer[]
   const net = utxoNetwork(ctx.chain, ctx.network);
   let txid: string | null = null;
   let outputs: { address: string; amount: string }[] | null = null;
+  const watched = ctx.watched;
+  const lookup = watched.hasBytes ? (s: Uint8Array) => watched.hasBytes?.(s) === true : (s: Uint8Array) => watched.has(hex(s));
   tx.outs.forEach((out, vout) => {
+    if (!lookup(out.script)) return;
     const key = hex(out.script);
-    if (!ctx.watched.has(key)) return;
     txid ??= tx.getId();
     outputs ??= tx.outs.map((o) => ({
       address: addressOfScript(net, o.script) ?? `script:${hex(o.script)}`,
@@ -60,7 +62,7 @@ function outputsPaying(tx: Tx, ctx: DetectContext, transfers: DetectedTransfer[]
       txHash: txid,
       eventIndex: vout,
       logIndex: vout,
-      to: addressOfScript(net, out.script) ?? key,
+      to: outputs[vout]?.address.startsWith('script:') ? key : (outputs[vout]?.address ?? key),
       toKey: key,
       assetKey: ctx.native.key,
       amount: BigInt(out.value),
