@@ -227,8 +227,11 @@ export interface VerifyContext {
 export interface WithdrawalVerbs {
   build(intent: WithdrawalIntent, reader: ChainReader, context?: BuildContext): Promise<UnsignedWithdrawal>;
   sign(unsigned: UnsignedWithdrawal, seed: Uint8Array, derivationIndexes: number[]): Promise<SignedWithdrawal>;
-  /** Throws a BaseError (`unprocessable`) naming the first difference from the intent. */
-  checkSigned(unsigned: UnsignedWithdrawal, raw: string): CheckedSignedWithdrawal;
+  /**
+   * Throws a BaseError (`unprocessable`) naming the first difference from the prepared withdrawal.
+   * `fresh` is the same intent built now (account chains: the next free nonce and current fees).
+   */
+  checkSigned(prepared: UnsignedWithdrawal, raw: string, fresh?: UnsignedWithdrawal): CheckedSignedWithdrawal;
   broadcast(signed: SignedWithdrawal, reader: ChainReader): Promise<void>;
   verify(unsigned: UnsignedWithdrawal, txHash: string, reader: ChainReader, context?: VerifyContext): Promise<WithdrawalVerdict>;
 }

@@ -137,7 +137,9 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
      * and the in-flight withdrawals'): an old, already mined transaction or a nonce gap is refused.
      * Fees are the signer's choice, but the fee cap may not exceed twice the prepared one.
      */
-    checkSigned(unsigned: UnsignedWithdrawal, raw: string): CheckedSignedWithdrawal {
+    checkSigned(prepared: UnsignedWithdrawal, raw: string, fresh?: UnsignedWithdrawal): CheckedSignedWithdrawal {
+      // Against the fresh build: its nonce is the next free one, its fee the current estimate.
+      const unsigned = fresh ?? prepared;
       const p = unsigned.payload as EvmTxPayload;
       let tx: Transaction;
       try {

@@ -2,11 +2,12 @@ import { type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/c
 import { deriveUtxoAddress, formatUtxoAddress, utxoMatchKey, validateUtxoAddress } from './addresses';
 import { UTXO_CHAINS } from './networks';
 import { createUtxoReader } from './utxoReader';
+import { createUtxoWithdrawals } from './withdrawals';
 
 /**
- * Bitcoin and Dogecoin from one codebase: per-network parameters, outputs matched by script.
- * Deposits from blocks; withdrawals (coin selection, PSBT signing) and mempool detection are the
- * next steps of this plugin (see plugins/README.md), so `withdrawals` is absent for now.
+ * Bitcoin and Dogecoin from one codebase: per-network parameters, outputs matched by script,
+ * deposits from blocks and the mempool, withdrawals with coin selection over the wallet's
+ * addresses and PSBT signing.
  */
 export function createUtxoPlugin(): ChainPlugin {
   return {
@@ -20,5 +21,6 @@ export function createUtxoPlugin(): ChainPlugin {
     deriveAddress: deriveUtxoAddress,
     createReader: (chain, network, options) => createUtxoReader({ ...options, scriptOf: (a) => utxoMatchKey(chain, network, a) }),
     confirm: confirmByDepth,
+    withdrawals: createUtxoWithdrawals(),
   };
 }

@@ -4,3 +4,4 @@ export * from './createUtxoPlugin';
 export * from './detectOutputs';
 export * from './networks';
 export * from './utxoReader';
+export * from './withdrawals';

@@ -3,7 +3,17 @@ import { coinsToUnits } from './coins';
 import { frameBlock, frameTransactions } from './detectOutputs';
 
 /** The Bitcoin Core JSON-RPC calls the plugin uses (bitcoind, dogecoind, litecoind, or a provider speaking it). */
-export const RPC_CALLS = ['getblockcount', 'getblockhash', 'getblock', 'getrawmempool', 'getrawtransaction', 'scantxoutset'] as const;
+export const RPC_CALLS = [
+  'getblockcount',
+  'getblockhash',
+  'getblock',
+  'getrawmempool',
+  'getrawtransaction',
+  'scantxoutset',
+  'estimatesmartfee',
+  'gettxout',
+  'sendrawtransaction',
+] as const;
 
 export interface UtxoReader extends ChainReader {
   /** A raw JSON-RPC call; the result's text too, for amounts that must not pass through a float. */
@@ -50,8 +60,26 @@ export function createUtxoReader(options: ReaderOptions & { scriptOf: (address: 
     return { result: body.result as T, text };
   }
 
+  // The node runs one UTXO-set scan at a time ("Scan already in progress"): calls from this
+  // process queue behind each other, and a scan started by another process is waited out briefly.
+  let scanning: Promise<unknown> = Promise.resolve();
+  const scan = <T>(params: unknown[]): Promise<{ result: T; text: string }> => {
+    const next = scanning.then(async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await call<T>('scantxoutset', params);
+        } catch (e) {
+          if (attempt >= 20 || !(e as Error).message.includes('Scan already in progress')) throw e;
+          await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+        }
+      }
+    });
+    scanning = next.catch(() => undefined);
+    return next;
+  };
+
   return {
-    call,
+    call: <T>(method: string, params: unknown[]) => (method === 'scantxoutset' ? scan<T>(params) : call<T>(method, params)),
     head: async () => BigInt((await call<number>('getblockcount', [])).result),
     blockHash: async (height) => {
       try {
@@ -79,7 +107,7 @@ export function createUtxoReader(options: ReaderOptions & { scriptOf: (address: 
       return { txids, raw: frameTransactions(txs) };
     },
     getBalance: async (address: string, asset: AssetRef) => {
-      const { text } = await call<unknown>('scantxoutset', ['start', [`raw(${options.scriptOf(address)})`]]);
+      const { text } = await scan<unknown>(['start', [`raw(${options.scriptOf(address)})`]]);
       const m = /"total_amount"\s*:\s*([0-9.eE+-]+)/.exec(text);
       if (!m?.[1]) throw new BaseError('node_error', 'scantxoutset returned no total_amount');
       return coinsToUnits(m[1], asset.decimals);

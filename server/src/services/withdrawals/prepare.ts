@@ -49,6 +49,23 @@ async function chooseSource(db: Knex, wallet: WalletRow, intent: ResolvedIntent)
   return { address: best.address, index: best.derivation_index };
 }
 
+async function walletAddresses(db: Knex, walletId: number): Promise<{ address: string; derivation_index: number }[]> {
+  return (await db('addresses').where({ wallet_id: walletId }).orderBy('derivation_index').select('address', 'derivation_index')) as {
+    address: string;
+    derivation_index: number;
+  }[];
+}
+
+/** The derivation index of each address a transaction spends from (what signing needs). */
+export async function indexesOf(db: Knex, walletId: number, addresses: string[]): Promise<number[]> {
+  const byAddress = new Map((await walletAddresses(db, walletId)).map((a) => [a.address, a.derivation_index]));
+  return addresses.map((a) => {
+    const index = byAddress.get(a);
+    if (index === undefined) throw new Error(`${a} is not an address of wallet ${walletId}`);
+    return index;
+  });
+}
+
 /** Signed, not yet final withdrawals of the wallet: the plugin keeps clear of their nonces or inputs. */
 export async function inFlight(db: Knex, walletId: number, exceptId?: number): Promise<UnsignedWithdrawal[]> {
   const q = db('withdrawals').where({ wallet_id: walletId }).whereIn('status', ['signed', 'broadcast']);
@@ -113,7 +130,9 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
         network: wallet.network,
         asset: intent.asset,
         outputs: intent.outputs.map((o) => ({ to: o.to, amount: o.amount })),
-        sources: [source.address],
+        // The chosen address first (it pays on account chains, and takes the change on UTXO
+        // chains), then the wallet's other addresses in derivation order (UTXO coin selection).
+        sources: [source.address, ...(await walletAddresses(db, wallet.id)).map((a) => a.address).filter((a) => a !== source.address)],
         ...(intent.memo !== undefined ? { memo: intent.memo } : {}),
         ...(intent.destinationTag !== undefined ? { destinationTag: intent.destinationTag } : {}),
       },
@@ -140,9 +159,9 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
         amount: amount.toString(),
         to_address: outputs.length === 1 ? outputs[0]?.toAddress : null,
         outputs: JSON.stringify(outputs),
-        from_address: unsigned.sourceAddresses[0] ?? source.address,
+        from_address: source.address,
         source_addresses: unsigned.sourceAddresses,
-        source_indexes: [source.index],
+        source_indexes: await indexesOf(trx, wallet.id, unsigned.sourceAddresses),
         status: 'prepared',
         unsigned_tx: JSON.stringify({ payload: unsigned.payload, fee: unsigned.fee.toString() }),
         created_by_key: input.keyId,

@@ -6,7 +6,7 @@ import { audit } from '../audit';
 import { loadPolicies } from '../policies';
 import { walletSecretContext } from '../wallets';
 import { type ChainAccess, chainAccess } from './intent';
-import { inFlight, onNode } from './prepare';
+import { inFlight, indexesOf, onNode } from './prepare';
 
 async function lockRow(trx: Knex.Transaction, id: number): Promise<WithdrawalRow> {
   const row = (await trx('withdrawals').where({ id }).forUpdate().first()) as WithdrawalRow | undefined;
@@ -35,11 +35,10 @@ async function recheckDestinations(trx: Knex.Transaction, row: WithdrawalRow, ac
   if (decision.outcome === 'refuse') throw new BaseError(decision.code, decision.message, { details: { policyIds: decision.policyIds } });
 }
 
-/** The row's intent built afresh under the source's lock: the next free nonce (or inputs) and current fees. */
+/** The row's intent built afresh under the wallet's signing lock: the next free nonce (or coins) and current fees. */
 async function rebuild(trx: Knex.Transaction, row: WithdrawalRow, access: ChainAccess): Promise<UnsignedWithdrawal> {
-  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [
-    `walletd:source:${row.chain}:${row.network}:${row.from_address.toLowerCase()}`,
-  ]);
+  // One signer per wallet at a time: the next nonce (EVM) or the free coins (UTXO) are decided under it.
+  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`walletd:sign:${row.wallet_id}`]);
   const reader = access.plugin.createReader(row.chain as Chain, row.network, { rpcUrl: access.settings.rpcUrl });
   const { intent } = unsignedFromRow(row);
   return onNode(row.chain, async () => access.verbs.build(intent, reader, { inFlight: await inFlight(trx, row.wallet_id, row.id) }));
@@ -71,7 +70,7 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
     try {
       const seed = mnemonicToSeed(mnemonic.toString('utf8'));
       try {
-        signed = await access.verbs.sign(rebuilt, seed, row.source_indexes);
+        signed = await access.verbs.sign(rebuilt, seed, await indexesOf(trx, row.wallet_id, rebuilt.sourceAddresses));
       } finally {
         seed.fill(0);
       }
@@ -84,6 +83,8 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
       'signed',
       {
         unsigned_tx: JSON.stringify({ payload: rebuilt.payload, fee: rebuilt.fee.toString() }),
+        source_addresses: rebuilt.sourceAddresses,
+        source_indexes: await indexesOf(trx, row.wallet_id, rebuilt.sourceAddresses),
         signed_tx: signed.raw,
         tx_hash: signed.txHash,
         signed_by: 'server',
@@ -128,7 +129,7 @@ export async function acceptSigned(common: Common, id: number, raw: string, keyI
     }
     await recheckDestinations(trx, row, access);
     // Against a fresh build: the nonce must be the next free one (an old, mined transaction is refused).
-    const checked = access.verbs.checkSigned(await rebuild(trx, row, access), raw);
+    const checked = access.verbs.checkSigned(unsignedFromRow(row), raw, await rebuild(trx, row, access));
     const taken = await trx('withdrawals').whereRaw('lower(tx_hash) = lower(?)', [checked.signed.txHash]).first('id');
     if (taken) throw new BaseError('conflict', 'this transaction already belongs to another withdrawal');
     const updated = await moveWithdrawal(

@@ -1,0 +1,254 @@
+import {
+  BaseError,
+  type BuildContext,
+  type ChainReader,
+  type CheckedSignedWithdrawal,
+  type SignedWithdrawal,
+  type UnsignedWithdrawal,
+  type VerifyContext,
+  type WithdrawalIntent,
+  type WithdrawalVerbs,
+  type WithdrawalVerdict,
+} from '@walletd/core';
+import { scriptOf } from './addresses';
+import { coinsToUnits } from './coins';
+import { bip32, bitcoin } from './libs';
+import { type UtxoNetwork, utxoNetwork } from './networks';
+import type { UtxoReader } from './utxoReader';
+
+/** One coin the withdrawal spends. */
+interface Coin {
+  txid: string;
+  vout: number;
+  value: string;
+  address: string;
+  script: string;
+  /** Legacy inputs sign over the whole previous transaction (PSBT nonWitnessUtxo). */
+  prevTx?: string;
+}
+
+/** The unsigned UTXO transaction: a PSBT plus what a reviewer needs to read it. */
+export interface UtxoTxPayload {
+  psbt: string;
+  inputs: Coin[];
+  outputs: { address: string; script: string; value: string; change: boolean }[];
+  feeRate: string;
+  vsize: number;
+}
+
+const asUtxo = (reader: ChainReader) => reader as UtxoReader;
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+/** vbytes: P2WPKH input 68, P2PKH input 148, outputs 31 / 34, overhead 11 (segwit marker rounded up). */
+const inputVsize = (script: string) => (script.startsWith('0014') ? 68 : 148);
+const outputVsize = (script: string) => (script.startsWith('0014') ? 31 : 34);
+
+/** The node's fee estimate for about an hour (6 blocks), never below the network's floor. */
+async function feeRate(reader: UtxoReader, net: UtxoNetwork): Promise<bigint> {
+  try {
+    const { text } = await reader.call<unknown>('estimatesmartfee', [6]);
+    const m = /"feerate"\s*:\s*([0-9.eE+-]+)/.exec(text);
+    if (m?.[1]) {
+      const perKvB = coinsToUnits(m[1]);
+      const perVb = (perKvB + 999n) / 1000n;
+      return perVb > net.minFeeRate ? perVb : net.minFeeRate;
+    }
+  } catch {
+    // No estimate (a fresh regtest chain, a provider without it): the floor.
+  }
+  return net.minFeeRate;
+}
+
+/** Confirmed coins of the source addresses (the UTXO set), minus those in-flight withdrawals spend. */
+async function spendable(reader: UtxoReader, net: UtxoNetwork, sources: string[], context?: BuildContext): Promise<Coin[]> {
+  const reserved = new Set<string>();
+  for (const w of context?.inFlight ?? []) for (const c of (w.payload as UtxoTxPayload).inputs ?? []) reserved.add(`${c.txid}:${c.vout}`);
+  const byScript = new Map(sources.map((a) => [hex(scriptOf(net, a)), a]));
+  const { text } = await reader.call<unknown>('scantxoutset', ['start', [...byScript.keys()].map((s) => `raw(${s})`)]);
+  const body = JSON.parse(text.replace(/"amount"\s*:\s*([0-9.eE+-]+)/g, '"amount":"$1"')) as {
+    result: { unspents: { txid: string; vout: number; scriptPubKey: string; amount: string; height: number }[] };
+  };
+  const coins: Coin[] = [];
+  for (const u of body.result.unspents) {
+    if (reserved.has(`${u.txid}:${u.vout}`)) continue;
+    const address = byScript.get(u.scriptPubKey);
+    if (!address) continue;
+    coins.push({ txid: u.txid, vout: u.vout, value: coinsToUnits(u.amount).toString(), address, script: u.scriptPubKey });
+  }
+  // Primary address first, then larger coins first: fewer inputs, the primary emptied last.
+  const rank = new Map(sources.map((a, i) => [a, i]));
+  return coins.sort((a, b) => (rank.get(a.address) ?? 0) - (rank.get(b.address) ?? 0) || Number(BigInt(b.value) - BigInt(a.value)));
+}
+
+/**
+ * Coin selection over every source address (primary first), several recipients in one
+ * transaction, change back to the primary address unless it would be dust (then it goes to the fee).
+ * The inputs of the wallet's in-flight withdrawals are skipped: two withdrawals never share a coin.
+ */
+export function createUtxoWithdrawals(): WithdrawalVerbs {
+  return {
+    async build(intent: WithdrawalIntent, reader: ChainReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
+      const utxo = asUtxo(reader);
+      const net = utxoNetwork(intent.chain, intent.network);
+      const primary = intent.sources[0];
+      if (!primary) throw new BaseError('validation_failed', 'a source address is required');
+      const outputs = intent.outputs.map((o) => {
+        if (o.amount < net.dustLimit)
+          throw new BaseError('invalid_amount', `${o.amount} base units to ${o.to} is below the dust limit of ${net.dustLimit}`);
+        return { address: o.to, script: hex(scriptOf(net, o.to)), value: o.amount.toString(), change: false };
+      });
+      const rate = await feeRate(utxo, net);
+      const coins = await spendable(utxo, net, intent.sources, context);
+      const want = intent.outputs.reduce((s, o) => s + o.amount, 0n);
+      const changeScript = hex(scriptOf(net, primary));
+      const baseVsize = 11 + outputs.reduce((n, o) => n + outputVsize(o.script), 0);
+      const chosen: Coin[] = [];
+      let have = 0n;
+      let vsize = baseVsize;
+      for (const c of coins) {
+        chosen.push(c);
+        have += BigInt(c.value);
+        vsize += inputVsize(c.script);
+        if (have >= want + BigInt(vsize) * rate) break;
+      }
+      let fee = BigInt(vsize) * rate;
+      if (have < want + fee) {
+        throw new BaseError(
+          'insufficient_funds',
+          `the wallet's confirmed, unreserved coins hold ${have} base units; ${want} plus a fee of ${fee} is needed`,
+        );
+      }
+      let change = have - want - fee;
+      const changeFee = BigInt(outputVsize(changeScript)) * rate;
+      if (change - changeFee >= net.dustLimit) {
+        change -= changeFee;
+        fee += changeFee;
+        vsize += outputVsize(changeScript);
+        outputs.push({ address: primary, script: changeScript, value: change.toString(), change: true });
+      } else {
+        fee += change; // dust change is given to the miners
+      }
+      // Legacy (P2PKH) inputs sign over the whole previous transaction.
+      for (const c of chosen) {
+        if (c.script.startsWith('0014')) continue;
+        c.prevTx = (await utxo.call<string>('getrawtransaction', [c.txid, false])).result;
+      }
+      const psbt = new bitcoin.Psbt({ network: net.params });
+      for (const c of chosen) {
+        psbt.addInput({
+          hash: c.txid,
+          index: c.vout,
+          sequence: 0xfffffffd, // BIP-125: a stuck withdrawal can be fee-bumped
+          ...(c.prevTx
+            ? { nonWitnessUtxo: Buffer.from(c.prevTx, 'hex') }
+            : { witnessUtxo: { script: Buffer.from(c.script, 'hex'), value: BigInt(c.value) } }),
+        });
+      }
+      for (const o of outputs) psbt.addOutput({ script: Buffer.from(o.script, 'hex'), value: BigInt(o.value) });
+      const sourceAddresses = [...new Set([primary, ...chosen.map((c) => c.address)])].filter((a) => chosen.some((c) => c.address === a));
+      const payload: UtxoTxPayload = { psbt: psbt.toBase64(), inputs: chosen, outputs, feeRate: rate.toString(), vsize };
+      return { intent, payload, fee, sourceAddresses };
+    },
+
+    async sign(unsigned: UnsignedWithdrawal, seed: Uint8Array, derivationIndexes: number[]): Promise<SignedWithdrawal> {
+      const net = utxoNetwork(unsigned.intent.chain, unsigned.intent.network);
+      const p = unsigned.payload as UtxoTxPayload;
+      const psbt = bitcoin.Psbt.fromBase64(p.psbt, { network: net.params });
+      const root = bip32.fromSeed(seed, net.params);
+      const keyFor = new Map<string, ReturnType<typeof root.derivePath>>();
+      unsigned.sourceAddresses.forEach((address, i) => {
+        const index = derivationIndexes[i];
+        if (index === undefined) throw new Error(`no derivation index for ${address}`);
+        keyFor.set(address, root.derivePath(`m/${net.purpose}'/${net.coinType}'/0'/0/${index}`));
+      });
+      p.inputs.forEach((c, i) => {
+        const key = keyFor.get(c.address);
+        if (!key) throw new Error(`no key for input ${c.txid}:${c.vout} (${c.address})`);
+        psbt.signInput(i, key);
+      });
+      psbt.finalizeAllInputs();
+      const tx = psbt.extractTransaction();
+      return { raw: tx.toHex(), txHash: tx.getId() };
+    },
+
+    checkSigned(unsigned: UnsignedWithdrawal, raw: string): CheckedSignedWithdrawal {
+      const p = unsigned.payload as UtxoTxPayload;
+      let tx: ReturnType<typeof bitcoin.Transaction.fromHex>;
+      try {
+        tx = bitcoin.Transaction.fromHex(raw);
+      } catch {
+        throw new BaseError('validation_failed', 'signedTransaction is not a serialized bitcoin-family transaction');
+      }
+      const refuse = (what: string) => {
+        throw new BaseError('unprocessable', `the signed transaction does not pay the prepared withdrawal: ${what}`);
+      };
+      const ins = tx.ins.map((i) => `${Buffer.from(i.hash).reverse().toString('hex')}:${i.index}`).sort();
+      const want = p.inputs.map((c) => `${c.txid}:${c.vout}`).sort();
+      if (ins.join() !== want.join()) refuse('it spends other coins than the prepared ones');
+      const outs = tx.outs.map((o) => `${hex(o.script)}:${o.value}`);
+      if (outs.join() !== p.outputs.map((o) => `${o.script}:${o.value}`).join())
+        refuse('its outputs (recipients, amounts or change) differ');
+      return { signed: { raw: tx.toHex(), txHash: tx.getId() }, payload: p, fee: unsigned.fee };
+    },
+
+    async broadcast(signed: SignedWithdrawal, reader: ChainReader): Promise<void> {
+      try {
+        await asUtxo(reader).call<string>('sendrawtransaction', [signed.raw]);
+      } catch (e) {
+        const m = (e as Error).message.toLowerCase();
+        if (m.includes('already in block chain') || m.includes('txn-already-known') || m.includes('txn-already-in-mempool')) return;
+        if (m.includes('missingorspent') || m.includes('missing inputs') || m.includes('mempool-conflict'))
+          throw new BaseError('conflict', 'its coins were spent by another transaction');
+        if (m.includes('fee')) throw new BaseError('conflict', 'the node refused the fee (too low for its mempool)');
+        throw new BaseError('node_error', `the node refused the transaction: ${(e as Error).message.slice(0, 200)}`);
+      }
+    },
+
+    /**
+     * In the mempool: pending. In a block: confirmations from `gettxout` on one of its outputs
+     * (works without -txindex); the fee is exact (inputs − outputs). Gone: `missing` while its
+     * coins are unspent (sent again), otherwise rejected: `reorg` if it had been mined, else
+     * `mempool_dropped` (replaced or double-spent).
+     */
+    async verify(unsigned: UnsignedWithdrawal, txHash: string, reader: ChainReader, context?: VerifyContext): Promise<WithdrawalVerdict> {
+      const utxo = asUtxo(reader);
+      const p = unsigned.payload as UtxoTxPayload;
+      const mempool = (await utxo.call<string[]>('getrawmempool', [])).result;
+      if (mempool.includes(txHash)) return { status: 'pending', confirmations: 0 };
+      for (let n = 0; n < p.outputs.length; n++) {
+        const out = (await utxo.call<{ confirmations: number; bestblock: string } | null>('gettxout', [txHash, n, false])).result;
+        if (out && out.confirmations > 0) {
+          const height = BigInt((await utxo.call<number>('getblockcount', [])).result);
+          return {
+            status: 'confirmed',
+            confirmations: out.confirmations,
+            fee: unsigned.fee,
+            blockNumber: height - BigInt(out.confirmations) + 1n,
+          };
+        }
+      }
+      let unspent = true;
+      for (const c of p.inputs) {
+        if (!(await utxo.call<unknown>('gettxout', [c.txid, c.vout, true])).result) unspent = false;
+      }
+      if (unspent) return { status: 'missing', confirmations: 0 };
+      // Its coins are spent and its own outputs are not in the UTXO set: by it (outputs already spent
+      // too, e.g. the change re-used) or by another transaction. Ask for it directly when possible.
+      try {
+        const tx = (await utxo.call<{ confirmations?: number }>('getrawtransaction', [txHash, true])).result;
+        if ((tx.confirmations ?? 0) > 0) {
+          const height = BigInt((await utxo.call<number>('getblockcount', [])).result);
+          return {
+            status: 'confirmed',
+            confirmations: tx.confirmations ?? 0,
+            fee: unsigned.fee,
+            blockNumber: height - BigInt(tx.confirmations ?? 0) + 1n,
+          };
+        }
+      } catch {
+        // Not known: another transaction spent its coins.
+      }
+      return { status: 'rejected', confirmations: 0, reason: context?.seenInBlock ? 'reorg' : 'mempool_dropped' };
+    },
+  };
+}

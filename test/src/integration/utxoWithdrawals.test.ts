@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import { type ChainSettings, MasterKey, createLogger, fromBaseUnits, registerPlugins } from '@walletd/core';
+import { createDetectPool, createFollower, type DetectPool, type Follower } from '@walletd/indexer';
+import { type UtxoTxPayload, addressOfScript, createUtxoPlugin, scriptOf, utxoMatchKey, utxoNetwork } from '@walletd/plugin-utxo';
+import { validator } from '@walletd/schemas';
+import {
+  type RegtestNode,
+  type Seeded,
+  type TestApp,
+  type TestDatabase,
+  call,
+  createTestDatabase,
+  describeWithLitecoind,
+  seedCompany,
+  startLitecoind,
+  startTestApp,
+} from '@walletd/test-harness';
+
+/**
+ * Bitcoin withdrawals through the API on a regtest node: coins from several wallet addresses,
+ * several recipients in one transaction, change back to the wallet, the exact on-chain fee, and
+ * two concurrent withdrawals that never spend the same coin.
+ */
+describeWithLitecoind('UTXO withdrawals on a regtest node', () => {
+  let t: TestDatabase;
+  let node: RegtestNode;
+  let pool: DetectPool;
+  let app: TestApp;
+  let s: Seeded;
+  let follower: Follower;
+  let walletId: number;
+  const masterKey = new MasterKey(randomBytes(32));
+  const net = utxoNetwork('bitcoin', 'regtest');
+  const nodeParams = { ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } };
+  /** Between the node's encoding (litecoin regtest) and walletd's (bitcoin regtest): same script. */
+  const toNode = (address: string) => addressOfScript(nodeParams, scriptOf(net, address)) as string;
+  const fromNode = (address: string) => addressOfScript(net, scriptOf(nodeParams, address)) as string;
+  const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
+  const events = async (type: string) =>
+    (await t.db('events').where({ type }).orderBy('seq').pluck('body')).map((b: string) => JSON.parse(b));
+  const round = async (blocks: number) => {
+    if (blocks) await node.mine(blocks);
+    await follower.tick();
+  };
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    node = await startLitecoind();
+    pool = createDetectPool(1);
+    const settings: ChainSettings = {
+      chain: 'bitcoin',
+      network: 'regtest',
+      rpcUrl: node.url,
+      confirmations: 1,
+      startBlock: (await node.rpc<number>('getblockcount')) + 1,
+    };
+    app = await startTestApp(t.db, { chains: [settings] }, masterKey);
+    follower = createFollower({
+      db: t.db,
+      logger: createLogger({ level: 'silent' }),
+      pool,
+      plugin: registerPlugins([createUtxoPlugin()]).forChain('bitcoin')!,
+      settings,
+    });
+    s = await seedCompany(t.db);
+    walletId = (await api('POST', '/wallets', { name: 'btc', chain: 'bitcoin', network: 'regtest' })).body.id;
+    const a = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
+    const b = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
+    // 0.6 + 0.5 on the primary, 0.4 on the second address.
+    for (const [to, amount] of [
+      [a, '0.6'],
+      [a, '0.5'],
+      [b, '0.4'],
+    ])
+      await node.rpc('sendtoaddress', [toNode(to), amount]);
+    await round(1);
+  });
+  afterAll(async () => {
+    await app.close();
+    await pool.close();
+    await node.stop();
+    await t.drop();
+  });
+
+  it('pays two recipients in one transaction from coins of two addresses, change to the primary, exact fee', async () => {
+    const [r1, r2] = [fromNode(await node.rpc<string>('getnewaddress')), fromNode(await node.rpc<string>('getnewaddress'))];
+    const prepared = await api('POST', `/wallets/${walletId}/withdrawals`, {
+      asset: 'BTC',
+      outputs: [
+        { toAddress: r1, amount: '0.9' },
+        { toAddress: r2, amount: '0.35' },
+      ],
+      idempotencyKey: 'multi-1',
+    });
+    expect(prepared.status).toBe(201);
+    const v = validator('Withdrawal');
+    expect(v(prepared.body) ? null : v.errors).toBeNull();
+    expect(prepared.body).toMatchObject({
+      amount: '1.25',
+      toAddress: null,
+      outputs: [
+        { toAddress: r1, amount: '0.9' },
+        { toAddress: r2, amount: '0.35' },
+      ],
+    });
+    // 1.25 needs all three coins (1.1 on the primary is not enough).
+    expect(prepared.body.sourceAddresses).toHaveLength(2);
+
+    const sent = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
+    expect(sent.status).toBe(200);
+    expect(sent.body.status).toBe('broadcast');
+    const txid: string = sent.body.txHash;
+    const tx = await node.rpc<{ vin: { txid: string; vout: number }[]; vout: { value: number; scriptPubKey: { hex: string } }[] }>(
+      'getrawtransaction',
+      [txid, true],
+    );
+    const row = await t.db('withdrawals').where({ id: prepared.body.id }).first('unsigned_tx');
+    const payload = row.unsigned_tx.payload as UtxoTxPayload;
+    expect(tx.vin.map((i) => `${i.txid}:${i.vout}`).sort()).toEqual(payload.inputs.map((c) => `${c.txid}:${c.vout}`).sort());
+    expect(payload.outputs.map((o) => [o.address, o.value, o.change])).toEqual([
+      [r1, '90000000', false],
+      [r2, '35000000', false],
+      [prepared.body.fromAddress, expect.any(String), true],
+    ]);
+    const inputs = payload.inputs.reduce((sum, c) => sum + BigInt(c.value), 0n);
+    const outputs = payload.outputs.reduce((sum, o) => sum + BigInt(o.value), 0n);
+    expect(inputs).toBe(150_000_000n);
+
+    await round(1);
+    const confirmed = (await events('withdrawal.confirmed')).filter((e) => e.data.withdrawalId === prepared.body.id);
+    expect(confirmed).toHaveLength(1);
+    expect(confirmed[0].data).toMatchObject({
+      status: 'confirmed',
+      txHash: txid,
+      amount: '1.25',
+      outputs: [
+        { toAddress: r1, amount: '0.9' },
+        { toAddress: r2, amount: '0.35' },
+      ],
+      confirmations: 1,
+      fee: { amount: fromBaseUnits(inputs - outputs, 8), asset: { key: 'bitcoin:regtest:btc' } },
+    });
+    expect(confirmed[0].data.sourceAddresses).toEqual(prepared.body.sourceAddresses);
+    expect(confirmed[0].data.toAddress).toBeUndefined();
+    // The node agrees on what the recipients got.
+    const paid = await node.rpc<number>('getreceivedbyaddress', [toNode(r1), 1]);
+    expect(String(paid)).toBe('0.9');
+  });
+
+  it('never lets two concurrent withdrawals spend the same coin', async () => {
+    for (const amount of ['0.3', '0.3', '0.3']) {
+      const primary = (await api('GET', `/wallets/${walletId}/addresses`)).body.addresses[0].address;
+      await node.rpc('sendtoaddress', [toNode(primary), amount]);
+    }
+    await round(1);
+    const to = fromNode(await node.rpc<string>('getnewaddress'));
+    const [a, b] = (await Promise.all(
+      ['c1', 'c2'].map(async (key) => {
+        const p = await api('POST', `/wallets/${walletId}/withdrawals`, {
+          asset: 'BTC',
+          toAddress: to,
+          amount: '0.2',
+          idempotencyKey: key,
+        });
+        expect(p.status).toBe(201);
+        return api('POST', `/withdrawals/${p.body.id}/broadcast`);
+      }),
+    )) as [Awaited<ReturnType<typeof api>>, Awaited<ReturnType<typeof api>>];
+    expect([a.body.status, b.body.status]).toEqual(['broadcast', 'broadcast']);
+    const inputsOf = async (txid: string) =>
+      (await node.rpc<{ vin: { txid: string; vout: number }[] }>('getrawtransaction', [txid, true])).vin.map((i) => `${i.txid}:${i.vout}`);
+    const [ia, ib] = [await inputsOf(a.body.txHash), await inputsOf(b.body.txHash)];
+    expect(ia.filter((x) => ib.includes(x))).toEqual([]);
+    expect(await node.rpc<string[]>('getrawmempool')).toEqual(expect.arrayContaining([a.body.txHash, b.body.txHash]));
+    await round(1);
+    for (const w of [a, b]) expect((await api('GET', `/withdrawals/${w.body.id}`)).body.status).toBe('confirmed');
+    expect(utxoMatchKey('bitcoin', 'regtest', to)).toMatch(/^0014/);
+  });
+});
