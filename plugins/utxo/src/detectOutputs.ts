@@ -8,6 +8,7 @@ import {
 } from '@walletd/core';
 import { bitcoin } from './libs';
 import { addressOfScript } from './addresses';
+import { stripAuxPow } from './auxpow';
 import { utxoNetwork } from './networks';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -75,7 +76,9 @@ function outputsPaying(tx: Tx, ctx: DetectContext, transfers: DetectedTransfer[]
 /** Pure, in a worker: the outputs of a height-framed block that pay watched scripts. */
 export const detect: DetectFn = (raw: Uint8Array, ctx: DetectContext): DetectResult => {
   const height = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getBigUint64(0);
-  const block = bitcoin.Block.fromBuffer(raw.subarray(8));
+  // Only dogecoin merge-mines: on bitcoin, version bit 8 is an ordinary (BIP-9) signalling bit.
+  const bytes = ctx.chain === 'dogecoin' ? stripAuxPow(raw.subarray(8)) : raw.subarray(8);
+  const block = bitcoin.Block.fromBuffer(bytes);
   const transfers: DetectedTransfer[] = [];
   for (const tx of block.transactions ?? []) outputsPaying(tx, ctx, transfers);
   return { block: { number: height, hash: block.getId(), parentHash: reversedHex(block.prevHash as Uint8Array) }, transfers };

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DetectContext, mnemonicToSeed, nativeAsset } from '@walletd/core';
 import { addressOfScript, deriveUtxoAddress, formatUtxoAddress, utxoMatchKey, validateUtxoAddress } from './addresses';
+import { stripAuxPow } from './auxpow';
 import { coinsToUnits } from './coins';
 import { detect, frameBlock } from './detectOutputs';
 import { bitcoin } from './libs';
@@ -63,6 +65,28 @@ describe('UTXO plugin on real mainnet and testnet data', () => {
     expect(new Set(result.transfers.map((t) => t.txHash))).toEqual(new Set([f.expected.txids[5]]));
     expect(result.transfers.reduce((s, t) => s + t.amount, 0n)).toBe((tx?.outs ?? []).reduce((s, o) => s + BigInt(o.value), 0n));
     for (const t of result.transfers) expect(t.to).toMatch(/^[DA9][1-9A-HJ-NP-Za-km-z]{25,34}$/);
+  });
+
+  it('reads a merge-mined (AuxPoW) dogecoin block like a plain one: the proof between header and transactions is skipped', () => {
+    const f = fixture('dogecoin/doge-mainnet-block-12345.json');
+    const plain = Buffer.from(f.data.hex, 'hex');
+    const header = Buffer.from(plain.subarray(0, 80));
+    header.writeUInt32LE(header.readUInt32LE(0) | 0x100, 0); // the AuxPoW version flag
+    const parentCoinbase = bitcoin.Block.fromBuffer(plain).transactions?.[0]?.toBuffer() as Uint8Array;
+    const branch = (n: number) => Buffer.concat([Buffer.from([n]), randomBytes(32 * n), Buffer.alloc(4)]);
+    // Proof layout (dogecoin/namecoin CAuxPow): parent coinbase, parent block hash, coinbase branch,
+    // chain branch, parent header.
+    const proof = Buffer.concat([parentCoinbase, randomBytes(32), branch(3), branch(1), randomBytes(80)]);
+    const merged = Buffer.concat([header, proof, plain.subarray(80)]);
+    const stripped = bitcoin.Block.fromBuffer(stripAuxPow(merged));
+    expect(stripped.transactions?.map((t) => t.getId())).toEqual(f.expected.txids);
+    expect(stripped.getId()).toBe(bitcoin.Block.fromBuffer(Buffer.concat([header, plain.subarray(80)])).getId());
+    const tx = stripped.transactions?.[5];
+    const watched = (tx?.outs ?? []).map((o) => Buffer.from(o.script).toString('hex'));
+    const result = detect(frameBlock(400_000n, merged), ctx('dogecoin', 'mainnet', watched));
+    expect(new Set(result.transfers.map((t) => t.txHash))).toEqual(new Set([f.expected.txids[5]]));
+    // A plain block is left as it is.
+    expect(stripAuxPow(plain)).toBe(plain);
   });
 
   it.each([
