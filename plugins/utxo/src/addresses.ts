@@ -18,7 +18,16 @@ export function scriptOf(net: UtxoNetwork, text: string): Uint8Array {
   }
 }
 
-export const utxoMatchKey = (chain: string, network: string, text: string): string => hex(scriptOf(utxoNetwork(chain, network), text));
+/** An address, or a match key (the script hex of a standard output): the contract takes both forms. */
+function scriptOfAny(net: UtxoNetwork, text: string): Uint8Array {
+  if (/^([0-9a-f]{2})+$/.test(text)) {
+    const bytes = Buffer.from(text, 'hex');
+    if (addressOfScript(net, bytes) !== null) return bytes;
+  }
+  return scriptOf(net, text);
+}
+
+export const utxoMatchKey = (chain: string, network: string, text: string): string => hex(scriptOfAny(utxoNetwork(chain, network), text));
 
 export function validateUtxoAddress(chain: string, network: string, text: string): boolean {
   try {
@@ -32,7 +41,7 @@ export function validateUtxoAddress(chain: string, network: string, text: string
 /** The canonical display form (bech32 lower case; base58 as is). */
 export function formatUtxoAddress(chain: string, network: string, text: string): string {
   const net = utxoNetwork(chain, network);
-  return address.fromOutputScript(scriptOf(net, text), net.params);
+  return address.fromOutputScript(scriptOfAny(net, text), net.params);
 }
 
 /**

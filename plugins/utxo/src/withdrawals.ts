@@ -23,6 +23,8 @@ interface Coin {
   value: string;
   address: string;
   script: string;
+  /** The block height of the coin (to fetch its transaction from a node without -txindex). */
+  height: number;
   /** Legacy inputs sign over the whole previous transaction (PSBT nonWitnessUtxo). */
   prevTx?: string;
 }
@@ -73,7 +75,7 @@ async function spendable(reader: UtxoReader, net: UtxoNetwork, sources: string[]
     if (reserved.has(`${u.txid}:${u.vout}`)) continue;
     const address = byScript.get(u.scriptPubKey);
     if (!address) continue;
-    coins.push({ txid: u.txid, vout: u.vout, value: coinsToUnits(u.amount).toString(), address, script: u.scriptPubKey });
+    coins.push({ txid: u.txid, vout: u.vout, value: coinsToUnits(u.amount).toString(), address, script: u.scriptPubKey, height: u.height });
   }
   // Primary address first, then larger coins first: fewer inputs, the primary emptied last.
   const rank = new Map(sources.map((a, i) => [a, i]));
@@ -131,7 +133,9 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
       // Legacy (P2PKH) inputs sign over the whole previous transaction.
       for (const c of chosen) {
         if (c.script.startsWith('0014')) continue;
-        c.prevTx = (await utxo.call<string>('getrawtransaction', [c.txid, false])).result;
+        // With the block hash, getrawtransaction works on nodes without -txindex.
+        const block = (await utxo.call<string>('getblockhash', [c.height])).result;
+        c.prevTx = (await utxo.call<string>('getrawtransaction', [c.txid, false, block])).result;
       }
       const psbt = new bitcoin.Psbt({ network: net.params });
       for (const c of chosen) {

@@ -28,6 +28,7 @@ describeWithLitecoind('UTXO withdrawals on a regtest node', () => {
   let app: TestApp;
   let s: Seeded;
   let follower: Follower;
+  let dogeFollower: Follower;
   let walletId: number;
   const masterKey = new MasterKey(randomBytes(32));
   const net = utxoNetwork('bitcoin', 'regtest');
@@ -41,6 +42,7 @@ describeWithLitecoind('UTXO withdrawals on a regtest node', () => {
   const round = async (blocks: number) => {
     if (blocks) await node.mine(blocks);
     await follower.tick();
+    await dogeFollower.tick();
   };
 
   beforeAll(async () => {
@@ -54,7 +56,15 @@ describeWithLitecoind('UTXO withdrawals on a regtest node', () => {
       confirmations: 1,
       startBlock: (await node.rpc<number>('getblockcount')) + 1,
     };
-    app = await startTestApp(t.db, { chains: [settings] }, masterKey);
+    const doge: ChainSettings = { ...settings, chain: 'dogecoin' };
+    app = await startTestApp(t.db, { chains: [settings, doge] }, masterKey);
+    dogeFollower = createFollower({
+      db: t.db,
+      logger: createLogger({ level: 'silent' }),
+      pool,
+      plugin: registerPlugins([createUtxoPlugin()]).forChain('dogecoin')!,
+      settings: doge,
+    });
     follower = createFollower({
       db: t.db,
       logger: createLogger({ level: 'silent' }),
@@ -175,5 +185,32 @@ describeWithLitecoind('UTXO withdrawals on a regtest node', () => {
     await round(1);
     for (const w of [a, b]) expect((await api('GET', `/withdrawals/${w.body.id}`)).body.status).toBe('confirmed');
     expect(utxoMatchKey('bitcoin', 'regtest', to)).toMatch(/^0014/);
+  });
+
+  it('signs legacy P2PKH inputs (dogecoin) over their previous transactions, fetched by block hash', async () => {
+    const w = (await api('POST', '/wallets', { name: 'doge', chain: 'dogecoin', network: 'regtest' })).body.id;
+    const address = (await api('POST', `/wallets/${w}/addresses`)).body.address;
+    expect(address).toMatch(/^[mn]/);
+    await node.rpc('sendtoaddress', [address, '2']); // legacy regtest addresses read the same on the node
+    await round(1);
+    const to = await node.rpc<string>('getnewaddress', ['', 'legacy']);
+    const prepared = await api('POST', `/wallets/${w}/withdrawals`, {
+      asset: 'DOGE',
+      toAddress: to,
+      amount: '0.5',
+      idempotencyKey: 'doge-1',
+    });
+    expect(prepared.status).toBe(201);
+    const sent = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
+    expect(sent.body.status).toBe('broadcast');
+    await round(1);
+    const view = (await api('GET', `/withdrawals/${prepared.body.id}`)).body;
+    expect(view).toMatchObject({ status: 'confirmed', amount: '0.5', toAddress: to, sourceAddresses: [address] });
+    const row = await t.db('withdrawals').where({ id: prepared.body.id }).first('unsigned_tx');
+    const payload = row.unsigned_tx.payload as UtxoTxPayload;
+    const fee = payload.inputs.reduce((n, c) => n + BigInt(c.value), 0n) - payload.outputs.reduce((n, o) => n + BigInt(o.value), 0n);
+    expect(view.fee.amount).toBe(fromBaseUnits(fee, 8));
+    // At least the floor of 1 000 base units per byte for a one-input, two-output P2PKH transaction.
+    expect(fee).toBeGreaterThanOrEqual(1000n * 226n);
   });
 });

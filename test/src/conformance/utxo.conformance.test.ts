@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createUtxoPlugin, frameBlock } from '@walletd/plugin-utxo';
+import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
+
+const fixture = (path: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', path), 'utf8'));
+const btc = fixture('bitcoin/btc-mainnet-block-542213.json');
+const framed = frameBlock(542213n, Buffer.from(btc.data.hex, 'hex'));
+
+// Real bitcoin mainnet block 542213: a legacy P2PKH output and a native segwit one to watched addresses.
+const blocks: ConformanceBlock[] = [
+  {
+    name: 'bitcoin: P2PKH and P2WPKH outputs in real block 542213',
+    chain: 'bitcoin',
+    network: 'mainnet',
+    raw: framed,
+    watched: ['1D69P8wysTnTw6CEvX7ShcYFZQaothNGbL', 'bc1qg8m8gcgses87cypwsvzn6nq2u4h6kx7a92ckrn'],
+    expected: [
+      {
+        txHash: '66beaceb4be99da1e9824448231ab4fd37bacaee912381e779b37cf0e1dadad7',
+        eventIndex: 0,
+        to: '1D69P8wysTnTw6CEvX7ShcYFZQaothNGbL',
+        amount: '750000',
+        assetKey: 'bitcoin:mainnet:btc',
+      },
+      {
+        txHash: '6c6e3849acf1b570db352dc08f7776e99c344a56fbb2f019e1865d1b6e044889',
+        eventIndex: 1,
+        to: 'bc1qg8m8gcgses87cypwsvzn6nq2u4h6kx7a92ckrn',
+        amount: '1150',
+        assetKey: 'bitcoin:mainnet:btc',
+      },
+    ],
+  },
+];
+
+describePluginConformance({
+  plugin: createUtxoPlugin(),
+  targets: [
+    { chain: 'bitcoin', network: 'mainnet' },
+    { chain: 'bitcoin', network: 'testnet' },
+    { chain: 'dogecoin', network: 'mainnet' },
+    { chain: 'dogecoin', network: 'testnet' },
+  ],
+  blocks,
+  // BIP-84's own test vector.
+  vectors: [
+    {
+      chain: 'bitcoin',
+      network: 'mainnet',
+      mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+      index: 0,
+      address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+    },
+  ],
+});
