@@ -5,3 +5,4 @@ export * from './detectOutputs';
 export * from './networks';
 export * from './utxoReader';
 export * from './withdrawals';
+export { bip32, bitcoin } from './libs';

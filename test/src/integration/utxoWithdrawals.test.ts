@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey, createLogger, fromBaseUnits, registerPlugins } from '@walletd/core';
+import { type ChainSettings, MasterKey, createLogger, fromBaseUnits, mnemonicToSeed, registerPlugins } from '@walletd/core';
 import { createDetectPool, createFollower, type DetectPool, type Follower } from '@walletd/indexer';
-import { type UtxoTxPayload, addressOfScript, createUtxoPlugin, scriptOf, utxoMatchKey, utxoNetwork } from '@walletd/plugin-utxo';
+import {
+  type UtxoTxPayload,
+  addressOfScript,
+  bip32,
+  bitcoin,
+  createUtxoPlugin,
+  scriptOf,
+  utxoMatchKey,
+  utxoNetwork,
+} from '@walletd/plugin-utxo';
 import { validator } from '@walletd/schemas';
 import {
   type RegtestNode,
@@ -212,5 +221,49 @@ describeWithLitecoind('UTXO withdrawals on a regtest node', () => {
     expect(view.fee.amount).toBe(fromBaseUnits(fee, 8));
     // At least the floor of 1 000 base units per byte for a one-input, two-output P2PKH transaction.
     expect(fee).toBeGreaterThanOrEqual(1000n * 226n);
+  });
+
+  it('rejects a broadcast withdrawal whose coins a conflicting transaction spent (mempool_dropped), with the event', async () => {
+    const primary = (await api('GET', `/wallets/${walletId}/addresses`)).body.addresses[0];
+    await node.rpc('sendtoaddress', [toNode(primary.address), '0.25']);
+    await round(1);
+    const to = fromNode(await node.rpc<string>('getnewaddress'));
+    const prepared = await api('POST', `/wallets/${walletId}/withdrawals`, {
+      asset: 'BTC',
+      toAddress: to,
+      amount: '0.1',
+      fromAddress: primary.address,
+      idempotencyKey: 'conflict-1',
+    });
+    const sent = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
+    expect(sent.body.status).toBe('broadcast');
+    const row = await t.db('withdrawals').where({ id: prepared.body.id }).first('unsigned_tx');
+    const coin = (row.unsigned_tx.payload as UtxoTxPayload).inputs[0] as UtxoTxPayload['inputs'][number];
+
+    // The same coin spent again with a much higher fee (BIP-125), signed with the wallet's own key.
+    const wallet = await t.db('wallets').where({ id: walletId }).first();
+    const mnemonic = masterKey.open(wallet.secret_envelope, `wallet:${walletId}`).toString('utf8');
+    const owner = (await t.db('addresses').where({ address: coin.address }).first('derivation_path')).derivation_path;
+    const key = bip32.fromSeed(mnemonicToSeed(mnemonic), net.params).derivePath(owner);
+    const psbt = new bitcoin.Psbt({ network: net.params });
+    psbt.addInput({
+      hash: coin.txid,
+      index: coin.vout,
+      sequence: 0xfffffffd,
+      witnessUtxo: { script: Buffer.from(coin.script, 'hex'), value: BigInt(coin.value) },
+    });
+    psbt.addOutput({ script: scriptOf(net, fromNode(await node.rpc<string>('getnewaddress'))), value: BigInt(coin.value) - 100_000n });
+    psbt.signInput(0, key).finalizeAllInputs();
+    const rival = await node.rpc<string>('sendrawtransaction', [psbt.extractTransaction().toHex()]);
+    expect(await node.rpc<string[]>('getrawmempool')).not.toContain(sent.body.txHash);
+
+    await round(0);
+    const view = (await api('GET', `/withdrawals/${prepared.body.id}`)).body;
+    expect(view).toMatchObject({ status: 'rejected', reason: 'mempool_dropped' });
+    const rejected = (await events('withdrawal.rejected')).filter((e) => e.data.withdrawalId === prepared.body.id);
+    expect(rejected.map((e) => [e.data.reason, e.data.txHash])).toEqual([['mempool_dropped', sent.body.txHash]]);
+    await round(1);
+    expect((await api('GET', `/withdrawals/${prepared.body.id}`)).body.status).toBe('rejected');
+    expect(await node.rpc<string[]>('getrawmempool')).not.toContain(rival);
   });
 });
