@@ -8,7 +8,8 @@ const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const { nativeAsset } = require('@walletd/core');
 const { createEvmPlugin, detect, TRANSFER_TOPIC } = require('@walletd/plugin-evm');
-const { SharedAddressSet, SharedAddressView, createDetectPool } = require('@walletd/indexer');
+const { SharedAddressSet, SharedAddressView } = require('@walletd/indexer');
+const { poolRates } = require('../poolRates');
 
 const hex = (n) => `0x${n.toString(16)}`;
 const addr = () => `0x${randomBytes(20).toString('hex')}`;
@@ -101,30 +102,15 @@ async function main() {
     }
     const floorMs = floor / blocksN;
     const detectMs = detectTime / blocksN;
-    const poolRates = {};
-    for (const threads of [1, 2]) {
-      const pool = createDetectPool(threads);
-      const run = (n) =>
-        Promise.all(
-          Array.from({ length: n }, (_, i) => {
-            const raw = Uint8Array.from(blocks[i % 20]);
-            return pool.detect({
-              detectModule: plugin.detectModule,
-              raw,
-              chain: 'ethereum',
-              network: 'mainnet',
-              native,
-              tokens,
-              watched: set.table,
-            });
-          }),
-        );
-      await run(threads * 10);
-      const t = performance.now();
-      await run(blocksN);
-      poolRates[threads] = blocksN / ((performance.now() - t) / 1000);
-      await pool.close();
-    }
+    const rates = await poolRates(blocksN, 10, (i) => ({
+      detectModule: plugin.detectModule,
+      raw: Uint8Array.from(blocks[i % 20]),
+      chain: 'ethereum',
+      network: 'mainnet',
+      native,
+      tokens,
+      watched: set.table,
+    }));
     rows.push({
       watched: size,
       bytes,
@@ -132,8 +118,8 @@ async function main() {
       detectMs,
       ratio: detectMs / floorMs,
       perBlock: found / blocksN,
-      pool1: poolRates[1],
-      pool2: poolRates[2],
+      pool1: rates[1],
+      pool2: rates[2],
       tableMiB: set.table.buffer.byteLength / 2 ** 20,
       rssMiB: (heapAfter.rss - heapBefore.rss) / 2 ** 20,
     });
@@ -148,8 +134,9 @@ async function main() {
   }
   const table = lines.join('\n');
   console.log(table);
-  const { writeIndexerFigures } = require('./readme');
-  writeIndexerFigures(
+  const { writeFigures } = require('../figures');
+  writeFigures(
+    'indexer',
     `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${require('node:os').cpus().length} cores, Node ${process.version}, ${blocksN} blocks per measurement.\n\n${table}`,
   );
   return 0;

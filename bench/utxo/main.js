@@ -10,8 +10,9 @@ const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const { nativeAsset } = require('@walletd/core');
 const { createUtxoPlugin, detect, frameBlock } = require('@walletd/plugin-utxo');
-const { SharedAddressSet, SharedAddressView, createDetectPool } = require('@walletd/indexer');
-const { writeFigures } = require('../indexer/readme');
+const { SharedAddressSet, SharedAddressView } = require('@walletd/indexer');
+const { writeFigures } = require('../figures');
+const { poolRates } = require('../poolRates');
 
 const bitcoin = require('bitcoinjs-lib');
 const p2wpkh = (hash) => Buffer.concat([Buffer.from([0x00, 0x14]), hash]);
@@ -84,36 +85,22 @@ async function main() {
     for (const tx of bitcoin.Block.fromBuffer(blocks[i % 6]).transactions) tx.getId();
     allIds += performance.now() - t;
   }
-  const poolRates = {};
-  for (const threads of [1, 2]) {
-    const pool = createDetectPool(threads);
-    const run = (n) =>
-      Promise.all(
-        Array.from({ length: n }, (_, i) =>
-          pool.detect({
-            detectModule: plugin.detectModule,
-            raw: Uint8Array.from(framed[i % 6]),
-            chain: 'bitcoin',
-            network: 'mainnet',
-            native,
-            tokens: [],
-            watched: set.table,
-          }),
-        ),
-      );
-    await run(threads * 4);
-    const t = performance.now();
-    await run(blocksN);
-    poolRates[threads] = blocksN / ((performance.now() - t) / 1000);
-    await pool.close();
-  }
+  const rates = await poolRates(blocksN, 4, (i) => ({
+    detectModule: plugin.detectModule,
+    raw: Uint8Array.from(framed[i % 6]),
+    chain: 'bitcoin',
+    network: 'mainnet',
+    native,
+    tokens: [],
+    watched: set.table,
+  }));
   const floorMs = floor / blocksN;
   const detectMs = detectTime / blocksN;
   const idsMs = allIds / blocksN;
   const table = [
     '| watched | block bytes | transactions | read floor ms | detect ms | detect / floor | parse + every txid ms | transfers / block | pool x1 blocks/s | pool x2 blocks/s |',
     '| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
-    `| ${size.toLocaleString('en')} | ${bytes.toLocaleString('en')} | ${txCount.toLocaleString('en')} | ${ms(floorMs)} | ${ms(detectMs)} | ${(detectMs / floorMs).toFixed(2)}x | ${ms(idsMs)} (${(idsMs / floorMs).toFixed(2)}x) | ${(found / blocksN).toFixed(1)} | ${poolRates[1].toFixed(1)} | ${poolRates[2].toFixed(1)} |`,
+    `| ${size.toLocaleString('en')} | ${bytes.toLocaleString('en')} | ${txCount.toLocaleString('en')} | ${ms(floorMs)} | ${ms(detectMs)} | ${(detectMs / floorMs).toFixed(2)}x | ${ms(idsMs)} (${(idsMs / floorMs).toFixed(2)}x) | ${(found / blocksN).toFixed(1)} | ${rates[1].toFixed(1)} | ${rates[2].toFixed(1)} |`,
   ].join('\n');
   console.log(table);
   writeFigures(

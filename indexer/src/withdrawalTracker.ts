@@ -56,9 +56,10 @@ export async function trackWithdrawals(
       let cur = (await trx('withdrawals').where({ id: row.id }).forUpdate().skipLocked().first()) as WithdrawalRow | undefined;
       if (!cur || cur.status !== row.status) return;
       if (cur.status === 'signed') {
-        const published = verdict.status === 'pending' || verdict.status === 'confirmed' || block !== undefined;
         if (verdict.status === 'missing') return;
-        if (published) {
+        // Known to the node (pending, mined, or mined and reverted): it was sent. Rejected without a
+        // block (its nonce or coins went elsewhere): never published, rejected below directly.
+        if (verdict.status !== 'rejected' || block !== undefined) {
           cur = await moveWithdrawal(
             trx,
             cur,

@@ -28,6 +28,14 @@ export const SignedDecimalString = {
   description: 'Exact decimal in display units; negative only if spends exceed what was indexed',
 } as const;
 
+/** One recipient of a withdrawal (spec 2.7 `outputs`). */
+export const RecipientAmount = {
+  type: 'object',
+  required: ['toAddress', 'amount'],
+  additionalProperties: false,
+  properties: { toAddress: { type: 'string' }, amount: DecimalString },
+} as const;
+
 /** An amount with its asset (fees, spec 2.7). */
 export const AmountOfAsset = {
   type: 'object',

@@ -1,4 +1,4 @@
-import { AmountOfAsset, DecimalString, Timestamp } from './common';
+import { AmountOfAsset, DecimalString, RecipientAmount, Timestamp } from './common';
 
 import { CHAINS as CORE_CHAINS, EVENT_TYPES } from '@walletd/core';
 
@@ -86,15 +86,7 @@ export const WithdrawalEventData = {
     fromAddress: { type: 'string' },
     sourceAddresses: { type: 'array', items: { type: 'string' }, minItems: 1 },
     toAddress: { type: 'string' },
-    outputs: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['toAddress', 'amount'],
-        additionalProperties: false,
-        properties: { toAddress: { type: 'string' }, amount: DecimalString },
-      },
-    },
+    outputs: { type: 'array', items: RecipientAmount },
     fee: AmountOfAsset,
     reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error'] },
   },

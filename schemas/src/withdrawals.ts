@@ -1,6 +1,7 @@
-import { AmountOfAsset, DecimalString, Id, Timestamp } from './common';
+import { AmountOfAsset, DecimalString, Id, RecipientAmount, Timestamp } from './common';
 
 const Nullable = (s: Record<string, unknown>) => ({ oneOf: [s, { type: 'null' }] });
+/** A recipient in a request: bounded lengths (responses use the plain RecipientAmount). */
 const Recipient = {
   type: 'object',
   required: ['toAddress', 'amount'],
@@ -122,7 +123,7 @@ export const Withdrawal = {
     asset: { $ref: 'Asset' },
     amount: DecimalString,
     toAddress: { type: ['string', 'null'] },
-    outputs: { type: 'array', items: Recipient },
+    outputs: { type: 'array', items: RecipientAmount },
     fromAddress: { type: 'string' },
     sourceAddresses: { type: 'array', items: { type: 'string' } },
     idempotencyKey: { type: ['string', 'null'] },
@@ -211,7 +212,7 @@ export const WithdrawalRequest = {
     asset: { $ref: 'Asset' },
     amount: DecimalString,
     toAddress: { type: ['string', 'null'] },
-    outputs: { type: 'array', items: Recipient },
+    outputs: { type: 'array', items: RecipientAmount },
     fromAddress: { type: ['string', 'null'] },
     note: { type: ['string', 'null'] },
     idempotencyKey: { type: ['string', 'null'] },

@@ -49,7 +49,14 @@ export type PolicyDecision =
       requiredApprovals?: number;
     };
 
-const ORDER: PolicyKind[] = ['deny_destinations', 'allow_destinations', 'max_per_transaction', 'daily_volume', 'approval_above'];
+/** Every kind, in evaluation order. */
+export const POLICY_KINDS: readonly PolicyKind[] = [
+  'deny_destinations',
+  'allow_destinations',
+  'max_per_transaction',
+  'daily_volume',
+  'approval_above',
+];
 
 const applies = (p: SpendingPolicy, c: WithdrawalContext) =>
   p.enabled && (p.walletIds === null || p.walletIds.includes(c.walletId)) && (p.assetKey === null || p.assetKey === c.assetKey);
@@ -73,7 +80,7 @@ export function evaluatePolicies(policies: SpendingPolicy[], c: WithdrawalContex
   });
   const destinations = c.destinations.map((d) => d.toLowerCase());
 
-  for (const kind of ORDER.slice(0, 4)) {
+  for (const kind of POLICY_KINDS.slice(0, 4)) {
     const hits = active
       .filter((p) => p.kind === kind)
       .filter((p) => {

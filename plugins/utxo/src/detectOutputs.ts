@@ -41,36 +41,42 @@ export function frameTransactions(txs: Uint8Array[]): Uint8Array {
 type Tx = ReturnType<typeof bitcoin.Transaction.fromBuffer>;
 
 /**
- * Every output of `tx` paying a watched script is one transfer (`eventIndex` and `logIndex` =
- * vout, stable when the transaction is mined again). The transaction's outputs are carried as
- * `outputs` (spec 2.6). Only matched outputs are encoded as addresses.
+ * The per-transaction matcher for one detect call (network and lookup resolved once, not per
+ * transaction). Every output paying a watched script is one transfer (`eventIndex` and
+ * `logIndex` = vout, stable when the transaction is mined again); the transaction's outputs are
+ * carried as `outputs` (spec 2.6). Only transactions that match are hashed and encoded.
  */
-function outputsPaying(tx: Tx, ctx: DetectContext, transfers: DetectedTransfer[]): void {
+function outputMatcher(ctx: DetectContext): (tx: Tx, transfers: DetectedTransfer[]) => void {
   const net = utxoNetwork(ctx.chain, ctx.network);
-  let txid: string | null = null;
-  let outputs: { address: string; amount: string }[] | null = null;
-  const watched = ctx.watched;
-  const lookup = watched.hasBytes ? (s: Uint8Array) => watched.hasBytes?.(s) === true : (s: Uint8Array) => watched.has(hex(s));
-  tx.outs.forEach((out, vout) => {
-    if (!lookup(out.script)) return;
-    const key = hex(out.script);
-    txid ??= tx.getId();
-    outputs ??= tx.outs.map((o) => ({
-      address: addressOfScript(net, o.script) ?? `script:${hex(o.script)}`,
-      amount: fromBaseUnits(BigInt(o.value), ctx.native.decimals),
-    }));
-    transfers.push({
-      txHash: txid,
-      eventIndex: vout,
-      logIndex: vout,
-      to: outputs[vout]?.address.startsWith('script:') ? key : (outputs[vout]?.address ?? key),
-      toKey: key,
-      assetKey: ctx.native.key,
-      amount: BigInt(out.value),
-      eventType: 'utxo_output',
-      extra: { outputs },
+  const { watched } = ctx;
+  const isWatched = watched.hasBytes ? watched.hasBytes.bind(watched) : (script: Uint8Array) => watched.has(hex(script));
+  return (tx, transfers) => {
+    let txid: string | null = null;
+    let addresses: (string | null)[] | null = null;
+    let outputs: { address: string; amount: string }[] | null = null;
+    tx.outs.forEach((out, vout) => {
+      if (!isWatched(out.script)) return;
+      const key = hex(out.script);
+      txid ??= tx.getId();
+      addresses ??= tx.outs.map((o) => addressOfScript(net, o.script));
+      const shown = addresses;
+      outputs ??= tx.outs.map((o, i) => ({
+        address: shown[i] ?? `script:${hex(o.script)}`,
+        amount: fromBaseUnits(BigInt(o.value), ctx.native.decimals),
+      }));
+      transfers.push({
+        txHash: txid,
+        eventIndex: vout,
+        logIndex: vout,
+        to: addresses[vout] ?? key,
+        toKey: key,
+        assetKey: ctx.native.key,
+        amount: BigInt(out.value),
+        eventType: 'utxo_output',
+        extra: { outputs },
+      });
     });
-  });
+  };
 }
 
 /** Pure, in a worker: the outputs of a height-framed block that pay watched scripts. */
@@ -79,18 +85,20 @@ export const detect: DetectFn = (raw: Uint8Array, ctx: DetectContext): DetectRes
   // Only dogecoin merge-mines: on bitcoin, version bit 8 is an ordinary (BIP-9) signalling bit.
   const bytes = ctx.chain === 'dogecoin' ? stripAuxPow(raw.subarray(8)) : raw.subarray(8);
   const block = bitcoin.Block.fromBuffer(bytes);
+  const match = outputMatcher(ctx);
   const transfers: DetectedTransfer[] = [];
-  for (const tx of block.transactions ?? []) outputsPaying(tx, ctx, transfers);
+  for (const tx of block.transactions ?? []) match(tx, transfers);
   return { block: { number: height, hash: block.getId(), parentHash: reversedHex(block.prevHash as Uint8Array) }, transfers };
 };
 
 /** Pure, in a worker: the same for framed mempool transactions. */
 export const detectMempool: DetectMempoolFn = (raw: Uint8Array, ctx: DetectContext): DetectedTransfer[] => {
   const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  const match = outputMatcher(ctx);
   const transfers: DetectedTransfer[] = [];
   for (let at = 0; at < raw.length; ) {
     const length = view.getUint32(at);
-    outputsPaying(bitcoin.Transaction.fromBuffer(raw.subarray(at + 4, at + 4 + length)), ctx, transfers);
+    match(bitcoin.Transaction.fromBuffer(raw.subarray(at + 4, at + 4 + length)), transfers);
     at += 4 + length;
   }
   return transfers;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { type AssetRef, type WalletdConfig, toBaseUnits } from '@walletd/core';
 import { loadPlugins } from '../plugins';
-import { addPolicy, listPolicies, removePolicy, setPolicyEnabled } from '../services/policies';
+import { addPolicy, loadPolicies, removePolicy, setPolicyEnabled } from '../services/policies';
 import { knownAssets } from '../services/transactions';
 import { prepareApprovedRequest, listRequests, toRequestView, voteOnRequest } from '../services/withdrawals/requests';
 import { chainsOf, type GlobalOptions, withCommon, withRuntime } from './context';
@@ -70,7 +70,7 @@ export function registerPolicyCommands(admin: Command): void {
     .command('list')
     .description("list a company's policies")
     .requiredOption('--company <id>', 'company id', intArg('--company'))
-    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await listPolicies(db, o.company))));
+    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await loadPolicies(db, o.company))));
   for (const [name, enabled] of [
     ['enable', true],
     ['disable', false],

@@ -1,5 +1,4 @@
 import { recordEvent } from '@walletd/core';
-import { validator } from '@walletd/schemas';
 import type { Knex } from 'knex';
 import {
   call,
@@ -11,6 +10,7 @@ import {
   type Seeded,
   type TestApp,
   type TestDatabase,
+  expectSchema,
 } from '@walletd/test-harness';
 
 let t: TestDatabase;
@@ -40,10 +40,6 @@ const apiHook = (extra: Record<string, unknown> = {}) => ({
 });
 const recordEventIn = (trx: Knex.Transaction, companyId: number, walletId: number) =>
   recordEvent(trx, { type: 'deposit.detected', chain: 'ethereum', network: 'sepolia', companyId, walletId, data: { note: 'late' } });
-const expectSchema = (id: Parameters<typeof validator>[0], body: unknown) => {
-  const v = validator(id);
-  if (!v(body)) throw new Error(`${id}: ${JSON.stringify(v.errors)} in ${JSON.stringify(body)}`);
-};
 
 describe('webhook endpoints', () => {
   it('create returns the secret once; list, patch and rotate follow the rules', async () => {

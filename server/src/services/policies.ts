@@ -1,6 +1,7 @@
 import {
   BaseError,
   type Db,
+  POLICY_KINDS,
   type PolicyDecision,
   type PolicyKind,
   type SpendingPolicy,
@@ -9,14 +10,6 @@ import {
 } from '@walletd/core';
 import type { Knex } from 'knex';
 import { type ResolvedIntent, totalAmount } from './withdrawals/intent';
-
-export const POLICY_KINDS: PolicyKind[] = [
-  'deny_destinations',
-  'allow_destinations',
-  'max_per_transaction',
-  'daily_volume',
-  'approval_above',
-];
 
 interface PolicyRow {
   id: number;
@@ -47,13 +40,8 @@ const toView = (r: PolicyRow): PolicyView => ({
   createdAt: r.created_at.toISOString(),
 });
 
-/** The company's policies, all of them: the engine applies the enabled ones that match. */
-export async function loadPolicies(db: Db | Knex.Transaction, companyId: number): Promise<SpendingPolicy[]> {
-  const rows = (await db('spending_policies').where({ company_id: companyId }).orderBy('id')) as PolicyRow[];
-  return rows.map(toView);
-}
-
-export async function listPolicies(db: Db, companyId: number): Promise<PolicyView[]> {
+/** The company's policies, all of them (the engine applies the enabled ones that match; the CLI lists them). */
+export async function loadPolicies(db: Db | Knex.Transaction, companyId: number): Promise<PolicyView[]> {
   return ((await db('spending_policies').where({ company_id: companyId }).orderBy('id')) as PolicyRow[]).map(toView);
 }
 
@@ -72,7 +60,7 @@ export interface PolicyInput {
 
 /** Checks the parameters each kind needs, so a policy that cannot be evaluated is never stored. */
 export async function addPolicy(db: Db, input: PolicyInput): Promise<PolicyView> {
-  if (!(POLICY_KINDS as string[]).includes(input.kind))
+  if (!(POLICY_KINDS as readonly string[]).includes(input.kind))
     throw new BaseError('validation_failed', `kind must be one of ${POLICY_KINDS.join(', ')}`);
   const kind = input.kind as PolicyKind;
   let params: Record<string, unknown>;

@@ -2,10 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ChainSettings, MasterKey, createLogger, registerPlugins } from '@walletd/core';
-import { createDetectPool, createFollower, type DetectPool, type Follower } from '@walletd/indexer';
-import { createEvmPlugin } from '@walletd/plugin-evm';
-import { validator } from '@walletd/schemas';
+import { type ChainSettings, MasterKey } from '@walletd/core';
+import { createDetectPool, type DetectPool, type Follower } from '@walletd/indexer';
 import { addMember } from '@walletd/server';
 import {
   type Anvil,
@@ -19,6 +17,8 @@ import {
   seedCompany,
   startAnvil,
   startTestApp,
+  expectSchema,
+  testFollower,
 } from '@walletd/test-harness';
 
 /**
@@ -46,10 +46,6 @@ describe('withdrawal requests approved with the admin CLI', () => {
     if (r.status !== 0) throw new Error(`walletd admin ${args.join(' ')} failed: ${r.stderr}`);
     return r.json;
   };
-  const valid = (schema: 'WithdrawalRequest' | 'Withdrawal', body: unknown) => {
-    const v = validator(schema);
-    if (!v(body)) throw new Error(`${schema}: ${JSON.stringify(v.errors)}`);
-  };
 
   beforeAll(async () => {
     t = await createTestDatabase();
@@ -61,13 +57,7 @@ describe('withdrawal requests approved with the admin CLI', () => {
     writeFileSync(configFile, JSON.stringify({ chains: [settings] }));
     env = { DATABASE_URL: t.url, WALLETD_MASTER_KEY: hexKey, WALLETD_DEVNET: '0', WALLETD_BOOTSTRAP: '0', WALLETD_DATA_DIR: dir };
     app = await startTestApp(t.db, { chains: [settings] }, new MasterKey(Buffer.from(hexKey, 'hex')));
-    follower = createFollower({
-      db: t.db,
-      logger: createLogger({ level: 'silent' }),
-      pool,
-      plugin: registerPlugins([createEvmPlugin()]).forChain('ethereum')!,
-      settings,
-    });
+    follower = testFollower(t.db, pool, settings);
     s = await seedCompany(t.db);
     walletId = (await api('POST', '/wallets', { name: 'treasury', chain: 'ethereum', network: 'devnet' })).body.id;
     const source = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
@@ -121,7 +111,7 @@ describe('withdrawal requests approved with the admin CLI', () => {
       proposer.key,
     );
     expect(proposed.status).toBe(201);
-    valid('WithdrawalRequest', proposed.body);
+    expectSchema('WithdrawalRequest', proposed.body);
     expect(proposed.body).toMatchObject({
       status: 'pending',
       amount: '2',
@@ -161,7 +151,7 @@ describe('withdrawal requests approved with the admin CLI', () => {
     expect(quorum.withdrawal).toMatchObject({ status: 'prepared', amount: '2', toAddress: recipient, requestId: proposed.body.id });
     const withdrawalId = quorum.withdrawal.id as number;
     const request = await api('GET', `/withdrawal-requests/${id}`, undefined, proposer.key);
-    valid('WithdrawalRequest', request.body);
+    expectSchema('WithdrawalRequest', request.body);
     expect(request.body).toMatchObject({ status: 'approved', withdrawalId });
 
     // The approved amount and destination cannot be changed afterwards, not even in the database.
@@ -178,7 +168,7 @@ describe('withdrawal requests approved with the admin CLI', () => {
     await anvil.mine(1);
     await follower.tick();
     const view = (await api('GET', `/withdrawals/${withdrawalId}`)).body;
-    valid('Withdrawal', view);
+    expectSchema('Withdrawal', view);
     expect(view.status).toBe('confirmed');
     expect(view.history[0]).toMatchObject({ status: 'prepared', details: { requestId: proposed.body.id, approvals: 2 } });
   });

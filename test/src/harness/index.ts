@@ -8,3 +8,5 @@ export * from './eventually';
 export * from './anvil';
 export * from './testToken';
 export * from './litecoind';
+export * from './follower';
+export * from './schemas';

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey, createLogger, fromBaseUnits, registerPlugins } from '@walletd/core';
-import { createDetectPool, createFollower, type DetectPool, type Follower } from '@walletd/indexer';
+import { type ChainSettings, MasterKey, fromBaseUnits, registerPlugins } from '@walletd/core';
+import { createDetectPool, type DetectPool, type Follower } from '@walletd/indexer';
 import { addressOfScript, createUtxoPlugin, utxoMatchKey, utxoNetwork } from '@walletd/plugin-utxo';
-import { validator } from '@walletd/schemas';
 import { createWallet, generateAddress, loadPlugins } from '@walletd/server';
 import {
   type RegtestNode,
@@ -11,6 +10,8 @@ import {
   describeWithLitecoind,
   seedCompany,
   startLitecoind,
+  expectSchema,
+  testFollower,
 } from '@walletd/test-harness';
 
 /**
@@ -46,9 +47,7 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
     const height = await node.rpc<number>('getblockcount');
     for (const chain of ['bitcoin', 'dogecoin'] as const) {
       const settings: ChainSettings = { chain, network: 'regtest', rpcUrl: node.url, confirmations: 2, startBlock: height + 1 };
-      followers.push(
-        createFollower({ db: t.db, logger: createLogger({ level: 'silent' }), pool, plugin: registry.forChain(chain)!, settings }),
-      );
+      followers.push(testFollower(t.db, pool, settings));
     }
   });
   afterAll(async () => {
@@ -86,10 +85,7 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
     const vout = tx.vout.find((o) => o.scriptPubKey.hex === utxoMatchKey('bitcoin', 'regtest', segwit.address))?.n;
     expect(detected[0].data).toMatchObject({ eventType: 'utxo_output', logIndex: vout, eventIndex: vout, status: 'pending' });
     expect(detected[0].data.outputs).toContainEqual({ address: segwit.address, amount: '1.23456789' });
-    for (const e of detected) {
-      const v = validator('EventEnvelope');
-      expect(v(e) ? null : v.errors).toBeNull();
-    }
+    for (const e of detected) expectSchema('EventEnvelope', e);
     expect(await events('deposit.confirmed')).toHaveLength(0);
 
     expect(await events('deposit.confirmed')).toHaveLength(0);

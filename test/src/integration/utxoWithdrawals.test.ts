@@ -1,17 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey, createLogger, fromBaseUnits, mnemonicToSeed, registerPlugins } from '@walletd/core';
-import { createDetectPool, createFollower, type DetectPool, type Follower } from '@walletd/indexer';
-import {
-  type UtxoTxPayload,
-  addressOfScript,
-  bip32,
-  bitcoin,
-  createUtxoPlugin,
-  scriptOf,
-  utxoMatchKey,
-  utxoNetwork,
-} from '@walletd/plugin-utxo';
-import { validator } from '@walletd/schemas';
+import { type ChainSettings, MasterKey, fromBaseUnits, mnemonicToSeed } from '@walletd/core';
+import { createDetectPool, type DetectPool, type Follower } from '@walletd/indexer';
+import { type UtxoTxPayload, addressOfScript, bip32, bitcoin, scriptOf, utxoMatchKey, utxoNetwork } from '@walletd/plugin-utxo';
 import {
   type RegtestNode,
   type Seeded,
@@ -23,6 +13,8 @@ import {
   seedCompany,
   startLitecoind,
   startTestApp,
+  expectSchema,
+  testFollower,
 } from '@walletd/test-harness';
 
 /**
@@ -67,20 +59,8 @@ describeWithLitecoind('UTXO withdrawals on a regtest node', () => {
     };
     const doge: ChainSettings = { ...settings, chain: 'dogecoin' };
     app = await startTestApp(t.db, { chains: [settings, doge] }, masterKey);
-    dogeFollower = createFollower({
-      db: t.db,
-      logger: createLogger({ level: 'silent' }),
-      pool,
-      plugin: registerPlugins([createUtxoPlugin()]).forChain('dogecoin')!,
-      settings: doge,
-    });
-    follower = createFollower({
-      db: t.db,
-      logger: createLogger({ level: 'silent' }),
-      pool,
-      plugin: registerPlugins([createUtxoPlugin()]).forChain('bitcoin')!,
-      settings,
-    });
+    dogeFollower = testFollower(t.db, pool, doge);
+    follower = testFollower(t.db, pool, settings);
     s = await seedCompany(t.db);
     walletId = (await api('POST', '/wallets', { name: 'btc', chain: 'bitcoin', network: 'regtest' })).body.id;
     const a = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
@@ -112,8 +92,7 @@ describeWithLitecoind('UTXO withdrawals on a regtest node', () => {
       idempotencyKey: 'multi-1',
     });
     expect(prepared.status).toBe(201);
-    const v = validator('Withdrawal');
-    expect(v(prepared.body) ? null : v.errors).toBeNull();
+    expectSchema('Withdrawal', prepared.body);
     expect(prepared.body).toMatchObject({
       amount: '1.25',
       toAddress: null,

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey, createLogger, fromBaseUnits, mnemonicToSeed, registerPlugins } from '@walletd/core';
-import { createDetectPool, createFollower, type DetectPool, type Follower } from '@walletd/indexer';
-import { createEvmPlugin } from '@walletd/plugin-evm';
-import { validator } from '@walletd/schemas';
+import { type ChainSettings, MasterKey, fromBaseUnits, mnemonicToSeed } from '@walletd/core';
+import { createDetectPool, type DetectPool, type Follower } from '@walletd/indexer';
 import { addPolicy, setPolicyEnabled } from '@walletd/server';
 import { HDNodeWallet, Transaction } from 'ethers';
 import {
@@ -18,6 +16,8 @@ import {
   seedCompany,
   startAnvil,
   startTestApp,
+  expectSchema,
+  testFollower,
 } from '@walletd/test-harness';
 
 /**
@@ -44,10 +44,6 @@ describe('withdrawals through the API on anvil', () => {
     (await t.db('events').where({ type, company_id: s.companyId }).orderBy('seq').pluck('body')).map((b: string) => JSON.parse(b));
   const balance = async (address: string) => BigInt(await anvil.rpc<string>('eth_getBalance', [address, 'latest']));
   const nonce = async (address: string) => Number(BigInt(await anvil.rpc<string>('eth_getTransactionCount', [address, 'latest'])));
-  const valid = (schema: 'Withdrawal' | 'EventEnvelope', body: unknown) => {
-    const v = validator(schema);
-    if (!v(body)) throw new Error(`${schema}: ${JSON.stringify(v.errors)}`);
-  };
   const prepare = (body: Record<string, unknown>, key?: string) => api('POST', `/wallets/${walletId}/withdrawals`, body, key);
   /** One more block, then one indexer round (deposits and withdrawals). */
   const round = async (blocks = 1) => {
@@ -70,13 +66,7 @@ describe('withdrawals through the API on anvil', () => {
     };
     // This file makes more than 20 value-moving writes a minute; the limit has its own test below.
     app = await startTestApp(t.db, { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 } }, masterKey);
-    follower = createFollower({
-      db: t.db,
-      logger: createLogger({ level: 'silent' }),
-      pool,
-      plugin: registerPlugins([createEvmPlugin()]).forChain('ethereum')!,
-      settings,
-    });
+    follower = testFollower(t.db, pool, settings);
     s = await seedCompany(t.db);
     walletId = (await api('POST', '/wallets', { name: 'hot', chain: 'ethereum', network: 'devnet' })).body.id;
     source = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
@@ -96,7 +86,7 @@ describe('withdrawals through the API on anvil', () => {
     const before = await balance(recipient);
     const prepared = await prepare({ asset: 'ETH', toAddress: recipient, amount: '0.25', idempotencyKey: 'native-1' });
     expect(prepared.status).toBe(201);
-    valid('Withdrawal', prepared.body);
+    expectSchema('Withdrawal', prepared.body);
     expect(prepared.body).toMatchObject({
       status: 'prepared',
       amount: '0.25',
@@ -112,12 +102,12 @@ describe('withdrawals through the API on anvil', () => {
 
     const sent = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
     expect(sent.status).toBe(200);
-    valid('Withdrawal', sent.body);
+    expectSchema('Withdrawal', sent.body);
     expect(sent.body).toMatchObject({ status: 'broadcast', signedBy: 'server' });
     const txHash: string = sent.body.txHash;
     const broadcastEvents = await events('withdrawal.broadcast');
     expect(broadcastEvents).toHaveLength(1);
-    valid('EventEnvelope', broadcastEvents[0]);
+    expectSchema('EventEnvelope', broadcastEvents[0]);
     expect(broadcastEvents[0].data).toEqual({
       chain: 'ethereum',
       network: 'devnet',
@@ -140,7 +130,7 @@ describe('withdrawals through the API on anvil', () => {
     const fee = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
     const confirmed = await events('withdrawal.confirmed');
     expect(confirmed).toHaveLength(1);
-    valid('EventEnvelope', confirmed[0]);
+    expectSchema('EventEnvelope', confirmed[0]);
     expect(confirmed[0].data).toMatchObject({ status: 'confirmed', txHash, amount: '0.25', confirmations: 2 });
     expect(fee).toBeGreaterThan(0n);
     expect(confirmed[0].data.fee).toEqual({
@@ -148,7 +138,7 @@ describe('withdrawals through the API on anvil', () => {
       asset: { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18, contractAddress: null },
     });
     const view = (await api('GET', `/withdrawals/${prepared.body.id}`)).body;
-    valid('Withdrawal', view);
+    expectSchema('Withdrawal', view);
     expect(view.fee.amount).toBe(confirmed[0].data.fee.amount);
     expect(view.history.map((h: { status: string }) => h.status)).toEqual(['prepared', 'signed', 'broadcast', 'confirmed']);
     expect((await balance(recipient)) - before).toBe(250_000_000_000_000_000n);
@@ -384,7 +374,7 @@ describe('withdrawals through the API on anvil', () => {
     expect(view.fee).not.toBeNull();
     const rejected = (await events('withdrawal.rejected')).filter((e) => e.data.withdrawalId === prepared.body.id);
     expect(rejected).toHaveLength(1);
-    valid('EventEnvelope', rejected[0]);
+    expectSchema('EventEnvelope', rejected[0]);
     expect(rejected[0].data).toMatchObject({ status: 'rejected', reason: 'failed_on_chain', txHash: signed.body.txHash });
     expect(rejected[0].data.fee).toBeUndefined();
     expect(rejected[0].data.confirmations).toBeUndefined();

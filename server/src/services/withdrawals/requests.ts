@@ -98,7 +98,11 @@ export async function toRequestView(db: Db | Knex.Transaction, r: RequestRow): P
   };
 }
 
-const decide = decidePolicies;
+/** Distinct members who approved (one vote per member is a unique index). */
+async function countApprovals(db: Db | Knex.Transaction, requestId: number): Promise<number> {
+  const row = await db('withdrawal_approvals').where({ request_id: requestId, decision: 'approve' }).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
 
 export interface ProposeInput {
   intent: ResolvedIntent;
@@ -131,7 +135,7 @@ export async function proposeWithdrawal(db: Db, wallet: WalletRow, input: Propos
   };
   const earlier = await find(db);
   if (earlier) return replay(earlier);
-  const decision = await decide(db, wallet, input.intent, 0);
+  const decision = await decidePolicies(db, wallet, input.intent, 0);
   if (decision.outcome === 'refuse' && decision.code === 'policy_denied')
     throw new BaseError(decision.code, decision.message, { details: { policyIds: decision.policyIds } });
   const required = decision.outcome === 'refuse' ? (decision.requiredApprovals ?? 1) : 1;
@@ -232,11 +236,9 @@ export async function voteOnRequest(common: Common, requestId: number, memberId:
       const [closed] = await close('rejected', `rejected by member ${memberId}`);
       return { request: await toRequestView(trx, closed as RequestRow), message: `request ${req.id} rejected by member ${memberId}` };
     }
-    const approvals = Number(
-      (await trx('withdrawal_approvals').where({ request_id: req.id, decision: 'approve' }).count({ n: '*' }).first())?.n ?? 0,
-    );
+    const approvals = await countApprovals(trx, req.id);
     const wallet = { id: req.wallet_id, company_id: req.company_id };
-    const decision = await decide(trx, wallet, toIntent(req.intent), approvals);
+    const decision = await decidePolicies(trx, wallet, toIntent(req.intent), approvals);
     if (decision.outcome === 'refuse' && decision.code === 'policy_denied') {
       const [closed] = await close('rejected', decision.message);
       return {
@@ -273,9 +275,7 @@ export async function prepareApprovedRequest(common: Common, requestId: number, 
   if (!req) throw new BaseError('not_found', `withdrawal request ${requestId} not found`);
   if (req.status !== 'approved') throw new BaseError('conflict', `withdrawal request ${requestId} is ${req.status}, not approved`);
   const wallet = (await db('wallets').where({ id: req.wallet_id }).first()) as WalletRow;
-  const approvals = Number(
-    (await db('withdrawal_approvals').where({ request_id: req.id, decision: 'approve' }).count({ n: '*' }).first())?.n ?? 0,
-  );
+  const approvals = await countApprovals(db, req.id);
   try {
     const { row } = await prepareWithdrawal(common, wallet, {
       intent: toIntent(req.intent),

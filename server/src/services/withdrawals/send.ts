@@ -64,13 +64,14 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
     const access = chainAccess(config, plugins, row.chain, row.network);
     await recheckDestinations(trx, row, access);
     const rebuilt = await rebuild(trx, row, access);
+    const sourceIndexes = await indexesOf(trx, row.wallet_id, rebuilt.sourceAddresses);
     const wallet = await trx('wallets').where({ id: row.wallet_id }).first('secret_envelope');
     const mnemonic = masterKey.open(wallet.secret_envelope, walletSecretContext(row.wallet_id));
     let signed: { raw: string; txHash: string };
     try {
       const seed = mnemonicToSeed(mnemonic.toString('utf8'));
       try {
-        signed = await access.verbs.sign(rebuilt, seed, await indexesOf(trx, row.wallet_id, rebuilt.sourceAddresses));
+        signed = await access.verbs.sign(rebuilt, seed, sourceIndexes);
       } finally {
         seed.fill(0);
       }
@@ -84,7 +85,7 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
       {
         unsigned_tx: JSON.stringify({ payload: rebuilt.payload, fee: rebuilt.fee.toString() }),
         source_addresses: rebuilt.sourceAddresses,
-        source_indexes: await indexesOf(trx, row.wallet_id, rebuilt.sourceAddresses),
+        source_indexes: sourceIndexes,
         signed_tx: signed.raw,
         tx_hash: signed.txHash,
         signed_by: 'server',

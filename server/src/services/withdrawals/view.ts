@@ -40,11 +40,16 @@ export async function toWithdrawalView(db: Db, row: WithdrawalRow, withHistory =
   const show = (units: string) => fromBaseUnits(parseBaseUnits(units), decimals);
   const fee = (units: string | null | undefined) =>
     units ? { amount: fromBaseUnits(parseBaseUnits(units), native.decimals), asset: native } : null;
-  const signers = (await db('addresses')
-    .where({ wallet_id: row.wallet_id })
-    .whereIn('derivation_index', row.source_indexes ?? [])
-    .orderBy('derivation_index')
-    .select('address', 'derivation_path as derivationPath')) as { address: string; derivationPath: string }[];
+  // Only while it can still be signed elsewhere: afterwards the signed transaction is what counts
+  // (and a list of withdrawals does not pay a query per row for it).
+  const signable = row.status === 'prepared' && row.unsigned_tx !== null;
+  const signers = signable
+    ? ((await db('addresses')
+        .where({ wallet_id: row.wallet_id })
+        .whereIn('derivation_index', row.source_indexes ?? [])
+        .orderBy('derivation_index')
+        .select('address', 'derivation_path as derivationPath')) as { address: string; derivationPath: string }[])
+    : [];
   const view: WithdrawalView = {
     id: row.id,
     walletId: row.wallet_id,
@@ -66,8 +71,7 @@ export async function toWithdrawalView(db: Db, row: WithdrawalRow, withHistory =
     reason: row.reason,
     lastError: row.last_error,
     signedBy: row.signed_by,
-    // Only while it can still be signed elsewhere: afterwards the signed transaction is what counts.
-    unsignedTransaction: row.status === 'prepared' && row.unsigned_tx ? { payload: row.unsigned_tx.payload, signers } : null,
+    unsignedTransaction: signable && row.unsigned_tx ? { payload: row.unsigned_tx.payload, signers } : null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     signedAt: iso(row.signed_at),

@@ -5,7 +5,7 @@ const { join } = require('node:path');
 function writeFigures(name, text) {
   const start = `<!-- ${name}:results:start -->`;
   const end = `<!-- ${name}:results:end -->`;
-  const file = join(__dirname, '..', 'README.md');
+  const file = join(__dirname, 'README.md');
   const readme = readFileSync(file, 'utf8');
   const i = readme.indexOf(start);
   const j = readme.indexOf(end);
@@ -13,6 +13,4 @@ function writeFigures(name, text) {
   writeFileSync(file, `${readme.slice(0, i + start.length)}\n${text}\n${readme.slice(j)}`);
 }
 
-const writeIndexerFigures = (text) => writeFigures('indexer', text);
-
-module.exports = { writeFigures, writeIndexerFigures };
+module.exports = { writeFigures };
