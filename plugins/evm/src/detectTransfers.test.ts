@@ -4,7 +4,7 @@ import type { DetectContext, TokenDefinition } from '@walletd/core';
 import { nativeAsset } from '@walletd/core';
 import { detect } from './detectTransfers';
 
-const FIXTURES = join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'ethereum');
+const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'ethereum');
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
 
 const USDT: TokenDefinition = {

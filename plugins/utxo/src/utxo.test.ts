@@ -9,7 +9,7 @@ import { detect, frameBlock } from './detectOutputs';
 import { bitcoin } from './libs';
 import { utxoNetwork } from './networks';
 
-const fixture = (path: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', path), 'utf8'));
+const fixture = (path: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', path), 'utf8'));
 const ctx = (chain: 'bitcoin' | 'dogecoin', network: string, watched: string[]): DetectContext => ({
   chain,
   network,

@@ -4,8 +4,7 @@ import type { Chain } from '@walletd/core';
 import { createEvmPlugin } from '@walletd/plugin-evm';
 import { describePluginConformance, type ConformanceBlock } from './pluginConformance';
 
-const fixture = (name: string) =>
-  JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'ethereum', name), 'utf8'));
+const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'ethereum', name), 'utf8'));
 const eth = fixture('eth-mainnet-eip1559-eth-transfer-8ff41d0b.json');
 const swap = fixture('eth-mainnet-erc20-transfer-receipt-cd718a69.json');
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createUtxoPlugin, frameBlock } from '@walletd/plugin-utxo';
 import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
 
-const fixture = (path: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', path), 'utf8'));
+const fixture = (path: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', path), 'utf8'));
 const btc = fixture('bitcoin/btc-mainnet-block-542213.json');
 const framed = frameBlock(542213n, Buffer.from(btc.data.hex, 'hex'));
 
