@@ -144,24 +144,29 @@ export async function listEvents(db: Db, companyId: number, walletIds: ReadonlyS
   const [xid, seq] = parseCursor(after);
   const q = db('events')
     .where('company_id', companyId)
-    .andWhereRaw('(xid, seq) > (?::xid8, ?)', [xid, seq])
-    .andWhereRaw('xid < pg_snapshot_xmin(pg_current_snapshot())')
-    .orderBy([{ column: 'xid' }, { column: 'seq' }])
+    .andWhereRaw('(events.xid, events.seq) > (?::xid8, ?)', [xid, seq])
+    .andWhereRaw('events.xid < pg_snapshot_xmin(pg_current_snapshot())')
+    // Qualified on purpose: a bare ORDER BY name prefers an output column of that name, and the
+    // text form sorts 1000 before 999 while the cursor compares xid8 values.
+    .orderByRaw('events.xid, events.seq')
     .limit(limit)
-    .select(db.raw('xid::text as xid'), 'seq', 'body');
+    .select(db.raw('events.xid::text as cursor_xid'), 'seq', 'body');
   if (walletIds !== null) q.whereIn('wallet_id', [...walletIds]);
-  const rows = (await q) as { xid: string; seq: number; body: string }[];
+  const rows = (await q) as { cursor_xid: string; seq: number; body: string }[];
   const last = rows[rows.length - 1];
   return {
     events: rows.map((r) => JSON.parse(r.body) as unknown),
-    next: last ? `${last.xid}.${last.seq}` : `${xid}.${seq}`,
+    next: last ? `${last.cursor_xid}.${last.seq}` : `${xid}.${seq}`,
     hasMore: rows.length === limit,
   };
 }
 
+/** xid8 is an unsigned 64-bit integer; a larger value would fail the cast in PostgreSQL (a 500). */
+const MAX_XID8 = 2n ** 64n - 1n;
+
 function parseCursor(text: string): [string, number] {
   if (text === '0') return ['0', 0];
-  const m = /^([0-9]{1,20})\.([0-9]{1,15})$/.exec(text);
-  if (!m) throw new BaseError('validation_failed', 'after must be a cursor returned as `next`');
+  const m = /^(0|[1-9][0-9]{0,19})\.(0|[1-9][0-9]{0,14})$/.exec(text);
+  if (!m || BigInt(m[1] as string) > MAX_XID8) throw new BaseError('validation_failed', 'after must be a cursor returned as `next`');
   return [m[1] as string, Number(m[2])];
 }
