@@ -6,3 +6,4 @@ export * from './wallets';
 export * from './events';
 export * from './webhooks';
 export * from './chainReads';
+export * from './parameters';
