@@ -7,3 +7,4 @@ export * from './events';
 export * from './webhooks';
 export * from './chainReads';
 export * from './parameters';
+export * from './requestErrors';

@@ -96,14 +96,29 @@ export interface ReplayInput {
 
 export const REPLAY_MAX_EVENTS = 10_000;
 
+// PostgreSQL's timestamptz stores years 1 to 294276 and offsets up to ±15:59; JSON Schema's
+// date-time allows year 0000 and offsets to ±23:59. Normalised to UTC within years 1-9999, the
+// text always casts, and the ISO strings compare in time order.
+const FIRST_YEAR_1 = new Date('0001-01-01T00:00:00.000Z').getTime();
+const LAST_YEAR_9999 = new Date('9999-12-31T23:59:59.999Z').getTime();
+
+function storableTime(text: string, field: string): string {
+  const t = Date.parse(text);
+  if (!Number.isFinite(t) || t < FIRST_YEAR_1 || t > LAST_YEAR_9999) {
+    throw new BaseError('validation_failed', `${field} must be a date-time between the years 0001 and 9999, e.g. 2026-01-31T12:00:00Z`);
+  }
+  return new Date(t).toISOString();
+}
+
 /**
  * Re-queues every event of the window that the webhook's filters match (e.g. after an outage),
  * optionally only those whose latest delivery to this webhook has a status. Same ids and bytes.
  */
 export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput): Promise<number> {
   if (!webhook.enabled) throw new BaseError('conflict', 'The webhook is disabled; enable it before replaying');
-  const until = input.until ?? new Date().toISOString();
-  if (Date.parse(until) < Date.parse(input.since)) throw new BaseError('validation_failed', 'until must not be before since');
+  const since = storableTime(input.since, 'since');
+  const until = input.until === undefined ? new Date().toISOString() : storableTime(input.until, 'until');
+  if (until < since) throw new BaseError('validation_failed', 'until must not be before since');
   const statusFilter = input.status
     ? `and (select d.status from webhook_deliveries d where d.webhook_id = :webhookId and d.event_id = e.id order by d.id desc limit 1) = :status`
     : '';
@@ -122,7 +137,7 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput): P
       {
         webhookId: webhook.id,
         companyId: webhook.company_id,
-        since: input.since,
+        since,
         until,
         events: webhook.events,
         walletIds: webhook.wallet_ids,
