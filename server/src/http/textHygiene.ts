@@ -5,6 +5,7 @@ import { BaseError } from '@walletd/core';
  * NUL (which PostgreSQL text and jsonb cannot store) or a lone UTF-16 surrogate (which jsonb
  * refuses and UTF-8 cannot encode). With the `u` flag, \p{Cs} matches only unpaired halves.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this looks for.
 const UNSTORABLE = /[\u0000\p{Cs}]/u;
 
 function findUnstorable(value: unknown, path: string): string | null {
