@@ -6,3 +6,5 @@ export * from './wallets';
 export * from './events';
 export * from './webhooks';
 export * from './chainReads';
+export * from './parameters';
+export * from './requestErrors';

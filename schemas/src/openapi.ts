@@ -1,9 +1,12 @@
+import { PATH_PARAMETERS, type Parameter, QUERY_PARAMETERS, pathParameterNames } from './parameters';
 import { SCHEMAS, type SchemaId } from './registry';
 
 /** One row per operation: the single source for the OpenAPI document. */
 export interface Operation {
   method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
+  /** Unique; also the key of the operation's query parameters in QUERY_PARAMETERS. */
+  operationId: string;
   summary: string;
   action?: string;
   request?: SchemaId;
@@ -12,30 +15,47 @@ export interface Operation {
 }
 
 export const OPERATIONS: Operation[] = [
-  { method: 'get', path: '/me', summary: 'Describe the calling API key and its company', response: 'MeResponse' },
-  { method: 'get', path: '/wallets', summary: 'List the wallets the key can see', action: 'wallets:read', response: 'WalletList' },
+  { method: 'get', path: '/me', operationId: 'getMe', summary: 'Describe the calling API key and its company', response: 'MeResponse' },
+  {
+    method: 'get',
+    path: '/wallets',
+    operationId: 'listWallets',
+    summary: 'List the wallets the key can see',
+    action: 'wallets:read',
+    response: 'WalletList',
+  },
   {
     method: 'post',
     path: '/wallets',
+    operationId: 'createWallet',
     summary: 'Create a wallet (server-generated HD secret)',
     action: 'wallets:create',
     request: 'WalletCreateRequest',
     response: 'Wallet',
     status: 201,
   },
-  { method: 'get', path: '/wallets/{id}', summary: 'Read a wallet', action: 'wallets:read', response: 'Wallet' },
+  { method: 'get', path: '/wallets/{id}', operationId: 'getWallet', summary: 'Read a wallet', action: 'wallets:read', response: 'Wallet' },
   {
     method: 'patch',
     path: '/wallets/{id}',
+    operationId: 'updateWallet',
     summary: 'Rename a wallet',
     action: 'wallets:update',
     request: 'WalletUpdateRequest',
     response: 'Wallet',
   },
-  { method: 'delete', path: '/wallets/{id}', summary: 'Delete (archive) a wallet', action: 'wallets:delete', status: 204 },
+  {
+    method: 'delete',
+    path: '/wallets/{id}',
+    operationId: 'deleteWallet',
+    summary: 'Delete (archive) a wallet',
+    action: 'wallets:delete',
+    status: 204,
+  },
   {
     method: 'get',
     path: '/wallets/{id}/secret',
+    operationId: 'getWalletSecret',
     summary: "Read the wallet secret sealed to the company's encryption key (audited)",
     action: 'withdrawals:create or wallets:generate_address',
     response: 'WalletSecretResponse',
@@ -43,6 +63,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/webhooks',
+    operationId: 'createWebhook',
     summary: 'Register a webhook; the signing secret is returned once',
     action: 'webhooks:manage',
     request: 'WebhookCreateRequest',
@@ -52,14 +73,23 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/webhooks',
+    operationId: 'listWebhooks',
     summary: 'List the webhooks the key can see (all their wallets in scope)',
     action: 'webhooks:manage',
     response: 'WebhookList',
   },
-  { method: 'get', path: '/webhooks/{id}', summary: 'Read a webhook', action: 'webhooks:manage', response: 'Webhook' },
+  {
+    method: 'get',
+    path: '/webhooks/{id}',
+    operationId: 'getWebhook',
+    summary: 'Read a webhook',
+    action: 'webhooks:manage',
+    response: 'Webhook',
+  },
   {
     method: 'patch',
     path: '/webhooks/{id}',
+    operationId: 'updateWebhook',
     summary: 'Change config (replaced whole), events, walletIds or enabled',
     action: 'webhooks:manage',
     request: 'WebhookUpdateRequest',
@@ -68,6 +98,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'delete',
     path: '/webhooks/{id}',
+    operationId: 'deleteWebhook',
     summary: 'Delete a webhook; waiting deliveries end failed',
     action: 'webhooks:manage',
     status: 204,
@@ -75,6 +106,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/webhooks/{id}/rotate-secret',
+    operationId: 'rotateWebhookSecret',
     summary: 'Rotate the signing secret; new deliveries are signed with it at once',
     action: 'webhooks:manage',
     request: 'RotateSecretRequest',
@@ -83,6 +115,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/webhooks/{id}/deliveries',
+    operationId: 'listDeliveries',
     summary: 'Delivery log, newest first (query limit 1-100, default 50)',
     action: 'webhooks:manage',
     response: 'DeliveryList',
@@ -90,6 +123,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/webhooks/{id}/deliveries/{deliveryId}',
+    operationId: 'getDelivery',
     summary: 'One delivery with its payload and response body',
     action: 'webhooks:manage',
     response: 'DeliveryDetail',
@@ -97,6 +131,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    operationId: 'redeliverDelivery',
     summary: 'Send the same event again (same id and bytes)',
     action: 'webhooks:manage',
     status: 202,
@@ -104,6 +139,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/webhooks/{id}/replay',
+    operationId: 'replayEvents',
     summary: 'Re-queue every matching event of a time window',
     action: 'webhooks:manage',
     request: 'ReplayRequest',
@@ -113,6 +149,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/events',
+    operationId: 'listEvents',
     summary: 'The ordered event feed (query after, limit 1-1000, default 100)',
     action: 'events:read',
     response: 'EventFeed',
@@ -120,6 +157,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/wallets/{id}/addresses',
+    operationId: 'createAddress',
     summary: "Generate the wallet's next deposit address",
     action: 'wallets:generate_address',
     request: 'AddressCreateRequest',
@@ -129,6 +167,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/wallets/{id}/addresses',
+    operationId: 'listAddresses',
     summary: "List the wallet's deposit addresses",
     action: 'wallets:read',
     response: 'AddressList',
@@ -136,6 +175,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/wallets/{id}/balances',
+    operationId: 'getBalances',
     summary: 'Confirmed and pending balance per asset',
     action: 'wallets:read',
     response: 'Balances',
@@ -143,6 +183,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/transactions',
+    operationId: 'listTransactions',
     summary: "Transfers of the key's wallets, newest first (query search, walletId, limit, after)",
     action: 'transactions:read',
     response: 'TransactionList',
@@ -150,6 +191,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/wallets/{id}/withdrawals',
+    operationId: 'prepareWithdrawal',
     summary:
       'Prepare a withdrawal: intent → spending policies → unsigned transaction (fee cap, nonce/inputs, funds checked). 201, or 200 with Idempotent-Replayed for a repeated idempotencyKey; 403 policy_*; 409 idempotency_conflict; 422 insufficient_funds / unknown_asset. 20/min per key.',
     action: 'withdrawals:create',
@@ -160,6 +202,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/wallets/{id}/withdrawals',
+    operationId: 'listWithdrawals',
     summary: "The wallet's withdrawals, newest first (query status, limit 1-100, after)",
     action: 'withdrawals:read',
     response: 'WithdrawalList',
@@ -167,6 +210,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/withdrawals/{id}',
+    operationId: 'getWithdrawal',
     summary: 'The current state of a withdrawal and its history',
     action: 'withdrawals:read',
     response: 'Withdrawal',
@@ -174,6 +218,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/withdrawals/{id}/sign',
+    operationId: 'signWithdrawal',
     summary:
       'Sign with the wallet secret (fresh nonce and fees, same intent); the signed transaction is stored before any send. 20/min per key.',
     action: 'withdrawals:create',
@@ -183,6 +228,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/withdrawals/{id}/broadcast',
+    operationId: 'broadcastWithdrawal',
     summary:
       'Publish it, at most once (signs first when needed; or checks a signedTransaction from elsewhere pays exactly the intent, 422 otherwise). Emits withdrawal.broadcast. 20/min per key.',
     action: 'withdrawals:create',
@@ -192,6 +238,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/withdrawals/{id}/cancel',
+    operationId: 'cancelWithdrawal',
     summary: 'Cancel a prepared (not yet signed) withdrawal',
     action: 'withdrawals:create',
     response: 'Withdrawal',
@@ -199,6 +246,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/withdrawal-requests',
+    operationId: 'createWithdrawalRequest',
     summary:
       'Propose a withdrawal for people to approve (walletd admin request approve|reject); at quorum it becomes a prepared withdrawal. 20/min per key.',
     action: 'withdrawal_requests:create',
@@ -209,6 +257,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/withdrawal-requests',
+    operationId: 'listWithdrawalRequests',
     summary: "Requests of the key's wallets, newest first (query status)",
     action: 'withdrawals:read',
     response: 'WithdrawalRequestList',
@@ -216,6 +265,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/withdrawal-requests/{id}',
+    operationId: 'getWithdrawalRequest',
     summary: 'A request with its votes and, once approved, its withdrawal id',
     action: 'withdrawals:read or withdrawal_requests:create',
     response: 'WithdrawalRequest',
@@ -238,6 +288,61 @@ function rewriteRefs(node: unknown): unknown {
   return node;
 }
 
+/** Probes and metrics, served beside /v1 without an API key (and outside the rate limiter). */
+function operationalPaths(): Record<string, unknown> {
+  const root = [{ url: '/' }];
+  const wrongMethod = { description: 'any other method', content: { 'application/json': { schema: ref('ErrorBody') } } };
+  const text = (description: string) => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } });
+  const status = (value: string) => ({
+    type: 'object',
+    required: ['status'],
+    additionalProperties: false,
+    properties: { status: { const: value } },
+  });
+  return {
+    '/healthz': {
+      servers: root,
+      get: {
+        operationId: 'getHealth',
+        summary: 'Liveness: the process answers HTTP (checks nothing else)',
+        security: [],
+        responses: { '200': { description: 'alive', content: { 'application/json': { schema: status('ok') } } }, '405': wrongMethod },
+      },
+    },
+    '/readyz': {
+      servers: root,
+      get: {
+        operationId: 'getReadiness',
+        summary: 'Readiness: the database answers; 503 while it does not',
+        security: [],
+        responses: {
+          '200': { description: 'ready', content: { 'application/json': { schema: status('ready') } } },
+          '405': wrongMethod,
+          '503': { description: 'database unreachable', content: { 'application/json': { schema: ref('ErrorBody') } } },
+        },
+      },
+    },
+    '/metrics': {
+      servers: root,
+      get: {
+        operationId: 'getMetrics',
+        summary: 'Prometheus metrics of this process, text exposition format (API role only)',
+        security: [],
+        responses: { '200': text('Prometheus text format 0.0.4'), '405': wrongMethod },
+      },
+    },
+  };
+}
+
+function parametersOf(op: Operation): Parameter[] {
+  const fromPath = pathParameterNames(op.path).map((name) => {
+    const p = PATH_PARAMETERS[name];
+    if (!p) throw new Error(`no description for the path parameter {${name}} of ${op.path}`);
+    return p;
+  });
+  return [...fromPath, ...(QUERY_PARAMETERS[op.operationId] ?? [])];
+}
+
 export function buildOpenApi(version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) {
@@ -245,23 +350,26 @@ export function buildOpenApi(version: string): Record<string, unknown> {
     const ok = op.response
       ? { description: 'OK', content: { 'application/json': { schema: ref(op.response) } } }
       : { description: 'No content' };
+    const parameters = parametersOf(op);
     paths[op.path] ??= {};
     (paths[op.path] as Record<string, unknown>)[op.method] = {
+      operationId: op.operationId,
       summary: op.summary,
       ...(op.action ? { description: `Requires the \`${op.action}\` action.` } : {}),
       security: [{ apiKey: [] }],
+      ...(parameters.length ? { parameters } : {}),
       ...(op.request ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.request) } } } } : {}),
       responses: { [String(op.status ?? 200)]: ok, '4XX': errors, '5XX': errors },
     };
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'walletd API', version },
+    info: { title: 'walletd API', version, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
     servers: [{ url: '/v1' }],
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_live_… API key' } },
       schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([id, s]) => [id, rewriteRefs(s)])),
     },
-    paths,
+    paths: { ...paths, ...operationalPaths() },
   };
 }

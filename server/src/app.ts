@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
-import { BaseError } from '@walletd/core';
 import { buildOpenApi } from '@walletd/schemas';
 import type { Common } from './context';
 import { authenticate, requirePlan } from './http/authenticate';
 import { jsonBody } from './http/body';
+import { methodNotAllowedOrNotFound } from './http/methodNotAllowed';
 import { errorHandler } from './http/errorHandler';
 import { createRateLimiters, type RateLimiters } from './http/rateLimits';
+import { textHygiene } from './http/textHygiene';
 import { addressesRouter } from './routes/addresses';
 import { dashboardOnlyRouter } from './routes/dashboardOnly';
 import { eventsRouter } from './routes/events';
@@ -86,9 +87,16 @@ export function createApp(common: Common): App {
   });
 
   const v1 = express.Router();
+  // Responses of the API are one caller's data, and some carry a secret shown once (webhook
+  // signing secrets, sealed wallet secrets): no cache, shared or private, may keep any of them.
+  v1.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   // Authenticate before reading the body: an unauthenticated caller's bytes are never parsed.
   v1.use(authenticate(db, logger));
   v1.use(jsonBody(config.server.bodyLimitBytes));
+  v1.use(textHygiene);
   v1.use(requirePlan);
   v1.use(dashboardOnlyRouter());
   v1.use(meRouter());
@@ -100,9 +108,14 @@ export function createApp(common: Common): App {
   v1.use(eventsRouter(common));
   app.use('/v1', v1);
 
-  app.use((req, _res, next) => {
-    next(new BaseError('not_found', `No route ${req.method} ${req.path}`));
-  });
+  app.use(
+    methodNotAllowedOrNotFound({
+      '/healthz': ['get'],
+      '/readyz': ['get'],
+      ...(common.metrics ? { '/metrics': ['get'] } : {}),
+      '/v1/openapi.json': ['get'],
+    }),
+  );
   app.use(errorHandler(logger));
   return { app, limiters };
 }

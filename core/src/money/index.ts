@@ -1,1 +1,2 @@
 export * from './Amount';
+export * from './amountCeiling';

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import express from 'express';
 import { BaseError } from '@walletd/core';
-import { describeErrors, validator, type SchemaId } from '@walletd/schemas';
+import { requestError, validator, type SchemaId } from '@walletd/schemas';
 
 const hasBody = (req: Parameters<RequestHandler>[0]) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
@@ -20,12 +20,17 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
   ];
 }
 
+function invalid(errors: Parameters<typeof requestError>[0]): BaseError {
+  const { code, message } = requestError(errors);
+  return new BaseError(code, message);
+}
+
 /** Validates a body imperatively (after authorization and loading the resource); returns it. */
 export function checkBody<T = Record<string, unknown>>(id: SchemaId, raw: unknown): T {
   const body = raw ?? {};
   if (typeof body !== 'object' || Array.isArray(body)) throw new BaseError('validation_failed', 'Request body must be a JSON object');
   const validate = validator(id);
-  if (!validate(body)) throw new BaseError('validation_failed', describeErrors(validate.errors));
+  if (!validate(body)) throw invalid(validate.errors);
   return body as T;
 }
 
@@ -39,7 +44,7 @@ export function validateBody(id: SchemaId): RequestHandler {
       return;
     }
     if (!validate(body)) {
-      next(new BaseError('validation_failed', describeErrors(validate.errors)));
+      next(invalid(validate.errors));
       return;
     }
     req.body = body;

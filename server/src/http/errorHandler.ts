@@ -50,6 +50,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (known) {
+      // RFC 9110 11.6.1: a 401 names the scheme that would be accepted.
+      if (known.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
       if (known.status >= 500) logger.error({ err: known, reqId: req.id }, 'request failed');
       sendError(res, known.status, known.message, { code: known.code, ...(known.details ?? {}) });
       return;

@@ -1,5 +1,6 @@
 import { type Action, BaseError } from '@walletd/core';
 import type { WithdrawalRow } from '@walletd/indexer';
+import { WITHDRAWAL_STATUSES } from '@walletd/schemas';
 import { type RequestHandler, Router } from 'express';
 import type { Common } from '../context';
 import type { AuthContext } from '../http/authContext';
@@ -53,7 +54,11 @@ export function withdrawalsRouter(common: Common, writeLimit: RequestHandler): R
     if (typeof limit !== 'string' || !/^[0-9]{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 100)
       throw new BaseError('validation_failed', 'limit must be an integer from 1 to 100');
     const q = db('withdrawals').where({ wallet_id: wallet.id }).orderBy('id', 'desc').limit(Number(limit));
-    if (status !== undefined) q.andWhere({ status: String(status) });
+    if (status !== undefined) {
+      if (typeof status !== 'string' || !(WITHDRAWAL_STATUSES as readonly string[]).includes(status))
+        throw new BaseError('validation_failed', `status must be one of ${WITHDRAWAL_STATUSES.join(', ')}`);
+      q.andWhere({ status });
+    }
     if (after !== undefined) q.andWhere('id', '<', parseId(after, 'after'));
     const rows = (await q) as WithdrawalRow[];
     const last = rows[rows.length - 1];

@@ -96,14 +96,29 @@ export interface ReplayInput {
 
 export const REPLAY_MAX_EVENTS = 10_000;
 
+// PostgreSQL's timestamptz stores years 1 to 294276 and offsets up to ±15:59; JSON Schema's
+// date-time allows year 0000 and offsets to ±23:59. Normalised to UTC within years 1-9999, the
+// text always casts, and the ISO strings compare in time order.
+const FIRST_YEAR_1 = new Date('0001-01-01T00:00:00.000Z').getTime();
+const LAST_YEAR_9999 = new Date('9999-12-31T23:59:59.999Z').getTime();
+
+function storableTime(text: string, field: string): string {
+  const t = Date.parse(text);
+  if (!Number.isFinite(t) || t < FIRST_YEAR_1 || t > LAST_YEAR_9999) {
+    throw new BaseError('validation_failed', `${field} must be a date-time between the years 0001 and 9999, e.g. 2026-01-31T12:00:00Z`);
+  }
+  return new Date(t).toISOString();
+}
+
 /**
  * Re-queues every event of the window that the webhook's filters match (e.g. after an outage),
  * optionally only those whose latest delivery to this webhook has a status. Same ids and bytes.
  */
 export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput): Promise<number> {
   if (!webhook.enabled) throw new BaseError('conflict', 'The webhook is disabled; enable it before replaying');
-  const until = input.until ?? new Date().toISOString();
-  if (Date.parse(until) < Date.parse(input.since)) throw new BaseError('validation_failed', 'until must not be before since');
+  const since = storableTime(input.since, 'since');
+  const until = input.until === undefined ? new Date().toISOString() : storableTime(input.until, 'until');
+  if (until < since) throw new BaseError('validation_failed', 'until must not be before since');
   const statusFilter = input.status
     ? `and (select d.status from webhook_deliveries d where d.webhook_id = :webhookId and d.event_id = e.id order by d.id desc limit 1) = :status`
     : '';
@@ -122,7 +137,7 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput): P
       {
         webhookId: webhook.id,
         companyId: webhook.company_id,
-        since: input.since,
+        since,
         until,
         events: webhook.events,
         walletIds: webhook.wallet_ids,
@@ -144,24 +159,29 @@ export async function listEvents(db: Db, companyId: number, walletIds: ReadonlyS
   const [xid, seq] = parseCursor(after);
   const q = db('events')
     .where('company_id', companyId)
-    .andWhereRaw('(xid, seq) > (?::xid8, ?)', [xid, seq])
-    .andWhereRaw('xid < pg_snapshot_xmin(pg_current_snapshot())')
-    .orderBy([{ column: 'xid' }, { column: 'seq' }])
+    .andWhereRaw('(events.xid, events.seq) > (?::xid8, ?)', [xid, seq])
+    .andWhereRaw('events.xid < pg_snapshot_xmin(pg_current_snapshot())')
+    // Qualified on purpose: a bare ORDER BY name prefers an output column of that name, and the
+    // text form sorts 1000 before 999 while the cursor compares xid8 values.
+    .orderByRaw('events.xid, events.seq')
     .limit(limit)
-    .select(db.raw('xid::text as xid'), 'seq', 'body');
+    .select(db.raw('events.xid::text as cursor_xid'), 'seq', 'body');
   if (walletIds !== null) q.whereIn('wallet_id', [...walletIds]);
-  const rows = (await q) as { xid: string; seq: number; body: string }[];
+  const rows = (await q) as { cursor_xid: string; seq: number; body: string }[];
   const last = rows[rows.length - 1];
   return {
     events: rows.map((r) => JSON.parse(r.body) as unknown),
-    next: last ? `${last.xid}.${last.seq}` : `${xid}.${seq}`,
+    next: last ? `${last.cursor_xid}.${last.seq}` : `${xid}.${seq}`,
     hasMore: rows.length === limit,
   };
 }
 
+/** xid8 is an unsigned 64-bit integer; a larger value would fail the cast in PostgreSQL (a 500). */
+const MAX_XID8 = 2n ** 64n - 1n;
+
 function parseCursor(text: string): [string, number] {
   if (text === '0') return ['0', 0];
-  const m = /^([0-9]{1,20})\.([0-9]{1,15})$/.exec(text);
-  if (!m) throw new BaseError('validation_failed', 'after must be a cursor returned as `next`');
+  const m = /^(0|[1-9][0-9]{0,19})\.(0|[1-9][0-9]{0,14})$/.exec(text);
+  if (!m || BigInt(m[1] as string) > MAX_XID8) throw new BaseError('validation_failed', 'after must be a cursor returned as `next`');
   return [m[1] as string, Number(m[2])];
 }

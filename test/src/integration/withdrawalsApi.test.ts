@@ -190,7 +190,19 @@ describe('withdrawals through the API on anvil', () => {
       [{ asset: 'ETH', toAddress: recipient, amount: '1000', idempotencyKey: 'e3' }, 422, 'insufficient_funds', /too little|insufficient/],
       [{ asset: 'USDC', toAddress: recipient, amount: '999999', idempotencyKey: 'e4' }, 422, 'insufficient_funds', /too little USDC/],
       [{ asset: 'USDC', toAddress: recipient, amount: '0.0000001', idempotencyKey: 'e5' }, 400, 'invalid_amount', /more than 6 decimal/],
-      [{ asset: 'ETH', toAddress: recipient, amount: 1, idempotencyKey: 'e6' }, 400, 'validation_failed', /amount/],
+      [
+        { asset: 'ETH', toAddress: recipient, amount: 1, idempotencyKey: 'e6' },
+        400,
+        'invalid_amount',
+        /^amount must be a positive decimal string/,
+      ],
+      // Above uint256: refused before the node is asked (it answered eth_estimateGas with an error, a 502).
+      [
+        { asset: 'ETH', toAddress: recipient, amount: `1${'0'.repeat(80)}`, idempotencyKey: 'e9' },
+        400,
+        'invalid_amount',
+        /exceeds the largest amount/,
+      ],
       [{ asset: 'ETH', toAddress: recipient, idempotencyKey: 'e7' }, 400, 'validation_failed', /toAddress and amount/],
       [{ asset: 'ETH', toAddress: recipient, amount: '1' }, 400, 'validation_failed', /idempotencyKey/],
       [{ asset: 'ETH', toAddress: recipient, amount: '0', idempotencyKey: 'e8' }, 400, 'invalid_amount', /greater than zero/],

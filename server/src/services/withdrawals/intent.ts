@@ -8,6 +8,8 @@ import {
   type PluginRegistry,
   type WalletdConfig,
   type WithdrawalVerbs,
+  amountCeiling,
+  fromBaseUnits,
   toBaseUnits,
 } from '@walletd/core';
 import type { WalletRow } from '../../http/scope';
@@ -79,11 +81,22 @@ export function resolveIntent(config: WalletdConfig, plugins: PluginRegistry, wa
       throw new BaseError('invalid_address', `${field} "${text}" is not a valid ${wallet.chain} ${wallet.network} address`);
     return { display: plugin.formatAddress(chain, wallet.network, text), key: plugin.matchKey(chain, wallet.network, text) };
   };
+  // Checked here, before any node call: a node refuses such an amount with an error the caller
+  // would be told to retry (502), and the database cannot hold some of them at all.
+  const ceiling = amountCeiling(chain, asset.contractAddress === null);
+  const tooLarge = (field: string) =>
+    new BaseError(
+      'invalid_amount',
+      `${field} exceeds the largest amount a ${wallet.chain} transfer of ${asset.symbol} can carry (${fromBaseUnits(ceiling, asset.decimals)})`,
+    );
   const outputs = raw.map((o, i) => {
     const field = single ? 'toAddress' : `outputs[${i}].toAddress`;
     const a = address(o.toAddress, field);
-    return { to: a.display, toKey: a.key, amount: toBaseUnits(o.amount, asset.decimals, { allowZero: false }) };
+    const amount = toBaseUnits(o.amount, asset.decimals, { allowZero: false });
+    if (amount > ceiling) throw tooLarge(single ? 'amount' : `outputs[${i}].amount`);
+    return { to: a.display, toKey: a.key, amount };
   });
+  if (outputs.reduce((sum, o) => sum + o.amount, 0n) > ceiling) throw tooLarge('the total of outputs');
   const from = body.fromAddress === undefined ? null : address(body.fromAddress, 'fromAddress');
   return {
     asset,
