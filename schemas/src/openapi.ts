@@ -97,14 +97,15 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
-    summary: 'Send the same event again (same id and bytes)',
+    summary:
+      'Send the same event again (same id and bytes): 202 with the new delivery; 200 with the one already pending for this event, if any. 20/min per key.',
     action: 'webhooks:manage',
     status: 202,
   },
   {
     method: 'post',
     path: '/webhooks/{id}/replay',
-    summary: 'Re-queue every matching event of a time window',
+    summary: 'Re-queue every matching event of a time window (events with a delivery pending are skipped). 20/min per key.',
     action: 'webhooks:manage',
     request: 'ReplayRequest',
     response: 'ReplayResponse',
