@@ -144,7 +144,8 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/transactions',
-    summary: "Transfers of the key's wallets, newest first (query search, walletId, limit, after)",
+    summary:
+      "Deposits (direction incoming) and withdrawals from signing on (direction outgoing) of the key's wallets, newest first; archived wallets hidden (query search = a transaction hash, walletId, limit 1-200, after = the previous page's next)",
     action: 'transactions:read',
     response: 'TransactionList',
   },

@@ -8,10 +8,10 @@ import {
   type PluginRegistry,
   type WalletdConfig,
   type WithdrawalVerbs,
-  toBaseUnits,
 } from '@walletd/core';
 import type { WalletRow } from '../../http/scope';
 import { knownAssets } from '../transactions';
+import { intentAmount } from './amountBound';
 
 /** The body of a prepare or a withdrawal request, as the caller sent it (already schema-checked). */
 export interface IntentBody {
@@ -82,7 +82,7 @@ export function resolveIntent(config: WalletdConfig, plugins: PluginRegistry, wa
   const outputs = raw.map((o, i) => {
     const field = single ? 'toAddress' : `outputs[${i}].toAddress`;
     const a = address(o.toAddress, field);
-    return { to: a.display, toKey: a.key, amount: toBaseUnits(o.amount, asset.decimals, { allowZero: false }) };
+    return { to: a.display, toKey: a.key, amount: intentAmount(o.amount, asset.decimals, single ? 'amount' : `outputs[${i}].amount`) };
   });
   const from = body.fromAddress === undefined ? null : address(body.fromAddress, 'fromAddress');
   return {
