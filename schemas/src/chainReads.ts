@@ -1,4 +1,4 @@
-import { DecimalString, Id, SignedDecimalString, Timestamp } from './common';
+import { DecimalString, Id, RecipientAmount, SignedDecimalString, Timestamp } from './common';
 
 export const Address = {
   $id: 'Address',
@@ -60,8 +60,11 @@ export const Balances = {
 export const Transaction = {
   $id: 'Transaction',
   type: 'object',
+  description: 'A deposit (direction incoming) or a withdrawal (direction outgoing, from signing on). Unique by (kind, id); newest first.',
   required: [
     'id',
+    'kind',
+    'withdrawalId',
     'walletId',
     'addressId',
     'chain',
@@ -84,20 +87,26 @@ export const Transaction = {
   additionalProperties: false,
   properties: {
     id: Id,
+    kind: { enum: ['deposit', 'withdrawal'] },
+    withdrawalId: { type: ['integer', 'null'], description: 'withdrawals: GET /v1/withdrawals/{id} has its fee and history' },
     walletId: Id,
-    addressId: { type: ['integer', 'null'] },
+    addressId: { type: ['integer', 'null'], description: 'deposits: the receiving address; null for withdrawals' },
     chain: { type: 'string' },
     network: { type: 'string' },
     txHash: { type: 'string' },
     eventIndex: { type: 'integer', minimum: 0 },
     direction: { enum: ['incoming', 'outgoing'] },
-    eventType: { type: 'string' },
+    eventType: { type: 'string', description: 'deposits: native_transfer, erc20_transfer, …; withdrawals: withdrawal' },
     asset: { $ref: 'Asset' },
     amount: DecimalString,
     fromAddress: { type: ['string', 'null'] },
-    toAddress: { type: 'string' },
+    toAddress: { type: ['string', 'null'], description: 'null for a withdrawal to several recipients (see outputs)' },
+    outputs: { type: 'array', items: RecipientAmount, description: 'withdrawals only: every recipient' },
     blockNumber: { type: ['integer', 'null'] },
-    status: { enum: ['pending', 'confirmed', 'rejected'] },
+    status: {
+      enum: ['pending', 'confirmed', 'rejected'],
+      description: 'withdrawals: signed or broadcast read pending (the withdrawal itself has the exact state)',
+    },
     confirmations: { type: 'integer', minimum: 0 },
     reason: { type: ['string', 'null'] },
     createdAt: Timestamp,

@@ -132,7 +132,8 @@ export const OPERATIONS: Operation[] = [
     method: 'post',
     path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
     operationId: 'redeliverDelivery',
-    summary: 'Send the same event again (same id and bytes)',
+    summary:
+      'Send the same event again (same id and bytes): 202 with the new delivery; 200 with the one already pending for this event, if any. 20/min per key.',
     action: 'webhooks:manage',
     status: 202,
   },
@@ -140,7 +141,7 @@ export const OPERATIONS: Operation[] = [
     method: 'post',
     path: '/webhooks/{id}/replay',
     operationId: 'replayEvents',
-    summary: 'Re-queue every matching event of a time window',
+    summary: 'Re-queue every matching event of a time window (events with a delivery pending are skipped). 20/min per key.',
     action: 'webhooks:manage',
     request: 'ReplayRequest',
     response: 'ReplayResponse',
@@ -184,7 +185,8 @@ export const OPERATIONS: Operation[] = [
     method: 'get',
     path: '/transactions',
     operationId: 'listTransactions',
-    summary: "Transfers of the key's wallets, newest first (query search, walletId, limit, after)",
+    summary:
+      "Deposits (direction incoming) and withdrawals from signing on (direction outgoing) of the key's wallets, newest first; archived wallets hidden (query search = a transaction hash, walletId, limit 1-200, after = the previous page's next)",
     action: 'transactions:read',
     response: 'TransactionList',
   },

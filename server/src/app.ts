@@ -104,7 +104,7 @@ export function createApp(common: Common): App {
   v1.use(addressesRouter(common));
   v1.use(transactionsRouter(common));
   v1.use(withdrawalsRouter(common, limiters.writes));
-  v1.use(webhooksRouter(common, new DestinationPolicy(config.webhooks.allowCidrs)));
+  v1.use(webhooksRouter(common, new DestinationPolicy(config.webhooks.allowCidrs), limiters.writes));
   v1.use(eventsRouter(common));
   app.use('/v1', v1);
 

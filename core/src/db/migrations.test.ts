@@ -9,7 +9,7 @@ describe('migrations', () => {
         (await t.db.raw(`select tablename from pg_tables where schemaname = 'public' and tablename not like 'knex_%' order by 1`)).rows.map(
           (r: { tablename: string }) => r.tablename,
         );
-      expect(await migrateLatest(t.db)).toEqual(['001_initial', '002_withdrawals', '003_mempool']);
+      expect(await migrateLatest(t.db)).toEqual(['001_initial', '002_withdrawals', '003_mempool', '004_pending_delivery_unique']);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));
       await migrateRollbackAll(t.db);
@@ -20,6 +20,44 @@ describe('migrations', () => {
       const max = ((1n << 256n) - 1n).toString();
       const { rows } = await t.db.raw(`select ?::numeric(78,0)::text as v`, [max]);
       expect(rows[0].v).toBe(max);
+    } finally {
+      await t.drop();
+    }
+  });
+
+  it('004 keeps the oldest of duplicate pending deliveries and ends the others failed', async () => {
+    const t = await createEmptyDatabase();
+    try {
+      for (let i = 0; i < 3; i++) await t.db.migrate.up();
+      const [company] = await t.db('companies').insert({ name: 'c' }).returning('id');
+      const [hook] = await t
+        .db('webhooks')
+        .insert({ company_id: company.id, type: 'api', config: {}, events: ['*'], secret_envelope: {} })
+        .returning('id');
+      const [event] = await t
+        .db('events')
+        .insert({
+          id: '00000000-0000-4000-8000-000000000001',
+          company_id: company.id,
+          type: 'deposit.detected',
+          chain: 'ethereum',
+          network: 'sepolia',
+          body: '{}',
+        })
+        .returning('id');
+      const row = { webhook_id: hook.id, event_id: event.id, event_type: 'deposit.detected', status: 'pending' };
+      const ids = (
+        await t
+          .db('webhook_deliveries')
+          .insert([row, row, row, { ...row, status: 'delivered' }])
+          .returning('id')
+      ).map((r) => r.id);
+      await migrateLatest(t.db);
+      const after = await t.db('webhook_deliveries').orderBy('id').select('id', 'status', 'last_error');
+      expect(after.map((r) => r.status)).toEqual(['pending', 'failed', 'failed', 'delivered']);
+      expect(after[0].id).toBe(ids[0]);
+      expect(after[1].last_error).toMatch(/^superseded/);
+      await expect(t.db('webhook_deliveries').insert(row)).rejects.toThrow(/webhook_deliveries_one_pending/);
     } finally {
       await t.drop();
     }

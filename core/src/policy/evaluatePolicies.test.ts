@@ -47,6 +47,13 @@ describe('spending policies', () => {
     expect(evaluatePolicies([allow], ctx({ destinations: ['0xBBBB000000000000000000000000000000000002'] }))).toEqual({ outcome: 'allow' });
   });
 
+  it("compares destinations with the lists' match forms when they carry them (UTXO: output scripts)", () => {
+    const script = '0014c0cebcd6c3d3ca8c75dc5ec62ebe55330ef910e2';
+    const deny = policy('deny_destinations', { addresses: ['bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu'], matchKeys: [script] });
+    expect(evaluatePolicies([deny], ctx({ destinations: [script] }))).toMatchObject({ code: 'policy_denied' });
+    expect(evaluatePolicies([deny], ctx())).toEqual({ outcome: 'allow' });
+  });
+
   it('caps a transaction and the rolling daily volume with exact amounts in the message', () => {
     const max = policy('max_per_transaction', { max: ETH('1') });
     expect(evaluatePolicies([max], ctx())).toMatchObject({

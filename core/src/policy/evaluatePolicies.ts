@@ -18,7 +18,7 @@ export interface SpendingPolicy {
   id: number;
   name: string;
   kind: PolicyKind;
-  /** addresses: string[] | max: base-unit string | threshold: base-unit string, approvals?: number */
+  /** addresses: string[] (+ matchKeys: string[]) | max: base-unit string | threshold: base-unit string, approvals?: number */
   params: Record<string, unknown>;
   walletIds: number[] | null;
   assetKey: string | null;
@@ -63,6 +63,10 @@ const applies = (p: SpendingPolicy, c: WithdrawalContext) =>
 
 const list = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').map((x) => x.toLowerCase()) : [];
+// Destinations arrive in the chain's match form; lists added since address validation carry that
+// form (`matchKeys`: on UTXO chains an output script, not the address text); older ones only addresses.
+const destinationList = (params: Record<string, unknown>): string[] =>
+  Array.isArray(params.matchKeys) ? list(params.matchKeys) : list(params.addresses);
 const units = (v: unknown): bigint => {
   if (typeof v !== 'string' || !/^[0-9]+$/.test(v)) throw new Error('policy amounts are base-unit integer strings');
   return BigInt(v);
@@ -86,9 +90,9 @@ export function evaluatePolicies(policies: SpendingPolicy[], c: WithdrawalContex
       .filter((p) => {
         switch (kind) {
           case 'deny_destinations':
-            return destinations.some((d) => list(p.params.addresses).includes(d));
+            return destinations.some((d) => destinationList(p.params).includes(d));
           case 'allow_destinations':
-            return destinations.some((d) => !list(p.params.addresses).includes(d));
+            return destinations.some((d) => !destinationList(p.params).includes(d));
           case 'max_per_transaction':
             return c.amount > units(p.params.max);
           default:

@@ -12,6 +12,15 @@ function parseWalletList(text: string): number[] | null {
   return text.split(',').map((s) => intArg('--wallets')(s.trim()));
 }
 
+/** What a plan means for the company's API keys, on stderr (stdout stays the JSON). */
+export function planNotice(companyId: number, plan: string): string {
+  if (plan === 'none')
+    return `note: company ${companyId} has plan none: every API call but GET /v1/me answers 402 plan_required until \`walletd admin plan set --company ${companyId} --plan free|paid\``;
+  if (plan === 'free')
+    return `note: company ${companyId} has plan free: test networks only, at most 5 wallets and 3 webhooks; \`walletd admin plan set --company ${companyId} --plan paid\` for mainnets`;
+  return `note: company ${companyId} has plan ${plan}: every chain and network`;
+}
+
 /** `walletd admin ...`: the self-hosted stand-in for the spec's dashboard. */
 export function registerAdmin(program: Command): void {
   const admin = program.command('admin').description('manage companies, members, API keys and plans (the dashboard stand-in)');
@@ -22,8 +31,15 @@ export function registerAdmin(program: Command): void {
     .command('create')
     .description('create a company')
     .requiredOption('--name <name>', 'company name')
-    .option('--plan <plan>', 'none | free | paid', 'none')
-    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await createCompany(db, o))));
+    .option('--plan <plan>', 'free (default: test networks, hard caps) | paid (everything) | none (the API answers 402)', 'free')
+    .action(async (o, cmd) =>
+      withRuntime(g(cmd), async ({ db }) => {
+        const created = await createCompany(db, o);
+        // Like a hosted service's sandbox: usable at once on test networks; mainnet is a deliberate step.
+        process.stderr.write(`${planNotice(created.id, created.plan)}\n`);
+        printJson(created);
+      }),
+    );
 
   const member = admin.command('member').description('members of a company and their roles');
   member
@@ -99,7 +115,13 @@ export function registerAdmin(program: Command): void {
     .description('set the plan: none (402), free (test networks, hard caps) or paid')
     .requiredOption('--company <id>', 'company id', intArg('--company'))
     .requiredOption('--plan <plan>', 'none | free | paid')
-    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await setPlan(db, o.company, o.plan))));
+    .action(async (o, cmd) =>
+      withRuntime(g(cmd), async ({ db }) => {
+        const updated = await setPlan(db, o.company, o.plan);
+        process.stderr.write(`${planNotice(o.company, o.plan)}\n`);
+        printJson(updated);
+      }),
+    );
 
   registerPolicyCommands(admin);
 

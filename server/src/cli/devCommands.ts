@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createLogger, loadConfig, toBaseUnits } from '@walletd/core';
 import { createFollower, createDetectPool } from '@walletd/indexer';
-import { devnetChain, fund, readDevnetInfo } from '../devnet/devnet';
+import { devnetChain, devnetInfoFile, fund, readDevnetInfo } from '../devnet/devnet';
 import { loadPlugins } from '../plugins';
 import { openRuntime } from '../runtime';
 import { printJson } from './output';
@@ -21,7 +21,13 @@ export function registerDev(program: Command): void {
       if (o.token !== undefined && String(o.token).toUpperCase() !== 'USDC') throw new Error('the devnet has one token: USDC');
       const token = o.token ? 'USDC' : undefined;
       const amount = toBaseUnits(String(o.amount), token ? 6 : 18, { allowZero: false });
-      const txHash = await fund(info, String(o.address), amount, token);
+      const txHash = await fund(info, String(o.address), amount, token).catch((e: Error) => {
+        // Unreachable: say where the address came from and what usually runs the devnet.
+        if (!/did not answer/.test(e.message)) throw e;
+        throw new Error(
+          `${e.message}; is walletd serve (npm start) running with the devnet? (address from ${devnetInfoFile(config.dataDir)})`,
+        );
+      });
       printJson({ txHash, to: o.address, amount: o.amount, asset: token ?? 'ETH' });
     });
 

@@ -14,6 +14,8 @@ program
   .version(API_VERSION)
   .option('-c, --config <file>', 'JSON config file (default: $WALLETD_CONFIG, else built-in defaults)')
   .showHelpAfterError()
+  // Every command reads the config: list --config in each command's --help, not only the top level.
+  .configureHelp({ showGlobalOptions: true })
   .exitOverride();
 
 program

@@ -1,22 +1,11 @@
 import type { Command } from 'commander';
-import { type AssetRef, type WalletdConfig, toBaseUnits } from '@walletd/core';
-import { loadPlugins } from '../plugins';
+import { BaseError, toBaseUnits } from '@walletd/core';
 import { addPolicy, loadPolicies, removePolicy, setPolicyEnabled } from '../services/policies';
-import { knownAssets } from '../services/transactions';
+import { resolvePolicyAddresses } from '../services/policyAddresses';
 import { prepareApprovedRequest, listRequests, toRequestView, voteOnRequest } from '../services/withdrawals/requests';
-import { chainsOf, type GlobalOptions, withCommon, withRuntime } from './context';
+import { type GlobalOptions, withCommon, withRuntime } from './context';
 import { intArg, printJson } from './output';
-
-/** The asset a policy limits, to read amounts in its display units ("1.5" ETH, "250" USDC). */
-function assetFor(config: WalletdConfig, key: string): AssetRef {
-  const [chain, network] = key.split(':');
-  const asset =
-    chain && network
-      ? knownAssets({ ...config, chains: chainsOf(config) }, loadPlugins(), chain, network).get(key.toLowerCase())
-      : undefined;
-  if (!asset) throw new Error(`unknown asset "${key}"; use a key such as ethereum:mainnet:eth or ethereum:mainnet:<token contract>`);
-  return asset;
-}
+import { policyForDisplay, resolvePolicyAsset } from './policyAsset';
 
 const list = (text: string | undefined) =>
   text === undefined
@@ -38,39 +27,52 @@ export function registerPolicyCommands(admin: Command): void {
     .requiredOption('--name <name>', 'shown in refusals')
     .requiredOption('--kind <kind>', 'deny_destinations | allow_destinations | max_per_transaction | daily_volume | approval_above')
     .option('--addresses <list>', 'comma-separated destinations (deny/allow lists)')
-    .option('--asset <key>', 'asset key the policy applies to (required for amount kinds), e.g. ethereum:mainnet:eth')
+    .option('--asset <asset>', 'asset key or symbol, as the API takes it (e.g. ethereum:mainnet:eth, USDC); required for amount kinds')
+    .option('--chain <chain>', 'chain the addresses (and an asset symbol) belong to, e.g. ethereum, bitcoin')
+    .option('--network <network>', 'network within --chain, e.g. mainnet')
     .option('--max <decimal>', 'maximum in display units (max_per_transaction, daily_volume)')
     .option('--threshold <decimal>', 'amount at or above which approval is needed (approval_above)')
     .option('--approvals <n>', 'sign-offs needed (approval_above, default 1)', intArg('--approvals'))
     .option('--wallets <list>', 'comma-separated wallet ids (default: every wallet)')
     .action(async (o, cmd) =>
-      withRuntime(g(cmd), async ({ db }, config) => {
-        const asset = o.asset ? assetFor(config, String(o.asset)) : null;
+      withCommon(g(cmd), async ({ db, config, plugins }) => {
+        if (o.network !== undefined && o.chain === undefined) throw new BaseError('validation_failed', '--network needs --chain');
+        const scope = { ...(o.chain ? { chain: String(o.chain) } : {}), ...(o.network ? { network: String(o.network) } : {}) };
+        const asset = o.asset ? resolvePolicyAsset(config, plugins, String(o.asset), scope) : null;
         const amount = (text: string | undefined) => {
           if (text === undefined) return undefined;
-          if (!asset) throw new Error('amounts need --asset (they are read in its display units)');
+          if (!asset) throw new BaseError('validation_failed', 'amounts need --asset (they are read in its display units)');
           return toBaseUnits(text, asset.decimals);
         };
-        printJson(
-          await addPolicy(db, {
-            companyId: o.company,
-            name: o.name,
-            kind: o.kind,
-            walletIds: list(o.wallets)?.map((w) => intArg('--wallets')(w)) ?? null,
-            assetKey: asset?.key ?? null,
-            addresses: list(o.addresses),
-            max: amount(o.max),
-            threshold: amount(o.threshold),
-            approvals: o.approvals,
-          }),
-        );
+        const given = list(o.addresses);
+        // Addresses are checked on the asset's chain when the policy has one, else on --chain, else on any chain.
+        const [assetChain, assetNetwork] = asset ? asset.key.split(':') : [];
+        const destinations = given?.length
+          ? resolvePolicyAddresses(plugins, given, asset ? { chain: assetChain, network: assetNetwork } : scope)
+          : undefined;
+        const added = await addPolicy(db, {
+          companyId: o.company,
+          name: o.name,
+          kind: o.kind,
+          walletIds: list(o.wallets)?.map((w) => intArg('--wallets')(w)) ?? null,
+          assetKey: asset?.key ?? null,
+          ...(destinations ?? {}),
+          max: amount(o.max),
+          threshold: amount(o.threshold),
+          approvals: o.approvals,
+        });
+        printJson(policyForDisplay(config, plugins, added));
       }),
     );
   policy
     .command('list')
     .description("list a company's policies")
     .requiredOption('--company <id>', 'company id', intArg('--company'))
-    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await loadPolicies(db, o.company))));
+    .action(async (o, cmd) =>
+      withCommon(g(cmd), async ({ db, config, plugins }) =>
+        printJson((await loadPolicies(db, o.company)).map((p) => policyForDisplay(config, plugins, p))),
+      ),
+    );
   for (const [name, enabled] of [
     ['enable', true],
     ['disable', false],
@@ -79,7 +81,11 @@ export function registerPolicyCommands(admin: Command): void {
       .command(name)
       .description(`${name} a policy`)
       .argument('<id>', 'policy id', intArg('id'))
-      .action(async (id: number, _o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await setPolicyEnabled(db, id, enabled))));
+      .action(async (id: number, _o, cmd) =>
+        withCommon(g(cmd), async ({ db, config, plugins }) =>
+          printJson(policyForDisplay(config, plugins, await setPolicyEnabled(db, id, enabled))),
+        ),
+      );
   }
   policy
     .command('remove')

@@ -225,8 +225,9 @@ describe('dispatcher', () => {
   it('stores the first 2 KB of the body on a UTF-8 boundary, with secrets redacted', async () => {
     const { s, walletId, hookId, secret } = await setup();
     await recordDeposit(t.db, s.companyId, walletId);
-    // 2047 ASCII bytes, then a 3-byte character straddling the 2 KB limit.
-    const body = `${secret} ${'a'.repeat(2046 - secret.length)}€€€${'b'.repeat(3000)}`;
+    // Once redacted (the secret becomes "[redacted]"): 2047 ASCII bytes, then a 3-byte character
+    // straddling the 2 KB limit.
+    const body = `${secret} ${'a'.repeat(2046 - '[redacted]'.length)}€€€${'b'.repeat(3000)}`;
     rx.respond((_r, res) => {
       res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
     });
@@ -239,6 +240,36 @@ describe('dispatcher', () => {
     expect(d.response_body).not.toContain('\uFFFD');
     const api = await call(app.url, 'GET', `/v1/webhooks/${hookId}/deliveries/${d.id}`, { key: s.rootKey });
     expect(api.body.delivery.responseBody).toBe(d.response_body);
+  });
+
+  it('redacts an api signing secret that straddles the 2 KB cut (redacted before cutting)', async () => {
+    const { s, walletId, hookId, secret } = await setup();
+    await recordDeposit(t.db, s.companyId, walletId);
+    // The secret starts 28 characters before the limit: cutting first would keep 28 of its characters.
+    const body = `${'a'.repeat(2048 - 28)}${secret}${'b'.repeat(500)}`;
+    rx.respond((_r, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(body);
+    });
+    await dispatcher.runOnce();
+    const d = await delivery(hookId);
+    expect(d.response_body).not.toContain(secret.slice(0, 8));
+    expect(d.response_body).toBe(`${'a'.repeat(2020)}[redacted]${'b'.repeat(2048 - 2030)}`);
+  });
+
+  it('redacts a signing secret whose beginning is cut off at the end of what is read', async () => {
+    const { s, walletId, hookId, secret } = await setup();
+    await recordDeposit(t.db, s.companyId, walletId);
+    // Echoes shrink when redacted (50 characters to 10), pulling the end of what is read (3 KB,
+    // cut 20 characters into a secret) inside the 2 KB that is kept.
+    const echoes = `${secret} `.repeat(30);
+    const fill = 'c'.repeat(3072 - echoes.length - 20);
+    rx.respond((_r, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(`${echoes}${fill}${secret}${'d'.repeat(4000)}`);
+    });
+    await dispatcher.runOnce();
+    const d = await delivery(hookId);
+    expect(d.response_body).not.toContain(secret.slice(0, 8));
+    expect(d.response_body).toBe(`${'[redacted] '.repeat(30)}${fill}[redacted]`);
   });
 
   it('sends waiting deliveries to the new URL after a PATCH and signs with a rotated secret at once', async () => {
@@ -362,5 +393,40 @@ describe('dispatcher', () => {
     expect(JSON.parse(slackReq?.rawBody ?? '{}').text).toMatch(/^Deposit confirmed: 2\.25 ETH/);
     const d = await delivery(tg.body.id);
     expect(d.response_body).toBe('bad request for /bot[redacted]/sendMessage');
+  });
+
+  it('redacts a Slack URL in every form the receiver echoes: whole, path alone, token alone, encoded, JSON-escaped', async () => {
+    const s = await seedCompany(t.db);
+    const walletId = (
+      await call(app.url, 'POST', '/v1/wallets', { key: s.rootKey, body: { name: 'w', chain: 'ethereum', network: 'sepolia' } })
+    ).body.id;
+    const token = 'Zq8xSLACKTOKEN4f7Hk2pW9m';
+    const slackUrl = `${rx.url}/services/T0123ABCD/B0456EFGH/${token}`;
+    const hook = await call(app.url, 'POST', '/v1/webhooks', {
+      key: s.rootKey,
+      body: { type: 'slack', config: { url: slackUrl }, events: ['*'] },
+    });
+    rx.respond((r, res) => {
+      const echoes = [
+        `path ${r.path}`,
+        `token ${token}`,
+        `url ${slackUrl}`,
+        `encoded ${encodeURIComponent(slackUrl)}`,
+        `json ${JSON.stringify(slackUrl).replaceAll('/', '\\/')}`,
+      ];
+      res.writeHead(404).end(echoes.join('\n'));
+    });
+    await recordDeposit(t.db, s.companyId, walletId);
+    expect(await dispatcher.runOnce()).toBe(1);
+    const d = await delivery(hook.body.id);
+    expect(d.response_body).not.toContain(token);
+    expect(d.response_body).not.toContain(token.slice(0, 8));
+    expect(d.response_body.split('\n')).toEqual([
+      'path [redacted]',
+      'token [redacted]',
+      'url [redacted]',
+      'encoded [redacted]',
+      'json "[redacted]"',
+    ]);
   });
 });

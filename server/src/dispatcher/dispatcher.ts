@@ -2,10 +2,11 @@ import { DELIVERY_CHANNEL, type Logger, type WebhookSettings } from '@walletd/co
 import pg from 'pg';
 import type { Common } from '../context';
 import { DestinationPolicy } from '../webhooks/destinationPolicy';
-import { openWebhookSecrets, redact, type WebhookSecrets } from '../webhooks/webhookSecrets';
+import { redact } from '../webhooks/redactSecrets';
+import { openWebhookSecrets, type WebhookSecrets } from '../webhooks/webhookSecrets';
 import { chatMessage } from './chatMessage';
 import { type AttemptOutcome, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
-import { HttpSender, type PostResult } from './httpSender';
+import { type Cleaner, HttpSender, type PostResult } from './httpSender';
 import { MAX_ATTEMPTS, backoffSeconds } from './retryPolicy';
 import { serviceSignature, standardWebhooksHeaders } from './signing';
 
@@ -41,7 +42,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     try {
       secrets = secretsFor(d);
       const known = secrets;
-      result = await send(d, known, (text) => redact(text, known));
+      result = await send(d, known, (text, cutAtEnd) => redact(text, known, cutAtEnd));
     } catch (e) {
       result = { ok: false, responseCode: null, responseBody: null, error: `internal: ${(e as Error).message}`, retryAfterSeconds: null };
     }
@@ -65,7 +66,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     return outcome;
   }
 
-  function send(d: ClaimedDelivery, secrets: WebhookSecrets, clean: (text: string) => string): Promise<PostResult> {
+  function send(d: ClaimedDelivery, secrets: WebhookSecrets, clean: Cleaner): Promise<PostResult> {
     const json = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
     switch (d.type) {
       case 'api':
@@ -77,6 +78,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
             ...standardWebhooksHeaders(secrets.signingSecret, d.eventId, d.body),
           },
           d.body,
+          clean,
         );
       case 'telegram':
         return sender.post(

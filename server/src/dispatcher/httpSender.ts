@@ -14,6 +14,9 @@ export interface PostResult {
   retryAfterSeconds: number | null;
 }
 
+/** Redacts secrets; `cutAtEnd` when the text is only the start of a longer body. */
+export type Cleaner = (text: string, cutAtEnd?: boolean) => string;
+
 const RESPONSE_BODY_LIMIT = 2048;
 // Read past the stored limit so a secret (at most 256 characters) straddling it is redacted whole.
 const READ_LIMIT = RESPONSE_BODY_LIMIT + 1024;
@@ -36,13 +39,11 @@ export class HttpSender {
     this.#http = new Agent({ ...common, connect: { lookup: guardedLookup(policy, true) as never } });
   }
 
-  /** `clean` redacts secrets from what is kept (error text, response body) before it is cut. */
-  async post(
-    rawUrl: string,
-    headers: Record<string, string>,
-    body: string,
-    clean: (text: string) => string = (t) => t,
-  ): Promise<PostResult> {
+  /**
+   * `clean` redacts secrets from what is kept (error text, response body) before it is cut; it is
+   * required so that no kind can store a body cut through the middle of a secret.
+   */
+  async post(rawUrl: string, headers: Record<string, string>, body: string, clean: Cleaner): Promise<PostResult> {
     const url = new URL(rawUrl);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const plain = url.protocol === 'http:';
@@ -66,10 +67,11 @@ export class HttpSender {
     // The outcome is the status code alone (spec 3.3): decided now, whatever the body does next.
     const ok = isSuccess(res.statusCode);
     const kept = await readLimited(res.body, READ_LIMIT);
+    // Redact the whole read first, then cut: a secret straddling the 2 KB limit is gone whole.
     return {
       ok,
       responseCode: res.statusCode,
-      responseBody: truncateUtf8(Buffer.from(clean(kept.toString('utf8'))), RESPONSE_BODY_LIMIT),
+      responseBody: truncateUtf8(Buffer.from(clean(kept.bytes.toString('utf8'), kept.cut)), RESPONSE_BODY_LIMIT),
       error: ok ? null : `HTTP ${res.statusCode}`,
       retryAfterSeconds: res.statusCode === 429 ? parseRetryAfter(res.headers['retry-after']) : null,
     };
@@ -83,10 +85,11 @@ export class HttpSender {
 const failure = (error: string): PostResult => ({ ok: false, responseCode: null, responseBody: null, error, retryAfterSeconds: null });
 
 /**
- * Reads at most `limit` bytes of the body, then drops the rest. A body that stalls or breaks past
- * the attempt's deadline keeps what arrived: it is diagnostic only.
+ * Reads at most `limit` bytes of the body, then drops the rest (`cut` tells whether there was
+ * more). A body that stalls or breaks past the attempt's deadline keeps what arrived: it is
+ * diagnostic only.
  */
-async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, limit: number): Promise<Buffer> {
+async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, limit: number): Promise<{ bytes: Buffer; cut: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -100,5 +103,6 @@ async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, li
   } finally {
     body.destroy();
   }
-  return Buffer.concat(chunks);
+  const all = Buffer.concat(chunks);
+  return { bytes: all.subarray(0, limit), cut: all.length > limit };
 }

@@ -1,8 +1,9 @@
 import { BaseError, fromBaseUnits } from '@walletd/core';
 import { Router } from 'express';
 import type { Common } from '../context';
-import { auth, keySeesWallet, parseBigId, parseId, requireGlobal, walletFor } from '../http/scope';
-import { knownAssets, listTransactions, onchainBalances, walletBalances } from '../services/transactions';
+import { auth, keySeesWallet, parseId, requireGlobal, walletFor } from '../http/scope';
+import { listTransactions } from '../services/transactionList';
+import { knownAssets, onchainBalances, walletBalances } from '../services/transactions';
 
 export function transactionsRouter(common: Common): Router {
   const { db, config, plugins } = common;
@@ -42,6 +43,8 @@ export function transactionsRouter(common: Common): Router {
       throw new BaseError('validation_failed', 'limit must be an integer from 1 to 200');
     }
     if (search !== undefined && typeof search !== 'string') throw new BaseError('validation_failed', 'search must be a transaction hash');
+    if (after !== undefined && typeof after !== 'string')
+      throw new BaseError('validation_failed', 'after must be the `next` of a previous page');
     let wallet: number | undefined;
     if (walletId !== undefined) {
       wallet = parseId(walletId, 'walletId');
@@ -53,7 +56,7 @@ export function transactionsRouter(common: Common): Router {
         walletIds: a.walletIds,
         walletId: wallet,
         search,
-        after: after === undefined ? undefined : parseBigId(after, 'after'),
+        after: after === undefined ? undefined : String(after),
         limit: Number(limit),
       }),
     );

@@ -238,10 +238,17 @@ describe('webhook endpoints', () => {
     const e1 = await recordDeposit(t.db, s.companyId, w);
     const e2 = await recordDeposit(t.db, s.companyId, w, 'deposit.detected');
     const first = (await call(app.url, 'GET', `/v1/webhooks/${id}/deliveries`, { key: s.rootKey })).body.deliveries[1];
+    // Its delivery is still pending: redeliver returns that one rather than queueing a second.
     const again = await call(app.url, 'POST', `/v1/webhooks/${id}/deliveries/${first.id}/redeliver`, { key: s.rootKey });
-    expect(again.status).toBe(202);
+    expect(again.status).toBe(200);
     expectSchema('Delivery', again.body.delivery);
-    expect(again.body.delivery).toMatchObject({ eventId: e1.envelope.id, status: 'pending', attempts: 0 });
+    expect(again.body.delivery).toMatchObject({ id: first.id, eventId: e1.envelope.id, status: 'pending', attempts: 0 });
+    await t.db('webhook_deliveries').where({ id: first.id }).update({ status: 'failed', next_attempt_at: null });
+    const fresh = await call(app.url, 'POST', `/v1/webhooks/${id}/deliveries/${first.id}/redeliver`, { key: s.rootKey });
+    expect(fresh.status).toBe(202);
+    expectSchema('Delivery', fresh.body.delivery);
+    expect(fresh.body.delivery).toMatchObject({ eventId: e1.envelope.id, status: 'pending', attempts: 0 });
+    expect(fresh.body.delivery.id).not.toBe(first.id);
     // Events with a delivery still waiting are not queued twice.
     expect((await call(app.url, 'POST', `/v1/webhooks/${id}/replay`, { key: s.rootKey, body: { since } })).body.queued).toBe(0);
     await t.db('webhook_deliveries').where({ webhook_id: id }).update({ status: 'delivered' });
@@ -264,5 +271,56 @@ describe('webhook endpoints', () => {
     expect((await call(app.url, 'GET', '/v1/events?after=12', { key: s.rootKey })).status).toBe(400);
     const outsider = await keyFor(t.db, s.companyId, { actions: ['events:read'], walletIds: [] });
     expect((await call(app.url, 'GET', '/v1/events', { key: outsider.key })).body.events).toEqual([]);
+  });
+
+  it('keeps one pending delivery per event and webhook however many redelivers race', async () => {
+    const s = await seedCompany(t.db);
+    const w = await wallet(s);
+    const id = (await hook(s.rootKey, apiHook())).body.id;
+    await recordDeposit(t.db, s.companyId, w);
+    const [done] = await t
+      .db('webhook_deliveries')
+      .where({ webhook_id: id })
+      .update({ status: 'delivered', next_attempt_at: null })
+      .returning('id');
+    const path = `/v1/webhooks/${id}/deliveries/${done.id}/redeliver`;
+    const answers = await Promise.all(Array.from({ length: 12 }, () => call(app.url, 'POST', path, { key: s.rootKey })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 202]);
+    const pending = await t.db('webhook_deliveries').where({ webhook_id: id, status: 'pending' }).select('id');
+    expect(pending).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.body.delivery.id))).toEqual(new Set([pending[0].id]));
+    // Replay skips it too, and the database refuses a second pending row whatever the code path.
+    expect(
+      (await call(app.url, 'POST', `/v1/webhooks/${id}/replay`, { key: s.rootKey, body: { since: '2000-01-01T00:00:00Z' } })).body.queued,
+    ).toBe(0);
+    const dup = await t.db('webhook_deliveries').where({ id: pending[0].id }).first('event_id', 'event_type');
+    await expect(
+      t.db('webhook_deliveries').insert({ webhook_id: id, event_id: dup.event_id, event_type: dup.event_type, status: 'pending' }),
+    ).rejects.toThrow(/webhook_deliveries_one_pending/);
+  });
+
+  it('counts redeliver and replay against the per-key write limit', async () => {
+    const limited = await startTestApp(t.db, { webhooks: { allowCidrs: ['127.0.0.0/8'] }, rateLimit: { writesPerKeyPerMinute: 2 } });
+    try {
+      const s = await seedCompany(t.db);
+      const w = await wallet(s);
+      const id = (await hook(s.rootKey, apiHook())).body.id;
+      await recordDeposit(t.db, s.companyId, w);
+      const [d] = await t.db('webhook_deliveries').where({ webhook_id: id }).select('id');
+      const redeliver = () => call(limited.url, 'POST', `/v1/webhooks/${id}/deliveries/${d.id}/redeliver`, { key: s.rootKey });
+      expect((await redeliver()).status).toBe(200);
+      expect((await redeliver()).status).toBe(200);
+      const refused = await redeliver();
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('rate_limited');
+      expect(refused.headers.get('retry-after')).toMatch(/^[0-9]+$/);
+      const replay = () =>
+        call(limited.url, 'POST', `/v1/webhooks/${id}/replay`, { key: s.rootKey, body: { since: '2000-01-01T00:00:00Z' } });
+      expect((await replay()).status).toBe(202);
+      expect((await replay()).status).toBe(202);
+      expect((await replay()).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
   });
 });

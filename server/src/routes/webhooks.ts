@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { type RequestHandler, Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../context';
 import { checkBody } from '../http/body';
@@ -17,7 +17,7 @@ import {
 import type { DestinationPolicy } from '../webhooks/destinationPolicy';
 
 /** Spec 4.1. Every operation needs the global `webhooks:manage` action and rule 5's visibility. */
-export function webhooksRouter(common: Common, policy: DestinationPolicy): Router {
+export function webhooksRouter(common: Common, policy: DestinationPolicy, writeLimit: RequestHandler): Router {
   const deps: WebhookDeps = { db: common.db, masterKey: common.masterKey, policy };
   const { db } = common;
   const r = Router();
@@ -83,12 +83,15 @@ export function webhooksRouter(common: Common, policy: DestinationPolicy): Route
     res.json({ delivery: await getDelivery(db, row!.id, parseBigId(req.params.deliveryId, 'delivery id')) });
   });
 
-  r.post('/webhooks/:id/deliveries/:deliveryId/redeliver', async (req, res) => {
+  // Redeliver and replay queue outbound traffic: they count against the per-key write limit.
+  r.post('/webhooks/:id/deliveries/:deliveryId/redeliver', writeLimit, async (req, res) => {
     const { row } = await managed(req);
-    res.status(202).json({ delivery: await redeliver(db, row!, parseBigId(req.params.deliveryId, 'delivery id')) });
+    const { delivery, created } = await redeliver(db, row!, parseBigId(req.params.deliveryId, 'delivery id'));
+    // 202: a new delivery is queued; 200: the one already pending for this event is returned.
+    res.status(created ? 202 : 200).json({ delivery });
   });
 
-  r.post('/webhooks/:id/replay', async (req, res) => {
+  r.post('/webhooks/:id/replay', writeLimit, async (req, res) => {
     const { row } = await managed(req);
     res.status(202).json({ queued: await replay(db, row!, checkBody('ReplayRequest', req.body)) });
   });

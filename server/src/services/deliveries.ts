@@ -68,23 +68,35 @@ export async function getDelivery(db: Db, webhookId: number, deliveryId: number)
   return { ...toView(row), responseBody: row.response_body ?? null, payload: JSON.parse(row.body as string) as unknown };
 }
 
-/** A new delivery of the same event (same id, same bytes), due now. */
+/**
+ * A new delivery of the same event (same id, same bytes), due now; or, while one of that event to
+ * this webhook is still pending, that one (`created: false`): a delivery already waits, a second
+ * would only post the same bytes twice. The partial unique index (one pending per webhook and
+ * event) makes this hold for concurrent calls as well.
+ */
 export async function redeliver(db: Db, webhook: WebhookRow, deliveryId: number) {
   const source = await db('webhook_deliveries').where({ id: deliveryId, webhook_id: webhook.id }).first('event_id', 'event_type');
   if (!source) throw new BaseError('not_found', 'Delivery not found');
   if (!webhook.enabled) throw new BaseError('conflict', 'The webhook is disabled; enable it before redelivering');
   return db.transaction(async (trx) => {
-    const [row] = await trx('webhook_deliveries')
-      .insert({
-        webhook_id: webhook.id,
-        event_id: source.event_id,
-        event_type: source.event_type,
-        status: 'pending',
-        next_attempt_at: trx.fn.now(),
-      })
-      .returning('*');
-    await trx.raw('select pg_notify(?, ?)', [DELIVERY_CHANNEL, '']);
-    return toView(row as DeliveryRow);
+    const { rows } = await trx.raw(
+      `insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
+       values (?, ?, ?, 'pending', now())
+       on conflict (webhook_id, event_id) where status = 'pending' do nothing
+       returning *`,
+      [webhook.id, source.event_id, source.event_type],
+    );
+    const created = rows[0] as DeliveryRow | undefined;
+    if (created) {
+      await trx.raw('select pg_notify(?, ?)', [DELIVERY_CHANNEL, '']);
+      return { delivery: toView(created), created: true };
+    }
+    const pending = (await trx('webhook_deliveries')
+      .where({ webhook_id: webhook.id, event_id: source.event_id, status: 'pending' })
+      .first()) as DeliveryRow | undefined;
+    // Gone between the two statements (its attempt just finished): ask again.
+    if (!pending) throw new BaseError('conflict', 'The pending delivery of this event just finished; redeliver again if needed');
+    return { delivery: toView(pending), created: false };
   });
 }
 
@@ -133,7 +145,8 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput): P
          and not exists (select 1 from webhook_deliveries p where p.webhook_id = :webhookId and p.event_id = e.id and p.status = 'pending')
          ${statusFilter}
        order by e.seq
-       limit ${REPLAY_MAX_EVENTS}`,
+       limit ${REPLAY_MAX_EVENTS}
+       on conflict (webhook_id, event_id) where status = 'pending' do nothing`,
       {
         webhookId: webhook.id,
         companyId: webhook.company_id,

@@ -53,6 +53,8 @@ export interface PolicyInput {
   assetKey: string | null;
   /** Destination lists for deny/allow; base-unit strings for the amount kinds. */
   addresses?: string[];
+  /** The addresses' match forms (resolvePolicyAddresses): what destinations are compared with. */
+  matchKeys?: string[];
   max?: bigint;
   threshold?: bigint;
   approvals?: number;
@@ -68,7 +70,7 @@ export async function addPolicy(db: Db, input: PolicyInput): Promise<PolicyView>
     case 'deny_destinations':
     case 'allow_destinations':
       if (!input.addresses?.length) throw new BaseError('validation_failed', `${kind} needs at least one address (--addresses)`);
-      params = { addresses: input.addresses };
+      params = { addresses: input.addresses, ...(input.matchKeys ? { matchKeys: input.matchKeys } : {}) };
       break;
     case 'max_per_transaction':
     case 'daily_volume':

@@ -1,4 +1,3 @@
-import type { TransferRow } from '@walletd/indexer';
 import {
   type AssetRef,
   BaseError,
@@ -103,56 +102,4 @@ export async function onchainBalances(
     throw new BaseError('node_error', `the ${chain}/${network} node did not answer the balance check`, { cause });
   }
   return out;
-}
-
-export interface TransactionQuery {
-  companyId: number;
-  walletIds: ReadonlySet<number> | null;
-  walletId?: number;
-  search?: string;
-  after?: number;
-  limit: number;
-}
-
-/** Transfers of the key's wallets, newest first; `search` matches an on-chain hash exactly (case-insensitive). */
-export async function listTransactions(db: Db, config: WalletdConfig, plugins: PluginRegistry, q: TransactionQuery) {
-  const query = db('transfers').where('company_id', q.companyId).orderBy('id', 'desc').limit(q.limit);
-  if (q.walletIds !== null) query.whereIn('wallet_id', [...q.walletIds]);
-  if (q.walletId !== undefined) query.andWhere('wallet_id', q.walletId);
-  if (q.search !== undefined) {
-    if (!/^(0x)?[0-9a-fA-F]{16,128}$|^[1-9A-HJ-NP-Za-km-z]{32,100}$/.test(q.search))
-      throw new BaseError('validation_failed', 'search must be a transaction hash');
-    query.andWhereRaw('lower(tx_hash) = lower(?)', [q.search]);
-  }
-  if (q.after !== undefined) query.andWhere('id', '<', q.after);
-  const rows = (await query) as (TransferRow & { direction: string; created_at: Date; updated_at: Date })[];
-  const assetCache = new Map<string, Map<string, AssetRef>>();
-  const transactions = rows.map((r) => {
-    const k = `${r.chain}:${r.network}`;
-    if (!assetCache.has(k)) assetCache.set(k, knownAssets(config, plugins, r.chain, r.network));
-    const asset = assetCache.get(k)?.get(r.asset_key) ?? { key: r.asset_key, symbol: '?', decimals: 0, contractAddress: null };
-    return {
-      id: r.id,
-      walletId: r.wallet_id,
-      addressId: r.address_id,
-      chain: r.chain,
-      network: r.network,
-      txHash: r.tx_hash,
-      eventIndex: r.event_index,
-      direction: r.direction,
-      eventType: r.event_type,
-      asset,
-      amount: fromBaseUnits(parseBaseUnits(r.amount), asset.decimals),
-      fromAddress: r.from_address,
-      toAddress: r.to_address,
-      blockNumber: r.block_number,
-      status: r.status,
-      confirmations: r.confirmations,
-      reason: r.reason,
-      createdAt: r.created_at.toISOString(),
-      updatedAt: r.updated_at.toISOString(),
-    };
-  });
-  const last = rows[rows.length - 1];
-  return { transactions, next: rows.length === q.limit && last ? String(last.id) : null };
 }

@@ -27,13 +27,3 @@ export function openWebhookSecrets(masterKey: MasterKey, id: number, envelope: u
 export function mask(secret: string): string {
   return secret.length <= 8 ? '…' : `${secret.slice(0, 4)}…${secret.slice(-4)}`;
 }
-
-/** Replaces every secret of the webhook in a text (error messages, receiver bodies) before storage. */
-export function redact(text: string, secrets: WebhookSecrets): string {
-  let out = text;
-  const values = [secrets.signingSecret, secrets.botToken, secrets.url].filter((v): v is string => !!v && v.length >= 4);
-  for (const v of values) out = out.split(v).join('[redacted]');
-  // A Telegram token may appear URL-encoded in an error.
-  if (secrets.botToken) out = out.split(encodeURIComponent(secrets.botToken)).join('[redacted]');
-  return out;
-}

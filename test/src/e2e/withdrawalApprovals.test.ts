@@ -88,7 +88,7 @@ describe('withdrawal requests approved with the admin CLI', () => {
       '--approvals',
       '2',
     );
-    expect(policy).toMatchObject({ kind: 'approval_above', params: { threshold: '1000000000000000000', approvals: 2 }, enabled: true });
+    expect(policy).toMatchObject({ kind: 'approval_above', params: { threshold: '1 ETH', approvals: 2 }, enabled: true });
     expect(await ok('policy', 'list', '--company', String(s.companyId))).toHaveLength(1);
 
     const direct = await api('POST', `/wallets/${walletId}/withdrawals`, {

@@ -442,6 +442,126 @@ describe('withdrawals through the API on anvil', () => {
     expect(await mine('withdrawal.confirmed', lost.id)).toHaveLength(0);
   });
 
+  it('lists withdrawals beside deposits in GET /v1/transactions (direction outgoing), by hash too, paging through both', async () => {
+    const all = await api('GET', `/transactions?walletId=${walletId}&limit=200`);
+    expect(all.status).toBe(200);
+    expectSchema('TransactionList', all.body);
+    type Tx = { kind: string; id: number; direction: string; withdrawalId: number | null; txHash: string };
+    const rows: Tx[] = all.body.transactions;
+    const deposits = rows.filter((r) => r.kind === 'deposit');
+    expect(deposits.length).toBeGreaterThan(0);
+    expect(deposits.every((d) => d.direction === 'incoming' && d.withdrawalId === null)).toBe(true);
+    // Every withdrawal whose transaction exists (signed on), once, as outgoing.
+    const sent = await t
+      .db('withdrawals')
+      .where({ wallet_id: walletId })
+      .whereIn('status', ['signed', 'broadcast', 'confirmed', 'rejected'])
+      .orderBy('id')
+      .pluck('id');
+    expect(sent.length).toBeGreaterThan(1);
+    const outgoing = rows.filter((r) => r.kind === 'withdrawal');
+    expect(outgoing.map((r) => r.withdrawalId).sort((a, b) => (a as number) - (b as number))).toEqual(sent);
+    expect(outgoing.every((r) => r.direction === 'outgoing')).toBe(true);
+
+    const native = await t.db('withdrawals').where({ idempotency_key: 'native-1' }).first();
+    const found = await api('GET', `/transactions?search=${native.tx_hash.toUpperCase().replace('0X', '0x')}`);
+    expectSchema('TransactionList', found.body);
+    expect(found.body.transactions).toEqual([
+      expect.objectContaining({
+        kind: 'withdrawal',
+        id: native.id,
+        withdrawalId: native.id,
+        walletId,
+        direction: 'outgoing',
+        txHash: native.tx_hash,
+        amount: '0.25',
+        asset: { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18, contractAddress: null },
+        fromAddress: source,
+        toAddress: recipient,
+        status: 'confirmed',
+      }),
+    ]);
+
+    // Pages of 2 walk the same rows in the same order as one page.
+    const paged: string[] = [];
+    let next: string | null = null;
+    do {
+      const page: { body: { transactions: Tx[]; next: string | null } } = await api(
+        'GET',
+        `/transactions?walletId=${walletId}&limit=2${next ? `&after=${next}` : ''}`,
+      );
+      paged.push(...page.body.transactions.map((r) => `${r.kind}:${r.id}`));
+      next = page.body.next;
+    } while (next);
+    expect(paged).toEqual(rows.map((r) => `${r.kind}:${r.id}`));
+    expect((await api('GET', '/transactions?after=not-a-cursor')).status).toBe(400);
+  });
+
+  it('validates a withdrawal request as prepare does: a foreign fromAddress is 422, a 5,000-digit amount 400', async () => {
+    const count = async () => Number((await t.db('withdrawal_requests').count({ n: '*' }))[0]?.n);
+    const before = await count();
+    const otherWallet = (await api('POST', '/wallets', { name: 'other', chain: 'ethereum', network: 'devnet' })).body.id;
+    const otherWalletAddress = (await api('POST', `/wallets/${otherWallet}/addresses`)).body.address;
+    const stranger = await seedCompany(t.db, 'paid', 'Stranger');
+    const strangerWallet = (
+      await call(app.url, 'POST', '/v1/wallets', { key: stranger.rootKey, body: { name: 's', chain: 'ethereum', network: 'devnet' } })
+    ).body.id;
+    const strangerAddress = (await call(app.url, 'POST', `/v1/wallets/${strangerWallet}/addresses`, { key: stranger.rootKey })).body
+      .address;
+    const propose = (extra: Record<string, unknown>) =>
+      api('POST', '/withdrawal-requests', { walletId, asset: 'ETH', toAddress: recipient, amount: '0.1', ...extra });
+    for (const from of [otherWalletAddress, strangerAddress]) {
+      const r = await propose({ fromAddress: from });
+      expect({ status: r.status, code: r.body.code }).toEqual({ status: 422, code: 'unprocessable' });
+      expect(r.body.message).toBe(`fromAddress ${from} is not an address of wallet ${walletId}`);
+    }
+    const huge = '9'.repeat(5000);
+    const tooBig = await propose({ amount: huge });
+    expect({ status: tooBig.status, code: tooBig.body.code }).toEqual({ status: 400, code: 'invalid_amount' });
+    expect(tooBig.body.message).toMatch(/larger than any chain can hold/);
+    expect(tooBig.body.message.length).toBeLessThan(200);
+    // One base unit past a uint256 is refused too, and prepare says the same as the request.
+    const justOver = fromBaseUnits(1n << 256n, 18);
+    expect((await propose({ amount: justOver })).body.code).toBe('invalid_amount');
+    const prepared = await prepare({ asset: 'ETH', toAddress: recipient, amount: huge, idempotencyKey: 'huge-1' });
+    expect({ status: prepared.status, code: prepared.body.code }).toEqual({ status: 400, code: 'invalid_amount' });
+    expect(await count()).toBe(before);
+    // The wallet's own second address is a valid source.
+    const own = await propose({ fromAddress: second });
+    expect(own.status).toBe(201);
+    expect(own.body.fromAddress).toBe(second);
+  });
+
+  it("hides an archived wallet's transactions, withdrawals and withdrawal requests", async () => {
+    const oldWallet = (await api('POST', '/wallets', { name: 'old', chain: 'ethereum', network: 'devnet' })).body.id;
+    const oldAddress = (await api('POST', `/wallets/${oldWallet}/addresses`)).body.address;
+    const depositHash = await anvil.send(oldAddress, 10n ** 18n);
+    await round(2);
+    const w = await api('POST', `/wallets/${oldWallet}/withdrawals`, {
+      asset: 'ETH',
+      toAddress: recipient,
+      amount: '0.1',
+      idempotencyKey: 'old-1',
+    });
+    expect(w.status).toBe(201);
+    const withdrawalHash = (await api('POST', `/withdrawals/${w.body.id}/broadcast`)).body.txHash;
+    const request = await api('POST', '/withdrawal-requests', { walletId: oldWallet, asset: 'ETH', toAddress: recipient, amount: '0.2' });
+    expect(request.status).toBe(201);
+    const seen = async () => ({
+      deposit: (await api('GET', `/transactions?search=${depositHash}`)).body.transactions.length,
+      withdrawal: (await api('GET', `/transactions?search=${withdrawalHash}`)).body.transactions.length,
+      listed: (await api('GET', '/transactions?limit=200')).body.transactions.filter((x: { walletId: number }) => x.walletId === oldWallet)
+        .length,
+      requests: (await api('GET', '/withdrawal-requests')).body.requests.filter((x: { walletId: number }) => x.walletId === oldWallet)
+        .length,
+      withdrawalStatus: (await api('GET', `/withdrawals/${w.body.id}`)).status,
+      requestStatus: (await api('GET', `/withdrawal-requests/${request.body.id}`)).status,
+    });
+    expect(await seen()).toEqual({ deposit: 1, withdrawal: 1, listed: 2, requests: 1, withdrawalStatus: 200, requestStatus: 200 });
+    expect((await api('DELETE', `/wallets/${oldWallet}`)).status).toBe(204);
+    expect(await seen()).toEqual({ deposit: 0, withdrawal: 0, listed: 0, requests: 0, withdrawalStatus: 404, requestStatus: 404 });
+  });
+
   it('limits value-moving writes to 20 a minute per key and endpoint (429 with Retry-After)', async () => {
     const limitedApp = await startTestApp(t.db, { chains: [settings] }, masterKey);
     try {

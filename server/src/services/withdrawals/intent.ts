@@ -10,10 +10,10 @@ import {
   type WithdrawalVerbs,
   amountCeiling,
   fromBaseUnits,
-  toBaseUnits,
 } from '@walletd/core';
 import type { WalletRow } from '../../http/scope';
 import { knownAssets } from '../transactions';
+import { intentAmount } from './amountBound';
 
 /** The body of a prepare or a withdrawal request, as the caller sent it (already schema-checked). */
 export interface IntentBody {
@@ -92,8 +92,9 @@ export function resolveIntent(config: WalletdConfig, plugins: PluginRegistry, wa
   const outputs = raw.map((o, i) => {
     const field = single ? 'toAddress' : `outputs[${i}].toAddress`;
     const a = address(o.toAddress, field);
-    const amount = toBaseUnits(o.amount, asset.decimals, { allowZero: false });
-    if (amount > ceiling) throw tooLarge(single ? 'amount' : `outputs[${i}].amount`);
+    const amountField = single ? 'amount' : `outputs[${i}].amount`;
+    const amount = intentAmount(o.amount, asset.decimals, amountField);
+    if (amount > ceiling) throw tooLarge(amountField);
     return { to: a.display, toKey: a.key, amount };
   });
   if (outputs.reduce((sum, o) => sum + o.amount, 0n) > ceiling) throw tooLarge('the total of outputs');

@@ -6,6 +6,7 @@ import type { WalletRow } from '../../http/scope';
 import { audit } from '../audit';
 import { decidePolicies } from '../policies';
 import { type ChainAccess, type ResolvedIntent, chainAccess, intentHash, totalAmount } from './intent';
+import { ownedSource } from './ownedSource';
 
 export interface PrepareInput {
   intent: ResolvedIntent;
@@ -28,11 +29,7 @@ export interface Prepared {
  * primary address first). Funds stay where they were deposited; nothing is swept first.
  */
 async function chooseSource(db: Knex, wallet: WalletRow, intent: ResolvedIntent): Promise<{ address: string; index: number }> {
-  if (intent.from) {
-    const row = await db('addresses').where({ wallet_id: wallet.id, match_key: intent.from.matchKey }).first('address', 'derivation_index');
-    if (!row) throw new BaseError('unprocessable', `fromAddress ${intent.from.address} is not an address of wallet ${wallet.id}`);
-    return { address: row.address, index: row.derivation_index };
-  }
+  if (intent.from) return ownedSource(db, wallet.id, intent.from);
   const { rows } = await db.raw(
     `select a.address, a.derivation_index,
         coalesce((select sum(t.amount) from transfers t

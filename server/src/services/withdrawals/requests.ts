@@ -5,6 +5,7 @@ import type { WalletRow } from '../../http/scope';
 import { audit } from '../audit';
 import { decidePolicies } from '../policies';
 import { type ResolvedIntent, intentHash } from './intent';
+import { ownedSource } from './ownedSource';
 import { prepareWithdrawal } from './prepare';
 import { type WithdrawalView, toWithdrawalView } from './view';
 
@@ -135,6 +136,8 @@ export async function proposeWithdrawal(db: Db, wallet: WalletRow, input: Propos
   };
   const earlier = await find(db);
   if (earlier) return replay(earlier);
+  // Checked as prepare checks it: approvers must never be shown a source that is not the wallet's.
+  if (input.intent.from) await ownedSource(db, wallet.id, input.intent.from);
   const decision = await decidePolicies(db, wallet, input.intent, 0);
   if (decision.outcome === 'refuse' && decision.code === 'policy_denied')
     throw new BaseError(decision.code, decision.message, { details: { policyIds: decision.policyIds } });
@@ -301,7 +304,14 @@ export async function listRequests(
   walletIds: ReadonlySet<number> | null,
   status?: string,
 ): Promise<RequestRow[]> {
-  const q = db('withdrawal_requests').where({ company_id: companyId }).orderBy('id', 'desc').limit(200);
+  // An archived wallet is hidden from the API, its requests with it (as GET /withdrawal-requests/:id does).
+  const q = db('withdrawal_requests')
+    .where({ company_id: companyId })
+    .whereExists((w) =>
+      w.select(db.raw('1')).from('wallets').whereRaw('wallets.id = withdrawal_requests.wallet_id').whereNull('wallets.deleted_at'),
+    )
+    .orderBy('id', 'desc')
+    .limit(200);
   if (walletIds !== null) q.whereIn('wallet_id', [...walletIds]);
   if (status) q.andWhere({ status });
   return (await q) as RequestRow[];

@@ -1,0 +1,158 @@
+import { type AssetRef, BaseError, type Db, type PluginRegistry, type WalletdConfig, fromBaseUnits, parseBaseUnits } from '@walletd/core';
+import { knownAssets } from './transactions';
+
+export interface TransactionQuery {
+  companyId: number;
+  walletIds: ReadonlySet<number> | null;
+  walletId?: number;
+  search?: string;
+  /** The `next` of the previous page (opaque), or a transfer id (the form before withdrawals were listed). */
+  after?: string;
+  limit: number;
+}
+
+/** One row of either kind, as the union query returns it. */
+interface Row {
+  kind: 'deposit' | 'withdrawal';
+  id: number;
+  wallet_id: number;
+  address_id: number | null;
+  chain: string;
+  network: string;
+  tx_hash: string;
+  event_index: number;
+  direction: string;
+  event_type: string;
+  asset_key: string;
+  asset: AssetRef | null;
+  amount: string;
+  from_address: string | null;
+  to_address: string | null;
+  outputs: { toAddress: string; amount: string }[] | null;
+  block_number: string | number | null;
+  status: string;
+  confirmations: number | null;
+  reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+  sort_us: string;
+}
+
+// Withdrawals are transactions from signing on: their transaction exists (and counts in balances).
+const WITHDRAWAL_STATES = `('signed', 'broadcast', 'confirmed', 'rejected')`;
+// The transaction states of a withdrawal in the deposits' vocabulary: not final, final, did not land.
+const WITHDRAWAL_STATUS = `case w.status when 'confirmed' then 'confirmed' when 'rejected' then 'rejected' else 'pending' end`;
+
+const KIND_CODE = { deposit: 'd', withdrawal: 'w' } as const;
+
+/** Cursor "<microseconds>.<d|w>.<id>": newest first by when the transaction appeared, then kind, then id. */
+async function parseAfter(db: Db, after: string): Promise<[string, string, number] | null> {
+  const m = /^([0-9]{1,20})\.([dw])\.([1-9][0-9]{0,15})$/.exec(after);
+  if (m) return [m[1] as string, m[2] as string, Number(m[3])];
+  if (/^[1-9][0-9]{0,15}$/.test(after)) {
+    const row = (await db('transfers')
+      .where({ id: Number(after) })
+      .first(db.raw('(extract(epoch from created_at) * 1000000)::bigint::text as us'))) as { us: string } | undefined;
+    return row ? [row.us, 'd', Number(after)] : null;
+  }
+  throw new BaseError('validation_failed', 'after must be the `next` of a previous page');
+}
+
+/**
+ * Deposits and withdrawals of the key's wallets, newest first (deposits when detected,
+ * withdrawals when signed); `search` matches an on-chain hash exactly (case-insensitive).
+ * Archived wallets are hidden, as everywhere in the API.
+ */
+export async function listTransactions(db: Db, config: WalletdConfig, plugins: PluginRegistry, q: TransactionQuery) {
+  if (q.search !== undefined && !/^(0x)?[0-9a-fA-F]{16,128}$|^[1-9A-HJ-NP-Za-km-z]{32,100}$/.test(q.search))
+    throw new BaseError('validation_failed', 'search must be a transaction hash');
+  const cursor = q.after === undefined ? null : await parseAfter(db, q.after);
+  if (q.after !== undefined && cursor === null) return { transactions: [], next: null };
+  // The same filters on both sides; each side is limited before the merge.
+  const filters = (alias: string, sortExpr: string) => {
+    const parts = [`${alias}.company_id = :companyId`, 'wl.deleted_at is null'];
+    if (q.walletIds !== null) parts.push(`${alias}.wallet_id = any(:walletIds::int[])`);
+    if (q.walletId !== undefined) parts.push(`${alias}.wallet_id = :walletId`);
+    if (q.search !== undefined) parts.push(`lower(${alias}.tx_hash) = lower(:search)`);
+    if (cursor) parts.push(`(${sortExpr}, :kind${alias}::text, ${alias}.id) < (:us::bigint, :cursorKind::text, :cursorId)`);
+    return parts.join(' and ');
+  };
+  const depositSort = '(extract(epoch from t.created_at) * 1000000)::bigint';
+  const withdrawalSort = '(extract(epoch from w.signed_at) * 1000000)::bigint';
+  const { rows } = (await db.raw(
+    `select * from (
+       (select 'deposit' as kind, t.id, t.wallet_id, t.address_id, t.chain, t.network, t.tx_hash, t.event_index, t.direction,
+               t.event_type, t.asset_key, null::jsonb as asset, t.amount::text as amount, t.from_address, t.to_address,
+               null::jsonb as outputs, t.block_number, t.status, t.confirmations, t.reason, t.created_at, t.updated_at,
+               ${depositSort}::text as sort_us, ${depositSort} as sort_key
+          from transfers t join wallets wl on wl.id = t.wallet_id
+         where ${filters('t', depositSort)}
+         order by sort_key desc, t.id desc limit :limit)
+       union all
+       (select 'withdrawal', w.id, w.wallet_id, null, w.chain, w.network, w.tx_hash, 0, 'outgoing',
+               'withdrawal', w.asset_key, w.asset, w.amount::text, w.from_address, w.to_address,
+               w.outputs, w.block_number, ${WITHDRAWAL_STATUS}, coalesce(w.confirmations, 0), w.reason, w.created_at, w.updated_at,
+               ${withdrawalSort}::text, ${withdrawalSort}
+          from withdrawals w join wallets wl on wl.id = w.wallet_id
+         where w.status in ${WITHDRAWAL_STATES} and w.tx_hash is not null and ${filters('w', withdrawalSort)}
+         order by ${withdrawalSort} desc, w.id desc limit :limit)
+     ) x
+     order by sort_key desc, kind desc, id desc
+     limit :limit`,
+    {
+      companyId: q.companyId,
+      walletIds: q.walletIds === null ? [] : [...q.walletIds],
+      walletId: q.walletId ?? null,
+      search: q.search ?? null,
+      limit: q.limit,
+      us: cursor?.[0] ?? null,
+      cursorKind: cursor?.[1] ?? null,
+      cursorId: cursor?.[2] ?? null,
+      kindt: KIND_CODE.deposit,
+      kindw: KIND_CODE.withdrawal,
+    },
+  )) as { rows: Row[] };
+  const assetCache = new Map<string, Map<string, AssetRef>>();
+  const assetOf = (r: Row): AssetRef => {
+    if (r.asset) {
+      const { key, symbol, decimals, contractAddress } = r.asset;
+      return { key, symbol, decimals, contractAddress };
+    }
+    const k = `${r.chain}:${r.network}`;
+    if (!assetCache.has(k)) assetCache.set(k, knownAssets(config, plugins, r.chain, r.network));
+    return assetCache.get(k)?.get(r.asset_key) ?? { key: r.asset_key, symbol: '?', decimals: 0, contractAddress: null };
+  };
+  const transactions = rows.map((r) => {
+    const asset = assetOf(r);
+    const show = (units: string) => fromBaseUnits(parseBaseUnits(units), asset.decimals);
+    return {
+      id: r.id,
+      kind: r.kind,
+      withdrawalId: r.kind === 'withdrawal' ? r.id : null,
+      walletId: r.wallet_id,
+      addressId: r.address_id,
+      chain: r.chain,
+      network: r.network,
+      txHash: r.tx_hash,
+      eventIndex: r.event_index,
+      direction: r.direction,
+      eventType: r.event_type,
+      asset,
+      amount: show(r.amount),
+      fromAddress: r.from_address,
+      toAddress: r.to_address,
+      ...(r.outputs ? { outputs: r.outputs.map((o) => ({ toAddress: o.toAddress, amount: show(o.amount) })) } : {}),
+      blockNumber: r.block_number === null ? null : Number(r.block_number),
+      status: r.status,
+      confirmations: r.confirmations ?? 0,
+      reason: r.reason,
+      createdAt: r.created_at.toISOString(),
+      updatedAt: r.updated_at.toISOString(),
+    };
+  });
+  const last = rows[rows.length - 1];
+  return {
+    transactions,
+    next: rows.length === q.limit && last ? `${last.sort_us}.${KIND_CODE[last.kind]}.${last.id}` : null,
+  };
+}
