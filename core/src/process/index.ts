@@ -1,1 +1,3 @@
 export * from './processAlive';
+export * from './processIdentity';
+export * from './fileLock';

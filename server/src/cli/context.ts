@@ -17,7 +17,7 @@ export async function withRuntime<T>(
   const config = loadConfig({ file: opts.config });
   // Logs to stderr at warn: stdout carries the command's JSON.
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', base: { role: 'admin' } });
-  const rt = await openRuntime(config, logger);
+  const rt = await openRuntime(config, logger, { createCluster: false });
   try {
     return await fn(rt, config, logger);
   } finally {

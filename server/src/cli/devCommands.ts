@@ -48,7 +48,7 @@ export function registerDev(program: Command): void {
       const plugins = loadPlugins();
       const plugin = plugins.forChain(settings.chain);
       if (!plugin) throw new Error(`no plugin serves ${settings.chain}`);
-      const rt = await openRuntime(config, logger);
+      const rt = await openRuntime(config, logger, { createCluster: false });
       const pool = createDetectPool(config.indexer.threads);
       try {
         const before = Number((await rt.db('events').count('* as n'))[0]?.n ?? 0);

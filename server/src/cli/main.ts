@@ -30,7 +30,7 @@ program
   .action(async (_o, cmd) => {
     const config = loadConfig({ file: cmd.optsWithGlobals().config });
     const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: { role: 'migrate' } });
-    const rt = await openRuntime(config, logger);
+    const rt = await openRuntime(config, logger, { createCluster: true });
     await rt.close();
     process.stdout.write('database is at the latest migration\n');
   });

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { type Devnet, devnetChain, devnetInfoFile, readDevnetInfo, startDevnet } from '../devnet/devnet';
 import { openRuntime } from '../runtime';
 import { bootstrapIfEmpty } from '../services/bootstrap';
+import { listen } from './listen';
 
 /** Roles this build can run. Each later role (dispatcher, indexer) registers here. */
 export const ROLES = ['api', 'dispatcher', 'indexer'] as const;
@@ -38,7 +39,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   logger.info({ config: config.source, dataDir: config.dataDir, roles }, 'walletd starting');
   // Plugins are checked before anything starts: a bad plugin stops start-up with its name.
   const plugins = loadPlugins();
-  const rt = await openRuntime(config, logger);
+  const rt = await openRuntime(config, logger, { createCluster: true });
   const metrics = createMetrics();
   const common: Common = { config, logger, db: rt.db, masterKey: rt.masterKey, plugins, metrics };
   let devnet: Devnet | undefined;
@@ -69,10 +70,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       }
       const { app, limiters } = createApp(common);
       stores.push(...limiters.stores);
-      server = await new Promise<Server>((resolve, reject) => {
-        const s = app.listen(config.server.port, config.server.host, () => resolve(s));
-        s.once('error', reject);
-      });
+      server = await listen(app, config.server.port, config.server.host);
       // Keep-alive sockets beyond a proxy's idle timeout; headers must arrive promptly.
       server.keepAliveTimeout = 65_000;
       server.headersTimeout = 66_000;
