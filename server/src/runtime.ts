@@ -29,7 +29,7 @@ export async function openRuntime(config: WalletdConfig, logger: Logger): Promis
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.database.embeddedPort, logger });
     url = embedded.url;
   }
-  const db = createDb({ url, poolMax: config.database.poolMax });
+  const db = createDb({ url, poolMax: config.database.poolMax, logger });
   try {
     const applied = await migrateLatest(db);
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
