@@ -51,8 +51,8 @@ export function createChainHealthReporter(db: Db, key: ChainKey, logger: Logger)
     status: failure ? 'failing' : 'ok',
     reason: failure?.reason ?? null,
     nodeReachable,
-    head: stats.head > 0n ? stats.head : null,
-    indexed: stats.indexed > 0n ? stats.indexed : null,
+    head: stats.head,
+    indexed: stats.indexed,
     lastError: failure?.error ?? null,
   });
 

@@ -56,7 +56,7 @@ export const configSchema = {
       properties: {
         threads: { type: 'integer', minimum: 1, maximum: 64 },
         maxLagBlocks: { type: 'integer', minimum: 0, maximum: 1000000 },
-        healthMaxAgeMs: { type: 'integer', minimum: 1000, maximum: 86400000 },
+        healthMaxAgeMs: { type: 'integer', minimum: 45000, maximum: 86400000 },
       },
     },
     chains: {

@@ -37,7 +37,8 @@ export interface IndexerSettings {
   maxLagBlocks: number;
   /**
    * `/readyz` is not ready when a chain's health record is older than this (or three of the chain's
-   * poll intervals, if longer): the indexer following it is dead or stuck.
+   * poll intervals, if longer): the indexer following it is dead or stuck. At least 45 s, above the
+   * 30 s a failing chain waits between rounds, so a failing chain reads as failing, not as stale.
    */
   healthMaxAgeMs: number;
 }
