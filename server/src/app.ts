@@ -7,6 +7,7 @@ import type { Common } from './context';
 import { authenticate, requirePlan } from './http/authenticate';
 import { jsonBody } from './http/body';
 import { errorHandler } from './http/errorHandler';
+import { httpMetrics } from './http/httpMetrics';
 import { createRateLimiters, type RateLimiters } from './http/rateLimits';
 import { addressesRouter } from './routes/addresses';
 import { dashboardOnlyRouter } from './routes/dashboardOnly';
@@ -37,6 +38,7 @@ export function createApp(base: Common): App {
   app.set('trust proxy', config.server.trustProxy);
   app.set('json spaces', 0);
 
+  if (common.metrics) app.use(httpMetrics(common.metrics));
   app.use(
     pinoHttp({
       logger,

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { Common } from '../context';
 import { checkReadiness } from '../health/readiness';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS, sendError } from '../http/errorHandler';
+import { refreshDatabaseGauges } from '../metrics/databaseGauges';
 
 /** Liveness, readiness and metrics: outside /v1, authentication and the rate limiter (its counters live in the database they check). */
 export function probesRouter(common: Common): Router {
@@ -28,9 +29,14 @@ export function probesRouter(common: Common): Router {
     }
   });
   if (common.metrics) {
-    const { registry } = common.metrics;
+    const { metrics } = common;
+    const { registry } = metrics;
     r.get('/metrics', async (_req, res, next) => {
       try {
+        // A database that is down leaves these at their last values; the rest is still served.
+        await refreshDatabaseGauges(common.db, metrics).catch((err: unknown) =>
+          common.logger.warn({ err }, 'metrics: could not read the delivery backlog and withdrawals'),
+        );
         res.setHeader('content-type', registry.contentType);
         res.send(await registry.metrics());
       } catch (err) {
