@@ -11,3 +11,4 @@ export * from './events';
 export * from './metrics';
 export * from './process';
 export * from './policy';
+export * from './health';

@@ -41,6 +41,8 @@ export interface FollowerDeps {
   metrics?: Metrics;
   /** Checked between blocks, so a stop does not wait out a whole catch-up. */
   shouldStop?: () => boolean;
+  /** Told the head and indexed height whenever they change (chain health for readiness). */
+  onProgress?: (stats: FollowerStats) => void;
 }
 
 export function createFollower(deps: FollowerDeps): Follower {
@@ -68,6 +70,7 @@ export function createFollower(deps: FollowerDeps): Follower {
     m?.chainHead.set(labels, Number(stats.head));
     m?.indexedHeight.set(labels, Number(stats.indexed));
     m?.lagBlocks.set(labels, Number(lag));
+    deps.onProgress?.({ ...stats });
     const elapsed = Date.now() - progressAt;
     if (elapsed >= 10_000 && stats.blocks > progressBlocks) {
       const perSecond = ((stats.blocks - progressBlocks) * 1000) / elapsed;
@@ -193,6 +196,9 @@ export function createFollower(deps: FollowerDeps): Follower {
       const start = settings.startBlock === undefined || settings.startBlock === 'latest' ? head : BigInt(settings.startBlock);
       cursor = { height: start - 1n, hash: null };
     }
+    // Lag is known as soon as the head is: a catch-up shows it before its first block is in.
+    stats.indexed = cursor.height > 0n ? cursor.height : 0n;
+    report();
     // A node behind our cursor (restarted, syncing, another backend) is not a reorg: wait for it.
     if (head < cursor.height) {
       logger.warn({ head: head.toString(), cursor: cursor.height.toString() }, 'node is behind the indexed height; waiting');

@@ -1,5 +1,6 @@
-import type { ChainSettings, Db, Logger, Metrics, PluginRegistry } from '@walletd/core';
+import { type ChainSettings, type Db, type Logger, type Metrics, type PluginRegistry, withRole } from '@walletd/core';
 import { type DetectPool, createDetectPool } from './detectPool';
+import { type ChainHealthReporter, createChainHealthReporter } from './chainHealthReporter';
 import { type Follower, createFollower } from './follower';
 
 export interface Indexer {
@@ -23,14 +24,16 @@ export interface IndexerDeps {
  * and takes over when the first one dies (its session, and so its lock, ends with it).
  */
 export function createIndexer(deps: IndexerDeps): Indexer {
-  const logger = deps.logger.child({ role: 'indexer' });
+  const logger = withRole(deps.logger, 'indexer');
   // No chains, no threads: the pool exists only when something follows a chain.
   const pool: DetectPool | null = deps.chains.length > 0 ? createDetectPool(deps.threads) : null;
   const followers = deps.chains.map((settings) => {
     const plugin = deps.registry.forChain(settings.chain);
     if (!plugin) throw new Error(`no plugin serves ${settings.chain} (configured in chains[])`);
+    const health = createChainHealthReporter(deps.db, { chain: settings.chain, network: settings.network }, logger);
     return {
       settings,
+      health,
       follower: createFollower({
         db: deps.db,
         logger,
@@ -39,6 +42,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         settings,
         metrics: deps.metrics,
         shouldStop: () => !running,
+        onProgress: health.progress,
       }),
     };
   });
@@ -57,7 +61,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       wakers.add(done);
     });
 
-  async function follow(settings: ChainSettings, follower: Follower): Promise<void> {
+  async function follow(settings: ChainSettings, follower: Follower, health: ChainHealthReporter): Promise<void> {
     const lockKey = `walletd:indexer:${settings.chain}:${settings.network}`;
     const conn = (await deps.db.client.acquireConnection()) as import('pg').Client;
     try {
@@ -77,15 +81,18 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         const poll = settings.pollIntervalMs ?? 2000;
         try {
           await follower.tick();
+          health.roundSucceeded(follower.stats());
           if (pool) deps.metrics?.poolUtilization.set(pool.utilization());
           failures = 0;
         } catch (err) {
           failures++;
+          health.roundFailed(follower.stats(), err);
           logger.error({ err, chain: settings.chain, network: settings.network, failures }, 'follow round failed; retrying');
         }
         // A failing node is retried with backoff (doubling, at most 30 s), not hammered.
         await sleep(failures === 0 ? poll : Math.min(poll * 2 ** failures, 30_000));
       }
+      await health.flush();
       await conn.query('select pg_advisory_unlock(hashtext($1))', [lockKey]);
     } finally {
       await deps.db.client.releaseConnection(conn);
@@ -97,7 +104,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     start() {
       if (running) return;
       running = true;
-      for (const { settings, follower } of followers) loops.push(follow(settings, follower));
+      for (const { settings, follower, health } of followers) loops.push(follow(settings, follower, health));
     },
     async stop() {
       running = false;

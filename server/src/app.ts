@@ -1,18 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
+import { withRole } from '@walletd/core';
 import { buildOpenApi } from '@walletd/schemas';
 import type { Common } from './context';
 import { authenticate, requirePlan } from './http/authenticate';
 import { jsonBody } from './http/body';
 import { methodNotAllowedOrNotFound } from './http/methodNotAllowed';
 import { errorHandler } from './http/errorHandler';
+import { httpMetrics } from './http/httpMetrics';
 import { createRateLimiters, type RateLimiters } from './http/rateLimits';
 import { textHygiene } from './http/textHygiene';
 import { addressesRouter } from './routes/addresses';
 import { dashboardOnlyRouter } from './routes/dashboardOnly';
 import { eventsRouter } from './routes/events';
 import { meRouter } from './routes/me';
+import { probesRouter } from './routes/probes';
 import { transactionsRouter } from './routes/transactions';
 import { walletsRouter } from './routes/wallets';
 import { webhooksRouter } from './routes/webhooks';
@@ -28,13 +31,16 @@ export interface App {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export function createApp(common: Common): App {
-  const { config, logger, db } = common;
+export function createApp(base: Common): App {
+  const logger = withRole(base.logger, 'api');
+  const common: Common = { ...base, logger };
+  const { config, db } = common;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.server.trustProxy);
   app.set('json spaces', 0);
 
+  if (common.metrics) app.use(httpMetrics(common.metrics));
   app.use(
     pinoHttp({
       logger,
@@ -58,25 +64,7 @@ export function createApp(common: Common): App {
     }),
   );
 
-  // Probes stay outside the rate limiter: its counters live in the database they check.
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    try {
-      await db.raw('select 1');
-      res.json({ status: 'ready' });
-    } catch {
-      res.status(503).json({ statusCode: 503, error: 'Service Unavailable', message: 'database unreachable', code: 'unavailable' });
-    }
-  });
-  if (common.metrics) {
-    const { registry } = common.metrics;
-    app.get('/metrics', async (_req, res) => {
-      res.setHeader('content-type', registry.contentType);
-      res.send(await registry.metrics());
-    });
-  }
+  app.use(probesRouter(common));
 
   const limiters = createRateLimiters(db, config.rateLimit);
   app.use(limiters.perIp);

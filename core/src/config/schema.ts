@@ -53,7 +53,11 @@ export const configSchema = {
     indexer: {
       type: 'object',
       additionalProperties: false,
-      properties: { threads: { type: 'integer', minimum: 1, maximum: 64 } },
+      properties: {
+        threads: { type: 'integer', minimum: 1, maximum: 64 },
+        maxLagBlocks: { type: 'integer', minimum: 0, maximum: 1000000 },
+        healthMaxAgeMs: { type: 'integer', minimum: 45000, maximum: 86400000 },
+      },
     },
     chains: {
       type: 'array',
@@ -70,6 +74,7 @@ export const configSchema = {
           pollIntervalMs: { type: 'integer', minimum: 50, maximum: 600000 },
           startBlock: { oneOf: [{ type: 'integer', minimum: 0 }, { const: 'latest' }] },
           reorgWindow: { type: 'integer', minimum: 1, maximum: 10000 },
+          maxLagBlocks: { type: 'integer', minimum: 0, maximum: 1000000 },
           tokens: {
             type: 'array',
             items: {

@@ -23,12 +23,24 @@ export interface WalletdConfig {
   /** On an empty database, create a first company, owner and all-powerful API key. */
   bootstrap: boolean;
   webhooks: WebhookSettings;
-  indexer: { threads: number };
+  indexer: IndexerSettings;
   /** With no chains configured, `serve` runs a local anvil as ethereum/devnet and indexes it. */
   devnet: { enabled: boolean; port: number };
   chains: ChainSettings[];
   /** Where the config came from, for messages. Not part of the file. */
   source: string;
+}
+
+export interface IndexerSettings {
+  threads: number;
+  /** `/readyz` is not ready while a chain's indexed height trails its head by more blocks than this. */
+  maxLagBlocks: number;
+  /**
+   * `/readyz` is not ready when a chain's health record is older than this (or three of the chain's
+   * poll intervals, if longer): the indexer following it is dead or stuck. At least 45 s, above the
+   * 30 s a failing chain waits between rounds, so a failing chain reads as failing, not as stale.
+   */
+  healthMaxAgeMs: number;
 }
 
 export interface TokenSettings {
@@ -51,6 +63,8 @@ export interface ChainSettings {
   startBlock?: number | 'latest';
   /** How many recent blocks are kept to find the common ancestor of a reorg. */
   reorgWindow?: number;
+  /** Overrides `indexer.maxLagBlocks` for this chain (block times differ by chain). */
+  maxLagBlocks?: number;
   tokens?: TokenSettings[];
 }
 
@@ -77,7 +91,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   masterKeyFile: null,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },
   bootstrap: true,
-  indexer: { threads: 2 },
+  indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000 },
   devnet: { enabled: true, port: 58545 },
   chains: [],
   webhooks: {

@@ -1,5 +1,7 @@
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
+import type { Logger } from '../log/logger';
+import { knexLog } from './knexLog';
 import { migrationSource } from './migrations';
 
 export type Db = Knex;
@@ -17,6 +19,8 @@ export interface CreateDbOptions {
   url: string;
   poolMax?: number;
   applicationName?: string;
+  /** Where knex's own messages go (as JSON); without one knex prints them to stdout. */
+  logger?: Logger;
 }
 
 export function createDb(options: CreateDbOptions): Db {
@@ -25,6 +29,7 @@ export function createDb(options: CreateDbOptions): Db {
     connection: { connectionString: options.url, application_name: options.applicationName ?? `walletd:${process.pid}` },
     pool: { min: 0, max: options.poolMax ?? 10 },
     migrations: { migrationSource, tableName: 'knex_migrations' },
+    ...(options.logger ? { log: knexLog(options.logger) } : {}),
   });
 }
 

@@ -1,3 +1,4 @@
 export * from './createDb';
 export * from './embeddedPostgres';
 export { migrationSource } from './migrations';
+export * from './isDatabaseUnavailable';

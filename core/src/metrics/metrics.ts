@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * One Prometheus registry per process, shared by the roles it runs; served at GET /metrics.
@@ -14,6 +14,13 @@ export interface Metrics {
   deposits: Counter<'chain' | 'network' | 'type'>;
   poolUtilization: Gauge<string>;
   webhookAttempts: Counter<'outcome'>;
+  /** By route template (`/v1/wallets/:id`, `unmatched` for no route), never the raw path: bounded label values. */
+  httpRequests: Counter<'method' | 'route' | 'status'>;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** Read from the database when /metrics is scraped, so any API process reports the shared queue. */
+  deliveriesPending: Gauge<string>;
+  oldestDueDeliveryAge: Gauge<string>;
+  withdrawals: Gauge<'status'>;
 }
 
 export function createMetrics(): Metrics {
@@ -57,6 +64,35 @@ export function createMetrics(): Metrics {
       name: 'walletd_webhook_attempts_total',
       help: 'Webhook delivery attempts, by outcome',
       labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    httpRequests: new Counter({
+      name: 'walletd_http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'walletd_http_request_duration_seconds',
+      help: 'HTTP request duration until the response is sent, by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    deliveriesPending: new Gauge({
+      name: 'walletd_webhook_deliveries_pending',
+      help: 'Webhook deliveries waiting for an attempt (due now or scheduled for a retry)',
+      registers: [registry],
+    }),
+    oldestDueDeliveryAge: new Gauge({
+      name: 'walletd_webhook_oldest_due_delivery_age_seconds',
+      help: 'How long the oldest due pending delivery has been due (0 when none is due)',
+      registers: [registry],
+    }),
+    withdrawals: new Gauge({
+      name: 'walletd_withdrawals',
+      help: 'Withdrawals by status',
+      labelNames: ['status'],
       registers: [registry],
     }),
   };

@@ -35,13 +35,16 @@ export interface ServeOptions {
 export async function serve(opts: ServeOptions): Promise<void> {
   const config = loadConfig({ file: opts.config });
   const roles = parseRoles(opts.roles);
-  const logger = createLogger({ level: config.log.level, base: { role: roles.join(',') } });
+  // Each role's component names itself (`role: api`, `dispatcher`, `indexer`) on the role-less root;
+  // the process's own lines (start, database, shutdown) name every role it runs. One key either way.
+  const root = createLogger({ level: config.log.level });
+  const logger = root.child({ role: roles.join(',') });
   logger.info({ config: config.source, dataDir: config.dataDir, roles }, 'walletd starting');
   // Plugins are checked before anything starts: a bad plugin stops start-up with its name.
   const plugins = loadPlugins();
   const rt = await openRuntime(config, logger, { createCluster: true });
   const metrics = createMetrics();
-  const common: Common = { config, logger, db: rt.db, masterKey: rt.masterKey, plugins, metrics };
+  const common: Common = { config, logger: root, db: rt.db, masterKey: rt.masterKey, plugins, metrics };
   let devnet: Devnet | undefined;
   let server: Server | undefined;
   let dispatcher: Dispatcher | undefined;
@@ -84,7 +87,14 @@ export async function serve(opts: ServeOptions): Promise<void> {
     }
     if (roles.includes('indexer')) {
       if (config.chains.length === 0) logger.info('indexer: no chains configured (chains[] in the config)');
-      indexer = createIndexer({ db: rt.db, logger, registry: plugins, chains: config.chains, threads: config.indexer.threads, metrics });
+      indexer = createIndexer({
+        db: rt.db,
+        logger: root,
+        registry: plugins,
+        chains: config.chains,
+        threads: config.indexer.threads,
+        metrics,
+      });
       indexer.start();
     }
   } catch (err) {
@@ -115,7 +125,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     for (const s of stores) s.shutdown();
     await rt.close();
     logger.info('stopped');
-    logger.flush();
+    root.flush();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

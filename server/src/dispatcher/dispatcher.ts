@@ -1,4 +1,4 @@
-import { DELIVERY_CHANNEL, type Logger, type WebhookSettings } from '@walletd/core';
+import { DELIVERY_CHANNEL, type Logger, type WebhookSettings, withRole } from '@walletd/core';
 import pg from 'pg';
 import type { Common } from '../context';
 import { DestinationPolicy } from '../webhooks/destinationPolicy';
@@ -22,7 +22,7 @@ const USER_AGENT = 'walletd-webhooks/1';
 
 export function createDispatcher(common: Common, settings: WebhookSettings = common.config.webhooks): Dispatcher {
   const { db } = common;
-  const logger: Logger = common.logger.child({ role: 'dispatcher' });
+  const logger: Logger = withRole(common.logger, 'dispatcher');
   const policy = new DestinationPolicy(settings.allowCidrs);
   const sender = new HttpSender(policy, settings.timeoutMs, Math.max(4, Math.min(settings.concurrency, 128)));
   const claimSize = Math.min(settings.batchSize, settings.concurrency);

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Response } from 'express';
-import { BaseError, isBaseError, reasonPhrase, type Logger } from '@walletd/core';
+import { BaseError, isBaseError, isDatabaseUnavailable, reasonPhrase, type Logger } from '@walletd/core';
 
 export interface ErrorBody {
   statusCode: number;
@@ -41,10 +41,19 @@ function fromRouter(err: unknown): BaseError | null {
   return null;
 }
 
+/** Seconds a client waits before retrying while the database is unreachable (spec 7: 5xx, retry with backoff). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** A database that cannot be reached is a temporary condition, not a bug: 503 with Retry-After. */
+function fromDatabase(err: unknown): BaseError | null {
+  if (!isDatabaseUnavailable(err)) return null;
+  return new BaseError('unavailable', 'The database is unreachable; retry later', { cause: err });
+}
+
 /** The one place that renders errors: the spec's body, plus a stable `code`. Never a stack. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const known = isBaseError(err) ? err : (fromBodyParser(err ?? {}) ?? fromRouter(err));
+    const known = isBaseError(err) ? err : (fromBodyParser(err ?? {}) ?? fromDatabase(err) ?? fromRouter(err));
     if (res.headersSent) {
       req.socket.destroy();
       return;
@@ -53,6 +62,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       // RFC 9110 11.6.1: a 401 names the scheme that would be accepted.
       if (known.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
       if (known.status >= 500) logger.error({ err: known, reqId: req.id }, 'request failed');
+      if (known.code === 'unavailable') res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
       sendError(res, known.status, known.message, { code: known.code, ...(known.details ?? {}) });
       return;
     }

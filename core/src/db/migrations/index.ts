@@ -3,6 +3,7 @@ import * as m001 from './001_initial';
 import * as m002 from './002_withdrawals';
 import * as m003 from './003_mempool';
 import * as m004PendingDelivery from './004_pending_delivery_unique';
+import * as m005ChainHealth from './005_chain_health';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '002_withdrawals': m002,
   '003_mempool': m003,
   '004_pending_delivery_unique': m004PendingDelivery,
+  '005_chain_health': m005ChainHealth,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
