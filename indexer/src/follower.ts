@@ -1,5 +1,8 @@
 import type { Chain, ChainPlugin, ChainReader, ChainSettings, Db, Logger, MempoolSnapshot, Metrics } from '@walletd/core';
 import { type ChainAssets, chainAssets } from './chainAssets';
+import type { Fence } from './chainLease';
+import { ChainHaltedError } from './chainHalt';
+import { checkChainIdentity } from './chainIdentity';
 import type { DetectPool } from './detectPool';
 import { SharedAddressSet } from './sharedAddressSet';
 import {
@@ -41,10 +44,12 @@ export interface FollowerDeps {
   metrics?: Metrics;
   /** Checked between blocks, so a stop does not wait out a whole catch-up. */
   shouldStop?: () => boolean;
+  /** Run first in every write transaction (the indexer's lease): a follower that lost the chain writes nothing. */
+  fence?: Fence;
 }
 
 export function createFollower(deps: FollowerDeps): Follower {
-  const { db, pool, plugin, settings } = deps;
+  const { db, pool, plugin, settings, fence } = deps;
   const key: ChainKey = { chain: settings.chain, network: settings.network };
   const chain = settings.chain as Chain;
   const logger = deps.logger.child({ chain: key.chain, network: key.network });
@@ -127,7 +132,7 @@ export function createFollower(deps: FollowerDeps): Follower {
   async function scanMempool(snapshot: MempoolSnapshot): Promise<void> {
     const found = snapshot.raw.length > 0 ? await pool.detectMempool(task(snapshot.raw)) : [];
     formatSenders(found);
-    const detected = await persistMempool(db, key, found, assets.byKey);
+    const detected = await persistMempool(db, key, found, assets.byKey, fence);
     mempoolSeen = new Set(snapshot.txids);
     if (detected) {
       m?.deposits.inc({ ...labels, type: 'deposit.detected' }, detected);
@@ -139,8 +144,12 @@ export function createFollower(deps: FollowerDeps): Follower {
     await refreshWatched();
     const result = await detectAt(height);
     const parent = await recentHash(db, key, height - 1n);
-    if (parent !== null && parent !== result.block.parentHash) return 'reorg';
-    const detected = await persistBlock(db, key, result, assets.byKey, window, stats.head);
+    if (parent !== null && parent !== result.block.parentHash) {
+      await checkProgress(height, result.block.parentHash);
+      return 'reorg';
+    }
+    const detected = await persistBlock(db, key, result, assets.byKey, window, stats.head, true, fence);
+    lastRewind = null;
     stats.indexed = height;
     stats.blocks++;
     m?.blocksIndexed.inc(labels);
@@ -148,6 +157,26 @@ export function createFollower(deps: FollowerDeps): Follower {
     report();
     if (detected) logger.info({ height: height.toString(), detected }, 'deposits detected');
     return 'ok';
+  }
+
+  /** The ancestor of the last rewind while no block has been indexed since. */
+  let lastRewind: bigint | null = null;
+  /**
+   * A rewind leaves the cursor on a block whose hash the node just confirmed. If the next block
+   * does not link to it, the node's chain is inconsistent (a devnet restored badly: block 0 is not
+   * block 1's parent) or it reorganised again in between. Once may be a race; twice in a row
+   * would rewind forever, so the chain stops with the cause instead of spinning.
+   */
+  async function checkProgress(height: bigint, parentHash: string): Promise<void> {
+    if (lastRewind === null || lastRewind !== height - 1n) return;
+    const below = await reader.blockHash(height - 1n);
+    if (below !== parentHash)
+      throw new ChainHaltedError(
+        key,
+        'blocks_do_not_link',
+        `the node's block ${height} has parent ${parentHash}, but its block ${height - 1n} is ${below}; the node's chain is inconsistent (restore or resync it)`,
+      );
+    throw new ChainHaltedError(key, 'rewind_no_progress', `rewound to block ${height - 1n} twice without indexing a block`);
   }
 
   /** Walks back until our recorded hash equals the node's, within the window. */
@@ -158,7 +187,8 @@ export function createFollower(deps: FollowerDeps): Follower {
       const ours = await recentHash(db, key, h);
       if (ours === null) break;
       if (ours === (await reader.blockHash(h))) {
-        const { detached, confirmedAbove } = await rewindTo(db, key, h, ours);
+        const { detached, confirmedAbove } = await rewindTo(db, key, h, ours, fence);
+        lastRewind = h;
         logger.warn({ from: height.toString(), ancestor: h.toString(), detached }, 'reorg: rewound to the common ancestor');
         if (confirmedAbove > 0)
           logger.error({ confirmedAbove }, 'reorg deeper than the confirmation threshold removed CONFIRMED deposits; reconcile by hand');
@@ -179,12 +209,13 @@ export function createFollower(deps: FollowerDeps): Follower {
   async function confirmPending(head: bigint, finalized: bigint | null): Promise<number> {
     const pending = await pendingTransfers(db, key);
     const decisions = plugin.confirm({ pending, head, finalized, threshold, finality });
-    return applyDecisions(db, key, decisions, assets.byKey);
+    return applyDecisions(db, key, decisions, assets.byKey, fence);
   }
 
   async function followToHead(): Promise<void> {
     // The mempool is read before the blocks: a transaction that leaves it for a block is then in a
     // block this round indexes, never taken for dropped.
+    await checkChainIdentity(db, key, reader, fence);
     const snapshot = reader.mempool ? await reader.mempool(mempoolSeen) : null;
     const head = await reader.head();
     stats.head = head;
@@ -216,7 +247,7 @@ export function createFollower(deps: FollowerDeps): Follower {
     // At the head of the (new) chain, what a reorg detached and did not come back is retracted.
     // Every round, not only the one that saw the reorg: a crash in between leaves nothing pending.
     if (snapshot) await scanMempool(snapshot);
-    const rejected = await rejectDetached(db, key, assets.byKey, snapshot ? new Set(snapshot.txids) : null);
+    const rejected = await rejectDetached(db, key, assets.byKey, snapshot ? new Set(snapshot.txids) : null, fence);
     if (rejected) {
       m?.deposits.inc({ ...labels, type: 'deposit.rejected' }, rejected);
       logger.warn({ rejected }, 'deposits retracted (reorg, or dropped from the mempool)');
@@ -227,7 +258,7 @@ export function createFollower(deps: FollowerDeps): Follower {
     report();
     if (confirmed) logger.info({ confirmed, head: head.toString() }, 'deposits confirmed');
     // Withdrawals by the same rule as deposits, after the blocks of this round are in.
-    const tracked = await trackWithdrawals(db, logger, plugin, reader, key, { head, finalized, threshold, finality });
+    const tracked = await trackWithdrawals(db, logger, plugin, reader, key, { head, finalized, threshold, finality }, fence);
     if (tracked.broadcast + tracked.confirmed + tracked.rejected + tracked.resent > 0) logger.info({ ...tracked }, 'withdrawals tracked');
   }
 

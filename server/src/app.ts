@@ -7,6 +7,7 @@ import type { Common } from './context';
 import { authenticate, requirePlan } from './http/authenticate';
 import { jsonBody } from './http/body';
 import { errorHandler } from './http/errorHandler';
+import { haltedChains } from './http/haltedChains';
 import { createRateLimiters, type RateLimiters } from './http/rateLimits';
 import { addressesRouter } from './routes/addresses';
 import { dashboardOnlyRouter } from './routes/dashboardOnly';
@@ -64,10 +65,24 @@ export function createApp(common: Common): App {
   app.get('/readyz', async (_req, res) => {
     try {
       await db.raw('select 1');
-      res.json({ status: 'ready' });
     } catch {
       res.status(503).json({ statusCode: 503, error: 'Service Unavailable', message: 'database unreachable', code: 'unavailable' });
+      return;
     }
+    // A chain the indexer stopped (its node serves another or an inconsistent chain) detects no deposits.
+    const halted = await haltedChains(db, config.chains).catch(() => []);
+    if (halted.length > 0) {
+      const names = halted.map((h) => `${h.chain}/${h.network} (${h.reason})`).join(', ');
+      res.status(503).json({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: `the indexer stopped following ${names}`,
+        code: 'unavailable',
+        haltedChains: halted,
+      });
+      return;
+    }
+    res.json({ status: 'ready' });
   });
   if (common.metrics) {
     const { registry } = common.metrics;

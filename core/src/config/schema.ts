@@ -53,7 +53,10 @@ export const configSchema = {
     indexer: {
       type: 'object',
       additionalProperties: false,
-      properties: { threads: { type: 'integer', minimum: 1, maximum: 64 } },
+      properties: {
+        threads: { type: 'integer', minimum: 1, maximum: 64 },
+        leaseTtlMs: { type: 'integer', minimum: 1000, maximum: 600000 },
+      },
     },
     chains: {
       type: 'array',

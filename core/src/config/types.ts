@@ -23,7 +23,8 @@ export interface WalletdConfig {
   /** On an empty database, create a first company, owner and all-powerful API key. */
   bootstrap: boolean;
   webhooks: WebhookSettings;
-  indexer: { threads: number };
+  /** leaseTtlMs: how long a stopped or unreachable indexer keeps its chains before a standby takes them. */
+  indexer: { threads: number; leaseTtlMs: number };
   /** With no chains configured, `serve` runs a local anvil as ethereum/devnet and indexes it. */
   devnet: { enabled: boolean; port: number };
   chains: ChainSettings[];
@@ -77,7 +78,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   masterKeyFile: null,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },
   bootstrap: true,
-  indexer: { threads: 2 },
+  indexer: { threads: 2, leaseTtlMs: 15000 },
   devnet: { enabled: true, port: 58545 },
   chains: [],
   webhooks: {

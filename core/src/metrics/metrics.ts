@@ -14,6 +14,10 @@ export interface Metrics {
   deposits: Counter<'chain' | 'network' | 'type'>;
   poolUtilization: Gauge<string>;
   webhookAttempts: Counter<'outcome'>;
+  /** 1 while the indexer has stopped a chain (genesis or chain id changed, blocks that do not link). */
+  chainHalted: Gauge<'chain' | 'network' | 'reason'>;
+  /** 1 while this process holds the chain's indexer lease (exactly one process per chain should). */
+  indexerLeader: Gauge<'chain' | 'network'>;
 }
 
 export function createMetrics(): Metrics {
@@ -57,6 +61,18 @@ export function createMetrics(): Metrics {
       name: 'walletd_webhook_attempts_total',
       help: 'Webhook delivery attempts, by outcome',
       labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    chainHalted: new Gauge({
+      name: 'walletd_chain_halted',
+      help: 'The indexer stopped following the chain, by reason (see the README: a stopped chain)',
+      labelNames: [...chain, 'reason'],
+      registers: [registry],
+    }),
+    indexerLeader: new Gauge({
+      name: 'walletd_indexer_leader',
+      help: 'This process holds the chain indexer lease and follows the chain',
+      labelNames: chain,
       registers: [registry],
     }),
   };

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as m001 from './001_initial';
 import * as m002 from './002_withdrawals';
 import * as m003 from './003_mempool';
+import * as m005 from './005_indexer_fencing';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -11,6 +12,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_initial': m001,
   '002_withdrawals': m002,
   '003_mempool': m003,
+  // 005, not 004: another branch of this change adds 004_pending_delivery_unique.
+  '005_indexer_fencing': m005,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,78 @@
+import { BaseError, type Db } from '@walletd/core';
+import type { Knex } from 'knex';
+import type { ChainKey } from './transferStore';
+
+/**
+ * Runs first inside each of the follower's write transactions: renews the lease by (holder,
+ * epoch) and throws `LeaseLostError` when the row no longer names this holder and epoch. The
+ * renewal locks the lease row, so a standby's takeover waits for the transaction or comes first
+ * and makes it abort: nothing is written by an indexer that is no longer the leader.
+ */
+export type Fence = (trx: Knex.Transaction) => Promise<void>;
+
+export class LeaseLostError extends BaseError {
+  constructor(readonly key: ChainKey) {
+    super('conflict', `the indexer lease for ${key.chain}/${key.network} was taken by another indexer`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+export interface ChainLease {
+  readonly holder: string;
+  /** The current epoch while held, else null. */
+  epoch(): bigint | null;
+  /** Takes the lease if it is free or expired; true when this holder now has it. */
+  acquire(): Promise<boolean>;
+  /** Pushes the expiry ahead; false when another holder has taken it (it is then no longer held). */
+  renew(): Promise<boolean>;
+  /** Hands the lease over at once (a graceful stop), so a standby need not wait for the expiry. */
+  release(): Promise<void>;
+  fence: Fence;
+}
+
+/**
+ * The leadership row for one chain/network (table `indexer_leases`). A lease survives a
+ * PostgreSQL restart (a session advisory lock does not) and its epoch fences writes.
+ */
+export function createChainLease(db: Db, key: ChainKey, holder: string, ttlMs: number): ChainLease {
+  let epoch: bigint | null = null;
+  const ttl = `${Math.max(1, Math.round(ttlMs))} milliseconds`;
+  const mine = () => ({ ...key, holder, epoch: (epoch ?? -1n).toString() });
+
+  async function renewIn(q: Db | Knex.Transaction): Promise<boolean> {
+    if (epoch === null) return false;
+    const n = await q('indexer_leases')
+      .where(mine())
+      .update({ expires_at: q.raw('now() + ?::interval', [ttl]) });
+    if (n === 0) epoch = null;
+    return n > 0;
+  }
+
+  return {
+    holder,
+    epoch: () => epoch,
+    async acquire() {
+      const { rows } = await db.raw(
+        `insert into indexer_leases (chain, network, holder, epoch, expires_at, acquired_at)
+         values (?, ?, ?, 1, now() + ?::interval, now())
+         on conflict (chain, network) do update
+           set holder = excluded.holder, epoch = indexer_leases.epoch + 1, expires_at = excluded.expires_at, acquired_at = now()
+           where indexer_leases.expires_at < now()
+         returning epoch`,
+        [key.chain, key.network, holder, ttl],
+      );
+      const row = rows[0] as { epoch: string } | undefined;
+      epoch = row ? BigInt(row.epoch) : null;
+      return epoch !== null;
+    },
+    renew: () => renewIn(db),
+    async release() {
+      if (epoch === null) return;
+      await db('indexer_leases').where(mine()).update({ expires_at: db.fn.now() });
+      epoch = null;
+    },
+    fence: async (trx) => {
+      if (!(await renewIn(trx))) throw new LeaseLostError(key);
+    },
+  };
+}
