@@ -10,3 +10,4 @@ export * from './testToken';
 export * from './litecoind';
 export * from './follower';
 export * from './schemas';
+export * from './rpcProxy';
