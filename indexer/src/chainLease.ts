@@ -52,16 +52,27 @@ export function createChainLease(db: Db, key: ChainKey, holder: string, ttlMs: n
     holder,
     epoch: () => epoch,
     async acquire() {
-      const { rows } = await db.raw(
-        `insert into indexer_leases (chain, network, holder, epoch, expires_at, acquired_at)
+      const rows = await db
+        .transaction(async (trx) => {
+          // The holder's write transaction locks the row; a frozen holder must not freeze us too.
+          await trx.raw(`set local lock_timeout = '2s'`);
+          return (
+            await trx.raw(
+              `insert into indexer_leases (chain, network, holder, epoch, expires_at, acquired_at)
          values (?, ?, ?, 1, now() + ?::interval, now())
          on conflict (chain, network) do update
            set holder = excluded.holder, epoch = indexer_leases.epoch + 1, expires_at = excluded.expires_at, acquired_at = now()
            where indexer_leases.expires_at < now()
          returning epoch`,
-        [key.chain, key.network, holder, ttl],
-      );
-      const row = rows[0] as { epoch: string } | undefined;
+              [key.chain, key.network, holder, ttl],
+            )
+          ).rows as { epoch: string }[];
+        })
+        .catch((err: { code?: string }) => {
+          if (err.code === '55P03') return []; // lock_timeout: the holder is inside a write; it still leads.
+          throw err;
+        });
+      const row = rows[0];
       epoch = row ? BigInt(row.epoch) : null;
       return epoch !== null;
     },
@@ -72,6 +83,9 @@ export function createChainLease(db: Db, key: ChainKey, holder: string, ttlMs: n
       epoch = null;
     },
     fence: async (trx) => {
+      // A holder stopped mid-transaction (SIGSTOP, a VM pause) would keep the row locked and block
+      // the takeover for good: the server ends such a transaction once it idles past the lease.
+      await trx.raw(`select set_config('idle_in_transaction_session_timeout', ?, true)`, [String(Math.max(1000, Math.round(ttlMs)))]);
       if (!(await renewIn(trx))) throw new LeaseLostError(key);
     },
   };

@@ -36,7 +36,11 @@ function childPids(pid: number): number[] {
 
 /** The last thing a process said about leading the chain: following, standing by, or lease lost. */
 function leadState(p: WalletdProcess): string | null {
-  const states = [...`${p.stdout()}${p.stderr()}`.matchAll(/"msg":"(following|another indexer follows this chain; standing by|indexer lease lost[^"]*)"/g)];
+  const states = [
+    ...`${p.stdout()}${p.stderr()}`.matchAll(
+      /"msg":"(following|another indexer follows this chain; standing by|indexer lease lost[^"]*)"/g,
+    ),
+  ];
   const last = states.at(-1)?.[1];
   if (last === undefined) return null;
   return last === 'following' ? 'following' : 'standing by';
@@ -105,7 +109,13 @@ describe('indexer fail-over across a PostgreSQL restart', () => {
     const confirmedEvents = (client: Db) => client('events').where({ type: 'deposit.confirmed' }).count('* as n');
     await deposit(3);
     await anvil.mine(2);
-    expect(await eventually(() => confirmedEvents(db), (r) => Number(r[0]?.n) === 3, 30_000)).toEqual([{ n: 3 }]);
+    expect(
+      await eventually(
+        () => confirmedEvents(db),
+        (r) => Number(r[0]?.n) === 3,
+        30_000,
+      ),
+    ).toEqual([{ n: 3 }]);
 
     // Deposits keep arriving while PostgreSQL restarts: every session (and session lock) ends.
     await Promise.all([pg.restart(), deposit(3)]);
@@ -114,7 +124,13 @@ describe('indexer fail-over across a PostgreSQL restart', () => {
     // The test's own pool lost its connections too.
     await db.destroy();
     db = createDb({ url: pg.url });
-    expect(await eventually(() => confirmedEvents(db), (r) => Number(r[0]?.n) === 9, 60_000)).toEqual([{ n: 9 }]);
+    expect(
+      await eventually(
+        () => confirmedEvents(db),
+        (r) => Number(r[0]?.n) === 9,
+        60_000,
+      ),
+    ).toEqual([{ n: 9 }]);
 
     // Each deposit announced exactly once, detected and confirmed.
     const bodies = async (type: string) =>
@@ -123,17 +139,51 @@ describe('indexer fail-over across a PostgreSQL restart', () => {
     expect((await bodies('deposit.confirmed')).sort()).toEqual([...sent].sort());
 
     // Exactly one process follows, and it is the lease holder.
-    const settled = await eventually(
-      async () => {
-        const lease = await db('indexer_leases').where({ chain: 'ethereum', network: 'devnet' }).first('holder');
-        return { states: [leadState(a), leadState(b)], holder: String(lease?.holder ?? '') };
-      },
-      (v) => v.states.filter((x) => x === 'following').length === 1,
-      30_000,
-    );
-    expect([...settled.states].sort()).toEqual(['following', 'standing by']);
-    const leader = settled.states[0] === 'following' ? a : b;
-    expect(settled.holder).toContain(`:${leader.child.pid}:`);
+    const settle = () =>
+      eventually(
+        async () => {
+          const lease = await db('indexer_leases').where({ chain: 'ethereum', network: 'devnet' }).first('holder');
+          return { states: [leadState(a), leadState(b)], holder: String(lease?.holder ?? '') };
+        },
+        (v) => v.states.filter((x) => x === 'following').length === 1,
+        30_000,
+      );
+    const afterRestart = await settle();
+    expect([...afterRestart.states].sort()).toEqual(['following', 'standing by']);
+    const leader = afterRestart.states[0] === 'following' ? a : b;
+    const standby = leader === a ? b : a;
+    expect(afterRestart.holder).toContain(`:${leader.child.pid}:`);
+
+    // The leader freezes (a VM pause, SIGSTOP) while deposits arrive: the standby takes the chain
+    // once the lease expires, and the leader, thawed, finds its epoch gone and stands by.
+    leader.child.kill('SIGSTOP');
+    await deposit(2);
+    await anvil.mine(2);
+    expect(
+      await eventually(
+        () => confirmedEvents(db),
+        (r) => Number(r[0]?.n) === 11,
+        60_000,
+      ),
+    ).toEqual([{ n: 11 }]);
+    leader.child.kill('SIGCONT');
+    await leader.waitFor(/indexer lease lost/);
+    await deposit(1);
+    await anvil.mine(2);
+    expect(
+      await eventually(
+        () => confirmedEvents(db),
+        (r) => Number(r[0]?.n) === 12,
+        60_000,
+      ),
+    ).toEqual([{ n: 12 }]);
+    const afterFreeze = await settle();
+    expect(afterFreeze.states).toEqual(leader === a ? ['standing by', 'following'] : ['following', 'standing by']);
+    expect(afterFreeze.holder).toContain(`:${standby.child.pid}:`);
+
+    // Each deposit announced exactly once, detected and confirmed, across both hand-overs.
+    expect((await bodies('deposit.detected')).sort()).toEqual([...sent].sort());
+    expect((await bodies('deposit.confirmed')).sort()).toEqual([...sent].sort());
 
     // Ctrl-C: both exit 0, and nothing they started outlives them.
     const children = [...childPids(a.child.pid as number), ...childPids(b.child.pid as number)];
