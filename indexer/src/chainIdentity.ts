@@ -12,7 +12,9 @@ import type { ChainKey } from './transferStore';
 export async function checkChainIdentity(db: Db, key: ChainKey, reader: ChainReader, fence?: Fence): Promise<void> {
   const genesis = await reader.blockHash(0n);
   const chainId = reader.chainId ? await reader.chainId() : null;
-  if (genesis === null) throw new ChainHaltedError(key, 'genesis_changed', 'the node has no block 0');
+  // A backend that cannot serve block 0 (pruned, or still starting) gives nothing to compare; the
+  // parent-hash checks still stop a chain that does not link.
+  if (genesis === null) return;
   const recorded = (await db('followed_chains').where(key).first('genesis_hash', 'chain_id')) as
     | { genesis_hash: string; chain_id: string | null }
     | undefined;
