@@ -34,7 +34,14 @@ export interface ChainLease {
  * The leadership row for one chain/network (table `indexer_leases`). A lease survives a
  * PostgreSQL restart (a session advisory lock does not) and its epoch fences writes.
  */
-export function createChainLease(db: Db, key: ChainKey, holder: string, ttlMs: number): ChainLease {
+export function createChainLease(
+  db: Db,
+  key: ChainKey,
+  holder: string,
+  ttlMs: number,
+  /** A holder known to be dead (see leaseHolder.ts): its lease is taken without waiting for the expiry. */
+  holderDead: (holder: string) => boolean = () => false,
+): ChainLease {
   let epoch: bigint | null = null;
   const ttl = `${Math.max(1, Math.round(ttlMs))} milliseconds`;
   const mine = () => ({ ...key, holder, epoch: (epoch ?? -1n).toString() });
@@ -46,6 +53,22 @@ export function createChainLease(db: Db, key: ChainKey, holder: string, ttlMs: n
       .update({ expires_at: q.raw('now() + ?::interval', [ttl]) });
     if (n === 0) epoch = null;
     return n > 0;
+  }
+
+  /** The same epoch bump as an expiry, conditional on the dead holder still being the one recorded. */
+  async function takeFromDeadHolder(): Promise<{ epoch: string } | undefined> {
+    const current = (await db('indexer_leases').where(key).first('holder', 'epoch')) as { holder: string; epoch: string } | undefined;
+    if (!current || current.holder === holder || !holderDead(current.holder)) return undefined;
+    const [row] = (await db('indexer_leases')
+      .where({ ...key, holder: current.holder, epoch: current.epoch })
+      .update({
+        holder,
+        epoch: db.raw('epoch + 1'),
+        expires_at: db.raw('now() + ?::interval', [ttl]),
+        acquired_at: db.fn.now(),
+      })
+      .returning('epoch')) as { epoch: string }[];
+    return row;
   }
 
   return {
@@ -72,7 +95,7 @@ export function createChainLease(db: Db, key: ChainKey, holder: string, ttlMs: n
           if (err.code === '55P03') return []; // lock_timeout: the holder is inside a write; it still leads.
           throw err;
         });
-      const row = rows[0];
+      const row = rows[0] ?? (await takeFromDeadHolder());
       epoch = row ? BigInt(row.epoch) : null;
       return epoch !== null;
     },

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { ChainSettings, Db, Logger, Metrics, PluginRegistry } from '@walletd/core';
 import { ChainHaltedError, clearHalt, recordHalt } from './chainHalt';
 import { type ChainLease, LeaseLostError, createChainLease } from './chainLease';
 import { type DetectPool, createDetectPool } from './detectPool';
+import { isDeadLocalHolder, localHolderId } from './leaseHolder';
 import { type Follower, createFollower } from './follower';
 
 export interface Indexer {
@@ -33,19 +32,19 @@ const MAX_HALT_BACKOFF_MS = 600_000;
  * One follower per configured chain/network, all sharing one detect pool. A follower runs only
  * while this process holds the chain's lease (chainLease.ts): a second indexer stands by and
  * takes over when the first stops renewing it (it died, or lost the database for longer than the
- * lease). A follower that finds its lease taken stops at once and stands by; its writes are fenced
+ * lease), at once when the holder was a process on this machine that is gone. A follower that finds its lease taken stops at once and stands by; its writes are fenced
  * by the lease epoch, so the two never both write a chain, PostgreSQL restarts included.
  */
 export function createIndexer(deps: IndexerDeps): Indexer {
   const logger = deps.logger.child({ role: 'indexer' });
   const ttl = deps.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
-  const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const holder = localHolderId();
   // No chains, no threads: the pool exists only when something follows a chain.
   const pool: DetectPool | null = deps.chains.length > 0 ? createDetectPool(deps.threads) : null;
   const followers = deps.chains.map((settings) => {
     const plugin = deps.registry.forChain(settings.chain);
     if (!plugin) throw new Error(`no plugin serves ${settings.chain} (configured in chains[])`);
-    const lease = createChainLease(deps.db, { chain: settings.chain, network: settings.network }, holder, ttl);
+    const lease = createChainLease(deps.db, { chain: settings.chain, network: settings.network }, holder, ttl, isDeadLocalHolder);
     return {
       settings,
       lease,
