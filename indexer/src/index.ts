@@ -11,3 +11,4 @@ export * from './depositEvents';
 export { persistBlock, rejectDetached, rewindTo } from './transferStore';
 export * from './withdrawalRecords';
 export * from './withdrawalTracker';
+export * from './forgetChain';

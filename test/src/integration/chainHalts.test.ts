@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type ChainSettings, createLogger, createMetrics, type Metrics } from '@walletd/core';
 import { createDetectPool, createIndexer, type DetectPool, type Indexer } from '@walletd/indexer';
 import { loadPlugins } from '@walletd/server';
@@ -6,6 +10,7 @@ import {
   createTestDatabase,
   eventually,
   type RpcProxy,
+  runWalletdAsync,
   startAnvil,
   startRpcProxy,
   startTestApp,
@@ -43,7 +48,7 @@ describe('chains the indexer stops', () => {
   const settings = (rpcUrl: string): ChainSettings => ({ ...key, rpcUrl, startBlock: 0, confirmations: 1, pollIntervalMs: 50 });
 
   /** The indexer as `walletd serve` runs it, with a back-off far longer than the test. */
-  function indexer(rpcUrl: string, metrics: Metrics): Indexer {
+  function indexer(rpcUrl: string, metrics: Metrics, haltBackoffMs = 600_000): Indexer {
     const ix = createIndexer({
       db: t.db,
       logger: createLogger({ level: 'silent' }),
@@ -51,7 +56,7 @@ describe('chains the indexer stops', () => {
       chains: [settings(rpcUrl)],
       threads: 1,
       metrics,
-      haltBackoffMs: 600_000,
+      haltBackoffMs,
     });
     ix.start();
     cleanup.push(() => ix.stop());
@@ -78,7 +83,7 @@ describe('chains the indexer stops', () => {
     }
   }
 
-  it('a node serving another chain (another genesis) stops the chain with genesis_changed and keeps the indexed cursor', async () => {
+  it('a node serving another chain (another genesis) stops the chain with genesis_changed and keeps the indexed cursor; `walletd indexer forget` starts it over', async () => {
     const first = await anvil();
     await first.mine(2);
     const f = testFollower(t.db, pool, settings(first.url));
@@ -91,7 +96,7 @@ describe('chains the indexer stops', () => {
     const second = await anvil(['--timestamp', '1000000']);
     await second.mine(5);
     const metrics = createMetrics();
-    indexer(second.url, metrics);
+    const stopped = indexer(second.url, metrics);
     const row = await halted();
     expect(row).toMatchObject({ halted_code: 'genesis_changed' });
     const genesis = async (a: Anvil) => (await a.rpc<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).hash;
@@ -105,6 +110,27 @@ describe('chains the indexer stops', () => {
     const ready = await readyz(second.url);
     expect(ready.status).toBe(503);
     expect(ready.body.message).toContain('ethereum/devnet (genesis_changed)');
+
+    // The replacement was on purpose: the operator forgets the old chain and the indexer starts over.
+    await stopped.stop();
+    const forget = await runWalletdAsync(['indexer', 'forget', '--chain', 'ethereum', '--network', 'devnet'], {
+      DATABASE_URL: t.url,
+      WALLETD_MASTER_KEY: randomBytes(32).toString('hex'),
+      WALLETD_DATA_DIR: mkdtempSync(join(tmpdir(), 'walletd-forget-')),
+    });
+    expect(forget.status).toBe(0);
+    expect(forget.json).toEqual({ chain: 'ethereum', network: 'devnet', detached: 0, confirmed: 0 });
+    indexer(second.url, createMetrics(), 50);
+    const head = Number(await second.head());
+    const resumed = await eventually(
+      async () => ({
+        identity: await t.db('followed_chains').where(key).first('genesis_hash', 'halted_at'),
+        cursor: await t.db('chain_cursors').where(key).first('height'),
+      }),
+      (v) => Number(v.cursor?.height) === head,
+    );
+    expect(resumed.identity).toEqual({ genesis_hash: await genesis(second), halted_at: null });
+    expect((await readyz(second.url)).status).toBe(200);
   });
 
   it('a node whose blocks do not link stops after one rewind with blocks_do_not_link instead of rewinding forever', async () => {
