@@ -18,6 +18,9 @@ import {
 } from './transferStore';
 import { trackWithdrawals } from './withdrawalTracker';
 
+/** Rewinds to the same block, with no block indexed between them, before the chain is stopped. */
+const MAX_REWINDS_IN_PLACE = 3;
+
 export interface FollowerStats {
   head: bigint;
   indexed: bigint;
@@ -150,6 +153,7 @@ export function createFollower(deps: FollowerDeps): Follower {
     }
     const detected = await persistBlock(db, key, result, assets.byKey, window, stats.head, true, fence);
     lastRewind = null;
+    rewindsInPlace = 0;
     stats.indexed = height;
     stats.blocks++;
     m?.blocksIndexed.inc(labels);
@@ -159,16 +163,19 @@ export function createFollower(deps: FollowerDeps): Follower {
     return 'ok';
   }
 
-  /** The ancestor of the last rewind while no block has been indexed since. */
+  /** The ancestor of the last rewind while no block has been indexed since, and how often in a row. */
   let lastRewind: bigint | null = null;
+  let rewindsInPlace = 0;
   /**
    * A rewind leaves the cursor on a block whose hash the node just confirmed. If the next block
    * does not link to it, the node's chain is inconsistent (a devnet restored badly: block 0 is not
-   * block 1's parent) or it reorganised again in between. Once may be a race; twice in a row
-   * would rewind forever, so the chain stops with the cause instead of spinning.
+   * block 1's parent) or it reorganised again in between. A busy chain can do that once or twice;
+   * a third time in a row at the same block would rewind forever, so the chain stops with the
+   * cause instead of spinning.
    */
   async function checkProgress(height: bigint, parentHash: string): Promise<void> {
     if (lastRewind === null || lastRewind !== height - 1n) return;
+    if (rewindsInPlace < MAX_REWINDS_IN_PLACE) return;
     const below = await reader.blockHash(height - 1n);
     if (below !== parentHash)
       throw new ChainHaltedError(
@@ -176,7 +183,11 @@ export function createFollower(deps: FollowerDeps): Follower {
         'blocks_do_not_link',
         `the node's block ${height} has parent ${parentHash}, but its block ${height - 1n} is ${below}; the node's chain is inconsistent (restore or resync it)`,
       );
-    throw new ChainHaltedError(key, 'rewind_no_progress', `rewound to block ${height - 1n} twice without indexing a block`);
+    throw new ChainHaltedError(
+      key,
+      'rewind_no_progress',
+      `rewound to block ${height - 1n} ${rewindsInPlace} times in a row without indexing a block`,
+    );
   }
 
   /** Walks back until our recorded hash equals the node's, within the window. */
@@ -188,6 +199,7 @@ export function createFollower(deps: FollowerDeps): Follower {
       if (ours === null) break;
       if (ours === (await reader.blockHash(h))) {
         const { detached, confirmedAbove } = await rewindTo(db, key, h, ours, fence);
+        rewindsInPlace = lastRewind === h ? rewindsInPlace + 1 : 1;
         lastRewind = h;
         logger.warn({ from: height.toString(), ancestor: h.toString(), detached }, 'reorg: rewound to the common ancestor');
         if (confirmedAbove > 0)

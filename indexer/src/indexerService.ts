@@ -134,6 +134,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       }
     } finally {
       clearInterval(beat);
+      // The stop is now the new leader's to report; this process no longer knows.
+      if (haltedReason !== null) deps.metrics?.chainHalted.set({ ...labels, reason: haltedReason }, 0);
     }
   }
 

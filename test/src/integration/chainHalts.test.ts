@@ -133,7 +133,7 @@ describe('chains the indexer stops', () => {
     expect((await readyz(second.url)).status).toBe(200);
   });
 
-  it('a node whose blocks do not link stops after one rewind with blocks_do_not_link instead of rewinding forever', async () => {
+  it('a node whose blocks do not link stops after three rewinds in place with blocks_do_not_link instead of rewinding forever', async () => {
     const node = await anvil();
     await node.mine(3);
     // Block 0 reported with a hash that is not block 1's parent: what the restored devnet served.
@@ -153,8 +153,9 @@ describe('chains the indexer stops', () => {
     const ready = await readyz(proxy.url);
     expect(ready.status).toBe(503);
     expect(ready.body.haltedChains?.map((h) => h.reason)).toEqual(['blocks_do_not_link']);
-    // One rewind (block 1 to its claimed ancestor 0), then the stop; the back-off holds the next try.
-    expect(await metricValue(metrics, 'walletd_reorgs_total', key)).toBe(1);
+    // Three rewinds to the claimed ancestor 0 (a busy chain may reorganise twice), then the stop;
+    // the back-off holds the next try.
+    expect(await metricValue(metrics, 'walletd_reorgs_total', key)).toBe(3);
     expect(Number((await t.db('chain_cursors').where(key).first('height')).height)).toBe(0);
   });
 });
