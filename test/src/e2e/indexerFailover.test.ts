@@ -128,7 +128,7 @@ describe('indexer fail-over across a PostgreSQL restart', () => {
       await eventually(
         () => confirmedEvents(db),
         (r) => Number(r[0]?.n) === 9,
-        60_000,
+        30_000,
       ),
     ).toEqual([{ n: 9 }]);
 
@@ -162,7 +162,7 @@ describe('indexer fail-over across a PostgreSQL restart', () => {
       await eventually(
         () => confirmedEvents(db),
         (r) => Number(r[0]?.n) === 11,
-        60_000,
+        30_000,
       ),
     ).toEqual([{ n: 11 }]);
     leader.child.kill('SIGCONT');
@@ -173,7 +173,7 @@ describe('indexer fail-over across a PostgreSQL restart', () => {
       await eventually(
         () => confirmedEvents(db),
         (r) => Number(r[0]?.n) === 12,
-        60_000,
+        30_000,
       ),
     ).toEqual([{ n: 12 }]);
     const afterFreeze = await settle();
@@ -194,5 +194,5 @@ describe('indexer fail-over across a PostgreSQL restart', () => {
     // The lease row named the follower each time.
     expect(afterRestart.holder).toContain(`:${leader.child.pid}:`);
     expect(afterFreeze.holder).toContain(`:${standby.child.pid}:`);
-  });
+  }, 180_000);
 });
