@@ -12,3 +12,4 @@ export { persistBlock, rejectDetached, rewindTo } from './transferStore';
 export * from './withdrawalRecords';
 export * from './withdrawalTracker';
 export * from './forgetChain';
+export * from './leaseHolder';
