@@ -225,9 +225,10 @@ export function createFollower(deps: FollowerDeps): Follower {
   }
 
   async function followToHead(): Promise<void> {
+    // Nothing is read from a node that no longer serves the indexed chain.
+    await checkChainIdentity(db, key, reader, fence);
     // The mempool is read before the blocks: a transaction that leaves it for a block is then in a
     // block this round indexes, never taken for dropped.
-    await checkChainIdentity(db, key, reader, fence);
     const snapshot = reader.mempool ? await reader.mempool(mempoolSeen) : null;
     const head = await reader.head();
     stats.head = head;
