@@ -93,7 +93,11 @@ describe('indexer fail-over across a PostgreSQL restart', () => {
       }),
     );
     const indexer = () => {
-      const p = spawnWalletd(['serve', '--roles', 'indexer', '--config', config], { DATABASE_URL: pg.url, WALLETD_MASTER_KEY: hex });
+      const p = spawnWalletd(['serve', '--roles', 'indexer', '--config', config], {
+        DATABASE_URL: pg.url,
+        WALLETD_MASTER_KEY: hex,
+        WALLETD_DATA_DIR: dir,
+      });
       procs.push(p);
       return p;
     };
