@@ -133,6 +133,22 @@ describe('chains the indexer stops', () => {
     expect((await readyz(second.url)).status).toBe(200);
   });
 
+  it('a node with the same block 0 but another chain id stops the chain with chain_id_changed', async () => {
+    // anvil's block 0 does not depend on the chain id: same genesis time, two networks.
+    const first = await anvil(['--timestamp', '2000000', '--chain-id', '31337']);
+    const f = testFollower(t.db, pool, settings(first.url));
+    await f.tick();
+    await first.stop();
+    cleanup.pop();
+    const second = await anvil(['--timestamp', '2000000', '--chain-id', '4242']);
+    const metrics = createMetrics();
+    indexer(second.url, metrics);
+    const row = await halted();
+    expect(row).toMatchObject({ halted_code: 'chain_id_changed', chain_id: '31337' });
+    expect(row.halted_message).toContain('the node reports chain id 4242, the indexed chain');
+    expect(await metricValue(metrics, 'walletd_chain_halted', { ...key, reason: 'chain_id_changed' })).toBe(1);
+  });
+
   it('a node whose blocks do not link stops after three rewinds in place with blocks_do_not_link instead of rewinding forever', async () => {
     const node = await anvil();
     await node.mine(3);
