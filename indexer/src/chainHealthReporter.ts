@@ -1,4 +1,5 @@
 import { type ChainHealth, type Db, type Logger, isBaseError, publishChainHealth } from '@walletd/core';
+import { ChainHaltedError } from './chainHalt';
 import type { FollowerStats } from './follower';
 import type { ChainKey } from './transferStore';
 
@@ -16,6 +17,8 @@ export interface ChainHealthReporter {
 
 /** A node that did not answer, told apart from other failures for the operator reading /readyz. */
 function reasonOf(err: unknown): string {
+  // A stopped chain reports why (genesis_changed, blocks_do_not_link, …): what the operator must act on.
+  if (err instanceof ChainHaltedError) return err.reason;
   return isBaseError(err) && err.code === 'node_error' ? 'node_unreachable' : 'round_failed';
 }
 

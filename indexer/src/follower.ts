@@ -1,5 +1,8 @@
 import type { Chain, ChainPlugin, ChainReader, ChainSettings, Db, Logger, MempoolSnapshot, Metrics } from '@walletd/core';
 import { type ChainAssets, chainAssets } from './chainAssets';
+import type { Fence } from './chainLease';
+import { ChainHaltedError } from './chainHalt';
+import { checkChainIdentity } from './chainIdentity';
 import type { DetectPool } from './detectPool';
 import { SharedAddressSet } from './sharedAddressSet';
 import {
@@ -14,6 +17,9 @@ import {
   rewindTo,
 } from './transferStore';
 import { trackWithdrawals } from './withdrawalTracker';
+
+/** Rewinds to the same block, with no block indexed between them, before the chain is stopped. */
+const MAX_REWINDS_IN_PLACE = 3;
 
 export interface FollowerStats {
   head: bigint;
@@ -43,10 +49,12 @@ export interface FollowerDeps {
   shouldStop?: () => boolean;
   /** Told the head and indexed height whenever they change (chain health for readiness). */
   onProgress?: (stats: FollowerStats) => void;
+  /** Run first in every write transaction (the indexer's lease): a follower that lost the chain writes nothing. */
+  fence?: Fence;
 }
 
 export function createFollower(deps: FollowerDeps): Follower {
-  const { db, pool, plugin, settings } = deps;
+  const { db, pool, plugin, settings, fence } = deps;
   const key: ChainKey = { chain: settings.chain, network: settings.network };
   const chain = settings.chain as Chain;
   const logger = deps.logger.child({ chain: key.chain, network: key.network });
@@ -130,7 +138,7 @@ export function createFollower(deps: FollowerDeps): Follower {
   async function scanMempool(snapshot: MempoolSnapshot): Promise<void> {
     const found = snapshot.raw.length > 0 ? await pool.detectMempool(task(snapshot.raw)) : [];
     formatSenders(found);
-    const detected = await persistMempool(db, key, found, assets.byKey);
+    const detected = await persistMempool(db, key, found, assets.byKey, fence);
     mempoolSeen = new Set(snapshot.txids);
     if (detected) {
       m?.deposits.inc({ ...labels, type: 'deposit.detected' }, detected);
@@ -142,8 +150,13 @@ export function createFollower(deps: FollowerDeps): Follower {
     await refreshWatched();
     const result = await detectAt(height);
     const parent = await recentHash(db, key, height - 1n);
-    if (parent !== null && parent !== result.block.parentHash) return 'reorg';
-    const detected = await persistBlock(db, key, result, assets.byKey, window, stats.head);
+    if (parent !== null && parent !== result.block.parentHash) {
+      await checkProgress(height, result.block.parentHash);
+      return 'reorg';
+    }
+    const detected = await persistBlock(db, key, result, assets.byKey, window, stats.head, true, fence);
+    lastRewind = null;
+    rewindsInPlace = 0;
     stats.indexed = height;
     stats.blocks++;
     m?.blocksIndexed.inc(labels);
@@ -151,6 +164,33 @@ export function createFollower(deps: FollowerDeps): Follower {
     report();
     if (detected) logger.info({ height: height.toString(), detected }, 'deposits detected');
     return 'ok';
+  }
+
+  /** The ancestor of the last rewind while no block has been indexed since, and how often in a row. */
+  let lastRewind: bigint | null = null;
+  let rewindsInPlace = 0;
+  /**
+   * A rewind leaves the cursor on a block whose hash the node just confirmed. If the next block
+   * does not link to it, the node's chain is inconsistent (a devnet restored badly: block 0 is not
+   * block 1's parent) or it reorganised again in between. A busy chain can do that once or twice;
+   * a third time in a row at the same block would rewind forever, so the chain stops with the
+   * cause instead of spinning.
+   */
+  async function checkProgress(height: bigint, parentHash: string): Promise<void> {
+    if (lastRewind === null || lastRewind !== height - 1n) return;
+    if (rewindsInPlace < MAX_REWINDS_IN_PLACE) return;
+    const below = await reader.blockHash(height - 1n);
+    if (below !== parentHash)
+      throw new ChainHaltedError(
+        key,
+        'blocks_do_not_link',
+        `the node's block ${height} has parent ${parentHash}, but its block ${height - 1n} is ${below}; the node's chain is inconsistent (restore or resync it)`,
+      );
+    throw new ChainHaltedError(
+      key,
+      'rewind_no_progress',
+      `rewound to block ${height - 1n} ${rewindsInPlace} times in a row without indexing a block`,
+    );
   }
 
   /** Walks back until our recorded hash equals the node's, within the window. */
@@ -161,7 +201,9 @@ export function createFollower(deps: FollowerDeps): Follower {
       const ours = await recentHash(db, key, h);
       if (ours === null) break;
       if (ours === (await reader.blockHash(h))) {
-        const { detached, confirmedAbove } = await rewindTo(db, key, h, ours);
+        const { detached, confirmedAbove } = await rewindTo(db, key, h, ours, fence);
+        rewindsInPlace = lastRewind === h ? rewindsInPlace + 1 : 1;
+        lastRewind = h;
         logger.warn({ from: height.toString(), ancestor: h.toString(), detached }, 'reorg: rewound to the common ancestor');
         if (confirmedAbove > 0)
           logger.error({ confirmedAbove }, 'reorg deeper than the confirmation threshold removed CONFIRMED deposits; reconcile by hand');
@@ -182,10 +224,12 @@ export function createFollower(deps: FollowerDeps): Follower {
   async function confirmPending(head: bigint, finalized: bigint | null): Promise<number> {
     const pending = await pendingTransfers(db, key);
     const decisions = plugin.confirm({ pending, head, finalized, threshold, finality });
-    return applyDecisions(db, key, decisions, assets.byKey);
+    return applyDecisions(db, key, decisions, assets.byKey, fence);
   }
 
   async function followToHead(): Promise<void> {
+    // Nothing is read from a node that no longer serves the indexed chain.
+    await checkChainIdentity(db, key, reader, fence);
     // The mempool is read before the blocks: a transaction that leaves it for a block is then in a
     // block this round indexes, never taken for dropped.
     const snapshot = reader.mempool ? await reader.mempool(mempoolSeen) : null;
@@ -222,7 +266,7 @@ export function createFollower(deps: FollowerDeps): Follower {
     // At the head of the (new) chain, what a reorg detached and did not come back is retracted.
     // Every round, not only the one that saw the reorg: a crash in between leaves nothing pending.
     if (snapshot) await scanMempool(snapshot);
-    const rejected = await rejectDetached(db, key, assets.byKey, snapshot ? new Set(snapshot.txids) : null);
+    const rejected = await rejectDetached(db, key, assets.byKey, snapshot ? new Set(snapshot.txids) : null, fence);
     if (rejected) {
       m?.deposits.inc({ ...labels, type: 'deposit.rejected' }, rejected);
       logger.warn({ rejected }, 'deposits retracted (reorg, or dropped from the mempool)');
@@ -233,7 +277,7 @@ export function createFollower(deps: FollowerDeps): Follower {
     report();
     if (confirmed) logger.info({ confirmed, head: head.toString() }, 'deposits confirmed');
     // Withdrawals by the same rule as deposits, after the blocks of this round are in.
-    const tracked = await trackWithdrawals(db, logger, plugin, reader, key, { head, finalized, threshold, finality });
+    const tracked = await trackWithdrawals(db, logger, plugin, reader, key, { head, finalized, threshold, finality }, fence);
     if (tracked.broadcast + tracked.confirmed + tracked.rejected + tracked.resent > 0) logger.info({ ...tracked }, 'withdrawals tracked');
   }
 

@@ -1,10 +1,14 @@
 import { type ChainSettings, type Db, type Logger, type Metrics, type PluginRegistry, withRole } from '@walletd/core';
-import { type DetectPool, createDetectPool } from './detectPool';
 import { type ChainHealthReporter, createChainHealthReporter } from './chainHealthReporter';
+import { ChainHaltedError, clearHalt, recordHalt } from './chainHalt';
+import { type ChainLease, LeaseLostError, createChainLease } from './chainLease';
+import { type DetectPool, createDetectPool } from './detectPool';
+import { isDeadLocalHolder, localHolderId } from './leaseHolder';
 import { type Follower, createFollower } from './follower';
 
 export interface Indexer {
   start(): void;
+  /** Stops following, hands the leases over and closes the pool. Never rejects. */
   stop(): Promise<void>;
   followers(): Follower[];
 }
@@ -16,23 +20,38 @@ export interface IndexerDeps {
   chains: ChainSettings[];
   threads: number;
   metrics?: Metrics;
+  /** How long a lease outlives its last renewal: a dead indexer's chains are taken over after this. */
+  leaseTtlMs?: number;
+  /** First wait after a chain is stopped (doubling up to 10 minutes) before it is checked again. */
+  haltBackoffMs?: number;
 }
 
+export const DEFAULT_LEASE_TTL_MS = 15_000;
+const MAX_HALT_BACKOFF_MS = 600_000;
+
 /**
- * One follower per configured chain/network, all sharing one detect pool. Each follower runs only
- * while this process holds the chain's PostgreSQL advisory lock: a second indexer process waits
- * and takes over when the first one dies (its session, and so its lock, ends with it).
+ * One follower per configured chain/network, all sharing one detect pool. A follower runs only
+ * while this process holds the chain's lease (chainLease.ts): a second indexer stands by and
+ * takes over when the first stops renewing it (it died, or lost the database for longer than the
+ * lease), at once when the holder was a process on this machine that is gone. A follower that finds its lease taken stops at once and stands by; its writes are fenced
+ * by the lease epoch, so the two never both write a chain, PostgreSQL restarts included.
  */
 export function createIndexer(deps: IndexerDeps): Indexer {
   const logger = withRole(deps.logger, 'indexer');
+  const ttl = deps.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  const holder = localHolderId();
   // No chains, no threads: the pool exists only when something follows a chain.
   const pool: DetectPool | null = deps.chains.length > 0 ? createDetectPool(deps.threads) : null;
   const followers = deps.chains.map((settings) => {
     const plugin = deps.registry.forChain(settings.chain);
     if (!plugin) throw new Error(`no plugin serves ${settings.chain} (configured in chains[])`);
-    const health = createChainHealthReporter(deps.db, { chain: settings.chain, network: settings.network }, logger);
+    const key = { chain: settings.chain, network: settings.network };
+    const lease = createChainLease(deps.db, key, holder, ttl, isDeadLocalHolder);
+    // Written only by the lease holder: a standby has nothing to say about the chain.
+    const health = createChainHealthReporter(deps.db, key, logger);
     return {
       settings,
+      lease,
       health,
       follower: createFollower({
         db: deps.db,
@@ -41,7 +60,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         plugin,
         settings,
         metrics: deps.metrics,
-        shouldStop: () => !running,
+        fence: lease.fence,
+        shouldStop: () => !running || lease.epoch() === null,
         onProgress: health.progress,
       }),
     };
@@ -49,6 +69,9 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   let running = false;
   const loops: Promise<void>[] = [];
   const wakers = new Set<() => void>();
+  const wakeAll = () => {
+    for (const w of [...wakers]) w();
+  };
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -61,42 +84,97 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       wakers.add(done);
     });
 
-  async function follow(settings: ChainSettings, follower: Follower, health: ChainHealthReporter): Promise<void> {
-    const lockKey = `walletd:indexer:${settings.chain}:${settings.network}`;
-    const conn = (await deps.db.client.acquireConnection()) as import('pg').Client;
+  /** Follows while the lease holds; returns when stopped or when another indexer took the lease. */
+  async function lead(settings: ChainSettings, follower: Follower, lease: ChainLease, health: ChainHealthReporter): Promise<void> {
+    const where = { chain: settings.chain, network: settings.network };
+    const labels = where;
+    // Renewed between rounds too: a long catch-up or a slow node must not let the lease lapse.
+    const beat = setInterval(
+      () => {
+        lease.renew().then(
+          (held) => {
+            if (!held) wakeAll();
+          },
+          // Unknown (database unreachable): keep going; the fence decides at the next write.
+          (err) => logger.warn({ err, ...where }, 'could not renew the indexer lease; retrying'),
+        );
+      },
+      Math.max(100, Math.floor(ttl / 3)),
+    );
+    let failures = 0;
+    let halts = 0;
+    let haltedReason: string | null = null;
     try {
-      let announced = false;
-      while (running) {
-        const { rows } = await conn.query('select pg_try_advisory_lock(hashtext($1)) as ok', [lockKey]);
-        if (rows[0]?.ok) break;
-        if (!announced)
-          logger.info({ chain: settings.chain, network: settings.network }, 'another indexer follows this chain; standing by');
-        announced = true;
-        await sleep(1000);
-      }
-      if (!running) return;
-      logger.info({ chain: settings.chain, network: settings.network, threads: pool?.threads }, 'following');
-      let failures = 0;
-      while (running) {
+      while (running && lease.epoch() !== null) {
         const poll = settings.pollIntervalMs ?? 2000;
+        let delay = poll;
         try {
           await follower.tick();
           health.roundSucceeded(follower.stats());
           if (pool) deps.metrics?.poolUtilization.set(pool.utilization());
+          if (haltedReason !== null) {
+            await clearHalt(deps.db, where);
+            deps.metrics?.chainHalted.set({ ...labels, reason: haltedReason }, 0);
+            logger.info(where, 'chain resumed: the node serves the indexed chain again');
+            haltedReason = null;
+          }
           failures = 0;
+          halts = 0;
         } catch (err) {
-          failures++;
+          if (err instanceof LeaseLostError || lease.epoch() === null) break;
           health.roundFailed(follower.stats(), err);
-          logger.error({ err, chain: settings.chain, network: settings.network, failures }, 'follow round failed; retrying');
+          if (err instanceof ChainHaltedError) {
+            halts++;
+            delay = Math.min((deps.haltBackoffMs ?? 30_000) * 2 ** (halts - 1), MAX_HALT_BACKOFF_MS);
+            if (haltedReason !== null && haltedReason !== err.reason) deps.metrics?.chainHalted.set({ ...labels, reason: haltedReason }, 0);
+            haltedReason = err.reason;
+            deps.metrics?.chainHalted.set({ ...labels, reason: err.reason }, 1);
+            await recordHalt(deps.db, where, err).catch((e) => logger.warn({ err: e, ...where }, 'could not record the stopped chain'));
+            logger.error({ ...where, reason: err.reason, retryInMs: delay }, err.message);
+          } else {
+            failures++;
+            // A failing node or database is retried with backoff (doubling, at most 30 s), not hammered.
+            delay = Math.min(poll * 2 ** failures, 30_000);
+            logger.error({ err, ...where, failures }, 'follow round failed; retrying');
+          }
         }
-        // A failing node is retried with backoff (doubling, at most 30 s), not hammered.
-        await sleep(failures === 0 ? poll : Math.min(poll * 2 ** failures, 30_000));
+        await sleep(delay);
       }
-      await health.flush();
-      await conn.query('select pg_advisory_unlock(hashtext($1))', [lockKey]);
     } finally {
-      await deps.db.client.releaseConnection(conn);
+      await health.flush();
+      clearInterval(beat);
+      // The stop is now the new leader's to report; this process no longer knows.
+      if (haltedReason !== null) deps.metrics?.chainHalted.set({ ...labels, reason: haltedReason }, 0);
     }
+  }
+
+  async function follow(settings: ChainSettings, follower: Follower, lease: ChainLease, health: ChainHealthReporter): Promise<void> {
+    const where = { chain: settings.chain, network: settings.network };
+    let standing = false;
+    while (running) {
+      let held = false;
+      try {
+        held = await lease.acquire();
+      } catch (err) {
+        logger.warn({ err, ...where }, 'could not reach the database to take the indexer lease; retrying');
+      }
+      if (!held) {
+        if (!standing) logger.info(where, 'another indexer follows this chain; standing by');
+        standing = true;
+        await sleep(Math.min(1000, ttl / 3));
+        continue;
+      }
+      standing = false;
+      logger.info({ ...where, epoch: String(lease.epoch()), holder, threads: pool?.threads }, 'following');
+      deps.metrics?.indexerLeader.set(where, 1);
+      await lead(settings, follower, lease, health);
+      deps.metrics?.indexerLeader.set(where, 0);
+      if (running) {
+        logger.warn(where, 'indexer lease lost: another indexer follows this chain now; stopped following, standing by');
+        standing = true;
+      }
+    }
+    await lease.release().catch((err) => logger.warn({ err, ...where }, 'could not hand the indexer lease over; it expires on its own'));
   }
 
   return {
@@ -104,13 +182,18 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     start() {
       if (running) return;
       running = true;
-      for (const { settings, follower, health } of followers) loops.push(follow(settings, follower, health));
+      for (const { settings, follower, lease, health } of followers) {
+        // A loop never rejects: an error it did not expect is logged, and stop() still completes.
+        loops.push(
+          follow(settings, follower, lease, health).catch((err) => logger.error({ err, chain: settings.chain }, 'indexer loop failed')),
+        );
+      }
     },
     async stop() {
       running = false;
-      for (const w of [...wakers]) w();
+      wakeAll();
       await Promise.all(loops);
-      await pool?.close();
+      await pool?.close().catch((err) => logger.warn({ err }, 'could not close the detect pool'));
       logger.info('indexer stopped');
     },
   };

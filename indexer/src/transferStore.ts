@@ -1,5 +1,6 @@
 import type { AssetRef, ConfirmDecision, Db, DetectResult, DetectedTransfer, PendingTransfer } from '@walletd/core';
 import type { Knex } from 'knex';
+import type { Fence } from './chainLease';
 import { type TransferRow, recordDepositEvent } from './depositEvents';
 
 export interface ChainKey {
@@ -39,9 +40,12 @@ export async function persistBlock(
   head: bigint,
   /** false for a rescan: record transfers and events only, never move the live cursor. */
   advanceCursor = true,
+  /** The indexer's lease check (see chainLease.ts): an indexer that lost the chain writes nothing. */
+  fence?: Fence,
 ): Promise<number> {
   const { block, transfers } = result;
   return db.transaction(async (trx) => {
+    await fence?.(trx);
     let detected = 0;
     if (transfers.length > 0) {
       const byKey = await addressesFor(trx, k, transfers);
@@ -128,9 +132,16 @@ async function addressesFor(trx: Knex.Transaction, k: ChainKey, transfers: Detec
  * Deposits seen in the node's mempool: recorded pending with 0 confirmations and no block, and
  * announced (`deposit.detected`) the first time only. Never credited: a block confirms them later.
  */
-export async function persistMempool(db: Db, k: ChainKey, transfers: DetectedTransfer[], assets: Map<string, AssetRef>): Promise<number> {
+export async function persistMempool(
+  db: Db,
+  k: ChainKey,
+  transfers: DetectedTransfer[],
+  assets: Map<string, AssetRef>,
+  fence?: Fence,
+): Promise<number> {
   if (transfers.length === 0) return 0;
   return db.transaction(async (trx) => {
+    await fence?.(trx);
     const byKey = await addressesFor(trx, k, transfers);
     let detected = 0;
     for (const t of transfers) {
@@ -187,8 +198,10 @@ export async function rewindTo(
   k: ChainKey,
   ancestor: bigint,
   ancestorHash: string,
+  fence?: Fence,
 ): Promise<{ detached: number; confirmedAbove: number }> {
   return db.transaction(async (trx) => {
+    await fence?.(trx);
     const above = ancestor.toString();
     const detached = await trx('transfers')
       .where(k)
@@ -217,8 +230,10 @@ export async function rejectDetached(
   k: ChainKey,
   assets: Map<string, AssetRef>,
   mempool: ReadonlySet<string> | null = null,
+  fence?: Fence,
 ): Promise<number> {
   return db.transaction(async (trx) => {
+    await fence?.(trx);
     const candidates = (await trx('transfers')
       .where(k)
       .whereNull('block_number')
@@ -260,10 +275,17 @@ export async function pendingTransfers(db: Db, k: ChainKey): Promise<PendingTran
  * Records the plugin's decisions: `deposit.confirmed` (the signal to credit) or `deposit.rejected`,
  * each with its event in the same transaction, in chain order. Only still-pending rows change.
  */
-export async function applyDecisions(db: Db, k: ChainKey, decisions: ConfirmDecision[], assets: Map<string, AssetRef>): Promise<number> {
+export async function applyDecisions(
+  db: Db,
+  k: ChainKey,
+  decisions: ConfirmDecision[],
+  assets: Map<string, AssetRef>,
+  fence?: Fence,
+): Promise<number> {
   if (decisions.length === 0) return 0;
   const sorted = [...decisions].sort((x, y) => x.id - y.id);
   return db.transaction(async (trx) => {
+    await fence?.(trx);
     let n = 0;
     for (const d of sorted) {
       const current = (await trx('transfers')

@@ -1,4 +1,5 @@
 import type { ChainPlugin, ChainReader, Db, Logger } from '@walletd/core';
+import type { Fence } from './chainLease';
 import type { ChainKey } from './transferStore';
 import { type WithdrawalRow, moveWithdrawal, unsignedFromRow } from './withdrawalRecords';
 
@@ -35,6 +36,7 @@ export async function trackWithdrawals(
   reader: ChainReader,
   key: ChainKey,
   input: TrackInput,
+  fence?: Fence,
 ): Promise<TrackOutcome> {
   const out: TrackOutcome = { broadcast: 0, confirmed: 0, rejected: 0, resent: 0 };
   const verbs = plugin.withdrawals;
@@ -53,6 +55,7 @@ export async function trackWithdrawals(
     const block = verdict.blockNumber?.toString();
     let resend = false;
     await db.transaction(async (trx) => {
+      await fence?.(trx);
       let cur = (await trx('withdrawals').where({ id: row.id }).forUpdate().skipLocked().first()) as WithdrawalRow | undefined;
       if (!cur || cur.status !== row.status) return;
       if (cur.status === 'signed') {

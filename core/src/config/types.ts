@@ -41,6 +41,8 @@ export interface IndexerSettings {
    * 30 s a failing chain waits between rounds, so a failing chain reads as failing, not as stale.
    */
   healthMaxAgeMs: number;
+  /** How long a stopped or unreachable indexer keeps its chains before a standby takes them. */
+  leaseTtlMs: number;
 }
 
 export interface TokenSettings {
@@ -91,7 +93,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   masterKeyFile: null,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },
   bootstrap: true,
-  indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000 },
+  indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, leaseTtlMs: 15000 },
   devnet: { enabled: true, port: 58545 },
   chains: [],
   webhooks: {

@@ -9,7 +9,14 @@ describe('migrations', () => {
         (await t.db.raw(`select tablename from pg_tables where schemaname = 'public' and tablename not like 'knex_%' order by 1`)).rows.map(
           (r: { tablename: string }) => r.tablename,
         );
-      expect(await migrateLatest(t.db)).toEqual(['001_initial', '002_withdrawals', '003_mempool', '004_pending_delivery_unique', '005_chain_health']);
+      expect(await migrateLatest(t.db)).toEqual([
+        '001_initial',
+        '002_withdrawals',
+        '003_mempool',
+        '004_pending_delivery_unique',
+        '005_chain_health',
+        '006_indexer_fencing',
+      ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));
       await migrateRollbackAll(t.db);

@@ -21,6 +21,10 @@ export interface Metrics {
   deliveriesPending: Gauge<string>;
   oldestDueDeliveryAge: Gauge<string>;
   withdrawals: Gauge<'status'>;
+  /** 1 while the indexer has stopped a chain (genesis or chain id changed, blocks that do not link). */
+  chainHalted: Gauge<'chain' | 'network' | 'reason'>;
+  /** 1 while this process holds the chain's indexer lease (exactly one process per chain should). */
+  indexerLeader: Gauge<'chain' | 'network'>;
 }
 
 export function createMetrics(): Metrics {
@@ -93,6 +97,18 @@ export function createMetrics(): Metrics {
       name: 'walletd_withdrawals',
       help: 'Withdrawals by status',
       labelNames: ['status'],
+      registers: [registry],
+    }),
+    chainHalted: new Gauge({
+      name: 'walletd_chain_halted',
+      help: 'The indexer stopped following the chain, by reason (see the README: a stopped chain)',
+      labelNames: [...chain, 'reason'],
+      registers: [registry],
+    }),
+    indexerLeader: new Gauge({
+      name: 'walletd_indexer_leader',
+      help: 'This process holds the chain indexer lease and follows the chain',
+      labelNames: chain,
       registers: [registry],
     }),
   };

@@ -146,6 +146,11 @@ export interface ChainReader {
   blockHash(height: bigint): Promise<string | null>;
   /** The node's finalized height, on chains that have one (the `finalized` tag on EVM). */
   finalized?(): Promise<bigint | null>;
+  /**
+   * The network's chain id as a decimal string, on chains that have one (EVM `eth_chainId`). The
+   * indexer records it with block 0's hash and stops the chain if the node's changes.
+   */
+  chainId?(): Promise<string>;
   /** On-chain balance of an address in base units (the API's on-chain check). */
   getBalance(address: string, asset: AssetRef): Promise<bigint>;
   /**

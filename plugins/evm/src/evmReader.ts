@@ -60,6 +60,7 @@ export function createEvmReader(options: ReaderOptions): EvmReader {
       const block = await call<{ number: string } | null>('eth_getBlockByNumber', ['finalized', false]);
       return block ? BigInt(block.number) : null;
     },
+    chainId: async () => BigInt(await call<string>('eth_chainId', [])).toString(),
     blockHash: async (height) => (await call<{ hash: string } | null>('eth_getBlockByNumber', [hex(height), false]))?.hash ?? null,
   };
 }

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { createLogger, loadConfig, toBaseUnits } from '@walletd/core';
-import { createFollower, createDetectPool } from '@walletd/indexer';
+import { createFollower, createDetectPool, forgetChain } from '@walletd/indexer';
 import { devnetChain, devnetInfoFile, fund, readDevnetInfo } from '../devnet/devnet';
 import { loadPlugins } from '../plugins';
 import { openRuntime } from '../runtime';
 import { printJson } from './output';
 
-/** `walletd dev …` (the local devnet) and `walletd indexer rescan`. */
+/** `walletd dev …` (the local devnet), `walletd indexer rescan` and `walletd indexer forget`. */
 export function registerDev(program: Command): void {
   const dev = program.command('dev').description('the local devnet that npm start runs when no chain is configured');
   dev
@@ -57,6 +57,22 @@ export function registerDev(program: Command): void {
         printJson({ chain: o.chain, network: o.network, from: Number(o.from), newEvents: after - before });
       } finally {
         await pool.close();
+        await rt.close();
+      }
+    });
+  indexer
+    .command('forget')
+    .description("drop a chain's cursor, recent blocks and recorded genesis (after replacing its node on purpose); deposits stay")
+    .requiredOption('--chain <chain>', 'e.g. ethereum')
+    .requiredOption('--network <network>', 'e.g. devnet')
+    .action(async (o, cmd) => {
+      const config = loadConfig({ file: cmd.optsWithGlobals().config });
+      const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: { role: 'indexer-forget' } });
+      const rt = await openRuntime(config, logger, { createCluster: false });
+      try {
+        const result = await forgetChain(rt.db, { chain: String(o.chain), network: String(o.network) });
+        printJson({ chain: o.chain, network: o.network, ...result });
+      } finally {
         await rt.close();
       }
     });

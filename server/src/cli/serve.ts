@@ -93,6 +93,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
         registry: plugins,
         chains: config.chains,
         threads: config.indexer.threads,
+        leaseTtlMs: config.indexer.leaseTtlMs,
         metrics,
       });
       indexer.start();
@@ -115,16 +116,29 @@ export async function serve(opts: ServeOptions): Promise<void> {
     }
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const closing = server ? new Promise<void>((r) => server?.close(() => r())) : Promise.resolve();
-    setTimeout(() => server?.closeAllConnections(), 5_000).unref();
-    server?.closeIdleConnections();
-    await closing;
-    await dispatcher?.stop();
-    await indexer?.stop();
-    await devnet?.stop();
-    for (const s of stores) s.shutdown();
-    await rt.close();
-    logger.info('stopped');
+    // Every step runs whatever the one before it did: a database that went away (restarted under
+    // us) must not leave the devnet or the embedded PostgreSQL running behind a crashed process.
+    let clean = true;
+    const step = async (name: string, fn: () => Promise<void> | void) => {
+      try {
+        await fn();
+      } catch (err) {
+        clean = false;
+        logger.error({ err, step: name }, 'shutdown step failed; continuing');
+      }
+    };
+    await step('api', async () => {
+      const closing = server ? new Promise<void>((r) => server?.close(() => r())) : Promise.resolve();
+      setTimeout(() => server?.closeAllConnections(), 5_000).unref();
+      server?.closeIdleConnections();
+      await closing;
+    });
+    await step('dispatcher', () => dispatcher?.stop());
+    await step('indexer', () => indexer?.stop());
+    await step('devnet', () => devnet?.stop());
+    for (const s of stores) await step('rate-limit store', () => s.shutdown());
+    await step('database', () => rt.close());
+    logger.info({ clean }, 'stopped');
     root.flush();
     process.exit(0);
   };

@@ -1,3 +1,4 @@
+import { type HaltedChain, haltedChains } from './haltedChains';
 import { type ChainHealthRow, type Db, type WalletdConfig, isDatabaseUnavailable, readChainHealth } from '@walletd/core';
 
 /**
@@ -16,6 +17,8 @@ export interface ChainReadiness {
   indexed: string | null;
   lag: string | null;
   ageSeconds: number | null;
+  /** Set while the indexer has stopped the chain (its node serves another or an inconsistent chain); `reason` is then its code. */
+  halted?: { message: string; since: string };
 }
 
 export type Readiness =
@@ -23,7 +26,18 @@ export type Readiness =
   | { ready: false; database: false }
   | { ready: false; chains: ChainReadiness[] };
 
-function judge(config: WalletdConfig, settings: WalletdConfig['chains'][number], row: ChainHealthRow | undefined): ChainReadiness {
+function judge(
+  config: WalletdConfig,
+  settings: WalletdConfig['chains'][number],
+  row: ChainHealthRow | undefined,
+  halt: HaltedChain | undefined,
+): ChainReadiness {
+  const judged = judgeHealth(config, settings, row);
+  // A stop outlasts the indexer that recorded it (and its health record going stale): it needs the operator.
+  return halt ? { ...judged, ready: false, reason: halt.reason, halted: { message: halt.message, since: halt.since } } : judged;
+}
+
+function judgeHealth(config: WalletdConfig, settings: WalletdConfig['chains'][number], row: ChainHealthRow | undefined): ChainReadiness {
   const base = { chain: settings.chain, network: settings.network };
   if (!row)
     return { ...base, ready: false, reason: 'not_indexed', nodeReachable: null, head: null, indexed: null, lag: null, ageSeconds: null };
@@ -52,8 +66,9 @@ function judge(config: WalletdConfig, settings: WalletdConfig['chains'][number],
  */
 export async function checkReadiness(db: Db, config: WalletdConfig): Promise<Readiness> {
   let rows: ChainHealthRow[];
+  let halts: HaltedChain[];
   try {
-    rows = await readChainHealth(db);
+    [rows, halts] = await Promise.all([readChainHealth(db), haltedChains(db, config.chains)]);
   } catch (err) {
     if (isDatabaseUnavailable(err)) return { ready: false, database: false };
     throw err;
@@ -63,6 +78,7 @@ export async function checkReadiness(db: Db, config: WalletdConfig): Promise<Rea
       config,
       settings,
       rows.find((r) => r.chain === settings.chain && r.network === settings.network),
+      halts.find((h) => h.chain === settings.chain && h.network === settings.network),
     ),
   );
   return chains.every((c) => c.ready) ? { ready: true, chains } : { ready: false, chains };

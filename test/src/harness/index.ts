@@ -11,4 +11,5 @@ export * from './litecoind';
 export * from './follower';
 export * from './schemas';
 export * from './schemaArbitrary';
+export * from './rpcProxy';
 export * from './dedicatedPostgres';

@@ -176,7 +176,7 @@ describe('finality by the finalized tag', () => {
 });
 
 describe('indexer fail-over', () => {
-  it('a second indexer stands by on the advisory lock and takes over when the first stops', async () => {
+  it('a second indexer stands by on the lease and takes over when the first stops', async () => {
     const t = await createTestDatabase();
     const anvil = await startAnvil();
     const masterKey = new MasterKey(randomBytes(32));

@@ -4,6 +4,7 @@ import * as m002 from './002_withdrawals';
 import * as m003 from './003_mempool';
 import * as m004PendingDelivery from './004_pending_delivery_unique';
 import * as m005ChainHealth from './005_chain_health';
+import * as m006IndexerFencing from './006_indexer_fencing';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '003_mempool': m003,
   '004_pending_delivery_unique': m004PendingDelivery,
   '005_chain_health': m005ChainHealth,
+  '006_indexer_fencing': m006IndexerFencing,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,42 @@
+import { BaseError, type Db } from '@walletd/core';
+import type { ChainKey } from './transferStore';
+
+/**
+ * Why the indexer stopped following a chain. Each means the node's chain cannot be indexed on
+ * top of what is recorded; following anyway would rewind forever or mix two chains' deposits.
+ */
+export type ChainHaltReason =
+  /** Block 0 is not the one recorded when the chain was first indexed (another chain, a reset devnet). */
+  | 'genesis_changed'
+  /** The node reports another chain id than the one recorded. */
+  | 'chain_id_changed'
+  /** The node's own blocks do not link: a block's parent hash is not the hash it reports for the height below. */
+  | 'blocks_do_not_link'
+  /** Rewound to the same ancestor again without indexing a block in between. */
+  | 'rewind_no_progress';
+
+export class ChainHaltedError extends BaseError {
+  constructor(
+    readonly key: ChainKey,
+    readonly reason: ChainHaltReason,
+    message: string,
+  ) {
+    super('unavailable', `${key.chain}/${key.network} stopped (${reason}): ${message}`, { details: { reason } });
+    this.name = 'ChainHaltedError';
+  }
+}
+
+/** Written by the indexer that holds the chain; `/readyz` reads it (any process). */
+export async function recordHalt(db: Db, key: ChainKey, err: ChainHaltedError): Promise<void> {
+  const n = await db('followed_chains').where(key).update({ halted_code: err.reason, halted_message: err.message, halted_at: db.fn.now() });
+  // A chain halted before its identity was recorded (a node that never linked) still shows as halted.
+  if (n === 0)
+    await db('followed_chains')
+      .insert({ ...key, genesis_hash: '', halted_code: err.reason, halted_message: err.message, halted_at: db.fn.now() })
+      .onConflict(['chain', 'network'])
+      .merge(['halted_code', 'halted_message', 'halted_at']);
+}
+
+export async function clearHalt(db: Db, key: ChainKey): Promise<void> {
+  await db('followed_chains').where(key).whereNotNull('halted_at').update({ halted_code: null, halted_message: null, halted_at: null });
+}
