@@ -40,7 +40,8 @@ export async function startDedicatedPostgres(opts: { dataDir?: string; port?: nu
   const url = await node(
     `const core = require('@walletd/core');
      core.startEmbeddedPostgres({ ...${args}, logger: core.createLogger({ level: 'warn' }) })
-       .then((h) => process.stdout.write(h.url), (e) => { console.error(e); process.exit(1); });`,
+       // The postmaster is detached; this process leaves at once (its own handles would keep it alive).
+       .then((h) => process.stdout.write(h.url, () => process.exit(0)), (e) => { console.error(e); process.exit(1); });`,
   );
   const pgDir = join(dataDir, 'pg');
   // As root the cluster runs as the `postgres` user, as core started it; pg_ctl must too.

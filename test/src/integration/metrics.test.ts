@@ -52,13 +52,15 @@ describe('GET /metrics', () => {
       .db('webhooks')
       .insert({ company_id: companyId, type: 'http', config: {}, events: ['deposit.detected'], secret_envelope: {} })
       .returning('id');
-    const eventId = randomUUID();
+    // One event per delivery: the database holds at most one pending delivery per event and webhook.
+    const eventIds = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     await t
       .db('events')
-      .insert({ id: eventId, company_id: companyId, type: 'deposit.detected', chain: 'ethereum', network: 'devnet', body: '{}' });
+      .insert(eventIds.map((id) => ({ id, company_id: companyId, type: 'deposit.detected', chain: 'ethereum', network: 'devnet', body: '{}' })));
+    let n = 0;
     const delivery = (next: string, status = 'pending') => ({
       webhook_id: webhook.id,
-      event_id: eventId,
+      event_id: eventIds[n++],
       event_type: 'deposit.detected',
       status,
       next_attempt_at: t.db.raw(next),

@@ -93,7 +93,7 @@ export function resolveIntent(config: WalletdConfig, plugins: PluginRegistry, wa
     const field = single ? 'toAddress' : `outputs[${i}].toAddress`;
     const a = address(o.toAddress, field);
     const amountField = single ? 'amount' : `outputs[${i}].amount`;
-    const amount = intentAmount(o.amount, asset.decimals, amountField);
+    const amount = intentAmount(o.amount, asset.decimals, () => tooLarge(amountField));
     if (amount > ceiling) throw tooLarge(amountField);
     return { to: a.display, toKey: a.key, amount };
   });
