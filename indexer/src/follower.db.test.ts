@@ -71,7 +71,7 @@ describe('transfer store', () => {
         throw new Error('not expected');
       },
       blockHash: async () => null,
-      getBalance: async () => 0n,
+      getBalance: async () => ({ total: 0n, spendable: 0n }),
     };
     const pool = createDetectPool(1);
     try {

@@ -1,4 +1,14 @@
-import type { Chain, ChainPlugin, ChainReader, ChainSettings, Db, Logger, MempoolSnapshot, Metrics } from '@walletd/core';
+import {
+  BaseError,
+  type Chain,
+  type ChainPlugin,
+  type ChainReader,
+  type ChainSettings,
+  type Db,
+  type Logger,
+  type MempoolSnapshot,
+  type Metrics,
+} from '@walletd/core';
 import { type ChainAssets, chainAssets } from './chainAssets';
 import type { Fence } from './chainLease';
 import { ChainHaltedError } from './chainHalt';
@@ -127,7 +137,13 @@ export function createFollower(deps: FollowerDeps): Follower {
 
   /** Fetch on this thread, parse and detect in a worker; format the senders of what matched. */
   async function detectAt(height: bigint) {
-    const result = await pool.detect(task(await reader.fetchBlock(height)));
+    const raw = await reader.fetchBlock(height);
+    if (raw === null)
+      throw new BaseError(
+        'node_error',
+        `${key.chain}/${key.network} has no block at ${height}; heights without a block are not followed yet`,
+      );
+    const result = await pool.detect(task(raw));
     formatSenders(result.transfers);
     return result;
   }
@@ -213,7 +229,8 @@ export function createFollower(deps: FollowerDeps): Follower {
     throw new Error(`reorg deeper than the ${window}-block window at height ${height}; raise reorgWindow or rescan`);
   }
 
-  const finality = settings.finality ?? 'confirmations';
+  // The network's own rule (the plugin's), unless the operator chose another in chains[].finality.
+  const finality = settings.finality ?? definition.finality;
   async function finalizedHeight(): Promise<bigint | null> {
     if (finality !== 'finalized') return null;
     if (!reader.finalized) throw new Error(`${plugin.name} cannot report a finalized block for ${key.chain}/${key.network}`);

@@ -1,5 +1,6 @@
-import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
+import { generateMnemonic, mnemonicToEntropy, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
+import type { WalletSecret } from '../plugin/contract';
 
 /**
  * A wallet's secret is a 24-word BIP-39 mnemonic generated on the server: the plugins derive
@@ -16,3 +17,26 @@ export function generateWalletMnemonic(): string {
 export const isValidMnemonic = (phrase: string): boolean => validateMnemonic(phrase, wordlist);
 
 export const mnemonicToSeed = (phrase: string): Uint8Array => mnemonicToSeedSync(phrase);
+
+/**
+ * The wallet secret as plugins receive it (contract v2 `WalletSecret`), opened from the mnemonic
+ * bytes. Every accessor returns a fresh copy; `dispose()` zeroes the copies handed out, so a
+ * plugin that keeps one by mistake keeps zeros. The caller zeroes the mnemonic bytes it owns.
+ */
+export function openWalletSecret(phrase: Uint8Array): WalletSecret & { dispose(): void } {
+  const handedOut: Uint8Array[] = [];
+  const text = () => Buffer.from(phrase).toString('utf8');
+  const keep = (bytes: Uint8Array) => {
+    handedOut.push(bytes);
+    return bytes;
+  };
+  return {
+    seed: () => keep(mnemonicToSeedSync(text())),
+    entropy: () => keep(mnemonicToEntropy(text(), wordlist)),
+    mnemonic: text,
+    dispose: () => {
+      for (const b of handedOut) b.fill(0);
+      handedOut.length = 0;
+    },
+  };
+}

@@ -1,29 +1,78 @@
 import type { AssetRef, Chain } from '../chains';
 
 /**
- * The chain plugin contract, version 1. The server and the indexer know chains only through it,
+ * The chain plugin contract, version 2. The server and the indexer know chains only through it,
  * so a chain team ships a plugin without touching them. Registration (`registerPlugins`) checks
  * `apiVersion` and the chains served on the main thread at start-up.
  *
  * Deposits: `detect` (in worker threads), `confirm`, the read client and key work. Withdrawals:
  * `build`, `sign`, `checkSigned`, `broadcast`, `verify` (see plugins/README.md).
+ *
+ * What changed from version 1 (registration names it when it refuses a v1 plugin): see
+ * `CONTRACT_V2_CHANGES`.
  */
-export const PLUGIN_API_VERSION = 1 as const;
+export const PLUGIN_API_VERSION = 2 as const;
 
-export type FinalityRule = 'confirmations' | 'finalized-tag';
+/** Told to the author of a plugin built for an older contract. */
+export const CONTRACT_V2_CHANGES = [
+  "finality is 'confirmations' or 'finalized' (no 'finalized-tag'); a network declares defaultConfirmations and finality, the config may override them",
+  'each chain declares addressing (key-per-address | account-tag) and capabilities (memo, destinationTag, multipleOutputs, feePayer)',
+  'deriveAddress and withdrawals.sign receive a WalletSecret (seed(), entropy(), mnemonic()) instead of the BIP-39 seed bytes',
+  'ChainReader.getBalance returns {total, spendable}; fetchBlock may return null for a height without a block; readers may have close()',
+  'withdrawal outputs carry their own memo and destinationTag; UnsignedWithdrawal may carry expiresAt',
+  'DetectedTransfer may carry txKey (transfer identity where a hash is not unique)',
+] as const;
+
+/**
+ * How a deposit is known final. `confirmations`: the block is `threshold` deep. `finalized`: the
+ * node's finalized (EVM `finalized` tag, GRANDPA, Solana `finalized` commitment, Tron solidified,
+ * XRP validated) height has reached it.
+ */
+export type Finality = 'confirmations' | 'finalized';
 
 export interface NetworkDefinition {
   network: string;
   /** EVM chain id, where the chain has one. */
   chainId?: number;
-  /** Confirmations after which a deposit is final, unless the operator overrides it. */
+  /** Confirmations after which a deposit is final under `confirmations`, unless the operator overrides it. */
   defaultConfirmations: number;
-  finality: FinalityRule;
+  /** The network's default rule; `chains[].finality` in the config overrides it. */
+  finality: Finality;
+}
+
+/**
+ * `key-per-address`: every deposit address is its own key (EVM, UTXO, Solana, Tron, Polkadot, TON).
+ * `account-tag`: one account per wallet, deposit addresses are the account plus a tag the service
+ * allocates (XRP destination tags); the untagged account is watched too.
+ */
+export type AddressingMode = 'key-per-address' | 'account-tag';
+
+/** What a chain's transactions can carry; the API refuses (400) what a chain cannot, never drops it. */
+export interface ChainCapabilities {
+  memo: boolean;
+  destinationTag: boolean;
+  /** Several recipients in one transaction (UTXO). */
+  multipleOutputs: boolean;
+  /** A fee paid by another account than the sender (Solana fee payer). */
+  feePayer: boolean;
 }
 
 export interface ChainDefinition {
   chain: Chain;
   networks: NetworkDefinition[];
+  addressing: AddressingMode;
+  capabilities: ChainCapabilities;
+}
+
+/**
+ * The wallet's secret as a plugin may need it: the BIP-39 seed (BIP-32 secp256k1, SLIP-10
+ * ed25519), the entropy (Polkadot's sr25519 mini-secret) or the phrase itself. Each call returns a
+ * fresh copy the plugin may zero; the service zeroes its own after the call.
+ */
+export interface WalletSecret {
+  seed(): Uint8Array;
+  entropy(): Uint8Array;
+  mnemonic(): string;
 }
 
 /** Addresses the company watches, in the plugin's match form (lowercase hex on EVM). */
@@ -65,6 +114,11 @@ export interface BlockRef {
  */
 export interface DetectedTransfer {
   txHash: string;
+  /**
+   * The transfer's transaction identity where a hash is not unique on the chain (Polkadot:
+   * `<block number>-<extrinsic index>`); unique by (chain, network, txKey ?? txHash, eventIndex).
+   */
+  txKey?: string;
   eventIndex: number;
   /** EVM log index in the block, or the vout on UTXO chains. */
   logIndex?: number;
@@ -122,7 +176,7 @@ export interface ConfirmInput {
   /** The node's finalized height, when the network's finality rule uses it. */
   finalized: bigint | null;
   threshold: number;
-  finality: FinalityRule | 'finalized';
+  finality: Finality;
 }
 
 /** What `confirm` decides for each pending transfer it does not leave pending. */
@@ -136,12 +190,25 @@ export interface ConfirmDecision {
 /** Pure: pending transfers and the chain's head/finality in, decisions out. */
 export type ConfirmFn = (input: ConfirmInput) => ConfirmDecision[];
 
-/** Node access for one chain/network; the follower calls it on the main thread. */
+/** What an address holds: `spendable` leaves the chain's minimum (XRP reserve, Polkadot existential deposit, Solana rent) in place. */
+export interface Balance {
+  total: bigint;
+  spendable: bigint;
+}
+
+/**
+ * Node access for one chain/network, created once per process per chain/network (the service
+ * caches it) and closed at shutdown; the follower calls it on the main thread.
+ */
 export interface ChainReader {
   /** Current head height. */
   head(): Promise<bigint>;
-  /** The raw block at a height, in the form this plugin's `detect` reads. */
-  fetchBlock(height: bigint): Promise<Uint8Array>;
+  /**
+   * The raw block at a height, in the form this plugin's `detect` reads; null when the height has
+   * no block (a Solana skipped slot): the follower steps over it and checks the next block's
+   * parent against the last recorded one.
+   */
+  fetchBlock(height: bigint): Promise<Uint8Array | null>;
   /** Hash of the block at a height on the node's current chain (reorg ancestor search); null if none. */
   blockHash(height: bigint): Promise<string | null>;
   /** The node's finalized height, on chains that have one (the `finalized` tag on EVM). */
@@ -152,13 +219,15 @@ export interface ChainReader {
    */
   chainId?(): Promise<string>;
   /** On-chain balance of an address in base units (the API's on-chain check). */
-  getBalance(address: string, asset: AssetRef): Promise<bigint>;
+  getBalance(address: string, asset: AssetRef): Promise<Balance>;
   /**
    * Chains with a public mempool: a snapshot, fetching only transactions not in `seen`. Deposits
    * seen there are detected with 0 confirmations; one that leaves the mempool without being mined
    * is rejected with `mempool_dropped`.
    */
   mempool?(seen: ReadonlySet<string>): Promise<MempoolSnapshot>;
+  /** Releases connections (WebSocket clients); called once at shutdown. */
+  close?(): Promise<void>;
 }
 
 /**
@@ -174,11 +243,29 @@ export interface WithdrawalIntent {
   chain: Chain;
   network: string;
   asset: AssetRef;
-  outputs: { to: string; amount: bigint }[];
+  /** One per recipient; a memo or tag only where the chain's capabilities allow (the API checks). */
+  outputs: WithdrawalOutput[];
   /** Addresses that may fund it, primary first (several on UTXO chains). */
   sources: string[];
+}
+
+export interface WithdrawalOutput {
+  to: string;
+  amount: bigint;
   memo?: string;
   destinationTag?: number;
+}
+
+/**
+ * The last moment a signed transaction can be included (Solana blockhash, XRP
+ * `LastLedgerSequence`, Tron `expiration`, TON `valid_until`, Polkadot mortal era): `verify`
+ * answers `rejected`/`expired` once it is provably past on a final view, and the tracker never
+ * re-sends it.
+ */
+export interface WithdrawalExpiry {
+  height?: bigint;
+  /** ISO-8601. */
+  time?: string;
 }
 
 export interface UnsignedWithdrawal {
@@ -188,6 +275,7 @@ export interface UnsignedWithdrawal {
   /** The most the transaction can cost in the native asset (the real fee comes from `verify`). */
   fee: bigint;
   sourceAddresses: string[];
+  expiresAt?: WithdrawalExpiry;
 }
 
 export interface SignedWithdrawal {
@@ -229,16 +317,16 @@ export interface VerifyContext {
   seenInBlock: boolean;
 }
 
-export interface WithdrawalVerbs {
-  build(intent: WithdrawalIntent, reader: ChainReader, context?: BuildContext): Promise<UnsignedWithdrawal>;
-  sign(unsigned: UnsignedWithdrawal, seed: Uint8Array, derivationIndexes: number[]): Promise<SignedWithdrawal>;
+export interface WithdrawalVerbs<R extends ChainReader = ChainReader> {
+  build(intent: WithdrawalIntent, reader: R, context?: BuildContext): Promise<UnsignedWithdrawal>;
+  sign(unsigned: UnsignedWithdrawal, secret: WalletSecret, derivationIndexes: number[]): Promise<SignedWithdrawal>;
   /**
    * Throws a BaseError (`unprocessable`) naming the first difference from the prepared withdrawal.
    * `fresh` is the same intent built now (account chains: the next free nonce and current fees).
    */
   checkSigned(prepared: UnsignedWithdrawal, raw: string, fresh?: UnsignedWithdrawal): CheckedSignedWithdrawal;
-  broadcast(signed: SignedWithdrawal, reader: ChainReader): Promise<void>;
-  verify(unsigned: UnsignedWithdrawal, txHash: string, reader: ChainReader, context?: VerifyContext): Promise<WithdrawalVerdict>;
+  broadcast(signed: SignedWithdrawal, reader: R): Promise<void>;
+  verify(unsigned: UnsignedWithdrawal, txHash: string, reader: R, context?: VerifyContext): Promise<WithdrawalVerdict>;
 }
 
 export interface ReaderOptions {
@@ -246,7 +334,8 @@ export interface ReaderOptions {
   timeoutMs?: number;
 }
 
-export interface ChainPlugin {
+/** `R` is the plugin's own reader type: its verbs receive what its `createReader` made, no downcasts. */
+export interface ChainPlugin<R extends ChainReader = ChainReader> {
   apiVersion: typeof PLUGIN_API_VERSION;
   name: string;
   chains: ChainDefinition[];
@@ -257,9 +346,10 @@ export interface ChainPlugin {
   matchKey(chain: Chain, network: string, address: string): string;
   /** The display form (EIP-55 on EVM), applied to what matched only, off the hot path. */
   formatAddress(chain: Chain, network: string, address: string): string;
-  deriveAddress(chain: Chain, network: string, seed: Uint8Array, index: number): DerivedAddress;
-  createReader(chain: Chain, network: string, options: ReaderOptions): ChainReader;
+  /** Key-per-address: deposit address `index`. Account-tag: the wallet's account (index 0). Documents its path in `path`. */
+  deriveAddress(chain: Chain, network: string, secret: WalletSecret, index: number): DerivedAddress;
+  createReader(chain: Chain, network: string, options: ReaderOptions): R;
   confirm: ConfirmFn;
   /** Absent on a deposit-only plugin: the server then refuses withdrawals on its chains (422). */
-  withdrawals?: WithdrawalVerbs;
+  withdrawals?: WithdrawalVerbs<R>;
 }

@@ -1,5 +1,5 @@
 import { isChain, networkInfo } from '../chains';
-import { type ChainPlugin, PLUGIN_API_VERSION } from './contract';
+import { CONTRACT_V2_CHANGES, type ChainPlugin, PLUGIN_API_VERSION } from './contract';
 
 export class PluginRegistrationError extends Error {
   constructor(message: string) {
@@ -23,8 +23,9 @@ export function registerPlugins(plugins: ChainPlugin[]): PluginRegistry {
   for (const p of plugins) {
     const name = typeof p?.name === 'string' ? p.name : '(unnamed plugin)';
     if (p?.apiVersion !== PLUGIN_API_VERSION) {
+      const changes = p?.apiVersion === 1 ? `; what changed in version 2: ${CONTRACT_V2_CHANGES.join('; ')} (plugins/README.md)` : '';
       throw new PluginRegistrationError(
-        `plugin ${name} implements contract version ${String(p?.apiVersion)}; this walletd needs ${PLUGIN_API_VERSION}`,
+        `plugin ${name} implements contract version ${String(p?.apiVersion)}; this walletd needs ${PLUGIN_API_VERSION}${changes}`,
       );
     }
     for (const fn of ['validateAddress', 'matchKey', 'formatAddress', 'deriveAddress', 'createReader', 'confirm'] as const) {
@@ -47,9 +48,21 @@ export function registerPlugins(plugins: ChainPlugin[]): PluginRegistry {
       throw new PluginRegistrationError(`plugin ${name}: detectModule ${p.detectModule} exports no detect()`);
     for (const c of p.chains ?? []) {
       if (!isChain(c.chain)) throw new PluginRegistrationError(`plugin ${name} serves unknown chain "${c.chain}"`);
+      if (c.addressing !== 'key-per-address' && c.addressing !== 'account-tag')
+        throw new PluginRegistrationError(
+          `plugin ${name}: ${c.chain} declares addressing ${String(c.addressing)} (key-per-address or account-tag)`,
+        );
+      for (const cap of ['memo', 'destinationTag', 'multipleOutputs', 'feePayer'] as const) {
+        if (typeof c.capabilities?.[cap] !== 'boolean')
+          throw new PluginRegistrationError(`plugin ${name}: ${c.chain} does not declare capabilities.${cap} (true or false)`);
+      }
       for (const n of c.networks) {
         if (!networkInfo(c.chain, n.network))
           throw new PluginRegistrationError(`plugin ${name} serves unknown network ${c.chain}/${n.network}`);
+        if (n.finality !== 'confirmations' && n.finality !== 'finalized')
+          throw new PluginRegistrationError(
+            `plugin ${name}: ${c.chain}/${n.network} declares finality ${String(n.finality)} (confirmations or finalized)`,
+          );
       }
       const other = byChain.get(c.chain);
       if (other) throw new PluginRegistrationError(`chain ${c.chain} is served by both ${other.name} and ${name}`);

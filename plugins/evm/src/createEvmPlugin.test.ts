@@ -1,4 +1,4 @@
-import { mnemonicToSeed, registerPlugins, PLUGIN_API_VERSION, type ChainPlugin } from '@walletd/core';
+import { openWalletSecret, registerPlugins, PLUGIN_API_VERSION, type ChainPlugin } from '@walletd/core';
 import { createEvmPlugin } from './createEvmPlugin';
 
 // The well-known development mnemonic: its first account is anvil's and hardhat's default.
@@ -8,7 +8,7 @@ describe('EVM plugin', () => {
   const plugin = createEvmPlugin();
 
   it('derives BIP-44 coin type 60 addresses deterministically', () => {
-    const seed = mnemonicToSeed(DEV_MNEMONIC);
+    const seed = openWalletSecret(Buffer.from(DEV_MNEMONIC));
     expect(plugin.deriveAddress('ethereum', 'mainnet', seed, 0)).toEqual({
       address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
       matchKey: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
@@ -30,15 +30,21 @@ describe('EVM plugin', () => {
     const registry = registerPlugins([plugin]);
     expect(registry.forChain('arbitrum')).toBe(plugin);
     expect(registry.forChain('bitcoin')).toBeUndefined();
-    expect(() => registerPlugins([{ ...plugin, apiVersion: 2 } as unknown as ChainPlugin])).toThrow(
-      /contract version 2; this walletd needs 1/,
+    expect(() => registerPlugins([{ ...plugin, apiVersion: 3 } as unknown as ChainPlugin])).toThrow(
+      /contract version 3; this walletd needs 2/,
     );
+    // A v1 plugin is told what changed, by name.
+    expect(() => registerPlugins([{ ...plugin, apiVersion: 1 } as unknown as ChainPlugin])).toThrow(
+      /contract version 1; this walletd needs 2; what changed in version 2: finality is 'confirmations' or 'finalized'.*WalletSecret/,
+    );
+    const noCapabilities = { ...plugin, chains: plugin.chains.map(({ capabilities: _c, ...c }) => c) } as unknown as ChainPlugin;
+    expect(() => registerPlugins([noCapabilities])).toThrow(/ethereum does not declare capabilities.memo/);
     expect(() => registerPlugins([plugin, { ...plugin, name: 'other' }])).toThrow(/chain ethereum is served by both/);
     expect(() =>
       registerPlugins([
         {
           ...plugin,
-          chains: [{ chain: 'ethereum', networks: [{ network: 'goerli', defaultConfirmations: 1, finality: 'confirmations' }] }],
+          chains: [{ ...plugin.chains[0]!, networks: [{ network: 'goerli', defaultConfirmations: 1, finality: 'confirmations' }] }],
         },
       ]),
     ).toThrow(/unknown network ethereum\/goerli/);

@@ -15,11 +15,16 @@ export function createEvmPlugin(): ChainPlugin {
     validateAddress: (_chain, _network, address) => validateEvmAddress(address),
     matchKey: (_chain, _network, address) => evmMatchKey(address),
     formatAddress: (_chain, _network, address) => getAddress(address),
-    deriveAddress: (chain, network, seed, index) => {
+    deriveAddress: (chain, network, secret, index) => {
       if (!EVM_CHAINS.some((c) => c.chain === chain && c.networks.some((n) => n.network === network))) {
         throw new BaseError('validation_failed', `@walletd/plugin-evm does not serve ${chain}/${network}`);
       }
-      return deriveEvmAddress(seed, index);
+      const seed = secret.seed();
+      try {
+        return deriveEvmAddress(seed, index);
+      } finally {
+        seed.fill(0);
+      }
     },
     createReader: (_chain, _network, options) => createEvmReader(options),
     confirm: confirmByDepth,

@@ -10,6 +10,8 @@ const hex = (n: bigint) => `0x${n.toString(16)}`;
 /** The EVM reader also exposes raw JSON-RPC calls, for the plugin's own withdrawal verbs. */
 export interface EvmReader extends ChainReader {
   call<T>(method: string, params: unknown[]): Promise<T>;
+  /** The balance in base units (native or ERC-20). */
+  balanceOf(address: string, asset: AssetRef): Promise<bigint>;
 }
 
 export function createEvmReader(options: ReaderOptions): EvmReader {
@@ -39,6 +41,14 @@ export function createEvmReader(options: ReaderOptions): EvmReader {
     return body.result as T;
   }
 
+  async function balanceOf(address: string, asset: AssetRef): Promise<bigint> {
+    if (asset.contractAddress === null) return BigInt(await call<string>('eth_getBalance', [address, 'latest']));
+    // balanceOf(address): selector 0x70a08231 + the address as a 32-byte word.
+    const data = `0x70a08231${address.slice(2).toLowerCase().padStart(64, '0')}`;
+    const result = await call<string>('eth_call', [{ to: asset.contractAddress, data }, 'latest']);
+    return result === '0x' ? 0n : BigInt(result);
+  }
+
   return {
     call,
     head: async () => BigInt(await call<string>('eth_blockNumber', [])),
@@ -49,12 +59,11 @@ export function createEvmReader(options: ReaderOptions): EvmReader {
       ]);
       return new TextEncoder().encode(`{"block":${block},"receipts":${receipts}}`);
     },
+    balanceOf,
+    // An EVM account has no minimum balance: all of it is spendable (gas is the sender's business).
     getBalance: async (address: string, asset: AssetRef) => {
-      if (asset.contractAddress === null) return BigInt(await call<string>('eth_getBalance', [address, 'latest']));
-      // balanceOf(address): selector 0x70a08231 + the address as a 32-byte word.
-      const data = `0x70a08231${address.slice(2).toLowerCase().padStart(64, '0')}`;
-      const result = await call<string>('eth_call', [{ to: asset.contractAddress, data }, 'latest']);
-      return result === '0x' ? 0n : BigInt(result);
+      const total = await balanceOf(address, asset);
+      return { total, spendable: total };
     },
     finalized: async () => {
       const block = await call<{ number: string } | null>('eth_getBlockByNumber', ['finalized', false]);

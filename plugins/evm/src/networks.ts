@@ -1,4 +1,7 @@
-import type { ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+
+/** A plain EVM transfer carries one recipient and no memo (calldata is the token call). */
+const EVM_CAPABILITIES: ChainCapabilities = { memo: false, destinationTag: false, multipleOutputs: false, feePayer: false };
 
 /**
  * Default confirmation thresholds: the operator overrides them per network. Ethereum mainnet and
@@ -7,6 +10,8 @@ import type { ChainDefinition } from '@walletd/core';
 export const EVM_CHAINS: ChainDefinition[] = [
   {
     chain: 'ethereum',
+    addressing: 'key-per-address',
+    capabilities: EVM_CAPABILITIES,
     networks: [
       { network: 'mainnet', chainId: 1, defaultConfirmations: 12, finality: 'confirmations' },
       { network: 'sepolia', chainId: 11155111, defaultConfirmations: 12, finality: 'confirmations' },
@@ -15,6 +20,8 @@ export const EVM_CHAINS: ChainDefinition[] = [
   },
   {
     chain: 'bsc',
+    addressing: 'key-per-address',
+    capabilities: EVM_CAPABILITIES,
     networks: [
       { network: 'mainnet', chainId: 56, defaultConfirmations: 15, finality: 'confirmations' },
       { network: 'testnet', chainId: 97, defaultConfirmations: 15, finality: 'confirmations' },
@@ -22,6 +29,8 @@ export const EVM_CHAINS: ChainDefinition[] = [
   },
   {
     chain: 'polygon',
+    addressing: 'key-per-address',
+    capabilities: EVM_CAPABILITIES,
     networks: [
       { network: 'mainnet', chainId: 137, defaultConfirmations: 128, finality: 'confirmations' },
       { network: 'amoy', chainId: 80002, defaultConfirmations: 128, finality: 'confirmations' },
@@ -29,6 +38,8 @@ export const EVM_CHAINS: ChainDefinition[] = [
   },
   {
     chain: 'arbitrum',
+    addressing: 'key-per-address',
+    capabilities: EVM_CAPABILITIES,
     networks: [
       { network: 'mainnet', chainId: 42161, defaultConfirmations: 64, finality: 'confirmations' },
       { network: 'sepolia', chainId: 421614, defaultConfirmations: 64, finality: 'confirmations' },

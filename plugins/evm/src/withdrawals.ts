@@ -5,6 +5,7 @@ import {
   type CheckedSignedWithdrawal,
   type SignedWithdrawal,
   type UnsignedWithdrawal,
+  type WalletSecret,
   type WithdrawalIntent,
   type WithdrawalVerbs,
   type WithdrawalVerdict,
@@ -68,7 +69,7 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
       if (!from) throw new BaseError('validation_failed', 'a source address is required');
       const token = intent.asset.contractAddress;
       // First, so a token amount above the balance reads as that, not as a failed gas estimate.
-      if (token && (await evm.getBalance(from, intent.asset)) < output.amount)
+      if (token && (await evm.balanceOf(from, intent.asset)) < output.amount)
         throw new BaseError('insufficient_funds', `${from} holds too little ${intent.asset.symbol}`);
       const tx = token
         ? { from, to: token, value: '0x0', data: transferCalldata(output.to, output.amount) }
@@ -99,7 +100,7 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
       };
       // Refuse before anything is signed: the node's estimate does not always check balances.
       const fee = gasLimit * maxFeePerGas;
-      const native = await evm.getBalance(from, { key: '', symbol: '', decimals: 0, contractAddress: null });
+      const native = await evm.balanceOf(from, { key: '', symbol: '', decimals: 0, contractAddress: null });
       if (native < BigInt(tx.value) + fee)
         throw new BaseError(
           'insufficient_funds',
@@ -108,11 +109,13 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
       return { intent, payload, fee, sourceAddresses: [from] };
     },
 
-    async sign(unsigned: UnsignedWithdrawal, seed: Uint8Array, derivationIndexes: number[]): Promise<SignedWithdrawal> {
+    async sign(unsigned: UnsignedWithdrawal, secret: WalletSecret, derivationIndexes: number[]): Promise<SignedWithdrawal> {
       const p = unsigned.payload as EvmTxPayload;
       const index = derivationIndexes[0];
       if (index === undefined) throw new Error('a derivation index is required to sign');
+      const seed = secret.seed();
       const key = HDNodeWallet.fromSeed(seed).derivePath(`m/44'/60'/0'/0/${index}`);
+      seed.fill(0);
       if (key.address.toLowerCase() !== unsigned.sourceAddresses[0]?.toLowerCase()) {
         throw new Error('the derived key does not control the source address');
       }

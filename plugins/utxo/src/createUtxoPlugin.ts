@@ -18,7 +18,14 @@ export function createUtxoPlugin(): ChainPlugin {
     validateAddress: validateUtxoAddress,
     matchKey: utxoMatchKey,
     formatAddress: formatUtxoAddress,
-    deriveAddress: deriveUtxoAddress,
+    deriveAddress: (chain, network, secret, index) => {
+      const seed = secret.seed();
+      try {
+        return deriveUtxoAddress(chain, network, seed, index);
+      } finally {
+        seed.fill(0);
+      }
+    },
     createReader: (chain, network, options) => createUtxoReader({ ...options, scriptOf: (a) => utxoMatchKey(chain, network, a) }),
     confirm: confirmByDepth,
     withdrawals: createUtxoWithdrawals(),

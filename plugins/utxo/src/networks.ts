@@ -1,4 +1,4 @@
-import type { ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
 import { type Network, bitcoin } from './libs';
 
 const { networks } = bitcoin;
@@ -54,9 +54,14 @@ export function utxoNetwork(chain: string, network: string): UtxoNetwork {
 }
 
 /** Default thresholds: 2 on bitcoin mainnet per common exchange practice is too few; 3 / 6 for dogecoin. */
+/** Several recipients in one transaction; no memo (OP_RETURN is not offered) and no tag. */
+const UTXO_CAPABILITIES: ChainCapabilities = { memo: false, destinationTag: false, multipleOutputs: true, feePayer: false };
+
 export const UTXO_CHAINS: ChainDefinition[] = [
   {
     chain: 'bitcoin',
+    addressing: 'key-per-address',
+    capabilities: UTXO_CAPABILITIES,
     networks: [
       { network: 'mainnet', defaultConfirmations: 3, finality: 'confirmations' },
       { network: 'testnet', defaultConfirmations: 3, finality: 'confirmations' },
@@ -66,6 +71,8 @@ export const UTXO_CHAINS: ChainDefinition[] = [
   },
   {
     chain: 'dogecoin',
+    addressing: 'key-per-address',
+    capabilities: UTXO_CAPABILITIES,
     networks: [
       { network: 'mainnet', defaultConfirmations: 6, finality: 'confirmations' },
       { network: 'testnet', defaultConfirmations: 6, finality: 'confirmations' },

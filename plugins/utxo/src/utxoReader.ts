@@ -110,7 +110,9 @@ export function createUtxoReader(options: ReaderOptions & { scriptOf: (address: 
       const { text } = await scan<unknown>(['start', [`raw(${options.scriptOf(address)})`]]);
       const m = /"total_amount"\s*:\s*([0-9.eE+-]+)/.exec(text);
       if (!m?.[1]) throw new BaseError('node_error', 'scantxoutset returned no total_amount');
-      return coinsToUnits(m[1], asset.decimals);
+      // Coins have no minimum to keep: the whole total is spendable (dust limits apply per output).
+      const total = coinsToUnits(m[1], asset.decimals);
+      return { total, spendable: total };
     },
   };
 }

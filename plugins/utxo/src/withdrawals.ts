@@ -5,6 +5,7 @@ import {
   type CheckedSignedWithdrawal,
   type SignedWithdrawal,
   type UnsignedWithdrawal,
+  type WalletSecret,
   type VerifyContext,
   type WithdrawalIntent,
   type WithdrawalVerbs,
@@ -154,11 +155,13 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
       return { intent, payload, fee, sourceAddresses };
     },
 
-    async sign(unsigned: UnsignedWithdrawal, seed: Uint8Array, derivationIndexes: number[]): Promise<SignedWithdrawal> {
+    async sign(unsigned: UnsignedWithdrawal, secret: WalletSecret, derivationIndexes: number[]): Promise<SignedWithdrawal> {
       const net = utxoNetwork(unsigned.intent.chain, unsigned.intent.network);
       const p = unsigned.payload as UtxoTxPayload;
       const psbt = bitcoin.Psbt.fromBase64(p.psbt, { network: net.params });
-      const root = bip32.fromSeed(seed, net.params);
+      const seed = secret.seed();
+      const root = bip32.fromSeed(Buffer.from(seed), net.params);
+      seed.fill(0);
       const keyFor = new Map<string, ReturnType<typeof root.derivePath>>();
       unsigned.sourceAddresses.forEach((address, i) => {
         const index = derivationIndexes[i];

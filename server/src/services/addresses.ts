@@ -1,4 +1,4 @@
-import { BaseError, type Chain, type Db, type MasterKey, PLAN_LIMITS, type PluginRegistry, mnemonicToSeed } from '@walletd/core';
+import { BaseError, type Chain, type Db, type MasterKey, PLAN_LIMITS, type PluginRegistry, openWalletSecret } from '@walletd/core';
 import type { WalletRow } from '../http/scope';
 import { walletSecretContext } from './wallets';
 
@@ -56,14 +56,11 @@ export async function generateAddress(
       throw new BaseError('plan_cap_reached', `the free plan allows at most ${cap} addresses per wallet`);
     const mnemonic = masterKey.open(locked.secret_envelope, walletSecretContext(wallet.id));
     let derived: { address: string; matchKey: string; path: string };
+    const secret = openWalletSecret(mnemonic);
     try {
-      derived = plugin.deriveAddress(
-        wallet.chain as Chain,
-        wallet.network,
-        mnemonicToSeed(mnemonic.toString('utf8')),
-        locked.next_address_index,
-      );
+      derived = plugin.deriveAddress(wallet.chain as Chain, wallet.network, secret, locked.next_address_index);
     } finally {
+      secret.dispose();
       mnemonic.fill(0);
     }
     const [row] = await trx('addresses')

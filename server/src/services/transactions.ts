@@ -95,7 +95,7 @@ export async function onchainBalances(
   try {
     for (const asset of assets) {
       let total = 0n;
-      for (const a of addresses) total += await reader.getBalance(a, asset);
+      for (const a of addresses) total += (await reader.getBalance(a, asset)).total;
       out.set(asset.key, total);
     }
   } catch (cause) {

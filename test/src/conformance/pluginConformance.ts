@@ -3,7 +3,7 @@ import {
   type ChainPlugin,
   type DetectContext,
   type TokenDefinition,
-  mnemonicToSeed,
+  openWalletSecret,
   nativeAsset,
   registerPlugins,
 } from '@walletd/core';
@@ -36,7 +36,9 @@ export interface ConformanceSubject {
  */
 export function describePluginConformance(subject: ConformanceSubject): void {
   const { plugin } = subject;
-  const seed = mnemonicToSeed('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about');
+  const secret = openWalletSecret(
+    Buffer.from('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about'),
+  );
 
   describe(`${plugin.name} conformance`, () => {
     it('registers under the contract version it declares', () => {
@@ -62,8 +64,8 @@ export function describePluginConformance(subject: ConformanceSubject): void {
       it(`${t.chain}/${t.network}: addresses derive deterministically, are distinct, validate, and match in their own form`, () => {
         const seen = new Set<string>();
         for (let i = 0; i < 5; i++) {
-          const a = plugin.deriveAddress(t.chain, t.network, seed, i);
-          expect(plugin.deriveAddress(t.chain, t.network, seed, i)).toEqual(a);
+          const a = plugin.deriveAddress(t.chain, t.network, secret, i);
+          expect(plugin.deriveAddress(t.chain, t.network, secret, i)).toEqual(a);
           expect(plugin.validateAddress(t.chain, t.network, a.address)).toBe(true);
           expect(plugin.matchKey(t.chain, t.network, a.address)).toBe(a.matchKey);
           expect(plugin.matchKey(t.chain, t.network, a.matchKey)).toBe(a.matchKey);
@@ -77,7 +79,7 @@ export function describePluginConformance(subject: ConformanceSubject): void {
 
     for (const v of subject.vectors ?? []) {
       it(`${v.chain}/${v.network}: derives the known address at index ${v.index}`, () => {
-        expect(plugin.deriveAddress(v.chain, v.network, mnemonicToSeed(v.mnemonic), v.index).address).toBe(v.address);
+        expect(plugin.deriveAddress(v.chain, v.network, openWalletSecret(Buffer.from(v.mnemonic)), v.index).address).toBe(v.address);
       });
     }
 

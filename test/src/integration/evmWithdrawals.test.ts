@@ -1,4 +1,4 @@
-import { type AssetRef, BaseError, mnemonicToSeed, nativeAsset } from '@walletd/core';
+import { type AssetRef, BaseError, mnemonicToSeed, nativeAsset, openWalletSecret } from '@walletd/core';
 import { createEvmPlugin, createEvmReader, deriveEvmAddress, type EvmTxPayload } from '@walletd/plugin-evm';
 import { type Anvil, deployTestToken, startAnvil, type TestToken } from '@walletd/test-harness';
 
@@ -8,7 +8,9 @@ describe('EVM withdrawal verbs on anvil', () => {
   let usdc: TestToken;
   const plugin = createEvmPlugin();
   const verbs = plugin.withdrawals!;
-  const seed = mnemonicToSeed('legal winner thank year wave sausage worth useful legal winner thank yellow');
+  const phrase = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+  const seed = mnemonicToSeed(phrase);
+  const secret = openWalletSecret(Buffer.from(phrase));
   const source = deriveEvmAddress(seed, 0).address;
   const recipient = '0x000000000000000000000000000000000000dEaD';
   let usdcAsset: AssetRef;
@@ -39,7 +41,7 @@ describe('EVM withdrawal verbs on anvil', () => {
     const sourceBefore = await balance(source);
     const unsigned = await verbs.build(intent(eth, 500_000_000_000_000_001n), reader());
     expect(unsigned.sourceAddresses).toEqual([source]);
-    const signed = await verbs.sign(unsigned, seed, [0]);
+    const signed = await verbs.sign(unsigned, secret, [0]);
     await verbs.broadcast(signed, reader());
     await anvil.receipt(signed.txHash);
     const verdict = await verbs.verify(unsigned, signed.txHash, reader());
@@ -53,7 +55,7 @@ describe('EVM withdrawal verbs on anvil', () => {
 
   it('pays an ERC-20 and confirms only on the matching Transfer log', async () => {
     const unsigned = await verbs.build(intent(usdcAsset, 12_345_678n), reader());
-    const signed = await verbs.sign(unsigned, seed, [0]);
+    const signed = await verbs.sign(unsigned, secret, [0]);
     await verbs.broadcast(signed, reader());
     await anvil.receipt(signed.txHash);
     expect((await verbs.verify(unsigned, signed.txHash, reader())).status).toBe('confirmed');
@@ -79,7 +81,7 @@ describe('EVM withdrawal verbs on anvil', () => {
         data: `0xa9059cbb${'0'.repeat(24)}${recipient.slice(2).toLowerCase()}${(10n ** 30n).toString(16).padStart(64, '0')}`,
       },
     };
-    const signed = await verbs.sign(reverting, seed, [0]);
+    const signed = await verbs.sign(reverting, secret, [0]);
     await verbs.broadcast(signed, reader());
     expect((await anvil.receipt(signed.txHash)).status).toBe('0x0');
     const verdict = await verbs.verify(reverting, signed.txHash, reader());
@@ -92,22 +94,22 @@ describe('EVM withdrawal verbs on anvil', () => {
     await expect(tooMuch).rejects.toBeInstanceOf(BaseError);
     await expect(verbs.build(intent(eth, 10n ** 24n), reader())).rejects.toMatchObject({ code: 'insufficient_funds' });
     const unsigned = await verbs.build(intent(eth, 1n), reader());
-    const signed = await verbs.sign(unsigned, seed, [0]);
+    const signed = await verbs.sign(unsigned, secret, [0]);
     await verbs.broadcast(signed, reader());
     await anvil.receipt(signed.txHash);
     // Sending the same signed transaction again: its nonce is spent.
     await expect(verbs.broadcast(signed, reader())).rejects.toMatchObject({ code: 'conflict' });
-    await expect(verbs.sign(unsigned, seed, [1])).rejects.toThrow(/does not control the source address/);
+    await expect(verbs.sign(unsigned, secret, [1])).rejects.toThrow(/does not control the source address/);
   });
 
   it('tells a transaction the node never saw (missing, safe to send again) from one whose nonce went elsewhere', async () => {
     const first = await verbs.build(intent(eth, 1n), reader());
-    const unsent = await verbs.sign(first, seed, [0]);
+    const unsent = await verbs.sign(first, secret, [0]);
     expect(await verbs.verify(first, unsent.txHash, reader())).toEqual({ status: 'missing', confirmations: 0 });
     // Another transaction with the same nonce lands: the first can never be mined.
     const rival = await verbs.sign(
       { ...first, intent: intent(eth, 2n), payload: { ...(first.payload as EvmTxPayload), value: '2' } },
-      seed,
+      secret,
       [0],
     );
     await verbs.broadcast(rival, reader());

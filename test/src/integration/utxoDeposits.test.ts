@@ -99,7 +99,7 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
     // The node agrees with the indexed amount (scantxoutset over the output script).
     const reader = registry.forChain('bitcoin')!.createReader('bitcoin', 'regtest', { rpcUrl: node.url });
     const asset = { key: 'bitcoin:regtest:btc', symbol: 'BTC', decimals: 8, contractAddress: null };
-    expect(fromBaseUnits(await reader.getBalance(segwit.address, asset), 8)).toBe('1.23456789');
+    expect(fromBaseUnits((await reader.getBalance(segwit.address, asset)).total, 8)).toBe('1.23456789');
   });
 
   it('follows a reorg that mines the deposit again in another block: one detection, one confirmation', async () => {

@@ -1,4 +1,4 @@
-import { BaseError, type Chain, type UnsignedWithdrawal, evaluatePolicies, isBaseError, mnemonicToSeed } from '@walletd/core';
+import { BaseError, type Chain, type UnsignedWithdrawal, evaluatePolicies, isBaseError, openWalletSecret } from '@walletd/core';
 import { type WithdrawalRow, addHistory, moveWithdrawal, unsignedFromRow } from '@walletd/indexer';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
@@ -68,14 +68,11 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
     const wallet = await trx('wallets').where({ id: row.wallet_id }).first('secret_envelope');
     const mnemonic = masterKey.open(wallet.secret_envelope, walletSecretContext(row.wallet_id));
     let signed: { raw: string; txHash: string };
+    const secret = openWalletSecret(mnemonic);
     try {
-      const seed = mnemonicToSeed(mnemonic.toString('utf8'));
-      try {
-        signed = await access.verbs.sign(rebuilt, seed, sourceIndexes);
-      } finally {
-        seed.fill(0);
-      }
+      signed = await access.verbs.sign(rebuilt, secret, sourceIndexes);
     } finally {
+      secret.dispose();
       mnemonic.fill(0);
     }
     const updated = await moveWithdrawal(
