@@ -59,6 +59,15 @@ async function rpcOrRefusal<T>(reader: EvmReader, method: string, params: unknow
  * `sources`). Fees: EIP-1559 with twice the current base fee as the cap, so the transaction stays
  * valid through a few full blocks; `fee` is that upper bound until `verify` reports the real one.
  */
+/** The node knows the transaction (in its pool or in a block). */
+async function nodeHas(reader: ChainReader, txHash: string): Promise<boolean> {
+  try {
+    return (await asEvm(reader).call<unknown>('eth_getTransactionByHash', [txHash])) != null;
+  } catch {
+    return false;
+  }
+}
+
 export function createEvmWithdrawals(): WithdrawalVerbs {
   return {
     async build(intent: WithdrawalIntent, reader: ChainReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
@@ -180,7 +189,10 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
         hash = await asEvm(reader).call<string>('eth_sendRawTransaction', [signed.raw]);
       } catch (e) {
         // The node (or another backend behind the same endpoint) already has exactly these bytes.
-        if ((e as Error).message.toLowerCase().includes('already known')) return;
+        // Sending the same bytes again (a retry after a crash) is not a refusal, however the node
+        // words it ("already known" on geth, "transaction already imported" on anvil, "nonce too
+        // low" once it is mined): if the node has this very transaction, the broadcast happened.
+        if (await nodeHas(reader, signed.txHash)) return;
         throw nodeRefusal((e as Error).message);
       }
       if (hash.toLowerCase() !== signed.txHash.toLowerCase())

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Chain } from '@walletd/core';
+import { type Chain, nativeAsset } from '@walletd/core';
 import { createEvmPlugin } from '@walletd/plugin-evm';
+import { startAnvil } from '@walletd/test-harness';
 import { describePluginConformance, type ConformanceBlock } from './pluginConformance';
+import { describeWithdrawalConformance } from './withdrawalConformance';
 
 const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'ethereum', name), 'utf8'));
 const eth = fixture('eth-mainnet-eip1559-eth-transfer-8ff41d0b.json');
@@ -77,4 +79,26 @@ describePluginConformance({
     index: 0,
     address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
   })),
+});
+
+// Withdrawals on a real anvil (automine: a broadcast transaction is in a block at once).
+describeWithdrawalConformance(createEvmPlugin(), {
+  chain: 'ethereum',
+  network: 'devnet',
+  asset: nativeAsset('ethereum', 'devnet'),
+  recipients: ['0x000000000000000000000000000000000000dEaD', '0x000000000000000000000000000000000000bEEF'],
+  amount: 1_000_000_000_000_001n,
+  start: async () => {
+    const anvil = await startAnvil();
+    return {
+      rpcUrl: anvil.url,
+      fund: async (address) => {
+        await anvil.receipt(await anvil.send(address, 10n ** 18n));
+      },
+      settle: async (txHash) => {
+        await anvil.receipt(txHash);
+      },
+      stop: () => anvil.stop(),
+    };
+  },
 });

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createUtxoPlugin, frameBlock } from '@walletd/plugin-utxo';
+import { nativeAsset, openWalletSecret } from '@walletd/core';
+import { addressOfScript, createUtxoPlugin, frameBlock, scriptOf, utxoNetwork } from '@walletd/plugin-utxo';
+import { describeWithLitecoind, startLitecoind } from '@walletd/test-harness';
 import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
+import { describeWithdrawalConformance } from './withdrawalConformance';
 
 const fixture = (path: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', path), 'utf8'));
 const btc = fixture('bitcoin/btc-mainnet-block-542213.json');
@@ -54,3 +57,38 @@ describePluginConformance({
     },
   ],
 });
+
+// Withdrawals on a real regtest node: litecoind speaks Bitcoin Core's RPC and transaction format;
+// only its address encoding differs, so addresses cross over by their output script.
+const net = utxoNetwork('bitcoin', 'regtest');
+const nodeNet = { ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } };
+const onNode = (address: string) => addressOfScript(nodeNet, scriptOf(net, address)) as string;
+const utxo = createUtxoPlugin();
+const elsewhere = openWalletSecret(Buffer.from('legal winner thank year wave sausage worth useful legal winner thank yellow'));
+describeWithLitecoind('UTXO withdrawals on regtest', () =>
+  describeWithdrawalConformance(utxo, {
+    chain: 'bitcoin',
+    network: 'regtest',
+    asset: nativeAsset('bitcoin', 'regtest'),
+    recipients: [
+      utxo.deriveAddress('bitcoin', 'regtest', elsewhere, 0).address,
+      utxo.deriveAddress('bitcoin', 'regtest', elsewhere, 1).address,
+    ],
+    amount: 10_000_001n,
+    start: async () => {
+      const node = await startLitecoind();
+      return {
+        rpcUrl: node.url,
+        // Three coins, so every test of the kit has one of its own whatever change does.
+        fund: async (address) => {
+          for (let i = 0; i < 3; i++) await node.rpc('sendtoaddress', [onNode(address), '1']);
+          await node.mine(1);
+        },
+        settle: async () => {
+          await node.mine(1);
+        },
+        stop: () => node.stop(),
+      };
+    },
+  }),
+);

@@ -97,8 +97,11 @@ describe('EVM withdrawal verbs on anvil', () => {
     const signed = await verbs.sign(unsigned, secret, [0]);
     await verbs.broadcast(signed, reader());
     await anvil.receipt(signed.txHash);
-    // Sending the same signed transaction again: its nonce is spent.
-    await expect(verbs.broadcast(signed, reader())).rejects.toMatchObject({ code: 'conflict' });
+    // Sending the same signed transaction again (a retry after a crash) is a no-op: it is mined.
+    await expect(verbs.broadcast(signed, reader())).resolves.toBeUndefined();
+    // Another transaction on the spent nonce is a conflict.
+    const rival = await verbs.sign({ ...unsigned, payload: { ...(unsigned.payload as EvmTxPayload), value: '2' } }, secret, [0]);
+    await expect(verbs.broadcast(rival, reader())).rejects.toMatchObject({ code: 'conflict' });
     await expect(verbs.sign(unsigned, secret, [1])).rejects.toThrow(/does not control the source address/);
   });
 
