@@ -139,7 +139,20 @@ describe('EVM deposits on anvil', () => {
 });
 
 describe('finality by the finalized tag', () => {
-  it('confirms a deposit when the finalized block covers it, whatever the count threshold', async () => {
+  /** The EVM plugin with ethereum/devnet declaring `finality` as its network default. */
+  const pluginDeclaring = (finality: 'finalized' | 'confirmations') => {
+    const evm = createEvmPlugin();
+    return {
+      ...evm,
+      chains: evm.chains.map((c) => ({ ...c, networks: c.networks.map((n) => (n.network === 'devnet' ? { ...n, finality } : n)) })),
+    };
+  };
+
+  it.each([
+    ['the configuration says finalized', createEvmPlugin(), { finality: 'finalized' as const }],
+    // Regression: the follower read only the configuration, so a network's declared rule was ignored.
+    ['the plugin declares finalized for the network and the configuration is silent', pluginDeclaring('finalized'), {}],
+  ])('confirms a deposit when the finalized block covers it, whatever the count threshold (%s)', async (_case, plugin, override) => {
     const t = await createTestDatabase();
     const anvil = await startAnvil(['--slots-in-an-epoch', '1']); // finalized = head - 2
     const pool = createDetectPool(1);
@@ -152,8 +165,8 @@ describe('finality by the finalized tag', () => {
         db: t.db,
         logger: createLogger({ level: 'silent' }),
         pool,
-        plugin: createEvmPlugin(),
-        settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, startBlock: 0, confirmations: 100, finality: 'finalized' },
+        plugin,
+        settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, startBlock: 0, confirmations: 100, ...override },
       });
       await anvil.mine(3);
       const tx = await anvil.send(addr.address, 5n);
@@ -167,6 +180,35 @@ describe('finality by the finalized tag', () => {
       await anvil.mine(1);
       await f.tick();
       expect(await status()).toEqual({ status: 'confirmed', confirmations: 3 });
+    } finally {
+      await pool.close();
+      await anvil.stop();
+      await t.drop();
+    }
+  });
+
+  it("the configuration overrides the network's declared finality", async () => {
+    const t = await createTestDatabase();
+    const anvil = await startAnvil(); // no finalized block beyond 0 without epochs
+    const pool = createDetectPool(1);
+    const masterKey = new MasterKey(randomBytes(32));
+    try {
+      const s = await seedCompany(t.db);
+      const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
+      const addr = await generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: wallet.id }).first(), null);
+      const f = createFollower({
+        db: t.db,
+        logger: createLogger({ level: 'silent' }),
+        pool,
+        plugin: pluginDeclaring('finalized'),
+        settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, startBlock: 0, confirmations: 1, finality: 'confirmations' },
+      });
+      const tx = await anvil.send(addr.address, 5n);
+      await f.tick();
+      expect(await t.db('transfers').where({ tx_hash: tx }).first('status', 'confirmations')).toEqual({
+        status: 'confirmed',
+        confirmations: 1,
+      });
     } finally {
       await pool.close();
       await anvil.stop();
