@@ -67,7 +67,10 @@ describe('memo and destination tag of a withdrawal', () => {
   it('refuses a memo, a tag or several recipients on ethereum with 400 naming the field, and records nothing', async () => {
     const memo = await prepare(eth, { asset: 'ETH', toAddress: ethTo, amount: '0.1', memo: 'invoice 7' });
     expect(memo.status).toBe(400);
-    expect(memo.body).toMatchObject({ code: 'validation_failed', message: expect.stringMatching(/^memo: ethereum devnet .*cannot carry a memo/) });
+    expect(memo.body).toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringMatching(/^memo: ethereum devnet .*cannot carry a memo/),
+    });
     const tag = await prepare(eth, { asset: 'ETH', toAddress: ethTo, amount: '0.1', destinationTag: 7 });
     expect(tag.status).toBe(400);
     expect(tag.body.message).toMatch(/^destinationTag: ethereum devnet .*cannot carry a destination tag/);
@@ -119,8 +122,8 @@ describe('memo and destination tag of a withdrawal', () => {
     expect(calls.sign[0]?.intent.outputs).toEqual([output]);
     expect(calls.sign[0]?.payload).toEqual({ outputs: [{ ...output, amount: '1500000' }], sources: expect.any(Array) });
 
-    const [event] = (await t.db('events').where({ type: 'withdrawal.broadcast', company_id: s.companyId }).pluck('body')).map(
-      (b: string) => JSON.parse(b),
+    const [event] = (await t.db('events').where({ type: 'withdrawal.broadcast', company_id: s.companyId }).pluck('body')).map((b: string) =>
+      JSON.parse(b),
     );
     expectSchema('EventEnvelope', event);
     expect(event.data).toMatchObject({ toAddress: to, memo: 'invoice 7', destinationTag: 424242 });
@@ -173,25 +176,37 @@ describe('memo and destination tag of a withdrawal', () => {
     const outputs = (await t.db('withdrawals').where({ id: prepared.body.id }).first('outputs')).outputs;
     expect(outputs[0].memo).toBe('original');
     const change = (o: Record<string, unknown>) => JSON.stringify([{ ...outputs[0], ...o }]);
-    await expect(t.db('withdrawals').where({ id: prepared.body.id }).update({ outputs: change({ memo: 'forged' }) })).rejects.toThrow(
-      /the memo and destination tag of withdrawal \d+ cannot change/,
-    );
-    await expect(t.db('withdrawals').where({ id: prepared.body.id }).update({ outputs: change({ destinationTag: 2 }) })).rejects.toThrow(
-      /the memo and destination tag of withdrawal \d+ cannot change/,
-    );
+    await expect(
+      t
+        .db('withdrawals')
+        .where({ id: prepared.body.id })
+        .update({ outputs: change({ memo: 'forged' }) }),
+    ).rejects.toThrow(/the memo and destination tag of withdrawal \d+ cannot change/);
+    await expect(
+      t
+        .db('withdrawals')
+        .where({ id: prepared.body.id })
+        .update({ outputs: change({ destinationTag: 2 }) }),
+    ).rejects.toThrow(/the memo and destination tag of withdrawal \d+ cannot change/);
     const { memo: _m, ...withoutMemo } = outputs[0];
-    await expect(t.db('withdrawals').where({ id: prepared.body.id }).update({ outputs: JSON.stringify([withoutMemo]) })).rejects.toThrow(
-      /cannot change/,
-    );
+    await expect(
+      t
+        .db('withdrawals')
+        .where({ id: prepared.body.id })
+        .update({ outputs: JSON.stringify([withoutMemo]) }),
+    ).rejects.toThrow(/cannot change/);
 
     const proposed = await api('POST', '/withdrawal-requests', { walletId: xrp, asset: 'XRP', toAddress: to, amount: '5', memo: 'req' });
     expect(proposed.status).toBe(201);
     const { intent } = await t.db('withdrawal_requests').where({ id: proposed.body.id }).first('intent');
     expect(intent.outputs[0].memo).toBe('req');
     intent.outputs[0].memo = 'forged';
-    await expect(t.db('withdrawal_requests').where({ id: proposed.body.id }).update({ intent: JSON.stringify(intent) })).rejects.toThrow(
-      /the memo and destination tag of withdrawal request \d+ cannot change/,
-    );
+    await expect(
+      t
+        .db('withdrawal_requests')
+        .where({ id: proposed.body.id })
+        .update({ intent: JSON.stringify(intent) }),
+    ).rejects.toThrow(/the memo and destination tag of withdrawal request \d+ cannot change/);
   });
 
   it('the database refuses a memo that is not text or a tag out of range', async () => {
