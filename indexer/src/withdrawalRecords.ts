@@ -18,7 +18,16 @@ export interface WithdrawalOutput {
   toAddress: string;
   /** Base units. */
   amount: string;
+  /** What the transaction carries for this recipient; absent when none (migration 008 checks the shape). */
+  memo?: string;
+  destinationTag?: number;
 }
+
+/** The memo and destination tag of an output, only those present (never an undefined or null key). */
+export const outputMemo = (o: { memo?: string | null; destinationTag?: number | null }): { memo?: string; destinationTag?: number } => ({
+  ...(o.memo !== undefined && o.memo !== null ? { memo: o.memo } : {}),
+  ...(o.destinationTag !== undefined && o.destinationTag !== null ? { destinationTag: o.destinationTag } : {}),
+});
 
 /** The stored unsigned transaction: the plugin's payload and its fee bound (base units). */
 export interface StoredUnsigned {
@@ -61,14 +70,17 @@ export interface WithdrawalRow {
   confirmed_at: Date | null;
 }
 
-/** The plugin's view of a stored withdrawal (the intent is rebuilt from the immutable columns). */
+/**
+ * The plugin's view of a stored withdrawal (the intent is rebuilt from the immutable columns, the
+ * memo and tag of each output with it): what signing, every rebuild, `checkSigned` and `verify` see.
+ */
 export function unsignedFromRow(row: WithdrawalRow): UnsignedWithdrawal {
   return {
     intent: {
       chain: row.chain as Chain,
       network: row.network,
       asset: row.asset,
-      outputs: row.outputs.map((o) => ({ to: o.toAddress, amount: parseBaseUnits(o.amount) })),
+      outputs: row.outputs.map((o) => ({ to: o.toAddress, amount: parseBaseUnits(o.amount), ...outputMemo(o) })),
       sources: row.source_addresses,
     },
     payload: row.unsigned_tx?.payload ?? null,
@@ -94,8 +106,9 @@ export function withdrawalData(row: WithdrawalRow, status: 'broadcast' | 'confir
     fromAddress: row.from_address,
     sourceAddresses: row.source_addresses,
   };
-  if (row.outputs.length === 1 && row.to_address) data.toAddress = row.to_address;
-  else data.outputs = row.outputs.map((o) => ({ toAddress: o.toAddress, amount: show(o.amount) }));
+  // One recipient: its memo and tag beside toAddress (as a deposit's are); several: in each output.
+  if (row.outputs.length === 1 && row.to_address) Object.assign(data, { toAddress: row.to_address }, outputMemo(row.outputs[0] ?? {}));
+  else data.outputs = row.outputs.map((o) => ({ toAddress: o.toAddress, amount: show(o.amount), ...outputMemo(o) }));
   if (status === 'confirmed') {
     data.confirmations = row.confirmations ?? 0;
     if (row.fee !== null) {

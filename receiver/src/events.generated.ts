@@ -100,12 +100,28 @@ export interface WithdrawalEventData {
    */
   sourceAddresses: [string, ...string[]];
   toAddress?: string;
+  /**
+   * with toAddress: the memo the transaction carried, when it had one
+   */
+  memo?: string;
+  /**
+   * with toAddress: the destination tag, when it had one
+   */
+  destinationTag?: number;
   outputs?: {
     toAddress: string;
     /**
      * Exact decimal in display units, never a JSON number
      */
     amount: string;
+    /**
+     * withdrawals: the memo the transaction carries for this recipient, when it has one
+     */
+    memo?: string;
+    /**
+     * withdrawals: its destination tag, when it has one
+     */
+    destinationTag?: number;
   }[];
   fee?: {
     /**

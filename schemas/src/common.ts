@@ -33,7 +33,12 @@ export const RecipientAmount = {
   type: 'object',
   required: ['toAddress', 'amount'],
   additionalProperties: false,
-  properties: { toAddress: { type: 'string' }, amount: DecimalString },
+  properties: {
+    toAddress: { type: 'string' },
+    amount: DecimalString,
+    memo: { type: 'string', description: 'withdrawals: the memo the transaction carries for this recipient, when it has one' },
+    destinationTag: { type: 'integer', minimum: 0, maximum: 4294967295, description: 'withdrawals: its destination tag, when it has one' },
+  },
 } as const;
 
 /** An amount with its asset (fees, spec 2.7). */

@@ -86,6 +86,8 @@ export const WithdrawalEventData = {
     fromAddress: { type: 'string' },
     sourceAddresses: { type: 'array', items: { type: 'string' }, minItems: 1 },
     toAddress: { type: 'string' },
+    memo: { type: 'string', description: 'with toAddress: the memo the transaction carried, when it had one' },
+    destinationTag: { type: 'integer', minimum: 0, description: 'with toAddress: the destination tag, when it had one' },
     outputs: { type: 'array', items: RecipientAmount },
     fee: AmountOfAsset,
     reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error'] },

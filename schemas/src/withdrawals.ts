@@ -1,12 +1,29 @@
 import { AmountOfAsset, DecimalString, Id, RecipientAmount, Timestamp } from './common';
 
 const Nullable = (s: Record<string, unknown>) => ({ oneOf: [s, { type: 'null' }] });
+const Memo = {
+  type: 'string',
+  maxLength: 200,
+  description: 'for chains whose capabilities include memo (TON comment, Solana memo); refused (400) on the others',
+} as const;
+const DestinationTag = {
+  type: 'integer',
+  minimum: 0,
+  maximum: 4294967295,
+  description: 'for chains whose capabilities include destinationTag (XRP); refused (400) on the others',
+} as const;
+
 /** A recipient in a request: bounded lengths (responses use the plain RecipientAmount). */
 const Recipient = {
   type: 'object',
   required: ['toAddress', 'amount'],
   additionalProperties: false,
-  properties: { toAddress: { type: 'string', minLength: 1, maxLength: 200 }, amount: DecimalString },
+  properties: {
+    toAddress: { type: 'string', minLength: 1, maxLength: 200 },
+    amount: DecimalString,
+    memo: Memo,
+    destinationTag: DestinationTag,
+  },
 } as const;
 
 /** The intent fields shared by a prepare and a withdrawal request. */
@@ -19,7 +36,8 @@ const intentProperties = {
     minItems: 1,
     maxItems: 100,
     items: Recipient,
-    description: 'several recipients in one transaction (UTXO chains); instead of toAddress + amount',
+    description:
+      'several recipients in one transaction (chains whose capabilities include multipleOutputs: UTXO); instead of toAddress + amount. Each may carry its own memo and destinationTag',
   },
   fromAddress: {
     type: 'string',
@@ -27,8 +45,11 @@ const intentProperties = {
     maxLength: 200,
     description: 'the wallet address that pays (default: the one with the largest indexed balance of the asset)',
   },
-  memo: { type: 'string', maxLength: 200, description: 'for chains that carry one (TON comment, Solana memo)' },
-  destinationTag: { type: 'integer', minimum: 0, maximum: 4294967295, description: 'XRP destination tag' },
+  memo: { ...Memo, description: `${Memo.description}; with toAddress + amount (with outputs: outputs[i].memo)` },
+  destinationTag: {
+    ...DestinationTag,
+    description: `${DestinationTag.description}; with toAddress + amount (with outputs: outputs[i].destinationTag)`,
+  },
 } as const;
 
 const IdempotencyKey = {

@@ -1,5 +1,6 @@
 import { type AssetRef, BaseError, type Db, type PluginRegistry, type WalletdConfig, fromBaseUnits, parseBaseUnits } from '@walletd/core';
 import { knownAssets } from './transactions';
+import { type WithdrawalOutput, outputMemo } from '@walletd/indexer';
 
 export interface TransactionQuery {
   companyId: number;
@@ -28,7 +29,7 @@ interface Row {
   amount: string;
   from_address: string | null;
   to_address: string | null;
-  outputs: { toAddress: string; amount: string }[] | null;
+  outputs: WithdrawalOutput[] | null;
   block_number: string | number | null;
   status: string;
   confirmations: number | null;
@@ -141,7 +142,7 @@ export async function listTransactions(db: Db, config: WalletdConfig, plugins: P
       amount: show(r.amount),
       fromAddress: r.from_address,
       toAddress: r.to_address,
-      ...(r.outputs ? { outputs: r.outputs.map((o) => ({ toAddress: o.toAddress, amount: show(o.amount) })) } : {}),
+      ...(r.outputs ? { outputs: r.outputs.map((o) => ({ toAddress: o.toAddress, amount: show(o.amount), ...outputMemo(o) })) } : {}),
       blockNumber: r.block_number === null ? null : Number(r.block_number),
       status: r.status,
       confirmations: r.confirmations ?? 0,

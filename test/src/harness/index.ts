@@ -13,3 +13,4 @@ export * from './schemas';
 export * from './schemaArbitrary';
 export * from './rpcProxy';
 export * from './dedicatedPostgres';
+export * from './recordingPlugin';

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { DEFAULT_CONFIG, MasterKey, createLogger, createMetrics, type Db, type WalletdConfig } from '@walletd/core';
+import { DEFAULT_CONFIG, MasterKey, createLogger, createMetrics, type Db, type PluginRegistry, type WalletdConfig } from '@walletd/core';
 import { createApp, loadPlugins } from '@walletd/server';
 
 export interface TestApp {
@@ -26,8 +26,13 @@ export function testConfig(over: ConfigOverrides = {}): WalletdConfig {
   return base;
 }
 
-/** The real Express app on a loopback port, over the given database. */
-export async function startTestApp(db: Db, over: ConfigOverrides = {}, masterKey = new MasterKey(randomBytes(32))): Promise<TestApp> {
+/** The real Express app on a loopback port, over the given database (the shipped plugins unless told). */
+export async function startTestApp(
+  db: Db,
+  over: ConfigOverrides = {},
+  masterKey = new MasterKey(randomBytes(32)),
+  plugins: PluginRegistry = loadPlugins(),
+): Promise<TestApp> {
   const logs: string[] = [];
   const destination = new Writable({
     write(chunk, _enc, cb) {
@@ -37,7 +42,7 @@ export async function startTestApp(db: Db, over: ConfigOverrides = {}, masterKey
   });
   const logger = createLogger({ level: 'debug', destination });
   const config = testConfig(over);
-  const { app, limiters } = createApp({ config, logger, db, masterKey, plugins: loadPlugins(), metrics: createMetrics() });
+  const { app, limiters } = createApp({ config, logger, db, masterKey, plugins, metrics: createMetrics() });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -11,6 +11,7 @@ import {
   amountCeiling,
   fromBaseUnits,
 } from '@walletd/core';
+import { outputMemo } from '@walletd/indexer';
 import type { WalletRow } from '../../http/scope';
 import { knownAssets } from '../transactions';
 import { intentAmount } from './amountBound';
@@ -20,19 +21,57 @@ export interface IntentBody {
   asset: string;
   toAddress?: string;
   amount?: string;
-  outputs?: { toAddress: string; amount: string }[];
+  outputs?: { toAddress: string; amount: string; memo?: string; destinationTag?: number }[];
   fromAddress?: string;
+  /** With toAddress + amount: the one recipient's memo (with `outputs`, each output carries its own). */
+  memo?: string;
+  destinationTag?: number;
+}
+
+/** One recipient: display form, match form, base units, and what the transaction carries for it. */
+export interface ResolvedOutput {
+  to: string;
+  toKey: string;
+  amount: bigint;
   memo?: string;
   destinationTag?: number;
 }
 
 export interface ResolvedIntent {
   asset: AssetRef;
-  /** Display form of each recipient, its match form, and the amount in base units. */
-  outputs: { to: string; toKey: string; amount: bigint }[];
+  outputs: ResolvedOutput[];
   from: { address: string; matchKey: string } | null;
-  memo?: string;
-  destinationTag?: number;
+}
+
+/** The memo and tag of an output, only those present (a stored or built output never holds undefined). */
+export const memoFields = outputMemo;
+
+/**
+ * What the chain's transactions can carry (its plugin's `capabilities`): a memo, a destination
+ * tag or several recipients it cannot carry is refused (400), never dropped. `fields` names each
+ * output's memo and tag as the caller wrote them.
+ */
+export function checkCapabilities(
+  plugin: ChainPlugin,
+  chain: string,
+  network: string,
+  outputs: { memo?: string; destinationTag?: number }[],
+  fields: (i: number, field: 'memo' | 'destinationTag') => string = (i, field) => `outputs[${i}].${field}`,
+): void {
+  const definition = plugin.chains.find((c) => c.chain === chain);
+  if (!definition) throw new BaseError('unprocessable', `withdrawals on ${chain} are not supported by this build`);
+  const can = definition.capabilities;
+  if (outputs.length > 1 && !can.multipleOutputs)
+    throw new BaseError('validation_failed', `outputs: a ${chain} ${network} withdrawal pays exactly one recipient`);
+  outputs.forEach((o, i) => {
+    if (o.memo !== undefined && !can.memo)
+      throw new BaseError('validation_failed', `${fields(i, 'memo')}: ${chain} ${network} transactions cannot carry a memo; remove it`);
+    if (o.destinationTag !== undefined && !can.destinationTag)
+      throw new BaseError(
+        'validation_failed',
+        `${fields(i, 'destinationTag')}: ${chain} ${network} transactions cannot carry a destination tag; remove it`,
+      );
+  });
 }
 
 export interface ChainAccess {
@@ -74,8 +113,17 @@ export function resolveIntent(config: WalletdConfig, plugins: PluginRegistry, wa
     throw new BaseError('validation_failed', 'give either toAddress and amount, or outputs (several recipients)');
   if (single && (body.toAddress === undefined || body.amount === undefined))
     throw new BaseError('validation_failed', 'toAddress and amount go together');
+  for (const field of ['memo', 'destinationTag'] as const) {
+    if (!single && body[field] !== undefined)
+      throw new BaseError(
+        'validation_failed',
+        `${field} at the top level goes with toAddress and amount; with outputs give outputs[i].${field}`,
+      );
+  }
+  const raw = single ? [{ toAddress: body.toAddress as string, amount: body.amount as string, ...memoFields(body) }] : (body.outputs ?? []);
+  // Before anything else about the outputs: what the chain cannot carry is named as the caller sent it.
+  checkCapabilities(plugin, wallet.chain, wallet.network, raw, single ? (_i, field) => field : undefined);
   const asset = resolveAsset(config, plugins, wallet, body.asset);
-  const raw = single ? [{ toAddress: body.toAddress as string, amount: body.amount as string }] : (body.outputs ?? []);
   const address = (text: string, field: string) => {
     if (!plugin.validateAddress(chain, wallet.network, text))
       throw new BaseError('invalid_address', `${field} "${text}" is not a valid ${wallet.chain} ${wallet.network} address`);
@@ -95,7 +143,7 @@ export function resolveIntent(config: WalletdConfig, plugins: PluginRegistry, wa
     const amountField = single ? 'amount' : `outputs[${i}].amount`;
     const amount = intentAmount(o.amount, asset.decimals, () => tooLarge(amountField));
     if (amount > ceiling) throw tooLarge(amountField);
-    return { to: a.display, toKey: a.key, amount };
+    return { to: a.display, toKey: a.key, amount, ...memoFields(o) };
   });
   if (outputs.reduce((sum, o) => sum + o.amount, 0n) > ceiling) throw tooLarge('the total of outputs');
   const from = body.fromAddress === undefined ? null : address(body.fromAddress, 'fromAddress');
@@ -103,8 +151,6 @@ export function resolveIntent(config: WalletdConfig, plugins: PluginRegistry, wa
     asset,
     outputs,
     from: from && { address: from.display, matchKey: from.key },
-    ...(body.memo !== undefined ? { memo: body.memo } : {}),
-    ...(body.destinationTag !== undefined ? { destinationTag: body.destinationTag } : {}),
   };
 }
 
@@ -112,16 +158,24 @@ export const totalAmount = (intent: ResolvedIntent): bigint => intent.outputs.re
 
 /**
  * What an idempotency key is bound to: the normalised intent (match-form addresses, base units),
- * so "0x…ABC" and "0x…abc", or "1.50" and "1.5", are the same request.
+ * so "0x…ABC" and "0x…abc", or "1.50" and "1.5", are the same request. The form is the one keys
+ * were bound to before memos were per output: one recipient's memo and tag sit at the top level
+ * (so `toAddress` + `memo` and `outputs: [{toAddress, memo}]` are the same request), and an output
+ * of several carries `[key, amount]`, with its memo and tag appended only when it has either.
  */
 export function intentHash(walletId: number, intent: ResolvedIntent): string {
+  const one = intent.outputs.length === 1 ? intent.outputs[0] : undefined;
   const canonical = JSON.stringify({
     walletId,
     asset: intent.asset.key,
-    outputs: intent.outputs.map((o) => [o.toKey, o.amount.toString()]),
+    outputs: intent.outputs.map((o) =>
+      one || (o.memo === undefined && o.destinationTag === undefined)
+        ? [o.toKey, o.amount.toString()]
+        : [o.toKey, o.amount.toString(), o.memo ?? null, o.destinationTag ?? null],
+    ),
     from: intent.from?.matchKey ?? null,
-    memo: intent.memo ?? null,
-    destinationTag: intent.destinationTag ?? null,
+    memo: one?.memo ?? null,
+    destinationTag: one?.destinationTag ?? null,
   });
   return createHash('sha256').update(canonical).digest('hex');
 }

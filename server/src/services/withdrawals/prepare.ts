@@ -5,7 +5,7 @@ import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { audit } from '../audit';
 import { decidePolicies } from '../policies';
-import { type ChainAccess, type ResolvedIntent, chainAccess, intentHash, totalAmount } from './intent';
+import { type ChainAccess, type ResolvedIntent, chainAccess, checkCapabilities, intentHash, memoFields, totalAmount } from './intent';
 import { ownedSource } from './ownedSource';
 
 export interface PrepareInput {
@@ -114,6 +114,8 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
     const existing = await findByKey(db, wallet.company_id, input.idempotencyKey);
     if (existing) return replayOrConflict(existing, hash);
   }
+  // Again here: a request proposed before memos were checked must not lose its memo at approval.
+  checkCapabilities(access.plugin, wallet.chain, wallet.network, intent.outputs);
   const amount = totalAmount(intent);
   const decide = (trx: Knex) => decidePolicies(trx, wallet, intent, input.request ? input.request.approvals : null);
   refuseByPolicy(await decide(db));
@@ -126,12 +128,10 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
         chain: wallet.chain as Chain,
         network: wallet.network,
         asset: intent.asset,
-        outputs: intent.outputs.map((o) => ({ to: o.to, amount: o.amount })),
+        outputs: intent.outputs.map((o) => ({ to: o.to, amount: o.amount, ...memoFields(o) })),
         // The chosen address first (it pays on account chains, and takes the change on UTXO
         // chains), then the wallet's other addresses in derivation order (UTXO coin selection).
         sources: [source.address, ...(await walletAddresses(db, wallet.id)).map((a) => a.address).filter((a) => a !== source.address)],
-        ...(intent.memo !== undefined ? { memo: intent.memo } : {}),
-        ...(intent.destinationTag !== undefined ? { destinationTag: intent.destinationTag } : {}),
       },
       reader,
       { inFlight: await inFlight(db, wallet.id) },
@@ -141,7 +141,8 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
   return db.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`walletd:withdraw:${wallet.id}:${intent.asset.key}`]);
     refuseByPolicy(await decide(trx));
-    const outputs = intent.outputs.map((o) => ({ toAddress: o.to, amount: o.amount.toString() }));
+    // The memo and tag are part of the intent: stored per output, under the intent's guard (002, 008).
+    const outputs = intent.outputs.map((o) => ({ toAddress: o.to, amount: o.amount.toString(), ...memoFields(o) }));
     const [row] = (await trx('withdrawals')
       .insert({
         company_id: wallet.company_id,

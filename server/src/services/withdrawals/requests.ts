@@ -4,20 +4,30 @@ import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { audit } from '../audit';
 import { decidePolicies } from '../policies';
-import { type ResolvedIntent, intentHash } from './intent';
+import { type ResolvedIntent, intentHash, memoFields } from './intent';
 import { ownedSource } from './ownedSource';
 import { prepareWithdrawal } from './prepare';
 import { type WithdrawalView, toWithdrawalView } from './view';
 
-/** The stored intent of a request: fixed at proposal (a database trigger refuses any change). */
+/**
+ * The stored intent of a request: fixed at proposal (a database trigger refuses any change). The
+ * memo and tag are per output; a request stored before that carried them at the top level (for
+ * its one recipient), read as the output's.
+ */
 interface StoredIntent {
   asset: ResolvedIntent['asset'];
-  outputs: { toAddress: string; toKey: string; amount: string }[];
+  outputs: { toAddress: string; toKey: string; amount: string; memo?: string; destinationTag?: number }[];
   from: ResolvedIntent['from'];
   memo?: string;
   destinationTag?: number;
   note?: string;
 }
+
+/** The outputs of a stored intent, a top-level memo or tag of an older one given to its single output. */
+const storedOutputs = (s: StoredIntent): StoredIntent['outputs'] =>
+  s.outputs.length === 1 && (s.memo !== undefined || s.destinationTag !== undefined)
+    ? s.outputs.map((o) => ({ ...memoFields(s), ...o }))
+    : s.outputs;
 
 export interface RequestRow {
   id: number;
@@ -44,7 +54,7 @@ export interface RequestView {
   asset: ResolvedIntent['asset'];
   amount: string;
   toAddress: string | null;
-  outputs: { toAddress: string; amount: string }[];
+  outputs: { toAddress: string; amount: string; memo?: string; destinationTag?: number }[];
   fromAddress: string | null;
   note: string | null;
   idempotencyKey: string | null;
@@ -61,10 +71,8 @@ export interface RequestView {
 
 const toIntent = (s: StoredIntent): ResolvedIntent => ({
   asset: s.asset,
-  outputs: s.outputs.map((o) => ({ to: o.toAddress, toKey: o.toKey, amount: parseBaseUnits(o.amount) })),
+  outputs: storedOutputs(s).map((o) => ({ to: o.toAddress, toKey: o.toKey, amount: parseBaseUnits(o.amount), ...memoFields(o) })),
   from: s.from,
-  ...(s.memo !== undefined ? { memo: s.memo } : {}),
-  ...(s.destinationTag !== undefined ? { destinationTag: s.destinationTag } : {}),
 });
 
 export async function toRequestView(db: Db | Knex.Transaction, r: RequestRow): Promise<RequestView> {
@@ -83,7 +91,7 @@ export async function toRequestView(db: Db | Knex.Transaction, r: RequestRow): P
     asset,
     amount: fromBaseUnits(total, asset.decimals),
     toAddress: r.intent.outputs.length === 1 ? (r.intent.outputs[0]?.toAddress ?? null) : null,
-    outputs: r.intent.outputs.map((o) => ({ toAddress: o.toAddress, amount: show(o.amount) })),
+    outputs: storedOutputs(r.intent).map((o) => ({ toAddress: o.toAddress, amount: show(o.amount), ...memoFields(o) })),
     fromAddress: r.intent.from?.address ?? null,
     note: r.intent.note ?? null,
     idempotencyKey: r.idempotency_key,
@@ -144,10 +152,8 @@ export async function proposeWithdrawal(db: Db, wallet: WalletRow, input: Propos
   const required = decision.outcome === 'refuse' ? (decision.requiredApprovals ?? 1) : 1;
   const stored: StoredIntent = {
     asset: input.intent.asset,
-    outputs: input.intent.outputs.map((o) => ({ toAddress: o.to, toKey: o.toKey, amount: o.amount.toString() })),
+    outputs: input.intent.outputs.map((o) => ({ toAddress: o.to, toKey: o.toKey, amount: o.amount.toString(), ...memoFields(o) })),
     from: input.intent.from,
-    ...(input.intent.memo !== undefined ? { memo: input.intent.memo } : {}),
-    ...(input.intent.destinationTag !== undefined ? { destinationTag: input.intent.destinationTag } : {}),
     ...(input.note ? { note: input.note } : {}),
   };
   const [row] = (await db('withdrawal_requests')

@@ -1,5 +1,5 @@
 import { type AssetRef, type Chain, type Db, fromBaseUnits, nativeAsset, parseBaseUnits } from '@walletd/core';
-import type { WithdrawalRow } from '@walletd/indexer';
+import { type WithdrawalRow, outputMemo } from '@walletd/indexer';
 
 export interface WithdrawalView {
   id: number;
@@ -11,7 +11,8 @@ export interface WithdrawalView {
   asset: AssetRef;
   amount: string;
   toAddress: string | null;
-  outputs: { toAddress: string; amount: string }[];
+  /** Each recipient, with the memo and destination tag the transaction carries for it, where present. */
+  outputs: { toAddress: string; amount: string; memo?: string; destinationTag?: number }[];
   fromAddress: string;
   sourceAddresses: string[];
   idempotencyKey: string | null;
@@ -60,7 +61,7 @@ export async function toWithdrawalView(db: Db, row: WithdrawalRow, withHistory =
     asset,
     amount: show(row.amount),
     toAddress: row.to_address,
-    outputs: row.outputs.map((o) => ({ toAddress: o.toAddress, amount: show(o.amount) })),
+    outputs: row.outputs.map((o) => ({ toAddress: o.toAddress, amount: show(o.amount), ...outputMemo(o) })),
     fromAddress: row.from_address,
     sourceAddresses: row.source_addresses,
     idempotencyKey: row.idempotency_key,
