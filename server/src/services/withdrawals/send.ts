@@ -1,18 +1,20 @@
-import { BaseError, type Chain, type Db, type UnsignedWithdrawal, evaluatePolicies, isBaseError, openWalletSecret, readerOptionsFor } from '@walletd/core';
+import {
+  BaseError,
+  type Chain,
+  type Db,
+  type UnsignedWithdrawal,
+  evaluatePolicies,
+  isBaseError,
+  openWalletSecret,
+  readerOptionsFor,
+} from '@walletd/core';
 import { type WithdrawalRow, addHistory, moveWithdrawal, unsignedFromRow } from '@walletd/indexer';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import { audit } from '../audit';
 import { loadPolicies } from '../policies';
 import { walletSecretContext } from '../wallets';
-import {
-  holdsSigningClaim,
-  releaseSendClaim,
-  releaseSigningClaim,
-  takeSendClaim,
-  takeSigningClaim,
-  untilClaimed,
-} from './claims';
+import { holdsSigningClaim, releaseSendClaim, releaseSigningClaim, takeSendClaim, takeSigningClaim, untilClaimed } from './claims';
 import { type ChainAccess, chainAccess } from './intent';
 import { inFlight, indexesOf, onNode } from './prepare';
 
