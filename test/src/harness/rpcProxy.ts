@@ -18,7 +18,7 @@ export interface RpcProxyOptions {
    * Runs before the call is forwarded: a promise holds the call until it settles (a slow node);
    * 'drop' closes the connection without forwarding or answering (a transient network failure).
    */
-  before?: (call: RpcCall) => Promise<void | 'drop'> | void | 'drop';
+  before?: (call: RpcCall) => Promise<undefined | 'drop'> | undefined | 'drop';
 }
 
 /**

@@ -338,8 +338,8 @@ describe('withdrawals through the API on anvil', () => {
         if (c.method !== hold) return;
         hold = null;
         arrived();
-        return new Promise<void>((r) => {
-          release = r;
+        return new Promise<undefined>((r) => {
+          release = () => r(undefined);
         });
       },
     });
