@@ -15,8 +15,9 @@ import { parseLossless } from './parseLossless';
  *   node whether it knows the transaction instead.
  * - Results are parsed losslessly (`parseLossless`): a number with a fraction arrives as its
  *   decimal text, so no amount passes through a float; the body's text is returned too.
- * - Every failure is a `BaseError('node_error')` with `details.kind` (`timeout`, `unreachable`,
- *   `http`, `rpc`), the method, and the node's own code for an RPC error.
+ * - Every failure is a `NodeCallError`: a `BaseError('node_error')` (502 at the API) whose `node`
+ *   says what happened (`kind`: `timeout`, `unreachable`, `http`, `rpc`; the method; attempts; the
+ *   node's own code for an RPC error). Kept out of `details`, which the API renders into the body.
  */
 export interface JsonRpcClientOptions {
   url: string;
@@ -54,6 +55,26 @@ export const NEVER_RETRIED: ReadonlySet<string> = new Set(['eth_sendRawTransacti
 
 export type NodeErrorKind = 'timeout' | 'unreachable' | 'http' | 'rpc';
 
+export interface NodeCallFailure {
+  method: string;
+  kind: NodeErrorKind;
+  /** Attempts made (transport failures). */
+  attempts?: number;
+  /** The JSON-RPC error code (kind `rpc`). */
+  rpcCode?: number | null;
+  /** The HTTP status (kind `http`). */
+  status?: number;
+}
+
+/** A node call that failed: `node_error`, with what happened for logs and callers (never credentials). */
+export class NodeCallError extends BaseError {
+  readonly node: NodeCallFailure;
+  constructor(message: string, node: NodeCallFailure, cause?: unknown) {
+    super('node_error', message, cause === undefined ? {} : { cause });
+    this.node = node;
+  }
+}
+
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
 class Transient extends Error {}
@@ -72,8 +93,8 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) };
   let id = 0;
 
-  const fail = (method: string, kind: NodeErrorKind, message: string, extra: Record<string, unknown> = {}, cause?: unknown) =>
-    new BaseError('node_error', message, { details: { method, kind, ...extra }, ...(cause === undefined ? {} : { cause }) });
+  const fail = (method: string, kind: NodeErrorKind, message: string, extra: Partial<NodeCallFailure> = {}, cause?: unknown) =>
+    new NodeCallError(message, { method, kind, ...extra }, cause);
 
   /** One attempt: the body text of an answer that is JSON-RPC (result or error), or a failure. */
   async function attempt(method: string, params: unknown[]): Promise<{ status: number; text: string }> {

@@ -1,4 +1,4 @@
-import { BaseError, createJsonRpcClient } from '@walletd/core';
+import { NodeCallError, createJsonRpcClient } from '@walletd/core';
 import { createEvmReader } from '@walletd/plugin-evm';
 import { createUtxoReader } from '@walletd/plugin-utxo';
 import { Wallet } from 'ethers';
@@ -16,14 +16,14 @@ import {
 /** anvil's first prefunded account (public, well-known). */
 const FUNDER_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
-const nodeError = async (p: Promise<unknown>): Promise<BaseError> => {
+const nodeError = async (p: Promise<unknown>): Promise<NodeCallError> => {
   const e = await p.then(
     () => null,
     (err: unknown) => err,
   );
-  expect(e).toBeInstanceOf(BaseError);
-  expect((e as BaseError).code).toBe('node_error');
-  return e as BaseError;
+  expect(e).toBeInstanceOf(NodeCallError);
+  expect((e as NodeCallError).code).toBe('node_error');
+  return e as NodeCallError;
 };
 
 /** A proxy that drops the first call of each method in `drop` (the connection closes unanswered). */
@@ -67,7 +67,7 @@ describe('the shared JSON-RPC client on anvil (2.0)', () => {
         maxPriorityFeePerGas: 10n ** 9n,
       });
       const e = await nodeError(reader.call('eth_sendRawTransaction', [raw]));
-      expect(e.details).toMatchObject({ method: 'eth_sendRawTransaction', kind: 'unreachable', attempts: 1 });
+      expect(e.node).toMatchObject({ method: 'eth_sendRawTransaction', kind: 'unreachable', attempts: 1 });
       expect(count(proxy, 'eth_sendRawTransaction')).toBe(1);
       // The dropped send never reached the node; the caller decides to send the same bytes again.
       expect(Number(BigInt(await anvil.rpc<string>('eth_getTransactionCount', [wallet.address, 'latest'])))).toBe(nonce);
@@ -86,8 +86,8 @@ describe('the shared JSON-RPC client on anvil (2.0)', () => {
 
     const client = createJsonRpcClient({ url: anvil.url, dialect: '2.0' });
     const unknown = await nodeError(client.call('walletd_noSuchMethod', []));
-    expect(unknown.details).toMatchObject({ kind: 'rpc', method: 'walletd_noSuchMethod' });
-    expect(typeof unknown.details?.rpcCode).toBe('number');
+    expect(unknown.node).toMatchObject({ kind: 'rpc', method: 'walletd_noSuchMethod' });
+    expect(typeof unknown.node.rpcCode).toBe('number');
     await nodeError(client.callRaw('walletd_noSuchMethod', []));
 
     // A node that does not answer in time: one deadline per attempt, then node_error / timeout.
@@ -100,7 +100,7 @@ describe('the shared JSON-RPC client on anvil (2.0)', () => {
     });
     try {
       const e = await nodeError(createJsonRpcClient({ url: slow.url, dialect: '2.0', timeoutMs: 200, retries: 0 }).call('eth_chainId', []));
-      expect(e.details).toMatchObject({ kind: 'timeout', attempts: 1 });
+      expect(e.node).toMatchObject({ kind: 'timeout', attempts: 1 });
     } finally {
       release();
       await slow.close();
@@ -130,10 +130,10 @@ describeWithLitecoind('the shared JSON-RPC client on litecoind regtest (1.0, bas
     const wrong = new URL(node.url);
     wrong.password = 'not-the-password';
     const e = await nodeError(createJsonRpcClient({ url: wrong.toString(), dialect: '1.0' }).call('getblockcount', []));
-    expect(e.details).toMatchObject({ kind: 'http', status: 401 });
+    expect(e.node).toMatchObject({ kind: 'http', status: 401 });
     expect(e.message).not.toContain('not-the-password');
     const missing = await nodeError(client.call('getblock', ['00'.repeat(32)]));
-    expect(missing.details).toMatchObject({ kind: 'rpc', rpcCode: -5 });
+    expect(missing.node).toMatchObject({ kind: 'rpc', rpcCode: -5 });
   });
 
   it('retries a read after a dropped connection, never sendrawtransaction', async () => {
@@ -147,7 +147,7 @@ describeWithLitecoind('the shared JSON-RPC client on litecoind regtest (1.0, bas
       expect(await reader.head()).toBe(BigInt(await node.rpc<number>('getblockcount')));
       expect(count(proxy, 'getblockcount')).toBe(2);
       const e = await nodeError(reader.call('sendrawtransaction', ['00']));
-      expect(e.details).toMatchObject({ kind: 'unreachable', attempts: 1 });
+      expect(e.node).toMatchObject({ kind: 'unreachable', attempts: 1 });
       expect(count(proxy, 'sendrawtransaction')).toBe(1);
     } finally {
       await proxy.close();
