@@ -12,3 +12,4 @@ export * from './metrics';
 export * from './process';
 export * from './policy';
 export * from './health';
+export * from './node';

@@ -8,6 +8,7 @@ import {
   type Logger,
   type MempoolSnapshot,
   type Metrics,
+  readerOptionsFor,
 } from '@walletd/core';
 import { type ChainAssets, chainAssets } from './chainAssets';
 import type { Fence } from './chainLease';
@@ -68,7 +69,7 @@ export function createFollower(deps: FollowerDeps): Follower {
   const key: ChainKey = { chain: settings.chain, network: settings.network };
   const chain = settings.chain as Chain;
   const logger = deps.logger.child({ chain: key.chain, network: key.network });
-  const reader = deps.reader ?? plugin.createReader(chain, settings.network, { rpcUrl: settings.rpcUrl });
+  const reader = deps.reader ?? plugin.createReader(chain, settings.network, readerOptionsFor(settings));
   const definition = plugin.chains.find((c) => c.chain === chain)?.networks.find((n) => n.network === settings.network);
   if (!definition) throw new Error(`${plugin.name} does not serve ${key.chain}/${key.network}`);
   const threshold = settings.confirmations ?? definition.defaultConfirmations;

@@ -62,6 +62,9 @@ export interface WithdrawalRow {
   block_number: string | null;
   reason: string | null;
   last_error: string | null;
+  /** A broadcast in progress (migration 007): its token and lease. */
+  send_claim: string | null;
+  send_until: Date | null;
   created_by_key: number | null;
   created_at: Date;
   updated_at: Date;

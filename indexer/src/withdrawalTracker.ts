@@ -27,7 +27,9 @@ export interface TrackOutcome {
  *   with the fee; reverted → rejected `failed_on_chain`; its nonce taken by another transaction →
  *   rejected `reorg` when it had been mined, else `mempool_dropped`;
  * - broadcast but unknown to the node while it can still land → the same signed bytes again.
- * Rows another process holds (a broadcast call in flight) are skipped this round.
+ * Node calls run with no transaction open. Rows another transaction holds are skipped this round;
+ * an API broadcast in flight holds a claim, not a lock: if the node already knows its transaction
+ * it is recorded here and the broadcast call returns the recorded row.
  */
 export async function trackWithdrawals(
   db: Db,

@@ -70,6 +70,8 @@ export const configSchema = {
           chain: { type: 'string' },
           network: { type: 'string' },
           rpcUrl: { type: 'string', minLength: 1 },
+          rpcTimeoutMs: { type: 'integer', minimum: 100, maximum: 30000 },
+          rpcRetries: { type: 'integer', minimum: 0, maximum: 5 },
           confirmations: { type: 'integer', minimum: 1, maximum: 10000 },
           finality: { enum: ['confirmations', 'finalized'] },
           pollIntervalMs: { type: 'integer', minimum: 50, maximum: 600000 },

@@ -56,6 +56,10 @@ export interface ChainSettings {
   chain: string;
   network: string;
   rpcUrl: string;
+  /** Deadline of one node call (default 15000 ms); the claims of migration 007 outlast it. */
+  rpcTimeoutMs?: number;
+  /** Further attempts of an idempotent read after a transport failure (default 2); a broadcast is never repeated. */
+  rpcRetries?: number;
   /** Overrides the plugin's default threshold. */
   confirmations?: number;
   /** 'finalized': a deposit is final once the node's finalized block covers it (EVM `finalized` tag). */

@@ -16,6 +16,7 @@ describe('migrations', () => {
         '004_pending_delivery_unique',
         '005_chain_health',
         '006_indexer_fencing',
+        '007_withdrawal_claims',
         '008_withdrawal_output_memos',
       ]);
       const first = await tables();

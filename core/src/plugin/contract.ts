@@ -331,7 +331,19 @@ export interface WithdrawalVerbs<R extends ChainReader = ChainReader> {
 
 export interface ReaderOptions {
   rpcUrl: string;
+  /** Deadline of one node call. */
   timeoutMs?: number;
+  /** Further attempts of an idempotent read after a transport failure; never of a broadcast. */
+  retries?: number;
+}
+
+/** The reader options a configured chain asks for. */
+export function readerOptionsFor(settings: { rpcUrl: string; rpcTimeoutMs?: number; rpcRetries?: number }): ReaderOptions {
+  return {
+    rpcUrl: settings.rpcUrl,
+    ...(settings.rpcTimeoutMs !== undefined ? { timeoutMs: settings.rpcTimeoutMs } : {}),
+    ...(settings.rpcRetries !== undefined ? { retries: settings.rpcRetries } : {}),
+  };
 }
 
 /** `R` is the plugin's own reader type: its verbs receive what its `createReader` made, no downcasts. */

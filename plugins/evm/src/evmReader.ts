@@ -1,4 +1,4 @@
-import { type AssetRef, BaseError, type ChainReader, type ReaderOptions } from '@walletd/core';
+import { type AssetRef, type ChainReader, type ReaderOptions, createJsonRpcClient } from '@walletd/core';
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
@@ -15,31 +15,14 @@ export interface EvmReader extends ChainReader {
 }
 
 export function createEvmReader(options: ReaderOptions): EvmReader {
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  let id = 0;
-
-  async function post(method: string, params: unknown[]): Promise<string> {
-    let res: Response;
-    try {
-      res = await fetch(options.rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (cause) {
-      throw new BaseError('node_error', `${method} failed: ${(cause as Error).message}`, { cause });
-    }
-    const text = await res.text();
-    if (!res.ok) throw new BaseError('node_error', `${method} answered HTTP ${res.status}`);
-    return text;
-  }
-
-  async function call<T>(method: string, params: unknown[]): Promise<T> {
-    const body = JSON.parse(await post(method, params)) as { result?: T; error?: { message?: string } };
-    if (body.error) throw new BaseError('node_error', `${method}: ${body.error.message ?? 'error'}`);
-    return body.result as T;
-  }
+  // The shared client: per-call deadline, reads retried after transport failures, never a send.
+  const rpc = createJsonRpcClient({
+    url: options.rpcUrl,
+    dialect: '2.0',
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.retries !== undefined ? { retries: options.retries } : {}),
+  });
+  const call = async <T>(method: string, params: unknown[]): Promise<T> => (await rpc.call<T>(method, params)).result;
 
   async function balanceOf(address: string, asset: AssetRef): Promise<bigint> {
     if (asset.contractAddress === null) return BigInt(await call<string>('eth_getBalance', [address, 'latest']));
@@ -54,8 +37,8 @@ export function createEvmReader(options: ReaderOptions): EvmReader {
     head: async () => BigInt(await call<string>('eth_blockNumber', [])),
     fetchBlock: async (height) => {
       const [block, receipts] = await Promise.all([
-        post('eth_getBlockByNumber', [hex(height), true]),
-        post('eth_getBlockReceipts', [hex(height)]),
+        rpc.callRaw('eth_getBlockByNumber', [hex(height), true]),
+        rpc.callRaw('eth_getBlockReceipts', [hex(height)]),
       ]);
       return new TextEncoder().encode(`{"block":${block},"receipts":${receipts}}`);
     },

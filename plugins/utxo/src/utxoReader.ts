@@ -1,4 +1,4 @@
-import { type AssetRef, BaseError, type ChainReader, type ReaderOptions } from '@walletd/core';
+import { type AssetRef, BaseError, type ChainReader, type ReaderOptions, createJsonRpcClient } from '@walletd/core';
 import { coinsToUnits } from './coins';
 import { frameBlock, frameTransactions } from './detectOutputs';
 
@@ -26,39 +26,15 @@ export interface UtxoReader extends ChainReader {
  * descriptors: they work whatever address encoding the node itself prints.
  */
 export function createUtxoReader(options: ReaderOptions & { scriptOf: (address: string) => string }): UtxoReader {
-  const url = new URL(options.rpcUrl);
-  const auth = url.username
-    ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
-    : null;
-  url.username = '';
-  url.password = '';
-  const endpoint = url.toString();
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  let id = 0;
-
-  async function call<T>(method: string, params: unknown[]): Promise<{ result: T; text: string }> {
-    let res: Response;
-    try {
-      res = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) },
-        body: JSON.stringify({ jsonrpc: '1.0', id: ++id, method, params }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (cause) {
-      throw new BaseError('node_error', `${method} failed: ${(cause as Error).message}`, { cause });
-    }
-    const text = await res.text();
-    // Bitcoin Core answers RPC errors with HTTP 500 and a JSON body naming them.
-    let body: { result?: T; error?: { message?: string } | null };
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new BaseError('node_error', `${method} answered HTTP ${res.status}`);
-    }
-    if (body.error) throw new BaseError('node_error', `${method}: ${body.error.message ?? 'error'}`);
-    return { result: body.result as T, text };
-  }
+  // The shared client: basic auth from the URL, per-call deadline, reads retried after transport
+  // failures (never sendrawtransaction), lossless numbers, the body text kept for amounts.
+  const rpc = createJsonRpcClient({
+    url: options.rpcUrl,
+    dialect: '1.0',
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.retries !== undefined ? { retries: options.retries } : {}),
+  });
+  const call = <T>(method: string, params: unknown[]): Promise<{ result: T; text: string }> => rpc.call<T>(method, params);
 
   // The node runs one UTXO-set scan at a time ("Scan already in progress"): calls from this
   // process queue behind each other, and a scan started by another process is waited out briefly.

@@ -3,18 +3,36 @@ import type { AddressInfo } from 'node:net';
 
 export interface RpcProxy {
   url: string;
+  /** Every call that reached the proxy, in order (method names). */
+  calls: string[];
   close(): Promise<void>;
 }
 
-type RpcCall = { method: string; params?: unknown[] };
+export type RpcCall = { method: string; params?: unknown[] };
 type RpcReply = { result?: unknown };
 
+export interface RpcProxyOptions {
+  /** Rewrites the node's answer before it is returned. */
+  rewrite?: (call: RpcCall, reply: RpcReply) => void;
+  /**
+   * Runs before the call is forwarded: a promise holds the call until it settles (a slow node);
+   * 'drop' closes the connection without forwarding or answering (a transient network failure).
+   */
+  before?: (call: RpcCall) => Promise<undefined | 'drop'> | undefined | 'drop';
+}
+
 /**
- * A JSON-RPC pass-through to a real node that may rewrite answers: reproduces a node whose chain
- * is inconsistent (a devnet restored badly), which a healthy anvil cannot be made to serve.
- * Single requests only (the readers do not batch).
+ * A JSON-RPC pass-through to a real node that may rewrite answers, hold calls or drop them:
+ * reproduces a node whose chain is inconsistent (a devnet restored badly), a slow node or a lost
+ * connection, which a healthy node cannot be made to serve. Single requests only (the readers do
+ * not batch). The authorization header is passed through (Bitcoin Core's basic auth).
  */
-export async function startRpcProxy(target: string, rewrite: (call: RpcCall, reply: RpcReply) => void): Promise<RpcProxy> {
+export async function startRpcProxy(
+  target: string,
+  options: RpcProxyOptions | ((call: RpcCall, reply: RpcReply) => void),
+): Promise<RpcProxy> {
+  const { rewrite, before } = typeof options === 'function' ? { rewrite: options, before: undefined } : options;
+  const calls: string[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => {
@@ -23,7 +41,18 @@ export async function startRpcProxy(target: string, rewrite: (call: RpcCall, rep
     req.on('end', async () => {
       try {
         const call = JSON.parse(body) as RpcCall;
-        const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        calls.push(call.method);
+        if ((await before?.(call)) === 'drop') {
+          req.socket.destroy();
+          return;
+        }
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        if (req.headers.authorization) headers.authorization = req.headers.authorization;
+        const upstream = await fetch(target, { method: 'POST', headers, body });
+        if (!rewrite) {
+          res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text());
+          return;
+        }
         const reply = (await upstream.json()) as RpcReply;
         rewrite(call, reply);
         res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
@@ -36,6 +65,7 @@ export async function startRpcProxy(target: string, rewrite: (call: RpcCall, rep
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    calls,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

@@ -17,6 +17,8 @@ import {
   startAnvil,
   startTestApp,
   expectSchema,
+  recordDeposit,
+  startRpcProxy,
   testFollower,
 } from '@walletd/test-harness';
 
@@ -305,6 +307,84 @@ describe('withdrawals through the API on anvil', () => {
     const history = (await api('GET', `/withdrawals/${prepared.body.id}`)).body.history.map((h: { status: string }) => h.status);
     expect(history).toEqual(['prepared', 'signed', 'broadcast']);
     await round(1);
+  });
+
+  it('signs once when two sign calls of one withdrawal race, and gives two withdrawals of one wallet their own nonces', async () => {
+    const one = await prepare({ asset: 'ETH', toAddress: recipient, amount: '0.001', idempotencyKey: 'sign-race-1' });
+    const two = await prepare({ asset: 'ETH', toAddress: recipient, amount: '0.001', idempotencyKey: 'sign-race-2' });
+    const [a, b, c] = await Promise.all([
+      api('POST', `/withdrawals/${one.body.id}/sign`),
+      api('POST', `/withdrawals/${one.body.id}/sign`),
+      api('POST', `/withdrawals/${two.body.id}/sign`),
+    ]);
+    expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
+    expect(a.body.txHash).toBe(b.body.txHash);
+    const history = (await api('GET', `/withdrawals/${one.body.id}`)).body.history.map((h: { status: string }) => h.status);
+    expect(history).toEqual(['prepared', 'signed']);
+    const nonces = await t.db('withdrawals').whereIn('id', [one.body.id, two.body.id]).orderBy('id').pluck('unsigned_tx');
+    expect(nonces[0].payload.nonce).not.toBe(nonces[1].payload.nonce);
+    for (const id of [one.body.id, two.body.id]) expect((await api('POST', `/withdrawals/${id}/broadcast`)).body.status).toBe('broadcast');
+    const claims = await t.db('wallets').where({ id: walletId }).first('signing_claim');
+    expect(claims.signing_claim).toBeNull();
+    await round(1);
+  });
+
+  it('serves GET /v1/events while a sign or a broadcast waits on a slow node (no transaction is open across node calls)', async () => {
+    let hold: string | null = null;
+    let arrived: () => void = () => undefined;
+    let release: () => void = () => undefined;
+    const proxy = await startRpcProxy(anvil.url, {
+      before: (c) => {
+        if (c.method !== hold) return;
+        hold = null;
+        arrived();
+        return new Promise<undefined>((r) => {
+          release = () => r(undefined);
+        });
+      },
+    });
+    const slow = await startTestApp(
+      t.db,
+      { chains: [{ ...settings, rpcUrl: proxy.url }], rateLimit: { writesPerKeyPerMinute: 1000 } },
+      masterKey,
+    );
+    const feed = async () => {
+      const ids: string[] = [];
+      for (let after = '0'; ; ) {
+        const page = (await call(app.url, 'GET', `/v1/events?after=${after}&limit=1000`, { key: s.rootKey })).body;
+        ids.push(...page.events.map((e: { id: string }) => e.id));
+        if (!page.hasMore) return ids;
+        after = page.next;
+      }
+    };
+    /** Starts `request` on the slow app, holding `method` at the node; an event committed meanwhile is served. */
+    const whileHeld = async (method: string, request: () => Promise<{ status: number; body: any }>) => {
+      hold = method;
+      const held = new Promise<void>((r) => {
+        arrived = r;
+      });
+      const pending = request();
+      await held;
+      const recorded = await recordDeposit(t.db, s.companyId, walletId, 'deposit.detected', '0.5');
+      const served = await feed();
+      release();
+      const answer = await pending;
+      expect(served).toContain(recorded.envelope.id);
+      return answer;
+    };
+    try {
+      const prepared = await prepare({ asset: 'ETH', toAddress: recipient, amount: '0.001', idempotencyKey: 'slow-node-1' });
+      const path = `/withdrawals/${prepared.body.id}`;
+      const signed = await whileHeld('eth_getTransactionCount', () => call(slow.url, 'POST', `/v1${path}/sign`, { key: s.rootKey }));
+      expect(signed.body).toMatchObject({ status: 'signed' });
+      const sent = await whileHeld('eth_sendRawTransaction', () => call(slow.url, 'POST', `/v1${path}/broadcast`, { key: s.rootKey }));
+      expect(sent.body).toMatchObject({ status: 'broadcast', txHash: signed.body.txHash });
+      expect(await t.db('withdrawals').where({ id: prepared.body.id }).first('send_claim')).toEqual({ send_claim: null });
+      await round(1);
+    } finally {
+      await slow.close();
+      await proxy.close();
+    }
   });
 
   it('accepts a transaction signed elsewhere only when it pays exactly the prepared intent', async () => {

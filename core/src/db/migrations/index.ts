@@ -5,6 +5,7 @@ import * as m003 from './003_mempool';
 import * as m004PendingDelivery from './004_pending_delivery_unique';
 import * as m005ChainHealth from './005_chain_health';
 import * as m006IndexerFencing from './006_indexer_fencing';
+import * as m007WithdrawalClaims from './007_withdrawal_claims';
 import * as m008WithdrawalOutputMemos from './008_withdrawal_output_memos';
 
 /**
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '004_pending_delivery_unique': m004PendingDelivery,
   '005_chain_health': m005ChainHealth,
   '006_indexer_fencing': m006IndexerFencing,
+  '007_withdrawal_claims': m007WithdrawalClaims,
   '008_withdrawal_output_memos': m008WithdrawalOutputMemos,
 };
 

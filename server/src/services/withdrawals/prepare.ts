@@ -1,4 +1,4 @@
-import { BaseError, type Chain, type PolicyDecision, type UnsignedWithdrawal, isBaseError } from '@walletd/core';
+import { BaseError, type Chain, type PolicyDecision, type UnsignedWithdrawal, isBaseError, readerOptionsFor } from '@walletd/core';
 import { type WithdrawalRow, addHistory, unsignedFromRow } from '@walletd/indexer';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
@@ -121,7 +121,7 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
   refuseByPolicy(await decide(db));
 
   const source = await chooseSource(db, wallet, intent);
-  const reader = access.plugin.createReader(wallet.chain as Chain, wallet.network, { rpcUrl: access.settings.rpcUrl });
+  const reader = access.plugin.createReader(wallet.chain as Chain, wallet.network, readerOptionsFor(access.settings));
   const unsigned = await onNode(wallet.chain, async () =>
     access.verbs.build(
       {

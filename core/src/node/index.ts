@@ -1,0 +1,2 @@
+export * from './jsonRpcClient';
+export * from './parseLossless';

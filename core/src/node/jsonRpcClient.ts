@@ -1,0 +1,167 @@
+import { BaseError } from '../errors';
+import { parseLossless } from './parseLossless';
+
+/**
+ * One HTTP JSON-RPC client for every plugin that speaks JSON-RPC: 2.0 (EVM nodes) or 1.0 (Bitcoin
+ * Core and its forks, which answer an RPC error with HTTP 500 and a JSON body naming it).
+ *
+ * - `rpcUrl` may carry credentials (http://user:pass@host:8332): sent as basic auth, never logged
+ *   and never part of a message.
+ * - One deadline per attempt (`timeoutMs`, headers and body).
+ * - Idempotent reads are retried `retries` times after a transport failure (no answer, a reset,
+ *   a timeout, HTTP 429/502/503/504), with a doubling back-off. A JSON-RPC error is the node's
+ *   answer and is never retried. A broadcast (`NEVER_RETRIED`, or `{ idempotent: false }`) is
+ *   never repeated: a send whose answer was lost may have reached the node; the caller asks the
+ *   node whether it knows the transaction instead.
+ * - Results are parsed losslessly (`parseLossless`): a number with a fraction arrives as its
+ *   decimal text, so no amount passes through a float; the body's text is returned too.
+ * - Every failure is a `NodeCallError`: a `BaseError('node_error')` (502 at the API) whose `node`
+ *   says what happened (`kind`: `timeout`, `unreachable`, `http`, `rpc`; the method; attempts; the
+ *   node's own code for an RPC error). Kept out of `details`, which the API renders into the body.
+ */
+export interface JsonRpcClientOptions {
+  url: string;
+  dialect: '2.0' | '1.0';
+  /** Per attempt; default 15000. */
+  timeoutMs?: number;
+  /** Further attempts of an idempotent call after a transport failure; default 2. */
+  retries?: number;
+  /** First pause between attempts, doubled each time; default 250. */
+  backoffMs?: number;
+}
+
+export interface CallOptions {
+  /** false: one attempt only, whatever the failure. Methods in `NEVER_RETRIED` are never repeated. */
+  idempotent?: boolean;
+}
+
+export interface RpcAnswer<T> {
+  result: T;
+  /** The whole response body as the node sent it. */
+  text: string;
+}
+
+export interface JsonRpcClient {
+  call<T>(method: string, params: unknown[], options?: CallOptions): Promise<RpcAnswer<T>>;
+  /**
+   * The response body unparsed (`{"jsonrpc":"2.0","id":…,"result":…}`), for callers that splice
+   * it into bytes parsed elsewhere (the EVM raw block); an error answer still throws.
+   */
+  callRaw(method: string, params: unknown[], options?: CallOptions): Promise<string>;
+}
+
+/** Publishing calls: repeating one blindly could double an effect nobody observed. */
+export const NEVER_RETRIED: ReadonlySet<string> = new Set(['eth_sendRawTransaction', 'eth_sendTransaction', 'sendrawtransaction']);
+
+export type NodeErrorKind = 'timeout' | 'unreachable' | 'http' | 'rpc';
+
+export interface NodeCallFailure {
+  method: string;
+  kind: NodeErrorKind;
+  /** Attempts made (transport failures). */
+  attempts?: number;
+  /** The JSON-RPC error code (kind `rpc`). */
+  rpcCode?: number | null;
+  /** The HTTP status (kind `http`). */
+  status?: number;
+}
+
+/** A node call that failed: `node_error`, with what happened for logs and callers (never credentials). */
+export class NodeCallError extends BaseError {
+  readonly node: NodeCallFailure;
+  constructor(message: string, node: NodeCallFailure, cause?: unknown) {
+    super('node_error', message, cause === undefined ? {} : { cause });
+    this.node = node;
+  }
+}
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
+class Transient extends Error {}
+
+export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClient {
+  const url = new URL(options.url);
+  const auth = url.username
+    ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
+    : null;
+  url.username = '';
+  url.password = '';
+  const endpoint = url.toString();
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const retries = options.retries ?? 2;
+  const backoffMs = options.backoffMs ?? 250;
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) };
+  let id = 0;
+
+  const fail = (method: string, kind: NodeErrorKind, message: string, extra: Partial<NodeCallFailure> = {}, cause?: unknown) =>
+    new NodeCallError(message, { method, kind, ...extra }, cause);
+
+  /** One attempt: the body text of an answer that is JSON-RPC (result or error), or a failure. */
+  async function attempt(method: string, params: unknown[]): Promise<{ status: number; text: string }> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      const res = await fetch(endpoint, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: options.dialect, id: ++id, method, params }),
+        signal,
+      });
+      const text = await res.text();
+      if (RETRYABLE_STATUS.has(res.status)) throw new Transient(`HTTP ${res.status}`);
+      return { status: res.status, text };
+    } catch (e) {
+      if (e instanceof Transient) throw e;
+      if (signal.aborted) throw new Transient(`timed out after ${timeoutMs} ms`);
+      throw new Transient(((e as Error).cause as Error | undefined)?.message ?? (e as Error).message);
+    }
+  }
+
+  async function send(method: string, params: unknown[], callOptions: CallOptions): Promise<{ status: number; text: string }> {
+    const attempts = callOptions.idempotent === false || NEVER_RETRIED.has(method) ? 1 : 1 + retries;
+    for (let n = 1; ; n++) {
+      try {
+        return await attempt(method, params);
+      } catch (e) {
+        const message = (e as Error).message;
+        if (n >= attempts) {
+          const kind: NodeErrorKind = message.startsWith('timed out') ? 'timeout' : message.startsWith('HTTP') ? 'http' : 'unreachable';
+          throw fail(method, kind, `${method} failed: ${message}`, { attempts: n }, e);
+        }
+        await new Promise((r) => setTimeout(r, backoffMs * 2 ** (n - 1)));
+      }
+    }
+  }
+
+  /** Throws the node's RPC error (or a non-JSON-RPC answer) as a BaseError. */
+  function checkAnswer(method: string, status: number, body: unknown): void {
+    const answer = body as { error?: { code?: number; message?: string } | null } | null;
+    if (answer && typeof answer === 'object' && answer.error) {
+      throw fail(method, 'rpc', `${method}: ${answer.error.message ?? 'error'}`, { rpcCode: answer.error.code ?? null });
+    }
+    if (status < 200 || status >= 300 || !answer || typeof answer !== 'object' || !('result' in answer))
+      throw fail(method, 'http', `${method} answered HTTP ${status}`, { status });
+  }
+
+  function parse(method: string, status: number, text: string): unknown {
+    try {
+      return parseLossless(text);
+    } catch {
+      throw fail(method, 'http', `${method} answered HTTP ${status} with a body that is not JSON`, { status });
+    }
+  }
+
+  return {
+    async call<T>(method: string, params: unknown[], callOptions: CallOptions = {}): Promise<RpcAnswer<T>> {
+      const { status, text } = await send(method, params, callOptions);
+      const body = parse(method, status, text);
+      checkAnswer(method, status, body);
+      return { result: (body as { result: T }).result, text };
+    },
+    async callRaw(method: string, params: unknown[], callOptions: CallOptions = {}): Promise<string> {
+      const { status, text } = await send(method, params, callOptions);
+      // Parsed only when it cannot be a success (an error answer has no "result"): a large block is parsed once, in the worker.
+      if (status < 200 || status >= 300 || !text.includes('"result"')) checkAnswer(method, status, parse(method, status, text));
+      return text;
+    },
+  };
+}
