@@ -1,5 +1,6 @@
 import type { AssetRef, ConfirmDecision, Db, DetectResult, DetectedTransfer, PendingTransfer } from '@walletd/core';
 import type { Knex } from 'knex';
+import { withoutOwnMovements } from './ownMovements';
 import type { Fence } from './chainLease';
 import { type TransferRow, recordDepositEvent } from './depositEvents';
 
@@ -43,9 +44,10 @@ export async function persistBlock(
   /** The indexer's lease check (see chainLease.ts): an indexer that lost the chain writes nothing. */
   fence?: Fence,
 ): Promise<number> {
-  const { block, transfers } = result;
+  const { block } = result;
   return db.transaction(async (trx) => {
     await fence?.(trx);
+    const transfers = await withoutOwnMovements(trx, k, result.transfers);
     let detected = 0;
     if (transfers.length > 0) {
       const byKey = await addressesFor(trx, k, transfers);
@@ -135,13 +137,14 @@ async function addressesFor(trx: Knex.Transaction, k: ChainKey, transfers: Detec
 export async function persistMempool(
   db: Db,
   k: ChainKey,
-  transfers: DetectedTransfer[],
+  detectedTransfers: DetectedTransfer[],
   assets: Map<string, AssetRef>,
   fence?: Fence,
 ): Promise<number> {
-  if (transfers.length === 0) return 0;
+  if (detectedTransfers.length === 0) return 0;
   return db.transaction(async (trx) => {
     await fence?.(trx);
+    const transfers = await withoutOwnMovements(trx, k, detectedTransfers);
     const byKey = await addressesFor(trx, k, transfers);
     let detected = 0;
     for (const t of transfers) {

@@ -18,6 +18,7 @@ describe('migrations', () => {
         '006_indexer_fencing',
         '007_withdrawal_claims',
         '008_withdrawal_output_memos',
+        '009_change_addresses',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

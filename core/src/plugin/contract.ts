@@ -247,6 +247,12 @@ export interface WithdrawalIntent {
   outputs: WithdrawalOutput[];
   /** Addresses that may fund it, primary first (several on UTXO chains). */
   sources: string[];
+  /**
+   * Chains with change (UTXO): the wallet's internal change address (`deriveChangeAddress`), which
+   * the service watches as its own; change goes to the primary source when absent. An output to it
+   * inside the wallet's own withdrawal is an internal movement, never a deposit.
+   */
+  change?: string;
 }
 
 export interface WithdrawalOutput {
@@ -360,6 +366,12 @@ export interface ChainPlugin<R extends ChainReader = ChainReader> {
   formatAddress(chain: Chain, network: string, address: string): string;
   /** Key-per-address: deposit address `index`. Account-tag: the wallet's account (index 0). Documents its path in `path`. */
   deriveAddress(chain: Chain, network: string, secret: WalletSecret, index: number): DerivedAddress;
+  /**
+   * Chains with change outputs (UTXO): the internal change branch (BIP-44/84 `…/1/index`). Never
+   * handed out as a deposit address. `withdrawals.sign` receives each source's index within its own
+   * branch and uses the key that controls the address.
+   */
+  deriveChangeAddress?(chain: Chain, network: string, secret: WalletSecret, index: number): DerivedAddress;
   createReader(chain: Chain, network: string, options: ReaderOptions): R;
   confirm: ConfirmFn;
   /** Absent on a deposit-only plugin: the server then refuses withdrawals on its chains (422). */

@@ -68,14 +68,21 @@ export function addressOfScript(net: UtxoNetwork, script: Uint8Array): string | 
 }
 
 /** m/84'/coin'/0'/0/i → P2WPKH (bitcoin), m/44'/coin'/0'/0/i → P2PKH (dogecoin). */
-export function deriveUtxoAddress(chain: string, network: string, seed: Uint8Array, index: number): DerivedAddress {
+/** The output script a key pays to on this network: P2WPKH on BIP-84 networks, P2PKH on BIP-44 ones. */
+export function keyScript(net: UtxoNetwork, publicKey: Uint8Array): Uint8Array {
+  const pubkey = Buffer.from(publicKey);
+  const pay = net.purpose === 84 ? payments.p2wpkh({ pubkey, network: net.params }) : payments.p2pkh({ pubkey, network: net.params });
+  if (!pay.output) throw new Error('no output script for the key');
+  return pay.output;
+}
+
+/** `branch` 0 receives deposits, 1 is the internal change branch (BIP-44/84). */
+export function deriveUtxoAddress(chain: string, network: string, seed: Uint8Array, index: number, branch: 0 | 1 = 0): DerivedAddress {
   const net = utxoNetwork(chain, network);
-  const path = `m/${net.purpose}'/${net.coinType}'/0'/0/${index}`;
+  const path = `m/${net.purpose}'/${net.coinType}'/0'/${branch}/${index}`;
   const node = bip32.fromSeed(seed, net.params).derivePath(path);
-  const pay =
-    net.purpose === 84
-      ? payments.p2wpkh({ pubkey: node.publicKey, network: net.params })
-      : payments.p2pkh({ pubkey: node.publicKey, network: net.params });
-  if (!pay.address || !pay.output) throw new Error('address derivation produced no address');
-  return { address: pay.address, matchKey: hex(pay.output), path };
+  const output = keyScript(net, node.publicKey);
+  const address = addressOfScript(net, output);
+  if (!address) throw new Error('address derivation produced no address');
+  return { address, matchKey: hex(output), path };
 }

@@ -26,6 +26,14 @@ export function createUtxoPlugin(): ChainPlugin {
         seed.fill(0);
       }
     },
+    deriveChangeAddress: (chain, network, secret, index) => {
+      const seed = secret.seed();
+      try {
+        return deriveUtxoAddress(chain, network, seed, index, 1);
+      } finally {
+        seed.fill(0);
+      }
+    },
     createReader: (chain, network, options) => createUtxoReader({ ...options, scriptOf: (a) => utxoMatchKey(chain, network, a) }),
     confirm: confirmByDepth,
     withdrawals: createUtxoWithdrawals(),

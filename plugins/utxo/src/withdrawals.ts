@@ -11,7 +11,7 @@ import {
   type WithdrawalVerbs,
   type WithdrawalVerdict,
 } from '@walletd/core';
-import { scriptOf } from './addresses';
+import { keyScript, scriptOf } from './addresses';
 import { coinsToUnits } from './coins';
 import { bip32, bitcoin } from './libs';
 import { type UtxoNetwork, utxoNetwork } from './networks';
@@ -85,7 +85,8 @@ async function spendable(reader: UtxoReader, net: UtxoNetwork, sources: string[]
 
 /**
  * Coin selection over every source address (primary first), several recipients in one
- * transaction, change back to the primary address unless it would be dust (then it goes to the fee).
+ * transaction, change to the wallet's change address (`intent.change`; the primary address when
+ * absent) unless it would be dust (then it goes to the fee).
  * The inputs of the wallet's in-flight withdrawals are skipped: two withdrawals never share a coin.
  */
 export function createUtxoWithdrawals(): WithdrawalVerbs {
@@ -103,7 +104,8 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
       const rate = await feeRate(utxo, net);
       const coins = await spendable(utxo, net, intent.sources, context);
       const want = intent.outputs.reduce((s, o) => s + o.amount, 0n);
-      const changeScript = hex(scriptOf(net, primary));
+      const changeAddress = intent.change ?? primary;
+      const changeScript = hex(scriptOf(net, changeAddress));
       const baseVsize = 11 + outputs.reduce((n, o) => n + outputVsize(o.script), 0);
       const chosen: Coin[] = [];
       let have = 0n;
@@ -127,7 +129,7 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
         change -= changeFee;
         fee += changeFee;
         vsize += outputVsize(changeScript);
-        outputs.push({ address: primary, script: changeScript, value: change.toString(), change: true });
+        outputs.push({ address: changeAddress, script: changeScript, value: change.toString(), change: true });
       } else {
         fee += change; // dust change is given to the miners
       }
@@ -166,7 +168,14 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
       unsigned.sourceAddresses.forEach((address, i) => {
         const index = derivationIndexes[i];
         if (index === undefined) throw new Error(`no derivation index for ${address}`);
-        keyFor.set(address, root.derivePath(`m/${net.purpose}'/${net.coinType}'/0'/0/${index}`));
+        // The index is within the address's own branch: receive (0) or change (1); the key whose
+        // script is the address's is the one.
+        const script = hex(scriptOf(net, address));
+        const key = ([0, 1] as const)
+          .map((branch) => root.derivePath(`m/${net.purpose}'/${net.coinType}'/0'/${branch}/${index}`))
+          .find((k) => hex(keyScript(net, k.publicKey)) === script);
+        if (!key) throw new Error(`the wallet's key at index ${index} does not control ${address}`);
+        keyFor.set(address, key);
       });
       p.inputs.forEach((c, i) => {
         const key = keyFor.get(c.address);

@@ -84,5 +84,6 @@ export async function generateAddress(
 }
 
 export async function listAddresses(db: Db, walletId: number): Promise<AddressView[]> {
-  return ((await db('addresses').where({ wallet_id: walletId }).orderBy('derivation_index')) as AddressRow[]).map(toView);
+  // Deposit addresses only: a change address is the wallet's own and never handed out.
+  return ((await db('addresses').where({ wallet_id: walletId, kind: 'deposit' }).orderBy('derivation_index')) as AddressRow[]).map(toView);
 }

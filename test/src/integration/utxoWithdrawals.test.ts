@@ -81,7 +81,7 @@ describeWithLitecoind('UTXO withdrawals on a regtest node', () => {
     await t.drop();
   });
 
-  it('pays two recipients in one transaction from coins of two addresses, change to the primary, exact fee', async () => {
+  it('pays two recipients in one transaction from coins of two addresses, change to the change address (never a deposit), exact fee', async () => {
     const [r1, r2] = [fromNode(await node.rpc<string>('getnewaddress')), fromNode(await node.rpc<string>('getnewaddress'))];
     const prepared = await api('POST', `/wallets/${walletId}/withdrawals`, {
       asset: 'BTC',
@@ -115,11 +115,16 @@ describeWithLitecoind('UTXO withdrawals on a regtest node', () => {
     const row = await t.db('withdrawals').where({ id: prepared.body.id }).first('unsigned_tx');
     const payload = row.unsigned_tx.payload as UtxoTxPayload;
     expect(tx.vin.map((i) => `${i.txid}:${i.vout}`).sort()).toEqual(payload.inputs.map((c) => `${c.txid}:${c.vout}`).sort());
+    // Change goes to the wallet's internal change address (BIP-84 change branch), never handed out.
+    const change = await t.db('addresses').where({ wallet_id: walletId, kind: 'change' }).first('address', 'derivation_path');
+    expect(change.derivation_path).toBe("m/84'/1'/0'/1/0");
     expect(payload.outputs.map((o) => [o.address, o.value, o.change])).toEqual([
       [r1, '90000000', false],
       [r2, '35000000', false],
-      [prepared.body.fromAddress, expect.any(String), true],
+      [change.address, expect.any(String), true],
     ]);
+    const listed = (await api('GET', `/wallets/${walletId}/addresses`)).body.addresses.map((a: { address: string }) => a.address);
+    expect(listed).not.toContain(change.address);
     const inputs = payload.inputs.reduce((sum, c) => sum + BigInt(c.value), 0n);
     const outputs = payload.outputs.reduce((sum, o) => sum + BigInt(o.value), 0n);
     expect(inputs).toBe(150_000_000n);
@@ -143,7 +148,34 @@ describeWithLitecoind('UTXO withdrawals on a regtest node', () => {
     // The node agrees on what the recipients got.
     const paid = await node.rpc<number>('getreceivedbyaddress', [toNode(r1), 1]);
     expect(String(paid)).toBe('0.9');
+    await ownChangeIsNoDeposit(txid);
+
+    // The change coin is the wallet's only coin now: the next withdrawal spends it (signed with
+    // the change branch's key), and its own change is no deposit either.
+    const next = await api('POST', `/wallets/${walletId}/withdrawals`, {
+      asset: 'BTC',
+      toAddress: r1,
+      amount: '0.1',
+      idempotencyKey: 'from-change',
+    });
+    expect(next.status).toBe(201);
+    expect(next.body.sourceAddresses).toEqual([change.address]);
+    const nextSent = await api('POST', `/withdrawals/${next.body.id}/broadcast`);
+    expect(nextSent.body.status).toBe('broadcast');
+    await round(1);
+    expect((await events('withdrawal.confirmed')).some((e) => e.data.withdrawalId === next.body.id)).toBe(true);
+    await ownChangeIsNoDeposit(nextSent.body.txHash);
   });
+
+  /** Regression (issue 11): the wallet's own change was announced as a deposit and counted as incoming. */
+  async function ownChangeIsNoDeposit(txid: string) {
+    for (const type of ['deposit.detected', 'deposit.confirmed'])
+      expect((await events(type)).filter((e) => e.data.txHash === txid)).toEqual([]);
+    const balances = await api('GET', `/wallets/${walletId}/balances?onchain=true`);
+    expect(balances.status).toBe(200);
+    const btc = balances.body.balances.find((b: { asset: { key: string } }) => b.asset.key === 'bitcoin:regtest:btc');
+    expect(btc.confirmed).toBe(btc.onchain);
+  }
 
   it('never lets two concurrent withdrawals spend the same coin', async () => {
     for (const amount of ['0.3', '0.3', '0.3']) {

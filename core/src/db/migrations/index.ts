@@ -7,6 +7,7 @@ import * as m005ChainHealth from './005_chain_health';
 import * as m006IndexerFencing from './006_indexer_fencing';
 import * as m007WithdrawalClaims from './007_withdrawal_claims';
 import * as m008WithdrawalOutputMemos from './008_withdrawal_output_memos';
+import * as m009ChangeAddresses from './009_change_addresses';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '006_indexer_fencing': m006IndexerFencing,
   '007_withdrawal_claims': m007WithdrawalClaims,
   '008_withdrawal_output_memos': m008WithdrawalOutputMemos,
+  '009_change_addresses': m009ChangeAddresses,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -7,6 +7,7 @@ import { audit } from '../audit';
 import { decidePolicies } from '../policies';
 import { type ChainAccess, type ResolvedIntent, chainAccess, checkCapabilities, intentHash, memoFields, totalAmount } from './intent';
 import { ownedSource } from './ownedSource';
+import { ensureChangeAddress } from './changeAddress';
 
 export interface PrepareInput {
   intent: ResolvedIntent;
@@ -37,7 +38,7 @@ async function chooseSource(db: Knex, wallet: WalletRow, intent: ResolvedIntent)
       - coalesce((select sum(w.amount) from withdrawals w
                    where w.wallet_id = a.wallet_id and w.from_address = a.address and w.asset_key = :asset
                      and w.status in ('signed', 'broadcast', 'confirmed')), 0) as available
-       from addresses a where a.wallet_id = :wallet
+       from addresses a where a.wallet_id = :wallet and a.kind = 'deposit'
       order by available desc, a.derivation_index asc limit 1`,
     { asset: intent.asset.key, wallet: wallet.id },
   );
@@ -121,6 +122,7 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
   refuseByPolicy(await decide(db));
 
   const source = await chooseSource(db, wallet, intent);
+  const change = await ensureChangeAddress(db, common.masterKey, access.plugin, wallet);
   const reader = access.plugin.createReader(wallet.chain as Chain, wallet.network, readerOptionsFor(access.settings));
   const unsigned = await onNode(wallet.chain, async () =>
     access.verbs.build(
@@ -129,9 +131,10 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
         network: wallet.network,
         asset: intent.asset,
         outputs: intent.outputs.map((o) => ({ to: o.to, amount: o.amount, ...memoFields(o) })),
-        // The chosen address first (it pays on account chains, and takes the change on UTXO
-        // chains), then the wallet's other addresses in derivation order (UTXO coin selection).
+        // The chosen address first (it pays on account chains), then the wallet's other addresses
+        // in derivation order, change addresses included (UTXO coin selection).
         sources: [source.address, ...(await walletAddresses(db, wallet.id)).map((a) => a.address).filter((a) => a !== source.address)],
+        ...(change ? { change } : {}),
       },
       reader,
       { inFlight: await inFlight(db, wallet.id) },

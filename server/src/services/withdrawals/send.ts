@@ -15,6 +15,7 @@ import { audit } from '../audit';
 import { loadPolicies } from '../policies';
 import { walletSecretContext } from '../wallets';
 import { holdsSigningClaim, releaseSendClaim, releaseSigningClaim, takeSendClaim, takeSigningClaim, untilClaimed } from './claims';
+import { changeAddressOf } from './changeAddress';
 import { type ChainAccess, chainAccess } from './intent';
 import { inFlight, indexesOf, onNode } from './prepare';
 
@@ -49,8 +50,9 @@ async function recheckDestinations(trx: Knex.Transaction, row: WithdrawalRow, ac
 async function rebuild(db: Db, row: WithdrawalRow, access: ChainAccess): Promise<UnsignedWithdrawal> {
   const reader = access.plugin.createReader(row.chain as Chain, row.network, readerOptionsFor(access.settings));
   const { intent } = unsignedFromRow(row);
+  const change = await changeAddressOf(db, row.wallet_id);
   const others = await inFlight(db, row.wallet_id, row.id);
-  return onNode(row.chain, async () => access.verbs.build(intent, reader, { inFlight: others }));
+  return onNode(row.chain, async () => access.verbs.build({ ...intent, ...(change ? { change } : {}) }, reader, { inFlight: others }));
 }
 
 const notSignable = (row: WithdrawalRow) =>

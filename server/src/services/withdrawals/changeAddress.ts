@@ -1,0 +1,54 @@
+import { type Chain, type ChainPlugin, type Db, type MasterKey, openWalletSecret } from '@walletd/core';
+import { walletSecretContext } from '../wallets';
+
+/**
+ * The wallet's change address on chains with change outputs (the plugin has
+ * `deriveChangeAddress`): index 0 of the internal branch, created the first time a withdrawal
+ * needs it and then reused, so standard wallets restoring from the mnemonic find it within their
+ * gap limit. It is stored with kind `change`: the indexer watches it as the wallet's own, the
+ * on-chain balance counts it, the API never hands it out. Reuse trades some privacy for that; a
+ * rotating change branch is possible later without changing the rule that matters (an output to
+ * the wallet inside its own withdrawal is never a deposit).
+ */
+export async function ensureChangeAddress(
+  db: Db,
+  masterKey: MasterKey,
+  plugin: ChainPlugin,
+  wallet: { id: number; company_id: number; chain: string; network: string },
+): Promise<string | undefined> {
+  if (!plugin.deriveChangeAddress) return undefined;
+  const existing = await changeAddressOf(db, wallet.id);
+  if (existing) return existing;
+  const { secret_envelope } = await db('wallets').where({ id: wallet.id }).first('secret_envelope');
+  const mnemonic = masterKey.open(secret_envelope, walletSecretContext(wallet.id));
+  const secret = openWalletSecret(mnemonic);
+  let derived: { address: string; matchKey: string; path: string };
+  try {
+    derived = plugin.deriveChangeAddress(wallet.chain as Chain, wallet.network, secret, 0);
+  } finally {
+    secret.dispose();
+    mnemonic.fill(0);
+  }
+  await db('addresses')
+    .insert({
+      company_id: wallet.company_id,
+      wallet_id: wallet.id,
+      chain: wallet.chain,
+      network: wallet.network,
+      address: derived.address,
+      match_key: derived.matchKey,
+      derivation_index: 0,
+      derivation_path: derived.path,
+      kind: 'change',
+      label: 'change',
+    })
+    .onConflict(['wallet_id', 'kind', 'derivation_index'])
+    .ignore();
+  return (await changeAddressOf(db, wallet.id)) as string;
+}
+
+/** The stored change address, if the wallet has one (no secret opened). */
+export async function changeAddressOf(db: Db, walletId: number): Promise<string | undefined> {
+  const row = await db('addresses').where({ wallet_id: walletId, kind: 'change' }).orderBy('derivation_index').first('address');
+  return row?.address;
+}
