@@ -3,6 +3,7 @@ import {
   type Chain,
   type EventType,
   type UnsignedWithdrawal,
+  type WithdrawalExpiry,
   fromBaseUnits,
   nativeAsset,
   parseBaseUnits,
@@ -33,6 +34,19 @@ export const outputMemo = (o: { memo?: string | null; destinationTag?: number | 
 export interface StoredUnsigned {
   payload: unknown;
   fee: string;
+  /** The transaction's validity limit (contract v2), heights as decimal strings. */
+  expiresAt?: { height?: string; time?: string };
+}
+
+/** The unsigned transaction as stored: payload, fee bound and validity limit, no bigint in JSON. */
+export function storedUnsigned(u: { payload: unknown; fee: bigint; expiresAt?: WithdrawalExpiry }): string {
+  const stored: StoredUnsigned = { payload: u.payload, fee: u.fee.toString() };
+  if (u.expiresAt)
+    stored.expiresAt = {
+      ...(u.expiresAt.height !== undefined ? { height: u.expiresAt.height.toString() } : {}),
+      ...(u.expiresAt.time !== undefined ? { time: u.expiresAt.time } : {}),
+    };
+  return JSON.stringify(stored);
 }
 
 export interface WithdrawalRow {
@@ -89,7 +103,12 @@ export function unsignedFromRow(row: WithdrawalRow): UnsignedWithdrawal {
     payload: row.unsigned_tx?.payload ?? null,
     fee: parseBaseUnits(row.unsigned_tx?.fee ?? '0'),
     sourceAddresses: row.source_addresses,
+    ...(row.unsigned_tx?.expiresAt ? { expiresAt: expiryFromStored(row.unsigned_tx.expiresAt) } : {}),
   };
+}
+
+function expiryFromStored(e: NonNullable<StoredUnsigned['expiresAt']>): WithdrawalExpiry {
+  return { ...(e.height !== undefined ? { height: BigInt(e.height) } : {}), ...(e.time !== undefined ? { time: e.time } : {}) };
 }
 
 const publicAsset = ({ key, symbol, decimals, contractAddress }: AssetRef): AssetRef => ({ key, symbol, decimals, contractAddress });

@@ -1,4 +1,4 @@
-import type { ChainPlugin, ChainReader, Db, Logger } from '@walletd/core';
+import type { ChainPlugin, ChainReader, Db, Logger, UnsignedWithdrawal } from '@walletd/core';
 import type { Fence } from './chainLease';
 import type { ChainKey } from './transferStore';
 import { type WithdrawalRow, moveWithdrawal, unsignedFromRow } from './withdrawalRecords';
@@ -78,7 +78,9 @@ export async function trackWithdrawals(
       const seen = block ?? cur.block_number;
       switch (verdict.status) {
         case 'missing':
-          resend = true;
+          // An expired transaction is never sent again, whatever the plugin said: it can no longer
+          // be included, and its plugin's verify rejects it (`expired`) once that is final.
+          resend = !pastExpiry(unsignedFromRow(cur), input.head);
           return;
         case 'pending':
           if (block !== undefined && block !== cur.block_number)
@@ -122,4 +124,12 @@ export async function trackWithdrawals(
     }
   }
   return out;
+}
+
+/** Past its validity limit by the node's head or the clock (contract v2 `expiresAt`). */
+export function pastExpiry(unsigned: UnsignedWithdrawal, head: bigint): boolean {
+  const e = unsigned.expiresAt;
+  if (!e) return false;
+  if (e.height !== undefined && head > e.height) return true;
+  return e.time !== undefined && Date.now() > Date.parse(e.time);
 }

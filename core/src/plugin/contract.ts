@@ -302,6 +302,8 @@ export interface CheckedSignedWithdrawal {
   signed: SignedWithdrawal;
   payload: unknown;
   fee: bigint;
+  /** The signed transaction's own validity limit, where the chain has one. */
+  expiresAt?: WithdrawalExpiry;
 }
 
 /**

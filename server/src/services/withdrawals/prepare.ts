@@ -1,5 +1,5 @@
 import { BaseError, type Chain, type PolicyDecision, type UnsignedWithdrawal, isBaseError, readerOptionsFor } from '@walletd/core';
-import { type WithdrawalRow, addHistory, unsignedFromRow } from '@walletd/indexer';
+import { type WithdrawalRow, addHistory, storedUnsigned, unsignedFromRow } from '@walletd/indexer';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
@@ -164,7 +164,7 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
         source_addresses: unsigned.sourceAddresses,
         source_indexes: await indexesOf(trx, wallet.id, unsigned.sourceAddresses),
         status: 'prepared',
-        unsigned_tx: JSON.stringify({ payload: unsigned.payload, fee: unsigned.fee.toString() }),
+        unsigned_tx: storedUnsigned(unsigned),
         created_by_key: input.keyId,
       })
       .onConflict(['company_id', 'idempotency_key'])

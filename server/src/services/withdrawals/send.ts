@@ -8,7 +8,7 @@ import {
   openWalletSecret,
   readerOptionsFor,
 } from '@walletd/core';
-import { type WithdrawalRow, addHistory, moveWithdrawal, unsignedFromRow } from '@walletd/indexer';
+import { type WithdrawalRow, addHistory, moveWithdrawal, storedUnsigned, unsignedFromRow } from '@walletd/indexer';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import { audit } from '../audit';
@@ -144,7 +144,7 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
         cur,
         'signed',
         {
-          unsigned_tx: JSON.stringify({ payload: rebuilt.payload, fee: rebuilt.fee.toString() }),
+          unsigned_tx: storedUnsigned(rebuilt),
           source_addresses: rebuilt.sourceAddresses,
           source_indexes: sourceIndexes,
           signed_tx: signed.raw,
@@ -208,7 +208,7 @@ export async function acceptSigned(common: Common, id: number, raw: string, keyI
         cur,
         'signed',
         {
-          unsigned_tx: JSON.stringify({ payload: checked.payload, fee: checked.fee.toString() }),
+          unsigned_tx: storedUnsigned(checked),
           signed_tx: checked.signed.raw,
           tx_hash: checked.signed.txHash,
           signed_by: 'external',
