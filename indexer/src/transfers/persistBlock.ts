@@ -1,0 +1,44 @@
+import type { AssetRef, Db, DetectResult } from '@walletd/core';
+import type { Fence } from '../chainLease';
+import { recordDepositEvents } from '../depositEvents';
+import { writeCursor } from './cursor';
+import { insertTransfers } from './insertTransfers';
+import type { ChainKey } from './types';
+
+/**
+ * One block, one transaction: its transfers to company addresses (one statement), a
+ * `deposit.detected` event for each transfer seen for the first time (one statement), the block in
+ * the recent window, the cursor. A transfer seen again (a rescan, or re-inclusion after a reorg) is
+ * re-attached to its new block and announces nothing new.
+ */
+export async function persistBlock(
+  db: Db,
+  k: ChainKey,
+  result: DetectResult,
+  assets: Map<string, AssetRef>,
+  window: number,
+  head: bigint,
+  /** false for a rescan: record transfers and events only, never move the live cursor. */
+  advanceCursor = true,
+  /** The indexer's lease check (see chainLease.ts): an indexer that lost the chain writes nothing. */
+  fence?: Fence,
+): Promise<number> {
+  const { block, transfers } = result;
+  return db.transaction(async (trx) => {
+    await fence?.(trx);
+    const confirmations = Number(head - block.number + 1n);
+    const announced = await insertTransfers(trx, k, transfers, assets, { block, confirmations });
+    await recordDepositEvents(trx, 'deposit.detected', announced);
+    if (!advanceCursor) return announced.length;
+    await trx('recent_blocks')
+      .insert({ ...k, height: block.number.toString(), hash: block.hash, parent_hash: block.parentHash })
+      .onConflict(['chain', 'network', 'height'])
+      .merge();
+    await trx('recent_blocks')
+      .where(k)
+      .andWhere('height', '<=', (block.number - BigInt(window)).toString())
+      .delete();
+    await writeCursor(trx, k, block.number, block.hash);
+    return announced.length;
+  });
+}
