@@ -17,19 +17,25 @@ import type { DetectPool } from './detectPool';
 import { SharedAddressSet } from './sharedAddressSet';
 import {
   type ChainKey,
+  type RecordedBlock,
+  advanceCursor,
   applyDecisions,
+  lastRecordedBlock,
   pendingTransfers,
   persistBlock,
   persistMempool,
   readCursor,
-  recentHash,
+  recordedBlocksBelow,
   rejectDetached,
   rewindTo,
 } from './transferStore';
-import { trackWithdrawals } from './withdrawalTracker';
+import { type TrackOutcome, trackWithdrawals } from './withdrawalTracker';
 
 /** Rewinds to the same block, with no block indexed between them, before the chain is stopped. */
 const MAX_REWINDS_IN_PLACE = 3;
+
+/** Heights fetched and detected ahead of the one being written, unless `indexer.pipelineDepth` says otherwise. */
+export const DEFAULT_PIPELINE_DEPTH = 8;
 
 export interface FollowerStats {
   head: bigint;
@@ -40,8 +46,12 @@ export interface FollowerStats {
 
 export interface Follower {
   readonly key: ChainKey;
-  /** Follows the chain to its head once: refresh watched addresses, index new blocks, confirm. */
+  /** One round of each loop, one after the other (`followRound`, then `trackWithdrawals`). */
   tick(): Promise<void>;
+  /** Follows the chain to its head once: refresh watched addresses, index new blocks, confirm deposits. */
+  followRound(): Promise<void>;
+  /** Withdrawals of this chain through the plugin's `verify` (the indexer runs it in a loop of its own). */
+  trackWithdrawals(): Promise<TrackOutcome>;
   /** Re-reads blocks from a height (rescan): finds what was missed, emits nothing twice. */
   rescanFrom(height: bigint): Promise<void>;
   stats(): FollowerStats;
@@ -61,6 +71,11 @@ export interface FollowerDeps {
   onProgress?: (stats: FollowerStats) => void;
   /** Run first in every write transaction (the indexer's lease): a follower that lost the chain writes nothing. */
   fence?: Fence;
+  /**
+   * Heights fetched and detected ahead of the one being written during a catch-up (1 = one at a
+   * time). Writes stay in height order, one transaction per block.
+   */
+  pipelineDepth?: number;
 }
 
 export function createFollower(deps: FollowerDeps): Follower {
@@ -135,15 +150,16 @@ export function createFollower(deps: FollowerDeps): Follower {
     for (const t of transfers) if (t.from) t.from = plugin.formatAddress(chain, key.network, t.from);
   };
 
-  /** Fetch on this thread, parse and detect in a worker; format the senders of what matched. */
+  /**
+   * Fetch on this thread, parse and detect in a worker; format the senders of what matched. null:
+   * the height has no block (a skipped slot).
+   */
   async function detectAt(height: bigint) {
     const raw = await reader.fetchBlock(height);
-    if (raw === null)
-      throw new BaseError(
-        'node_error',
-        `${key.chain}/${key.network} has no block at ${height}; heights without a block are not followed yet`,
-      );
+    if (raw === null) return null;
     const result = await pool.detect(task(raw));
+    if (result.block.number !== height)
+      throw new BaseError('node_error', `${key.chain}/${key.network}: asked the node for block ${height}, got ${result.block.number}`);
     formatSenders(result.transfers);
     return result;
   }
@@ -162,14 +178,9 @@ export function createFollower(deps: FollowerDeps): Follower {
     }
   }
 
-  async function indexBlock(height: bigint): Promise<'ok' | 'reorg'> {
-    await refreshWatched();
-    const result = await detectAt(height);
-    const parent = await recentHash(db, key, height - 1n);
-    if (parent !== null && parent !== result.block.parentHash) {
-      await checkProgress(height, result.block.parentHash);
-      return 'reorg';
-    }
+  /** Records a detected block (its parent already checked): one transaction, in height order. */
+  async function recordBlock(result: NonNullable<Awaited<ReturnType<typeof detectAt>>>): Promise<void> {
+    const height = result.block.number;
     const detected = await persistBlock(db, key, result, assets.byKey, window, stats.head, true, fence);
     lastRewind = null;
     rewindsInPlace = 0;
@@ -179,7 +190,6 @@ export function createFollower(deps: FollowerDeps): Follower {
     if (detected) m?.deposits.inc({ ...labels, type: 'deposit.detected' }, detected);
     report();
     if (detected) logger.info({ height: height.toString(), detected }, 'deposits detected');
-    return 'ok';
   }
 
   /** The ancestor of the last rewind while no block has been indexed since, and how often in a row. */
@@ -192,10 +202,11 @@ export function createFollower(deps: FollowerDeps): Follower {
    * a third time in a row at the same block would rewind forever, so the chain stops with the
    * cause instead of spinning.
    */
-  async function checkProgress(height: bigint, parentHash: string): Promise<void> {
-    if (lastRewind === null || lastRewind !== height - 1n) return;
+  async function checkProgress(height: bigint, parentHash: string, last: RecordedBlock | null): Promise<void> {
+    if (lastRewind === null || last === null || lastRewind !== last.height) return;
     if (rewindsInPlace < MAX_REWINDS_IN_PLACE) return;
-    const below = await reader.blockHash(height - 1n);
+    // Only with no height between them can the node's own two blocks be said not to link.
+    const below = lastRewind === height - 1n ? await reader.blockHash(height - 1n) : parentHash;
     if (below !== parentHash)
       throw new ChainHaltedError(
         key,
@@ -209,13 +220,14 @@ export function createFollower(deps: FollowerDeps): Follower {
     );
   }
 
-  /** Walks back until our recorded hash equals the node's, within the window. */
+  /**
+   * Walks back through the recorded blocks (heights without a block were never recorded) until our
+   * hash equals the node's, within the window.
+   */
   async function handleReorg(height: bigint): Promise<void> {
     stats.reorgs++;
     m?.reorgs.inc(labels);
-    for (let h = height - 1n; h >= 0n && h >= height - BigInt(window); h--) {
-      const ours = await recentHash(db, key, h);
-      if (ours === null) break;
+    for (const { height: h, hash: ours } of await recordedBlocksBelow(db, key, height, height - BigInt(window))) {
       if (ours === (await reader.blockHash(h))) {
         const { detached, confirmedAbove } = await rewindTo(db, key, h, ours, fence);
         rewindsInPlace = lastRewind === h ? rewindsInPlace + 1 : 1;
@@ -266,20 +278,15 @@ export function createFollower(deps: FollowerDeps): Follower {
       return;
     }
     // A reorg to a chain of the same length (or shorter) brings no new block to check a parent
-    // against: check that the block under the cursor is still the node's.
-    const underCursor = cursor.hash === null ? null : await reader.blockHash(cursor.height);
-    if (cursor.hash !== null && underCursor !== null && underCursor !== cursor.hash) {
-      await handleReorg(cursor.height + 1n);
+    // against: check that the last recorded block is still the node's.
+    let last = await lastRecordedBlock(db, key);
+    const underCursor = last === null ? null : await reader.blockHash(last.height);
+    if (last !== null && underCursor !== null && underCursor !== last.hash) {
+      await handleReorg(last.height + 1n);
       cursor = (await readCursor(db, key)) ?? cursor;
+      last = await lastRecordedBlock(db, key);
     }
-    for (let h = cursor.height + 1n; h <= head; h++) {
-      if (deps.shouldStop?.()) return;
-      if ((await indexBlock(h)) === 'reorg') {
-        await handleReorg(h);
-        const back = await readCursor(db, key);
-        h = back ? back.height : h - 1n;
-      }
-    }
+    if (!(await catchUp(cursor.height, head, last))) return;
     // At the head of the (new) chain, what a reorg detached and did not come back is retracted.
     // Every round, not only the one that saw the reorg: a crash in between leaves nothing pending.
     if (snapshot) await scanMempool(snapshot);
@@ -293,23 +300,108 @@ export function createFollower(deps: FollowerDeps): Follower {
     if (confirmed) m?.deposits.inc({ ...labels, type: 'deposit.confirmed' }, confirmed);
     report();
     if (confirmed) logger.info({ confirmed, head: head.toString() }, 'deposits confirmed');
-    // Withdrawals by the same rule as deposits, after the blocks of this round are in.
+  }
+
+  const depth = Math.max(1, deps.pipelineDepth ?? DEFAULT_PIPELINE_DEPTH);
+  type Detected = Awaited<ReturnType<typeof detectAt>>;
+  type InFlight = { height: bigint; result: Promise<Detected> };
+  /** Lets work past a reorg or a stop finish unobserved (no unhandled rejection, no pool task cut). */
+  async function discard(inFlight: InFlight[]): Promise<void> {
+    await Promise.allSettled(inFlight.splice(0).map((f) => f.result));
+  }
+
+  /**
+   * Heights after `from` up to `head`: up to `depth` of them fetched and detected at once (the
+   * pool's threads parse while the main thread fetches and writes), recorded strictly in height
+   * order. Each block's parent is checked against the last recorded block before it is written
+   * (heights without a block are stepped over, never recorded); on a mismatch, everything in flight
+   * is dropped, the follower rewinds and starts again after the common ancestor. false: stopped.
+   */
+  async function catchUp(from: bigint, head: bigint, lastRecorded: RecordedBlock | null): Promise<boolean> {
+    let last = lastRecorded;
+    const inFlight: InFlight[] = [];
+    let next = from + 1n;
+    /** The highest height stepped over and not yet written to the cursor. */
+    let skipped: bigint | null = null;
+    const flushSkipped = async () => {
+      if (skipped === null) return;
+      await advanceCursor(db, key, skipped, last?.hash ?? null, fence);
+      skipped = null;
+    };
+    try {
+      for (;;) {
+        if (deps.shouldStop?.()) {
+          await discard(inFlight);
+          await flushSkipped();
+          return false;
+        }
+        while (inFlight.length < depth && next <= head) {
+          const height = next++;
+          const result = refreshWatched().then(() => detectAt(height));
+          result.catch(() => undefined);
+          inFlight.push({ height, result });
+        }
+        const item = inFlight.shift();
+        if (!item) break;
+        const result = await item.result;
+        if (result === null) {
+          // No block at this height: the cursor moves past it with the next block (or below).
+          skipped = item.height;
+          stats.indexed = item.height;
+          continue;
+        }
+        if (last !== null && result.block.parentHash !== last.hash) {
+          await discard(inFlight);
+          await checkProgress(item.height, result.block.parentHash, last);
+          await handleReorg(item.height);
+          skipped = null;
+          const back = await readCursor(db, key);
+          next = (back ? back.height : item.height - 1n) + 1n;
+          last = await lastRecordedBlock(db, key);
+          continue;
+        }
+        await recordBlock(result);
+        skipped = null;
+        last = { height: result.block.number, hash: result.block.hash };
+      }
+      await flushSkipped();
+      return true;
+    } finally {
+      await discard(inFlight);
+    }
+  }
+
+  async function followRound(): Promise<void> {
+    await refreshWatched();
+    await followToHead();
+  }
+
+  /** Withdrawals by the same rule as deposits, against the node's head; in a loop of their own. */
+  async function trackRound(): Promise<TrackOutcome> {
+    // Never judged against a node that no longer serves the indexed chain.
+    await checkChainIdentity(db, key, reader, fence);
+    const head = await reader.head();
+    const finalized = await finalizedHeight();
     const tracked = await trackWithdrawals(db, logger, plugin, reader, key, { head, finalized, threshold, finality }, fence);
     if (tracked.broadcast + tracked.confirmed + tracked.rejected + tracked.resent > 0) logger.info({ ...tracked }, 'withdrawals tracked');
+    return tracked;
   }
 
   return {
     key,
     stats: () => ({ ...stats }),
+    followRound,
+    trackWithdrawals: trackRound,
     async tick() {
-      await refreshWatched();
-      await followToHead();
+      await followRound();
+      await trackRound();
     },
     async rescanFrom(height: bigint) {
       await refreshWatched();
       const head = await reader.head();
       for (let h = height; h <= head; h++) {
         const result = await detectAt(h);
+        if (result === null) continue;
         // Transfers and events only: the live follower's cursor and block window are not touched.
         await persistBlock(db, key, result, assets.byKey, window, head, false);
       }
