@@ -23,6 +23,7 @@ import {
   lastRecordedBlock,
   pendingTransfers,
   persistBlock,
+  persistBlocks,
   persistMempool,
   readCursor,
   recordedBlocksBelow,
@@ -178,18 +179,28 @@ export function createFollower(deps: FollowerDeps): Follower {
     }
   }
 
-  /** Records a detected block (its parent already checked): one transaction, in height order. */
-  async function recordBlock(result: NonNullable<Awaited<ReturnType<typeof detectAt>>>): Promise<void> {
-    const height = result.block.number;
-    const detected = await persistBlock(db, key, result, assets.byKey, window, stats.head, true, fence);
+  type Detected = NonNullable<Awaited<ReturnType<typeof detectAt>>>;
+  /**
+   * Records consecutive detected blocks (each one's parent already checked), in height order, in
+   * one transaction; `cursorTo`: a height without a block stepped over after the last of them.
+   */
+  async function recordBlocks(results: Detected[], cursorTo: bigint | null): Promise<void> {
+    const detected = await persistBlocks(db, key, results, assets.byKey, window, stats.head, {
+      fence,
+      cursorTo: cursorTo ?? undefined,
+    });
     lastRewind = null;
     rewindsInPlace = 0;
-    stats.indexed = height;
-    stats.blocks++;
-    m?.blocksIndexed.inc(labels);
-    if (detected) m?.deposits.inc({ ...labels, type: 'deposit.detected' }, detected);
+    const top = (results[results.length - 1] as Detected).block.number;
+    stats.indexed = cursorTo !== null && cursorTo > top ? cursorTo : top;
+    stats.blocks += results.length;
+    m?.blocksIndexed.inc(labels, results.length);
+    const total = detected.reduce((a, b) => a + b, 0);
+    if (total) m?.deposits.inc({ ...labels, type: 'deposit.detected' }, total);
     report();
-    if (detected) logger.info({ height: height.toString(), detected }, 'deposits detected');
+    results.forEach((r, i) => {
+      if (detected[i]) logger.info({ height: r.block.number.toString(), detected: detected[i] }, 'deposits detected');
+    });
   }
 
   /** The ancestor of the last rewind while no block has been indexed since, and how often in a row. */
@@ -303,8 +314,7 @@ export function createFollower(deps: FollowerDeps): Follower {
   }
 
   const depth = Math.max(1, deps.pipelineDepth ?? DEFAULT_PIPELINE_DEPTH);
-  type Detected = Awaited<ReturnType<typeof detectAt>>;
-  type InFlight = { height: bigint; result: Promise<Detected> };
+  type InFlight = { height: bigint; result: Promise<Detected | null>; settled: boolean };
   /** Lets work past a reorg or a stop finish unobserved (no unhandled rejection, no pool task cut). */
   async function discard(inFlight: InFlight[]): Promise<void> {
     await Promise.allSettled(inFlight.splice(0).map((f) => f.result));
@@ -312,10 +322,12 @@ export function createFollower(deps: FollowerDeps): Follower {
 
   /**
    * Heights after `from` up to `head`: up to `depth` of them fetched and detected at once (the
-   * pool's threads parse while the main thread fetches and writes), recorded strictly in height
-   * order. Each block's parent is checked against the last recorded block before it is written
-   * (heights without a block are stepped over, never recorded); on a mismatch, everything in flight
-   * is dropped, the follower rewinds and starts again after the common ancestor. false: stopped.
+   * pool's threads parse while the main thread fetches and writes), taken strictly in height
+   * order. Each block's parent is checked against the last recorded block before anything is
+   * written (heights without a block are stepped over, never recorded); the blocks already detected
+   * at the front of the window are written together, in one transaction. On a mismatch, the blocks
+   * before it are written, everything in flight is dropped, the follower rewinds and starts again
+   * after the common ancestor. false: stopped.
    */
   async function catchUp(from: bigint, head: bigint, lastRecorded: RecordedBlock | null): Promise<boolean> {
     let last = lastRecorded;
@@ -337,32 +349,54 @@ export function createFollower(deps: FollowerDeps): Follower {
         }
         while (inFlight.length < depth && next <= head) {
           const height = next++;
-          const result = refreshWatched().then(() => detectAt(height));
-          result.catch(() => undefined);
-          inFlight.push({ height, result });
+          const entry: InFlight = { height, result: refreshWatched().then(() => detectAt(height)), settled: false };
+          entry.result.then(
+            () => {
+              entry.settled = true;
+            },
+            () => {
+              entry.settled = true;
+            },
+          );
+          inFlight.push(entry);
         }
-        const item = inFlight.shift();
-        if (!item) break;
-        const result = await item.result;
-        if (result === null) {
-          // No block at this height: the cursor moves past it with the next block (or below).
-          skipped = item.height;
-          stats.indexed = item.height;
-          continue;
+        const front = inFlight[0];
+        if (!front) break;
+        await front.result;
+        // The detected prefix of the window, in order, up to the first block that does not link.
+        const group: Detected[] = [];
+        let tip = last;
+        let mismatch: { height: bigint; parentHash: string } | null = null;
+        while (inFlight[0] && (group.length === 0 || inFlight[0].settled)) {
+          const item = inFlight.shift() as InFlight;
+          const result = await item.result;
+          if (result === null) {
+            skipped = item.height;
+            if (group.length === 0) stats.indexed = item.height;
+            continue;
+          }
+          if (tip !== null && result.block.parentHash !== tip.hash) {
+            mismatch = { height: item.height, parentHash: result.block.parentHash };
+            break;
+          }
+          group.push(result);
+          tip = { height: result.block.number, hash: result.block.hash };
+          if (skipped !== null && skipped < result.block.number) skipped = null;
         }
-        if (last !== null && result.block.parentHash !== last.hash) {
+        if (group.length > 0) {
+          await recordBlocks(group, skipped);
+          last = tip;
+          skipped = null;
+        }
+        if (mismatch) {
           await discard(inFlight);
-          await checkProgress(item.height, result.block.parentHash, last);
-          await handleReorg(item.height);
+          await checkProgress(mismatch.height, mismatch.parentHash, last);
+          await handleReorg(mismatch.height);
           skipped = null;
           const back = await readCursor(db, key);
-          next = (back ? back.height : item.height - 1n) + 1n;
+          next = (back ? back.height : mismatch.height - 1n) + 1n;
           last = await lastRecordedBlock(db, key);
-          continue;
         }
-        await recordBlock(result);
-        skipped = null;
-        last = { height: result.block.number, hash: result.block.hash };
       }
       await flushSkipped();
       return true;

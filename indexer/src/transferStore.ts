@@ -8,6 +8,7 @@ export { type RecordedBlock, lastRecordedBlock, recentHash, recordedBlocksBelow 
 export { addressesFor } from './transfers/addressesFor';
 export { type Announced, type Placement, insertTransfers } from './transfers/insertTransfers';
 export { persistBlock } from './transfers/persistBlock';
+export { persistBlocks } from './transfers/persistBlocks';
 export { persistMempool } from './transfers/persistMempool';
 export { rewindTo } from './transfers/rewindTo';
 export { rejectDetached } from './transfers/rejectDetached';

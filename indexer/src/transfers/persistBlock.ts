@@ -1,8 +1,8 @@
 import type { AssetRef, Db, DetectResult } from '@walletd/core';
 import type { Fence } from '../chainLease';
 import { recordDepositEvents } from '../depositEvents';
-import { writeCursor } from './cursor';
 import { insertTransfers } from './insertTransfers';
+import { persistBlocks } from './persistBlocks';
 import type { ChainKey } from './types';
 
 /**
@@ -23,22 +23,13 @@ export async function persistBlock(
   /** The indexer's lease check (see chainLease.ts): an indexer that lost the chain writes nothing. */
   fence?: Fence,
 ): Promise<number> {
+  if (advanceCursor) return (await persistBlocks(db, k, [result], assets, window, head, { fence }))[0] ?? 0;
   const { block, transfers } = result;
   return db.transaction(async (trx) => {
     await fence?.(trx);
     const confirmations = Number(head - block.number + 1n);
     const announced = await insertTransfers(trx, k, transfers, assets, { block, confirmations });
     await recordDepositEvents(trx, 'deposit.detected', announced);
-    if (!advanceCursor) return announced.length;
-    await trx('recent_blocks')
-      .insert({ ...k, height: block.number.toString(), hash: block.hash, parent_hash: block.parentHash })
-      .onConflict(['chain', 'network', 'height'])
-      .merge();
-    await trx('recent_blocks')
-      .where(k)
-      .andWhere('height', '<=', (block.number - BigInt(window)).toString())
-      .delete();
-    await writeCursor(trx, k, block.number, block.hash);
     return announced.length;
   });
 }

@@ -56,7 +56,9 @@ describe('GET /metrics', () => {
     const eventIds = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     await t
       .db('events')
-      .insert(eventIds.map((id) => ({ id, company_id: companyId, type: 'deposit.detected', chain: 'ethereum', network: 'devnet', body: '{}' })));
+      .insert(
+        eventIds.map((id) => ({ id, company_id: companyId, type: 'deposit.detected', chain: 'ethereum', network: 'devnet', body: '{}' })),
+      );
     let n = 0;
     const delivery = (next: string, status = 'pending') => ({
       webhook_id: webhook.id,
