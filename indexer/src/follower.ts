@@ -347,9 +347,13 @@ export function createFollower(deps: FollowerDeps): Follower {
           await flushSkipped();
           return false;
         }
+        // Addresses created before these heights are fetched are watched in them: one refresh
+        // for the heights this pass sends off.
+        let refreshed: Promise<void> | null = null;
         while (inFlight.length < depth && next <= head) {
           const height = next++;
-          const entry: InFlight = { height, result: refreshWatched().then(() => detectAt(height)), settled: false };
+          refreshed ??= refreshWatched();
+          const entry: InFlight = { height, result: refreshed.then(() => detectAt(height)), settled: false };
           entry.result.then(
             () => {
               entry.settled = true;
