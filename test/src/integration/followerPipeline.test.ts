@@ -1,8 +1,8 @@
 import { type ChainReader, MasterKey, createLogger, registerPlugins } from '@walletd/core';
-import { type DetectPool, type Follower, createDetectPool, createFollower } from '@walletd/indexer';
+import { type DetectPool, type Follower, createDetectPool, createFollower, createIndexer } from '@walletd/indexer';
 import { createEvmPlugin } from '@walletd/plugin-evm';
 import { createWallet, generateAddress, loadPlugins } from '@walletd/server';
-import { createTestDatabase, seedCompany, startAnvil, type Anvil, type TestDatabase } from '@walletd/test-harness';
+import { createTestDatabase, eventually, seedCompany, startAnvil, type Anvil, type TestDatabase } from '@walletd/test-harness';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -197,5 +197,69 @@ describe('follower catch-up', () => {
     expect(await transfer(first)).toMatchObject({ status: 'confirmed' });
     const after = await t.db('recent_blocks').where({ chain: 'ethereum', network }).orderBy('height').pluck('height');
     expect(after.map(BigInt)).toEqual([fork, fork + 2n, fork + 3n, fork + 4n, fork + 5n]);
+  });
+
+  it('tracks withdrawals in a loop of its own: a withdrawal stuck at the node does not hold up deposits', async () => {
+    const to = await depositAddress();
+    const wallet = await t.db('addresses').where({ address: to }).first('company_id', 'wallet_id');
+    // A broadcast withdrawal whose verification never answers (a node that hangs on it).
+    await t.db('withdrawals').insert({
+      company_id: wallet.company_id,
+      wallet_id: wallet.wallet_id,
+      intent_hash: 'x',
+      chain: 'ethereum',
+      network,
+      asset_key: 'ethereum:devnet:native',
+      amount: '1',
+      to_address: to,
+      outputs: JSON.stringify([{ toAddress: to, amount: '1' }]),
+      source_addresses: [to],
+      asset: JSON.stringify({ key: 'ethereum:devnet:native', symbol: 'ETH', decimals: 18 }),
+      status: 'broadcast',
+      signed_tx: '0x00',
+      tx_hash: `0x${'ee'.repeat(32)}`,
+    });
+    let verifying = 0;
+    let release: () => void = () => undefined;
+    const stuck = new Promise<void>((r) => {
+      release = r;
+    });
+    const base = createEvmPlugin();
+    const hanging = {
+      ...base,
+      withdrawals: base.withdrawals && {
+        ...base.withdrawals,
+        verify: async () => {
+          verifying++;
+          await stuck;
+          return { status: 'pending' as const, confirmations: 0 };
+        },
+      },
+    };
+    const start = (await anvil.head()) + 1n;
+    const indexer = createIndexer({
+      db: t.db,
+      logger,
+      registry: registerPlugins([hanging]),
+      chains: [{ chain: 'ethereum', network, rpcUrl: anvil.url, confirmations: 3, startBlock: Number(start), pollIntervalMs: 100 }],
+      threads: 1,
+    });
+    indexer.start();
+    try {
+      await eventually(
+        async () => verifying,
+        (n) => n > 0,
+      );
+      const tx = await anvil.send(to, 77n);
+      const detected = await eventually(
+        async () => (await events('deposit.detected')).map((e) => e.data.txHash),
+        (h) => h.includes(tx),
+      );
+      expect(detected).toEqual([tx]);
+      expect(verifying).toBe(1); // still the first verification, hanging
+    } finally {
+      release();
+      await indexer.stop();
+    }
   });
 });
