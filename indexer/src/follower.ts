@@ -227,7 +227,7 @@ export function createFollower(deps: FollowerDeps): Follower {
     throw new ChainHaltedError(
       key,
       'rewind_no_progress',
-      `rewound to block ${height - 1n} ${rewindsInPlace} times in a row without indexing a block`,
+      `rewound to block ${lastRewind} ${rewindsInPlace} times in a row without indexing a block`,
     );
   }
 
@@ -314,7 +314,7 @@ export function createFollower(deps: FollowerDeps): Follower {
   }
 
   const depth = Math.max(1, deps.pipelineDepth ?? DEFAULT_PIPELINE_DEPTH);
-  type InFlight = { height: bigint; result: Promise<Detected | null>; settled: boolean };
+  type InFlight = { height: bigint; result: Promise<Detected | null>; settled: boolean; failed: boolean };
   /** Lets work past a reorg or a stop finish unobserved (no unhandled rejection, no pool task cut). */
   async function discard(inFlight: InFlight[]): Promise<void> {
     await Promise.allSettled(inFlight.splice(0).map((f) => f.result));
@@ -353,13 +353,14 @@ export function createFollower(deps: FollowerDeps): Follower {
         while (inFlight.length < depth && next <= head) {
           const height = next++;
           refreshed ??= refreshWatched();
-          const entry: InFlight = { height, result: refreshed.then(() => detectAt(height)), settled: false };
+          const entry: InFlight = { height, result: refreshed.then(() => detectAt(height)), settled: false, failed: false };
           entry.result.then(
             () => {
               entry.settled = true;
             },
             () => {
               entry.settled = true;
+              entry.failed = true;
             },
           );
           inFlight.push(entry);
@@ -367,11 +368,12 @@ export function createFollower(deps: FollowerDeps): Follower {
         const front = inFlight[0];
         if (!front) break;
         await front.result;
-        // The detected prefix of the window, in order, up to the first block that does not link.
+        // The detected prefix of the window, in order, up to the first block that does not link
+        // (or that failed: what came before it is written, then its error ends the round).
         const group: Detected[] = [];
         let tip = last;
         let mismatch: { height: bigint; parentHash: string } | null = null;
-        while (inFlight[0] && (group.length === 0 || inFlight[0].settled)) {
+        while (inFlight[0] && (group.length === 0 || (inFlight[0].settled && !inFlight[0].failed))) {
           const item = inFlight.shift() as InFlight;
           const result = await item.result;
           if (result === null) {
