@@ -53,6 +53,19 @@ async function mined(url, hash) {
     await new Promise((res) => setTimeout(res, 5));
   }
 }
+/** BENCH_PROFILE_DIR: a CPU profile of the main thread over each catch-up (`<range>-depth<n>.cpuprofile`). */
+async function startProfile() {
+  const { Session } = require('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (name) => {
+    const { profile } = await session.post('Profiler.stop');
+    require('node:fs').writeFileSync(join(process.env.BENCH_PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
 const addr = () => `0x${randomBytes(20).toString('hex')}`;
 
 async function main() {
@@ -139,6 +152,19 @@ async function main() {
       for (let h = from; h <= to; h++) bytes += (await reader.fetchBlock(h)).length;
       return { seconds: (performance.now() - t0) / 1000, bytes: bytes / Number(to - from + 1n) };
     }
+    /** The same blocks over RPC alone with `depth` requests in flight: what the node serves at once. */
+    async function floorInFlight(from, to, depth) {
+      const t0 = performance.now();
+      let next = from;
+      const worker = async () => {
+        while (next <= to) {
+          const h = next++;
+          await reader.fetchBlock(h);
+        }
+      };
+      await Promise.all(Array.from({ length: depth }, worker));
+      return (performance.now() - t0) / 1000;
+    }
     /**
      * A fresh follower's first tick from `from`, with a reader that reports `to` as the head (the
      * empty range is followed by the log blocks): the catch-up of exactly that range.
@@ -148,11 +174,15 @@ async function main() {
       const capped = Object.create(reader);
       capped.head = async () => to;
       const follower = createFollower({ db, logger, pool, plugin, settings: settings(from), reader: capped, pipelineDepth: depth });
+      const profile = process.env.BENCH_PROFILE_DIR ? await startProfile() : null;
       const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
       await follower.tick();
       const seconds = (performance.now() - t0) / 1000;
+      const cpu = process.cpuUsage(cpu0);
+      if (profile) await profile(`${from}-${to}-depth${depth}`);
       const deposits = Number((await db('transfers').where(key).count('* as n'))[0].n);
-      return { seconds, blocks: follower.stats().blocks, deposits };
+      return { seconds, blocks: follower.stats().blocks, deposits, cpuMs: (cpu.user + cpu.system) / 1000 };
     }
 
     const rows = [];
@@ -165,18 +195,30 @@ async function main() {
       const f = await floor(from, to);
       const floorRate = n / f.seconds;
       for (const depth of depths) {
+        const inFlightRate = n / (await floorInFlight(from, to, depth));
         const r = await catchUp(from, to, depth);
-        rows.push({ label, n, bytes: f.bytes, floorRate, depth, rate: r.blocks / r.seconds, seconds: r.seconds, deposits: r.deposits });
+        rows.push({
+          label,
+          n,
+          bytes: f.bytes,
+          floorRate,
+          depth,
+          inFlightRate,
+          rate: r.blocks / r.seconds,
+          seconds: r.seconds,
+          deposits: r.deposits,
+          cpuPerBlock: r.cpuMs / r.blocks,
+        });
         process.stdout.write(`${label} depth ${depth}: ${(r.blocks / r.seconds).toFixed(1)} blocks/s (floor ${floorRate.toFixed(1)})\n`);
       }
     }
 
     const table = [
-      '| blocks | count | block bytes | RPC-only floor blocks/s | pipelineDepth | follower blocks/s | follower / floor | seconds | deposits recorded |',
-      '| :-- | --: | --: | --: | --: | --: | --: | --: | --: |',
+      '| blocks | count | block bytes | RPC-only floor blocks/s | pipelineDepth | RPC-only, depth in flight blocks/s | follower blocks/s | follower / floor | seconds | follower CPU ms/block | deposits recorded |',
+      '| :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
       ...rows.map(
         (r) =>
-          `| ${r.label} | ${r.n} | ${Math.round(r.bytes).toLocaleString('en-US')} | ${r.floorRate.toFixed(1)} | ${r.depth} | ${r.rate.toFixed(1)} | ${(r.rate / r.floorRate).toFixed(2)}x | ${r.seconds.toFixed(2)} | ${r.deposits} |`,
+          `| ${r.label} | ${r.n} | ${Math.round(r.bytes).toLocaleString('en-US')} | ${r.floorRate.toFixed(1)} | ${r.depth} | ${r.inFlightRate.toFixed(1)} | ${r.rate.toFixed(1)} | ${(r.rate / r.floorRate).toFixed(2)}x | ${r.seconds.toFixed(2)} | ${r.cpuPerBlock.toFixed(2)} | ${r.deposits} |`,
       ),
     ].join('\n');
     console.log(`\n${table}`);

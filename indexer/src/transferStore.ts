@@ -6,7 +6,7 @@ export type { AddressRow, ChainKey, Cursor } from './transfers/types';
 export { advanceCursor, readCursor, writeCursor } from './transfers/cursor';
 export { type RecordedBlock, lastRecordedBlock, recentHash, recordedBlocksBelow } from './transfers/recentBlocks';
 export { addressesFor } from './transfers/addressesFor';
-export { type Announced, type Placement, insertTransfers } from './transfers/insertTransfers';
+export { type Announced, type Seen, insertTransfers } from './transfers/insertTransfers';
 export { persistBlock } from './transfers/persistBlock';
 export { persistBlocks } from './transfers/persistBlocks';
 export { persistMempool } from './transfers/persistMempool';

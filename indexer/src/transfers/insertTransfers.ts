@@ -4,8 +4,12 @@ import type { TransferRow } from '../depositEvents';
 import { addressesFor } from './addressesFor';
 import type { ChainKey } from './types';
 
-/** Where the transfers were seen: a block (with its depth at the head), or the mempool. */
-export type Placement = { block: { number: bigint; hash: string }; confirmations: number } | { block: null };
+/** Where a transfer was seen: a block (with its depth at the head), or the mempool (`block` null). */
+export interface Seen {
+  transfer: DetectedTransfer;
+  block: { number: bigint; hash: string } | null;
+  confirmations: number;
+}
 
 export interface Announced {
   row: TransferRow;
@@ -13,8 +17,8 @@ export interface Announced {
 }
 
 /**
- * Both insert paths in one statement: every transfer of a block (or of a mempool snapshot) to a
- * company address, unique by (chain, network, tx hash, event index), so exactly once however
+ * Both insert paths in one statement: every transfer of one or several consecutive blocks (or of
+ * a mempool snapshot) to a company address, unique by (chain, network, tx hash, event index), so exactly once however
  * often a block is read. Returns what is to be announced (`deposit.detected`), in input order:
  * - from a block: a new row; a row seen again (a rescan, a re-inclusion after a reorg, a mempool
  *   deposit now mined) is re-attached to the block and announces nothing, unless a reorg or the
@@ -24,24 +28,30 @@ export interface Announced {
 export async function insertTransfers(
   trx: Knex.Transaction,
   k: ChainKey,
-  transfers: DetectedTransfer[],
+  seen: Seen[],
   assets: Map<string, AssetRef>,
-  placement: Placement,
+  /** Rows from blocks are attached to them; from the mempool, only new rows are written. */
+  from: 'blocks' | 'mempool',
 ): Promise<Announced[]> {
-  if (transfers.length === 0) return [];
-  const byKey = await addressesFor(trx, k, transfers);
+  if (seen.length === 0) return [];
+  const byKey = await addressesFor(
+    trx,
+    k,
+    seen.map((s) => s.transfer),
+  );
   // One row per identity: a statement cannot update the same row twice.
-  const seen = new Set<string>();
-  const rows: { t: DetectedTransfer; address: { id: number; address: string; wallet_id: number; company_id: number } }[] = [];
-  for (const t of transfers) {
+  const ids = new Set<string>();
+  const rows: (Seen & { t: DetectedTransfer; address: { id: number; address: string; wallet_id: number; company_id: number } })[] = [];
+  for (const s of seen) {
+    const t = s.transfer;
     const address = byKey.get(t.toKey);
     const id = `${t.txHash}:${t.eventIndex}`;
-    if (!address || !assets.has(t.assetKey) || seen.has(id)) continue;
-    seen.add(id);
-    rows.push({ t, address });
+    if (!address || !assets.has(t.assetKey) || ids.has(id)) continue;
+    ids.add(id);
+    rows.push({ ...s, t, address });
   }
   if (rows.length === 0) return [];
-  const inBlock = placement.block !== null;
+  const inBlock = from === 'blocks';
   const onConflict = inBlock
     ? `do update
          set block_number = excluded.block_number, block_hash = excluded.block_hash, log_index = excluded.log_index,
@@ -50,8 +60,10 @@ export async function insertTransfers(
     : 'do nothing';
   const { rows: out } = await trx.raw(
     `with input as (
-       select * from unnest(?::int[], ?::int[], ?::int[], ?::text[], ?::int[], ?::int[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::text[], ?::jsonb[])
-         with ordinality as i(company_id, wallet_id, address_id, tx_hash, event_index, log_index, event_type, asset_key, amount, from_address, to_address, extra, ord)
+       select * from unnest(?::int[], ?::int[], ?::int[], ?::text[], ?::int[], ?::int[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::text[], ?::jsonb[],
+                            ?::bigint[], ?::text[], ?::int[])
+         with ordinality as i(company_id, wallet_id, address_id, tx_hash, event_index, log_index, event_type, asset_key, amount, from_address, to_address, extra,
+                              block_number, block_hash, confirmations, ord)
      ), retracted as (
        select t.tx_hash, t.event_index from transfers t
        join input i on i.tx_hash = t.tx_hash and i.event_index = t.event_index
@@ -60,7 +72,7 @@ export async function insertTransfers(
        insert into transfers (company_id, wallet_id, address_id, chain, network, tx_hash, event_index, log_index, direction, event_type,
                               asset_key, amount, from_address, to_address, block_number, block_hash, status, confirmations, seen_in_block, extra)
        select company_id, wallet_id, address_id, ?, ?, tx_hash, event_index, log_index, 'incoming', event_type,
-              asset_key, amount, from_address, to_address, ?::bigint, ?::text, 'pending', ?::int, ?::boolean, extra
+              asset_key, amount, from_address, to_address, block_number, block_hash, 'pending', confirmations, ?::boolean, extra
        from input order by ord
        on conflict (chain, network, tx_hash, event_index) ${onConflict}
        returning *, (xmax = 0) as inserted
@@ -80,13 +92,13 @@ export async function insertTransfers(
       rows.map((r) => r.t.from ?? null),
       rows.map((r) => r.address.address),
       rows.map((r) => (r.t.extra ? JSON.stringify(r.t.extra) : null)),
+      rows.map((r) => (r.block ? r.block.number.toString() : null)),
+      rows.map((r) => (r.block ? r.block.hash : null)),
+      rows.map((r) => (r.block ? Math.max(1, r.confirmations) : 0)),
       k.chain,
       k.network,
       k.chain,
       k.network,
-      placement.block ? placement.block.number.toString() : null,
-      placement.block ? placement.block.hash : null,
-      placement.block ? Math.max(1, placement.confirmations) : 0,
       inBlock,
     ] as unknown as readonly Knex.RawBinding[],
   );

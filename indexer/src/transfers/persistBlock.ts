@@ -28,7 +28,8 @@ export async function persistBlock(
   return db.transaction(async (trx) => {
     await fence?.(trx);
     const confirmations = Number(head - block.number + 1n);
-    const announced = await insertTransfers(trx, k, transfers, assets, { block, confirmations });
+    const seen = transfers.map((transfer) => ({ transfer, block, confirmations }));
+    const announced = await insertTransfers(trx, k, seen, assets, 'blocks');
     await recordDepositEvents(trx, 'deposit.detected', announced);
     return announced.length;
   });

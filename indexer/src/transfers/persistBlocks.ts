@@ -7,11 +7,10 @@ import type { ChainKey } from './types';
 
 /**
  * Consecutive blocks of a catch-up (each one's parent already checked against the one before), in
- * one transaction: for each block in height order its transfers (one statement) and the
- * `deposit.detected` events of the new ones (one statement); then the blocks in the recent window
- * (one statement) and the cursor, at the last block or at `cursorTo`, a higher height without a
- * block stepped over after it. All or nothing, like `persistBlock` for one. Returns the deposits
- * announced per block.
+ * one transaction: the transfers of all of them (one statement), the `deposit.detected` events of
+ * the new ones in chain order (one statement), the blocks in the recent window (one statement) and
+ * the cursor, at the last block or at `cursorTo`, a higher height without a block stepped over
+ * after it. All or nothing, like `persistBlock` for one. Returns the deposits announced per block.
  */
 export async function persistBlocks(
   db: Db,
@@ -25,13 +24,12 @@ export async function persistBlocks(
   if (results.length === 0) return [];
   return db.transaction(async (trx) => {
     await options.fence?.(trx);
-    const detected: number[] = [];
-    for (const { block, transfers } of results) {
-      const confirmations = Number(head - block.number + 1n);
-      const announced = await insertTransfers(trx, k, transfers, assets, { block, confirmations });
-      await recordDepositEvents(trx, 'deposit.detected', announced);
-      detected.push(announced.length);
-    }
+    const seen = results.flatMap(({ block, transfers }) =>
+      transfers.map((transfer) => ({ transfer, block, confirmations: Number(head - block.number + 1n) })),
+    );
+    const announced = await insertTransfers(trx, k, seen, assets, 'blocks');
+    await recordDepositEvents(trx, 'deposit.detected', announced);
+    const detected = results.map(({ block }) => announced.filter((a) => String(a.row.block_number) === block.number.toString()).length);
     const last = (results[results.length - 1] as DetectResult).block;
     await trx('recent_blocks')
       .insert(results.map(({ block }) => ({ ...k, height: block.number.toString(), hash: block.hash, parent_hash: block.parentHash })))

@@ -18,7 +18,8 @@ export async function persistMempool(
   if (transfers.length === 0) return 0;
   return db.transaction(async (trx) => {
     await fence?.(trx);
-    const announced = await insertTransfers(trx, k, transfers, assets, { block: null });
+    const seen = transfers.map((transfer) => ({ transfer, block: null, confirmations: 0 }));
+    const announced = await insertTransfers(trx, k, seen, assets, 'mempool');
     await recordDepositEvents(trx, 'deposit.detected', announced);
     return announced.length;
   });
