@@ -148,9 +148,12 @@ async function main() {
     /** The floor: the same blocks fetched one after the other, nothing else. */
     async function floor(from, to) {
       const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
       let bytes = 0;
       for (let h = from; h <= to; h++) bytes += (await reader.fetchBlock(h)).length;
-      return { seconds: (performance.now() - t0) / 1000, bytes: bytes / Number(to - from + 1n) };
+      const cpu = process.cpuUsage(cpu0);
+      const n = Number(to - from + 1n);
+      return { seconds: (performance.now() - t0) / 1000, bytes: bytes / n, cpuPerBlock: (cpu.user + cpu.system) / 1000 / n };
     }
     /** The same blocks over RPC alone with `depth` requests in flight: what the node serves at once. */
     async function floorInFlight(from, to, depth) {
@@ -202,6 +205,7 @@ async function main() {
           n,
           bytes: f.bytes,
           floorRate,
+          floorCpu: f.cpuPerBlock,
           depth,
           inFlightRate,
           rate: r.blocks / r.seconds,
@@ -214,11 +218,11 @@ async function main() {
     }
 
     const table = [
-      '| blocks | count | block bytes | RPC-only floor blocks/s | pipelineDepth | RPC-only, depth in flight blocks/s | follower blocks/s | follower / floor | seconds | follower CPU ms/block | deposits recorded |',
-      '| :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
+      '| blocks | count | block bytes | RPC-only floor blocks/s | floor CPU ms/block | pipelineDepth | RPC-only, depth in flight blocks/s | follower blocks/s | follower / floor | seconds | follower CPU ms/block | deposits recorded |',
+      '| :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
       ...rows.map(
         (r) =>
-          `| ${r.label} | ${r.n} | ${Math.round(r.bytes).toLocaleString('en-US')} | ${r.floorRate.toFixed(1)} | ${r.depth} | ${r.inFlightRate.toFixed(1)} | ${r.rate.toFixed(1)} | ${(r.rate / r.floorRate).toFixed(2)}x | ${r.seconds.toFixed(2)} | ${r.cpuPerBlock.toFixed(2)} | ${r.deposits} |`,
+          `| ${r.label} | ${r.n} | ${Math.round(r.bytes).toLocaleString('en-US')} | ${r.floorRate.toFixed(1)} | ${r.floorCpu.toFixed(2)} | ${r.depth} | ${r.inFlightRate.toFixed(1)} | ${r.rate.toFixed(1)} | ${(r.rate / r.floorRate).toFixed(2)}x | ${r.seconds.toFixed(2)} | ${r.cpuPerBlock.toFixed(2)} | ${r.deposits} |`,
       ),
     ].join('\n');
     console.log(`\n${table}`);
