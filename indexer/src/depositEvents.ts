@@ -1,4 +1,4 @@
-import { type AssetRef, type EventType, fromBaseUnits, parseBaseUnits, recordEvent } from '@walletd/core';
+import { type AssetRef, type EventType, fromBaseUnits, parseBaseUnits, recordEvent, recordEvents } from '@walletd/core';
 import type { Knex } from 'knex';
 
 export interface TransferRow {
@@ -56,4 +56,23 @@ export async function recordDepositEvent(trx: Knex.Transaction, type: EventType,
     walletId: t.wallet_id,
     data: depositData(t, asset),
   });
+}
+
+/** Several deposit events in one statement, in the given order (a block's new deposits). */
+export async function recordDepositEvents(
+  trx: Knex.Transaction,
+  type: EventType,
+  items: { row: TransferRow; asset: AssetRef }[],
+): Promise<void> {
+  await recordEvents(
+    trx,
+    items.map(({ row, asset }) => ({
+      type,
+      chain: row.chain,
+      network: row.network,
+      companyId: row.company_id,
+      walletId: row.wallet_id,
+      data: depositData(row, asset),
+    })),
+  );
 }

@@ -18,19 +18,26 @@ import type { DetectPool } from './detectPool';
 import { SharedAddressSet } from './sharedAddressSet';
 import {
   type ChainKey,
+  type RecordedBlock,
+  advanceCursor,
   applyDecisions,
+  lastRecordedBlock,
   pendingTransfers,
   persistBlock,
+  persistBlocks,
   persistMempool,
   readCursor,
-  recentHash,
+  recordedBlocksBelow,
   rejectDetached,
   rewindTo,
 } from './transferStore';
-import { trackWithdrawals } from './withdrawalTracker';
+import { type TrackOutcome, trackWithdrawals } from './withdrawalTracker';
 
 /** Rewinds to the same block, with no block indexed between them, before the chain is stopped. */
 const MAX_REWINDS_IN_PLACE = 3;
+
+/** Heights fetched and detected ahead of the one being written, unless `indexer.pipelineDepth` says otherwise. */
+export const DEFAULT_PIPELINE_DEPTH = 8;
 
 export interface FollowerStats {
   head: bigint;
@@ -41,8 +48,12 @@ export interface FollowerStats {
 
 export interface Follower {
   readonly key: ChainKey;
-  /** Follows the chain to its head once: refresh watched addresses, index new blocks, confirm. */
+  /** One round of each loop, one after the other (`followRound`, then `trackWithdrawals`). */
   tick(): Promise<void>;
+  /** Follows the chain to its head once: refresh watched addresses, index new blocks, confirm deposits. */
+  followRound(): Promise<void>;
+  /** Withdrawals of this chain through the plugin's `verify` (the indexer runs it in a loop of its own). */
+  trackWithdrawals(): Promise<TrackOutcome>;
   /** Re-reads blocks from a height (rescan): finds what was missed, emits nothing twice. */
   rescanFrom(height: bigint): Promise<void>;
   stats(): FollowerStats;
@@ -62,6 +73,11 @@ export interface FollowerDeps {
   onProgress?: (stats: FollowerStats) => void;
   /** Run first in every write transaction (the indexer's lease): a follower that lost the chain writes nothing. */
   fence?: Fence;
+  /**
+   * Heights fetched and detected ahead of the one being written during a catch-up (1 = one at a
+   * time). Writes stay in height order, one transaction per block.
+   */
+  pipelineDepth?: number;
 }
 
 export function createFollower(deps: FollowerDeps): Follower {
@@ -136,15 +152,16 @@ export function createFollower(deps: FollowerDeps): Follower {
     for (const t of transfers) if (t.from) t.from = plugin.formatAddress(chain, key.network, t.from);
   };
 
-  /** Fetch on this thread, parse and detect in a worker; format the senders of what matched. */
+  /**
+   * Fetch on this thread, parse and detect in a worker; format the senders of what matched. null:
+   * the height has no block (a skipped slot).
+   */
   async function detectAt(height: bigint) {
     const raw = await reader.fetchBlock(height);
-    if (raw === null)
-      throw new BaseError(
-        'node_error',
-        `${key.chain}/${key.network} has no block at ${height}; heights without a block are not followed yet`,
-      );
+    if (raw === null) return null;
     const result = await pool.detect(task(raw));
+    if (result.block.number !== height)
+      throw new BaseError('node_error', `${key.chain}/${key.network}: asked the node for block ${height}, got ${result.block.number}`);
     formatSenders(result.transfers);
     return result;
   }
@@ -163,24 +180,28 @@ export function createFollower(deps: FollowerDeps): Follower {
     }
   }
 
-  async function indexBlock(height: bigint): Promise<'ok' | 'reorg'> {
-    await refreshWatched();
-    const result = await detectAt(height);
-    const parent = await recentHash(db, key, height - 1n);
-    if (parent !== null && parent !== result.block.parentHash) {
-      await checkProgress(height, result.block.parentHash);
-      return 'reorg';
-    }
-    const detected = await persistBlock(db, key, result, assets.byKey, window, stats.head, true, fence);
+  type Detected = NonNullable<Awaited<ReturnType<typeof detectAt>>>;
+  /**
+   * Records consecutive detected blocks (each one's parent already checked), in height order, in
+   * one transaction; `cursorTo`: a height without a block stepped over after the last of them.
+   */
+  async function recordBlocks(results: Detected[], cursorTo: bigint | null): Promise<void> {
+    const detected = await persistBlocks(db, key, results, assets.byKey, window, stats.head, {
+      fence,
+      cursorTo: cursorTo ?? undefined,
+    });
     lastRewind = null;
     rewindsInPlace = 0;
-    stats.indexed = height;
-    stats.blocks++;
-    m?.blocksIndexed.inc(labels);
-    if (detected) m?.deposits.inc({ ...labels, type: 'deposit.detected' }, detected);
+    const top = (results[results.length - 1] as Detected).block.number;
+    stats.indexed = cursorTo !== null && cursorTo > top ? cursorTo : top;
+    stats.blocks += results.length;
+    m?.blocksIndexed.inc(labels, results.length);
+    const total = detected.reduce((a, b) => a + b, 0);
+    if (total) m?.deposits.inc({ ...labels, type: 'deposit.detected' }, total);
     report();
-    if (detected) logger.info({ height: height.toString(), detected }, 'deposits detected');
-    return 'ok';
+    results.forEach((r, i) => {
+      if (detected[i]) logger.info({ height: r.block.number.toString(), detected: detected[i] }, 'deposits detected');
+    });
   }
 
   /** The ancestor of the last rewind while no block has been indexed since, and how often in a row. */
@@ -193,10 +214,11 @@ export function createFollower(deps: FollowerDeps): Follower {
    * a third time in a row at the same block would rewind forever, so the chain stops with the
    * cause instead of spinning.
    */
-  async function checkProgress(height: bigint, parentHash: string): Promise<void> {
-    if (lastRewind === null || lastRewind !== height - 1n) return;
+  async function checkProgress(height: bigint, parentHash: string, last: RecordedBlock | null): Promise<void> {
+    if (lastRewind === null || last === null || lastRewind !== last.height) return;
     if (rewindsInPlace < MAX_REWINDS_IN_PLACE) return;
-    const below = await reader.blockHash(height - 1n);
+    // Only with no height between them can the node's own two blocks be said not to link.
+    const below = lastRewind === height - 1n ? await reader.blockHash(height - 1n) : parentHash;
     if (below !== parentHash)
       throw new ChainHaltedError(
         key,
@@ -206,17 +228,18 @@ export function createFollower(deps: FollowerDeps): Follower {
     throw new ChainHaltedError(
       key,
       'rewind_no_progress',
-      `rewound to block ${height - 1n} ${rewindsInPlace} times in a row without indexing a block`,
+      `rewound to block ${lastRewind} ${rewindsInPlace} times in a row without indexing a block`,
     );
   }
 
-  /** Walks back until our recorded hash equals the node's, within the window. */
+  /**
+   * Walks back through the recorded blocks (heights without a block were never recorded) until our
+   * hash equals the node's, within the window.
+   */
   async function handleReorg(height: bigint): Promise<void> {
     stats.reorgs++;
     m?.reorgs.inc(labels);
-    for (let h = height - 1n; h >= 0n && h >= height - BigInt(window); h--) {
-      const ours = await recentHash(db, key, h);
-      if (ours === null) break;
+    for (const { height: h, hash: ours } of await recordedBlocksBelow(db, key, height, height - BigInt(window))) {
       if (ours === (await reader.blockHash(h))) {
         const { detached, confirmedAbove } = await rewindTo(db, key, h, ours, fence);
         rewindsInPlace = lastRewind === h ? rewindsInPlace + 1 : 1;
@@ -267,20 +290,15 @@ export function createFollower(deps: FollowerDeps): Follower {
       return;
     }
     // A reorg to a chain of the same length (or shorter) brings no new block to check a parent
-    // against: check that the block under the cursor is still the node's.
-    const underCursor = cursor.hash === null ? null : await reader.blockHash(cursor.height);
-    if (cursor.hash !== null && underCursor !== null && underCursor !== cursor.hash) {
-      await handleReorg(cursor.height + 1n);
+    // against: check that the last recorded block is still the node's.
+    let last = await lastRecordedBlock(db, key);
+    const underCursor = last === null ? null : await reader.blockHash(last.height);
+    if (last !== null && underCursor !== null && underCursor !== last.hash) {
+      await handleReorg(last.height + 1n);
       cursor = (await readCursor(db, key)) ?? cursor;
+      last = await lastRecordedBlock(db, key);
     }
-    for (let h = cursor.height + 1n; h <= head; h++) {
-      if (deps.shouldStop?.()) return;
-      if ((await indexBlock(h)) === 'reorg') {
-        await handleReorg(h);
-        const back = await readCursor(db, key);
-        h = back ? back.height : h - 1n;
-      }
-    }
+    if (!(await catchUp(cursor.height, head, last))) return;
     // At the head of the (new) chain, what a reorg detached and did not come back is retracted.
     // Every round, not only the one that saw the reorg: a crash in between leaves nothing pending.
     if (snapshot) await scanMempool(snapshot);
@@ -294,23 +312,137 @@ export function createFollower(deps: FollowerDeps): Follower {
     if (confirmed) m?.deposits.inc({ ...labels, type: 'deposit.confirmed' }, confirmed);
     report();
     if (confirmed) logger.info({ confirmed, head: head.toString() }, 'deposits confirmed');
-    // Withdrawals by the same rule as deposits, after the blocks of this round are in.
+  }
+
+  const depth = Math.max(1, deps.pipelineDepth ?? DEFAULT_PIPELINE_DEPTH);
+  type InFlight = { height: bigint; result: Promise<Detected | null>; settled: boolean; failed: boolean };
+  /** Lets work past a reorg or a stop finish unobserved (no unhandled rejection, no pool task cut). */
+  async function discard(inFlight: InFlight[]): Promise<void> {
+    await Promise.allSettled(inFlight.splice(0).map((f) => f.result));
+  }
+
+  /**
+   * Heights after `from` up to `head`: up to `depth` of them fetched and detected at once (the
+   * pool's threads parse while the main thread fetches and writes), taken strictly in height
+   * order. Each block's parent is checked against the last recorded block before anything is
+   * written (heights without a block are stepped over, never recorded); the blocks already detected
+   * at the front of the window are written together, in one transaction. On a mismatch, the blocks
+   * before it are written, everything in flight is dropped, the follower rewinds and starts again
+   * after the common ancestor. false: stopped.
+   */
+  async function catchUp(from: bigint, head: bigint, lastRecorded: RecordedBlock | null): Promise<boolean> {
+    let last = lastRecorded;
+    const inFlight: InFlight[] = [];
+    let next = from + 1n;
+    /** The highest height stepped over and not yet written to the cursor. */
+    let skipped: bigint | null = null;
+    const flushSkipped = async () => {
+      if (skipped === null) return;
+      await advanceCursor(db, key, skipped, last?.hash ?? null, fence);
+      skipped = null;
+    };
+    try {
+      for (;;) {
+        if (deps.shouldStop?.()) {
+          await discard(inFlight);
+          await flushSkipped();
+          return false;
+        }
+        // Addresses created before these heights are fetched are watched in them: one refresh
+        // for the heights this pass sends off.
+        let refreshed: Promise<void> | null = null;
+        while (inFlight.length < depth && next <= head) {
+          const height = next++;
+          refreshed ??= refreshWatched();
+          const entry: InFlight = { height, result: refreshed.then(() => detectAt(height)), settled: false, failed: false };
+          entry.result.then(
+            () => {
+              entry.settled = true;
+            },
+            () => {
+              entry.settled = true;
+              entry.failed = true;
+            },
+          );
+          inFlight.push(entry);
+        }
+        const front = inFlight[0];
+        if (!front) break;
+        await front.result;
+        // The detected prefix of the window, in order, up to the first block that does not link
+        // (or that failed: what came before it is written, then its error ends the round).
+        const group: Detected[] = [];
+        let tip = last;
+        let mismatch: { height: bigint; parentHash: string } | null = null;
+        while (inFlight[0] && (group.length === 0 || (inFlight[0].settled && !inFlight[0].failed))) {
+          const item = inFlight.shift() as InFlight;
+          const result = await item.result;
+          if (result === null) {
+            skipped = item.height;
+            if (group.length === 0) stats.indexed = item.height;
+            continue;
+          }
+          if (tip !== null && result.block.parentHash !== tip.hash) {
+            mismatch = { height: item.height, parentHash: result.block.parentHash };
+            break;
+          }
+          group.push(result);
+          tip = { height: result.block.number, hash: result.block.hash };
+          if (skipped !== null && skipped < result.block.number) skipped = null;
+        }
+        if (group.length > 0) {
+          await recordBlocks(group, skipped);
+          last = tip;
+          skipped = null;
+        }
+        if (mismatch) {
+          await discard(inFlight);
+          await checkProgress(mismatch.height, mismatch.parentHash, last);
+          await handleReorg(mismatch.height);
+          skipped = null;
+          const back = await readCursor(db, key);
+          next = (back ? back.height : mismatch.height - 1n) + 1n;
+          last = await lastRecordedBlock(db, key);
+        }
+      }
+      await flushSkipped();
+      return true;
+    } finally {
+      await discard(inFlight);
+    }
+  }
+
+  async function followRound(): Promise<void> {
+    await refreshWatched();
+    await followToHead();
+  }
+
+  /** Withdrawals by the same rule as deposits, against the node's head; in a loop of their own. */
+  async function trackRound(): Promise<TrackOutcome> {
+    // Never judged against a node that no longer serves the indexed chain.
+    await checkChainIdentity(db, key, reader, fence);
+    const head = await reader.head();
+    const finalized = await finalizedHeight();
     const tracked = await trackWithdrawals(db, logger, plugin, reader, key, { head, finalized, threshold, finality }, fence);
     if (tracked.broadcast + tracked.confirmed + tracked.rejected + tracked.resent > 0) logger.info({ ...tracked }, 'withdrawals tracked');
+    return tracked;
   }
 
   return {
     key,
     stats: () => ({ ...stats }),
+    followRound,
+    trackWithdrawals: trackRound,
     async tick() {
-      await refreshWatched();
-      await followToHead();
+      await followRound();
+      await trackRound();
     },
     async rescanFrom(height: bigint) {
       await refreshWatched();
       const head = await reader.head();
       for (let h = height; h <= head; h++) {
         const result = await detectAt(h);
+        if (result === null) continue;
         // Transfers and events only: the live follower's cursor and block window are not touched.
         await persistBlock(db, key, result, assets.byKey, window, head, false);
       }

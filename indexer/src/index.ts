@@ -8,7 +8,7 @@ export * from './chainHalt';
 export * from './chainIdentity';
 export * from './chainAssets';
 export * from './depositEvents';
-export { persistBlock, rejectDetached, rewindTo } from './transferStore';
+export { persistBlock, persistBlocks, persistMempool, rejectDetached, rewindTo } from './transferStore';
 export * from './withdrawalRecords';
 export * from './withdrawalTracker';
 export * from './forgetChain';

@@ -22,6 +22,8 @@ export interface IndexerDeps {
   metrics?: Metrics;
   /** How long a lease outlives its last renewal: a dead indexer's chains are taken over after this. */
   leaseTtlMs?: number;
+  /** Heights a catching-up follower fetches and detects ahead of the one it writes (`indexer.pipelineDepth`). */
+  pipelineDepth?: number;
   /** First wait after a chain is stopped (doubling up to 10 minutes) before it is checked again. */
   haltBackoffMs?: number;
 }
@@ -63,6 +65,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         fence: lease.fence,
         shouldStop: () => !running || lease.epoch() === null,
         onProgress: health.progress,
+        pipelineDepth: deps.pipelineDepth,
       }),
     };
   });
@@ -104,12 +107,14 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     let failures = 0;
     let halts = 0;
     let haltedReason: string | null = null;
+    // Withdrawals in a loop of their own under the same lease: many in flight never hold up deposits.
+    const withdrawals = trackWithdrawalsWhileLeading(settings, follower, lease, () => haltedReason !== null);
     try {
       while (running && lease.epoch() !== null) {
         const poll = settings.pollIntervalMs ?? 2000;
         let delay = poll;
         try {
-          await follower.tick();
+          await follower.followRound();
           health.roundSucceeded(follower.stats());
           if (pool) deps.metrics?.poolUtilization.set(pool.utilization());
           if (haltedReason !== null) {
@@ -141,10 +146,49 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         await sleep(delay);
       }
     } finally {
+      await withdrawals;
       await health.flush();
       clearInterval(beat);
       // The stop is now the new leader's to report; this process no longer knows.
       if (haltedReason !== null) deps.metrics?.chainHalted.set({ ...labels, reason: haltedReason }, 0);
+    }
+  }
+
+  /**
+   * Withdrawal tracking while this process leads the chain: each round through the plugin's
+   * `verify` (its writes fenced by the lease, as the follower's), every poll interval; a failing
+   * round is retried with the same back-off as the follower's. Ends with the lead. Never rejects.
+   */
+  async function trackWithdrawalsWhileLeading(
+    settings: ChainSettings,
+    follower: Follower,
+    lease: ChainLease,
+    /** The follower found the chain stopped: nothing is judged against that node until it resumes. */
+    halted: () => boolean,
+  ): Promise<void> {
+    const where = { chain: settings.chain, network: settings.network };
+    const poll = settings.pollIntervalMs ?? 2000;
+    let failures = 0;
+    while (running && lease.epoch() !== null) {
+      let delay = poll;
+      try {
+        if (!halted()) await follower.trackWithdrawals();
+        failures = 0;
+      } catch (err) {
+        if (err instanceof LeaseLostError || lease.epoch() === null) {
+          wakeAll();
+          break;
+        }
+        // The follower's loop records and reports a stopped chain; this one only waits for it.
+        if (err instanceof ChainHaltedError) {
+          await sleep(delay);
+          continue;
+        }
+        failures++;
+        delay = Math.min(poll * 2 ** failures, 30_000);
+        logger.error({ err, ...where, failures }, 'withdrawal tracking round failed; retrying');
+      }
+      await sleep(delay);
     }
   }
 

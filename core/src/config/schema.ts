@@ -58,6 +58,7 @@ export const configSchema = {
         maxLagBlocks: { type: 'integer', minimum: 0, maximum: 1000000 },
         healthMaxAgeMs: { type: 'integer', minimum: 45000, maximum: 86400000 },
         leaseTtlMs: { type: 'integer', minimum: 1000, maximum: 600000 },
+        pipelineDepth: { type: 'integer', minimum: 1, maximum: 256 },
       },
     },
     chains: {

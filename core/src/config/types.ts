@@ -43,6 +43,8 @@ export interface IndexerSettings {
   healthMaxAgeMs: number;
   /** How long a stopped or unreachable indexer keeps its chains before a standby takes them. */
   leaseTtlMs: number;
+  /** Heights a catching-up follower fetches and detects ahead of the one it writes (1 = one at a time). */
+  pipelineDepth: number;
 }
 
 export interface TokenSettings {
@@ -97,7 +99,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   masterKeyFile: null,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },
   bootstrap: true,
-  indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, leaseTtlMs: 15000 },
+  indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, leaseTtlMs: 15000, pipelineDepth: 8 },
   devnet: { enabled: true, port: 58545 },
   chains: [],
   webhooks: {

@@ -94,6 +94,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
         chains: config.chains,
         threads: config.indexer.threads,
         leaseTtlMs: config.indexer.leaseTtlMs,
+        pipelineDepth: config.indexer.pipelineDepth,
         metrics,
       });
       indexer.start();

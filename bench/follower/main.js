@@ -1,0 +1,244 @@
+/**
+ * `npm run bench -- follower`: how fast the follower catches up on an anvil devnet, against the
+ * floor of fetching the same blocks over RPC alone (the plugin reader's `fetchBlock`, one height
+ * after the other), in the same run. Two kinds of blocks: empty ones (`anvil_mine`), and blocks
+ * holding one `batchTransfer` of the devnet USDC with BENCH_LOGS Transfer logs (1 % of them to
+ * watched addresses, so deposits are recorded and announced).
+ * Knobs: BENCH_EMPTY_BLOCKS (default 500), BENCH_LOG_BLOCKS (default 100), BENCH_LOGS (default 400),
+ * BENCH_DEPTHS (the follower's `pipelineDepth` values to measure, default "1,8"), BENCH_THREADS
+ * (detect pool threads, default 2).
+ */
+const { mkdtempSync, rmSync } = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const { join } = require('node:path');
+const { randomBytes } = require('node:crypto');
+const { performance } = require('node:perf_hooks');
+const { Interface } = require('ethers');
+const { createDb, createLogger, migrateLatest, startEmbeddedPostgres } = require('@walletd/core');
+const { createEvmPlugin } = require('@walletd/plugin-evm');
+const { createDetectPool, createFollower } = require('@walletd/indexer');
+const { createCompany } = require('@walletd/server');
+const { startDevnet, DEVNET_FUNDER } = require('@walletd/server/dist/devnet/devnet');
+const token = require('@walletd/server/dist/devnet/testToken.json');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function rpc(url, method, params = []) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = await res.json();
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+async function mined(url, hash) {
+  for (;;) {
+    const r = await rpc(url, 'eth_getTransactionReceipt', [hash]);
+    if (r) {
+      if (r.status !== '0x1') throw new Error(`transaction ${hash} failed`);
+      return r;
+    }
+    await new Promise((res) => setTimeout(res, 5));
+  }
+}
+/** BENCH_PROFILE_DIR: a CPU profile of the main thread over each catch-up (`<range>-depth<n>.cpuprofile`). */
+async function startProfile() {
+  const { Session } = require('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (name) => {
+    const { profile } = await session.post('Profiler.stop');
+    require('node:fs').writeFileSync(join(process.env.BENCH_PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+const addr = () => `0x${randomBytes(20).toString('hex')}`;
+
+async function main() {
+  const emptyN = Number(process.env.BENCH_EMPTY_BLOCKS || 500);
+  const logBlocksN = Number(process.env.BENCH_LOG_BLOCKS || 100);
+  const logsN = Number(process.env.BENCH_LOGS || 400);
+  const depths = (process.env.BENCH_DEPTHS || '1,8').split(',').map(Number);
+  const threads = Number(process.env.BENCH_THREADS || 2);
+  const logger = createLogger({ level: 'silent' });
+  const dataDir = mkdtempSync(join(os.tmpdir(), 'walletd-bench-follower-'));
+  let pg;
+  let db;
+  let devnet;
+  let pool;
+  try {
+    pg = await startEmbeddedPostgres({ dataDir, port: await freePort(), logger, database: 'walletd_bench', ephemeral: true });
+    db = createDb({ url: pg.url, poolMax: 10, applicationName: 'walletd-bench-follower' });
+    await migrateLatest(db);
+    devnet = await startDevnet({ dataDir, port: await freePort(), logger });
+    const url = devnet.rpcUrl;
+
+    // One company, one wallet, 4 watched addresses.
+    const company = await createCompany(db, { name: 'Bench', plan: 'paid' });
+    const [w] = await db('wallets')
+      .insert({ company_id: company.id, name: 'w', chain: 'ethereum', network: 'devnet', secret_envelope: {} })
+      .returning('id');
+    const watched = [addr(), addr(), addr(), addr()];
+    await db('addresses').insert(
+      watched.map((a, i) => ({
+        company_id: company.id,
+        wallet_id: w.id,
+        chain: 'ethereum',
+        network: 'devnet',
+        address: a,
+        match_key: a,
+        derivation_index: i,
+        derivation_path: `m/44'/60'/0'/0/${i}`,
+      })),
+    );
+
+    process.stdout.write(`mining ${emptyN} empty blocks and ${logBlocksN} blocks of ${logsN} Transfer logs...\n`);
+    const emptyFrom = BigInt(await rpc(url, 'eth_blockNumber')) + 1n;
+    await rpc(url, 'anvil_mine', [`0x${emptyN.toString(16)}`]);
+    const emptyTo = BigInt(await rpc(url, 'eth_blockNumber'));
+    const iface = new Interface(token.abi);
+    await mined(
+      url,
+      await rpc(url, 'eth_sendTransaction', [
+        { from: DEVNET_FUNDER, to: devnet.usdc, data: iface.encodeFunctionData('mint', [DEVNET_FUNDER, 10n ** 30n]) },
+      ]),
+    );
+    const logFrom = BigInt(await rpc(url, 'eth_blockNumber')) + 1n;
+    for (let b = 0; b < logBlocksN; b++) {
+      const to = [];
+      for (let i = 0; i < logsN; i++) to.push(i % 100 === 7 ? watched[(i + b) % watched.length] : addr());
+      const data = iface.encodeFunctionData('batchTransfer', [to, to.map((_, i) => BigInt(i + 1))]);
+      await mined(url, await rpc(url, 'eth_sendTransaction', [{ from: DEVNET_FUNDER, to: devnet.usdc, data, gas: '0x1c9c380' }]));
+    }
+    const logTo = BigInt(await rpc(url, 'eth_blockNumber'));
+
+    const plugin = createEvmPlugin();
+    pool = createDetectPool(threads);
+    const reader = plugin.createReader('ethereum', 'devnet', { rpcUrl: url });
+    const settings = (startBlock) => ({
+      chain: 'ethereum',
+      network: 'devnet',
+      rpcUrl: url,
+      confirmations: 2,
+      startBlock: Number(startBlock),
+      tokens: [{ contract: devnet.usdc, symbol: 'USDC', decimals: 6 }],
+    });
+    const key = { chain: 'ethereum', network: 'devnet' };
+    const reset = async () => {
+      await db('chain_cursors').where(key).delete();
+      await db('recent_blocks').where(key).delete();
+      await db('transfers').where(key).delete();
+      await db('followed_chains').where(key).delete();
+    };
+
+    /** The floor: the same blocks fetched one after the other, nothing else. */
+    async function floor(from, to) {
+      const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
+      let bytes = 0;
+      for (let h = from; h <= to; h++) bytes += (await reader.fetchBlock(h)).length;
+      const cpu = process.cpuUsage(cpu0);
+      const n = Number(to - from + 1n);
+      return { seconds: (performance.now() - t0) / 1000, bytes: bytes / n, cpuPerBlock: (cpu.user + cpu.system) / 1000 / n };
+    }
+    /** The same blocks over RPC alone with `depth` requests in flight: what the node serves at once. */
+    async function floorInFlight(from, to, depth) {
+      const t0 = performance.now();
+      let next = from;
+      const worker = async () => {
+        while (next <= to) {
+          const h = next++;
+          await reader.fetchBlock(h);
+        }
+      };
+      await Promise.all(Array.from({ length: depth }, worker));
+      return (performance.now() - t0) / 1000;
+    }
+    /**
+     * A fresh follower's first tick from `from`, with a reader that reports `to` as the head (the
+     * empty range is followed by the log blocks): the catch-up of exactly that range.
+     */
+    async function catchUp(from, to, depth) {
+      await reset();
+      const capped = Object.create(reader);
+      capped.head = async () => to;
+      const follower = createFollower({ db, logger, pool, plugin, settings: settings(from), reader: capped, pipelineDepth: depth });
+      const profile = process.env.BENCH_PROFILE_DIR ? await startProfile() : null;
+      const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
+      await follower.tick();
+      const seconds = (performance.now() - t0) / 1000;
+      const cpu = process.cpuUsage(cpu0);
+      if (profile) await profile(`${from}-${to}-depth${depth}`);
+      const deposits = Number((await db('transfers').where(key).count('* as n'))[0].n);
+      return { seconds, blocks: follower.stats().blocks, deposits, cpuMs: (cpu.user + cpu.system) / 1000 };
+    }
+
+    const rows = [];
+    for (const [label, from, to] of [
+      ['empty', emptyFrom, emptyTo],
+      [`${logsN} Transfer logs`, logFrom, logTo],
+    ]) {
+      const n = Number(to - from + 1n);
+      await floor(from, to); // warm-up (node caches, connections)
+      const f = await floor(from, to);
+      const floorRate = n / f.seconds;
+      for (const depth of depths) {
+        const inFlightRate = n / (await floorInFlight(from, to, depth));
+        const r = await catchUp(from, to, depth);
+        rows.push({
+          label,
+          n,
+          bytes: f.bytes,
+          floorRate,
+          floorCpu: f.cpuPerBlock,
+          depth,
+          inFlightRate,
+          rate: r.blocks / r.seconds,
+          seconds: r.seconds,
+          deposits: r.deposits,
+          cpuPerBlock: r.cpuMs / r.blocks,
+        });
+        process.stdout.write(`${label} depth ${depth}: ${(r.blocks / r.seconds).toFixed(1)} blocks/s (floor ${floorRate.toFixed(1)})\n`);
+      }
+    }
+
+    const table = [
+      '| blocks | count | block bytes | RPC-only floor blocks/s | floor CPU ms/block | pipelineDepth | RPC-only, depth in flight blocks/s | follower blocks/s | follower / floor | seconds | follower CPU ms/block | deposits recorded |',
+      '| :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
+      ...rows.map(
+        (r) =>
+          `| ${r.label} | ${r.n} | ${Math.round(r.bytes).toLocaleString('en-US')} | ${r.floorRate.toFixed(1)} | ${r.floorCpu.toFixed(2)} | ${r.depth} | ${r.inFlightRate.toFixed(1)} | ${r.rate.toFixed(1)} | ${(r.rate / r.floorRate).toFixed(2)}x | ${r.seconds.toFixed(2)} | ${r.cpuPerBlock.toFixed(2)} | ${r.deposits} |`,
+      ),
+    ].join('\n');
+    console.log(`\n${table}`);
+    const { writeFigures } = require('../figures');
+    writeFigures(
+      'follower',
+      `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus().length} cores, Node ${process.version}, detect pool ${threads} threads.\n\n${table}`,
+    );
+    return 0;
+  } finally {
+    await pool?.close().catch(() => undefined);
+    await devnet?.stop().catch(() => undefined);
+    await db?.destroy().catch(() => undefined);
+    await pg?.stop().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+module.exports = { main };

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { DELIVERY_CHANNEL, type RecordEventInput } from './recordEvent';
+import type { EventEnvelope } from './types';
+
+/**
+ * `recordEvent` for several events in one statement (a block's deposits): the events rows in the
+ * given order (their `seq` follows it), one delivery per matching webhook and event, one
+ * notification. Same guarantees: call it inside the transaction that records what happened.
+ */
+export async function recordEvents(
+  trx: Knex | Knex.Transaction,
+  inputs: RecordEventInput[],
+): Promise<{ envelopes: EventEnvelope[]; queued: number }> {
+  if (inputs.length === 0) return { envelopes: [], queued: 0 };
+  const createdAt = new Date().toISOString();
+  const envelopes: EventEnvelope[] = inputs.map((input) => ({
+    id: randomUUID(),
+    type: input.type,
+    chain: input.chain,
+    network: input.network,
+    companyId: input.companyId,
+    createdAt,
+    data: input.data,
+  }));
+  const { rows } = await trx.raw(
+    `with input as (
+       select * from unnest(?::uuid[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[])
+         with ordinality as i(id, company_id, type, chain, network, wallet_id, body, ord)
+     ), event as (
+       insert into events (id, company_id, type, chain, network, wallet_id, body, created_at)
+       select id, company_id, type, chain, network, wallet_id, body, ?::timestamptz from input order by ord
+       returning id, company_id, type, wallet_id
+     ), queued as (
+       insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
+       select w.id, e.id, e.type, 'pending', now()
+       from event e
+       join webhooks w on w.company_id = e.company_id and w.enabled and w.deleted_at is null
+         and (w.events && array['*', e.type]::text[])
+         and (cardinality(w.wallet_ids) = 0 or e.wallet_id = any(w.wallet_ids))
+       returning 1
+     )
+     select count(*)::int as queued, case when count(*) > 0 then pg_notify(?, '') end as notified from queued`,
+    [
+      envelopes.map((e) => e.id),
+      inputs.map((i) => i.companyId),
+      inputs.map((i) => i.type),
+      inputs.map((i) => i.chain),
+      inputs.map((i) => i.network),
+      inputs.map((i) => i.walletId),
+      envelopes.map((e) => JSON.stringify(e)),
+      createdAt,
+      DELIVERY_CHANNEL,
+    ],
+  );
+  return { envelopes, queued: (rows[0] as { queued: number }).queued };
+}

@@ -1,0 +1,120 @@
+import type { AssetRef, DetectedTransfer } from '@walletd/core';
+import type { Knex } from 'knex';
+import type { TransferRow } from '../depositEvents';
+import { ownMovementKey, ownMovements } from '../ownMovements';
+import { addressesFor } from './addressesFor';
+import type { ChainKey } from './types';
+
+/** Where a transfer was seen: a block (with its depth at the head), or the mempool (`block` null). */
+export interface Seen {
+  transfer: DetectedTransfer;
+  block: { number: bigint; hash: string } | null;
+  confirmations: number;
+}
+
+export interface Announced {
+  row: TransferRow;
+  asset: AssetRef;
+}
+
+/**
+ * Both insert paths in one statement: every transfer of one or several consecutive blocks (or of
+ * a mempool snapshot) to a company address, unique by (chain, network, tx hash, event index), so exactly once however
+ * often a block is read. Returns what is to be announced (`deposit.detected`), in input order:
+ * - from a block: a new row; a row seen again (a rescan, a re-inclusion after a reorg, a mempool
+ *   deposit now mined) is re-attached to the block and announces nothing, unless a reorg or the
+ *   mempool had retracted it, in which case it is pending again and announced again;
+ * - from the mempool: a new row only (pending, 0 confirmations, no block); a known one is left alone.
+ */
+export async function insertTransfers(
+  trx: Knex.Transaction,
+  k: ChainKey,
+  seen: Seen[],
+  assets: Map<string, AssetRef>,
+  /** Rows from blocks are attached to them; from the mempool, only new rows are written. */
+  from: 'blocks' | 'mempool',
+): Promise<Announced[]> {
+  if (seen.length === 0) return [];
+  const byKey = await addressesFor(
+    trx,
+    k,
+    seen.map((s) => s.transfer),
+  );
+  // Outputs paying the wallet inside its own withdrawals (change) are never stored nor announced.
+  const own = await ownMovements(
+    trx,
+    k,
+    seen.map((s) => s.transfer),
+  );
+  // One row per identity: a statement cannot update the same row twice.
+  const ids = new Set<string>();
+  const rows: (Seen & { t: DetectedTransfer; address: { id: number; address: string; wallet_id: number; company_id: number } })[] = [];
+  for (const s of seen) {
+    const t = s.transfer;
+    const address = byKey.get(t.toKey);
+    const id = `${t.txHash}:${t.eventIndex}`;
+    if (!address || !assets.has(t.assetKey) || ids.has(id) || own.has(ownMovementKey(t.txHash, t.toKey))) continue;
+    ids.add(id);
+    rows.push({ ...s, t, address });
+  }
+  if (rows.length === 0) return [];
+  const inBlock = from === 'blocks';
+  const onConflict = inBlock
+    ? `do update
+         set block_number = excluded.block_number, block_hash = excluded.block_hash, log_index = excluded.log_index,
+             status = 'pending', reason = null, confirmations = excluded.confirmations, seen_in_block = true, updated_at = now()
+         where transfers.status = 'pending' or (transfers.status = 'rejected' and transfers.reason in ('reorg', 'mempool_dropped'))`
+    : 'do nothing';
+  const { rows: out } = await trx.raw(
+    `with input as (
+       select * from unnest(?::int[], ?::int[], ?::int[], ?::text[], ?::int[], ?::int[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::text[], ?::jsonb[],
+                            ?::bigint[], ?::text[], ?::int[])
+         with ordinality as i(company_id, wallet_id, address_id, tx_hash, event_index, log_index, event_type, asset_key, amount, from_address, to_address, extra,
+                              block_number, block_hash, confirmations, ord)
+     ), retracted as (
+       select t.tx_hash, t.event_index from transfers t
+       join input i on i.tx_hash = t.tx_hash and i.event_index = t.event_index
+       where t.chain = ? and t.network = ? and t.status = 'rejected' and t.reason in ('reorg', 'mempool_dropped')
+     ), written as (
+       insert into transfers (company_id, wallet_id, address_id, chain, network, tx_hash, event_index, log_index, direction, event_type,
+                              asset_key, amount, from_address, to_address, block_number, block_hash, status, confirmations, seen_in_block, extra)
+       select company_id, wallet_id, address_id, ?, ?, tx_hash, event_index, log_index, 'incoming', event_type,
+              asset_key, amount, from_address, to_address, block_number, block_hash, 'pending', confirmations, ?::boolean, extra
+       from input order by ord
+       on conflict (chain, network, tx_hash, event_index) ${onConflict}
+       returning *, (xmax = 0) as inserted
+     )
+     select w.*, (w.inserted or r.tx_hash is not null) as announce
+     from written w left join retracted r on r.tx_hash = w.tx_hash and r.event_index = w.event_index`,
+    [
+      rows.map((r) => r.address.company_id),
+      rows.map((r) => r.address.wallet_id),
+      rows.map((r) => r.address.id),
+      rows.map((r) => r.t.txHash),
+      rows.map((r) => r.t.eventIndex),
+      rows.map((r) => r.t.logIndex ?? null),
+      rows.map((r) => r.t.eventType),
+      rows.map((r) => r.t.assetKey),
+      rows.map((r) => r.t.amount.toString()),
+      rows.map((r) => r.t.from ?? null),
+      rows.map((r) => r.address.address),
+      rows.map((r) => (r.t.extra ? JSON.stringify(r.t.extra) : null)),
+      rows.map((r) => (r.block ? r.block.number.toString() : null)),
+      rows.map((r) => (r.block ? r.block.hash : null)),
+      rows.map((r) => (r.block ? Math.max(1, r.confirmations) : 0)),
+      k.chain,
+      k.network,
+      k.chain,
+      k.network,
+      inBlock,
+    ] as unknown as readonly Knex.RawBinding[],
+  );
+  const order = new Map(rows.map((r, i) => [`${r.t.txHash}:${r.t.eventIndex}`, i]));
+  return (out as (TransferRow & { announce: boolean })[])
+    .filter((r) => r.announce)
+    .sort((a, b) => (order.get(`${a.tx_hash}:${a.event_index}`) ?? 0) - (order.get(`${b.tx_hash}:${b.event_index}`) ?? 0))
+    .map(({ announce: _a, inserted: _i, ...row }: TransferRow & { announce: boolean; inserted?: boolean }) => ({
+      row: row as TransferRow,
+      asset: assets.get(row.asset_key) as AssetRef,
+    }));
+}

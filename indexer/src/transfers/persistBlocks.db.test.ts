@@ -1,0 +1,121 @@
+import { type DetectResult, type DetectedTransfer, nativeAsset } from '@walletd/core';
+import { createTestDatabase, seedCompany, type TestDatabase } from '@walletd/test-harness';
+// The built package, as the follower runs it.
+import { persistBlock, persistBlocks, persistMempool, rejectDetached, rewindTo } from '@walletd/indexer';
+
+const key = { chain: 'ethereum', network: 'devnet' };
+const native = nativeAsset('ethereum', 'devnet');
+const assets = new Map([[native.key, native]]);
+const a = '0x1111111111111111111111111111111111111111';
+const b = '0x2222222222222222222222222222222222222222';
+
+let t: TestDatabase;
+let wallets: { a: number; b: number };
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const s = await seedCompany(t.db);
+  const ids: number[] = [];
+  for (const [i, address] of [a, b].entries()) {
+    const [w] = await t
+      .db('wallets')
+      .insert({ company_id: s.companyId, name: `w${i}`, chain: 'ethereum', network: 'devnet', secret_envelope: {} })
+      .returning('id');
+    ids.push(w.id);
+    await t.db('addresses').insert({
+      company_id: s.companyId,
+      wallet_id: w.id,
+      chain: 'ethereum',
+      network: 'devnet',
+      address,
+      match_key: address,
+      derivation_index: 0,
+      derivation_path: "m/44'/60'/0'/0/0",
+    });
+  }
+  wallets = { a: ids[0] as number, b: ids[1] as number };
+  // One webhook for every event, one for wallet b's deposits only.
+  const hook = (events: string[], walletIds: number[]) => ({
+    company_id: s.companyId,
+    type: 'http',
+    config: {},
+    events,
+    wallet_ids: walletIds,
+    secret_envelope: {},
+  });
+  await t.db('webhooks').insert([hook(['*'], []), hook(['deposit.detected'], [wallets.b])]);
+});
+afterAll(async () => {
+  await t.drop();
+});
+
+const transfer = (txHash: string, to: string, eventIndex = 0): DetectedTransfer => ({
+  txHash,
+  eventIndex,
+  to,
+  toKey: to,
+  assetKey: native.key,
+  amount: 5n,
+  eventType: 'native_transfer',
+});
+const block = (n: bigint, parent: string, transfers: DetectedTransfer[]): DetectResult => ({
+  block: { number: n, hash: `0x${n.toString(16)}`, parentHash: parent },
+  transfers,
+});
+const tx = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+const detected = async () =>
+  (await t.db('events').where({ type: 'deposit.detected' }).orderBy('seq').select('id', 'wallet_id', 'body')).map(
+    (e: { id: string; wallet_id: number; body: string }) => ({ id: e.id, walletId: e.wallet_id, data: JSON.parse(e.body).data }),
+  );
+
+describe('persistBlocks: a catch-up writes several blocks in one transaction', () => {
+  it('records every transfer once, announces the new ones in chain order, and queues their deliveries', async () => {
+    const first = block(100n, '0x63', [transfer(tx(1), a), transfer(tx(2), b), transfer(tx(2), b, 1), transfer(tx(1), a)]);
+    const second = block(101n, '0x64', [transfer(tx(3), b), transfer(tx(4), '0x9999999999999999999999999999999999999999')]);
+    const third = block(103n, '0x65', []);
+    expect(await persistBlocks(t.db, key, [first, second, third], assets, 64, 110n, { cursorTo: 104n })).toEqual([3, 1, 0]);
+    const events = await detected();
+    expect(events.map((e) => [e.data.txHash, e.data.eventIndex])).toEqual([
+      [tx(1), 0],
+      [tx(2), 0],
+      [tx(2), 1],
+      [tx(3), 0],
+    ]);
+    expect(events.map((e) => e.walletId)).toEqual([wallets.a, wallets.b, wallets.b, wallets.b]);
+    expect(events[0]?.data).toMatchObject({ amount: '0.000000000000000005', confirmations: 11, status: 'pending', toAddress: a });
+    // Every event to the catch-all webhook, wallet b's also to its own: 4 + 3 deliveries.
+    expect(Number((await t.db('webhook_deliveries').count('* as n').first())?.n)).toBe(7);
+    expect(await t.db('recent_blocks').where(key).orderBy('height').pluck('height')).toEqual([100, 101, 103]);
+    expect(await t.db('chain_cursors').where(key).first('height', 'hash')).toEqual({ height: 104, hash: '0x67' });
+
+    // Read again (a rescan, a second indexer's late write): nothing new.
+    expect(await persistBlocks(t.db, key, [first, second], assets, 64, 111n)).toEqual([0, 0]);
+    expect(await persistBlock(t.db, key, second, assets, 64, 111n, false)).toBe(0);
+    expect(await detected()).toHaveLength(4);
+    expect(Number((await t.db('transfers').where(key).count('* as n').first())?.n)).toBe(4);
+  });
+
+  it('keeps the mempool path exactly-once, and brings back what a reorg retracted', async () => {
+    expect(await persistMempool(t.db, key, [transfer(tx(9), a), transfer(tx(9), a)], assets)).toBe(1);
+    expect(await persistMempool(t.db, key, [transfer(tx(9), a)], assets)).toBe(0);
+    // Mined: attached to its block, not announced again.
+    expect(await persistBlocks(t.db, key, [block(105n, '0x67', [transfer(tx(9), a)])], assets, 64, 105n)).toEqual([0]);
+    expect(
+      await t
+        .db('transfers')
+        .where({ tx_hash: tx(9) })
+        .first('block_number', 'seen_in_block'),
+    ).toEqual({
+      block_number: 105,
+      seen_in_block: true,
+    });
+    // A reorg removes the block, the deposit is retracted; mined again, it is announced again.
+    await rewindTo(t.db, key, 104n, '0x67');
+    expect(await rejectDetached(t.db, key, assets)).toBe(1);
+    expect(await persistBlocks(t.db, key, [block(105n, '0x67', [transfer(tx(9), a)])], assets, 64, 105n)).toEqual([1]);
+    const types = (await t.db('events').orderBy('seq').pluck('body'))
+      .map((body: string) => JSON.parse(body))
+      .filter((e: { data: { txHash: string } }) => e.data.txHash === tx(9))
+      .map((e: { type: string }) => e.type);
+    expect(types).toEqual(['deposit.detected', 'deposit.rejected', 'deposit.detected']);
+  });
+});

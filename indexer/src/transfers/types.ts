@@ -1,0 +1,16 @@
+export interface ChainKey {
+  chain: string;
+  network: string;
+}
+
+/**
+ * How far the follower has gone: `height` is the last height it dealt with (a block recorded, or a
+ * height without a block stepped over); `hash` the last recorded block's at or below it.
+ */
+export interface Cursor {
+  height: bigint;
+  hash: string | null;
+}
+
+/** A company address as the store matches transfers to it. */
+export type AddressRow = { id: number; match_key: string; address: string; wallet_id: number; company_id: number };
