@@ -52,6 +52,6 @@ describe('EVM plugin', () => {
       /detectModule \/nonexistent\/detect.js does not load/,
     );
     expect(() => registerPlugins([{ ...plugin, detectModule: require.resolve('./networks') }])).toThrow(/exports no detect\(\)/);
-    expect(PLUGIN_API_VERSION).toBe(1);
+    expect(PLUGIN_API_VERSION).toBe(2);
   });
 });
