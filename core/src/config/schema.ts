@@ -6,6 +6,12 @@ export const configSchema = {
   properties: {
     $schema: { type: 'string' },
     dataDir: { type: 'string', minLength: 1 },
+    plugins: {
+      description: 'Chain plugin packages to load by name, each exporting createPlugin()',
+      type: 'array',
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1 },
+    },
     server: {
       type: 'object',
       additionalProperties: false,

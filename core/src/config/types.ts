@@ -26,6 +26,8 @@ export interface WalletdConfig {
   indexer: IndexerSettings;
   /** With no chains configured, `serve` runs a local anvil as ethereum/devnet and indexes it. */
   devnet: { enabled: boolean; port: number };
+  /** Chain plugin packages loaded by name (each exports `createPlugin()`); the built-in ones by default. */
+  plugins: string[];
   chains: ChainSettings[];
   /** Where the config came from, for messages. Not part of the file. */
   source: string;
@@ -101,6 +103,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   bootstrap: true,
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, leaseTtlMs: 15000, pipelineDepth: 8 },
   devnet: { enabled: true, port: 58545 },
+  plugins: ['@walletd/plugin-evm', '@walletd/plugin-utxo'],
   chains: [],
   webhooks: {
     timeoutMs: 10000,

@@ -45,7 +45,7 @@ export function registerDev(program: Command): void {
       const chains = config.chains.length === 0 && config.devnet.enabled ? [devnetChain(readDevnetInfo(config.dataDir))] : config.chains;
       const settings = chains.find((c) => c.chain === o.chain && c.network === o.network);
       if (!settings) throw new Error(`${o.chain}/${o.network} is not in chains[] of the config`);
-      const plugins = loadPlugins();
+      const plugins = loadPlugins(config.plugins);
       const plugin = plugins.forChain(settings.chain);
       if (!plugin) throw new Error(`no plugin serves ${settings.chain}`);
       const rt = await openRuntime(config, logger, { createCluster: false });

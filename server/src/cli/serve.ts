@@ -41,7 +41,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const logger = root.child({ role: roles.join(',') });
   logger.info({ config: config.source, dataDir: config.dataDir, roles }, 'walletd starting');
   // Plugins are checked before anything starts: a bad plugin stops start-up with its name.
-  const plugins = loadPlugins();
+  const plugins = loadPlugins(config.plugins);
   const rt = await openRuntime(config, logger, { createCluster: true });
   const metrics = createMetrics();
   const common: Common = { config, logger: root, db: rt.db, masterKey: rt.masterKey, plugins, metrics };

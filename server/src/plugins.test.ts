@@ -1,0 +1,34 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runWalletdAsync } from '@walletd/test-harness';
+import { loadPlugins } from './plugins';
+
+describe('chain plugins loaded by package name (config `plugins`)', () => {
+  it('loads the built-in packages by default, and only the ones named when the config names some', () => {
+    const all = loadPlugins();
+    expect(all.all().map((p) => p.name)).toEqual(['@walletd/plugin-evm', '@walletd/plugin-utxo']);
+    const evmOnly = loadPlugins(['@walletd/plugin-evm']);
+    expect(evmOnly.forChain('ethereum')?.name).toBe('@walletd/plugin-evm');
+    expect(evmOnly.forChain('bitcoin')).toBeUndefined();
+  });
+
+  it('names the package that is missing, is not a plugin, or that registration refuses', () => {
+    expect(() => loadPlugins(['@walletd/plugin-nonexistent'])).toThrow(
+      /^plugin package @walletd\/plugin-nonexistent is not installed \(npm install @walletd\/plugin-nonexistent beside walletd/,
+    );
+    expect(() => loadPlugins(['ethers'])).toThrow(
+      'plugin package ethers exports no createPlugin() function; is it a walletd chain plugin?',
+    );
+    expect(() => loadPlugins(['@walletd/plugin-evm', '@walletd/plugin-evm'])).toThrow(/chain ethereum is served by both/);
+  });
+
+  it('`walletd serve` with an unknown plugin package exits 1 before anything starts, naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'walletd-plugins-'));
+    const config = join(dir, 'walletd.json');
+    writeFileSync(config, JSON.stringify({ dataDir: join(dir, 'data'), plugins: ['@acme/walletd-plugin-nope'] }));
+    const run = await runWalletdAsync(['serve', '--config', config], { WALLETD_DEVNET: '0' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('plugin package @acme/walletd-plugin-nope is not installed');
+  });
+});
