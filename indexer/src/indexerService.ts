@@ -61,6 +61,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         pool: pool as DetectPool,
         plugin,
         settings,
+        // The process's one reader for the chain (closed with the registry's at shutdown).
+        reader: deps.registry.readerFor(settings),
         metrics: deps.metrics,
         fence: lease.fence,
         shouldStop: () => !running || lease.epoch() === null,

@@ -1,6 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ChainReader, registerPlugins } from '@walletd/core';
+import { createEvmPlugin } from '@walletd/plugin-evm';
 import { runWalletdAsync } from '@walletd/test-harness';
 import { loadPlugins } from './plugins';
 
@@ -30,5 +32,37 @@ describe('chain plugins loaded by package name (config `plugins`)', () => {
     const run = await runWalletdAsync(['serve', '--config', config], { WALLETD_DEVNET: '0' });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('plugin package @acme/walletd-plugin-nope is not installed');
+  });
+
+  it('makes one reader per chain, network and node for the whole process, and closes each once at shutdown', async () => {
+    const evm = createEvmPlugin();
+    const made: string[] = [];
+    const closed: string[] = [];
+    const registry = registerPlugins([
+      {
+        ...evm,
+        createReader: (chain, network, options) => {
+          made.push(`${chain}/${network} ${options.rpcUrl}`);
+          return {
+            ...evm.createReader(chain, network, options),
+            close: async () => void closed.push(`${chain}/${network} ${options.rpcUrl}`),
+          } as ChainReader as never;
+        },
+      },
+    ]);
+    const mainnet = { chain: 'ethereum', network: 'mainnet', rpcUrl: 'http://127.0.0.1:1' };
+    const first = registry.readerFor(mainnet);
+    expect(registry.readerFor({ ...mainnet })).toBe(first);
+    registry.readerFor({ ...mainnet, network: 'sepolia' });
+    registry.readerFor({ ...mainnet, rpcUrl: 'http://127.0.0.1:2' });
+    expect(made).toEqual([
+      'ethereum/mainnet http://127.0.0.1:1',
+      'ethereum/sepolia http://127.0.0.1:1',
+      'ethereum/mainnet http://127.0.0.1:2',
+    ]);
+    await registry.closeReaders();
+    await registry.closeReaders();
+    expect(closed.sort()).toEqual([...made].sort());
+    expect(() => registry.readerFor({ ...mainnet, chain: 'bitcoin' })).toThrow(/no plugin serves bitcoin/);
   });
 });

@@ -1,5 +1,6 @@
-import { isChain, networkInfo } from '../chains';
-import { CONTRACT_V2_CHANGES, type ChainPlugin, PLUGIN_API_VERSION } from './contract';
+import { type Chain, isChain, networkInfo } from '../chains';
+import type { ChainSettings } from '../config';
+import { CONTRACT_V2_CHANGES, type ChainPlugin, type ChainReader, PLUGIN_API_VERSION, readerOptionsFor } from './contract';
 
 export class PluginRegistrationError extends Error {
   constructor(message: string) {
@@ -11,6 +12,14 @@ export class PluginRegistrationError extends Error {
 export interface PluginRegistry {
   forChain(chain: string): ChainPlugin | undefined;
   all(): ChainPlugin[];
+  /**
+   * The process's one reader for a chain/network (created on first use, per node URL and
+   * options): readers may hold connections (WebSocket clients), so they are shared, not made per
+   * request. Throws if no plugin serves the chain.
+   */
+  readerFor(settings: ChainSettings): ChainReader;
+  /** Closes every reader made so far (shutdown); never rejects. */
+  closeReaders(): Promise<void>;
 }
 
 /**
@@ -69,5 +78,26 @@ export function registerPlugins(plugins: ChainPlugin[]): PluginRegistry {
       byChain.set(c.chain, p);
     }
   }
-  return { forChain: (chain) => byChain.get(chain), all: () => [...new Set(byChain.values())] };
+  const readers = new Map<string, ChainReader>();
+  return {
+    forChain: (chain) => byChain.get(chain),
+    all: () => [...new Set(byChain.values())],
+    readerFor(settings) {
+      const options = readerOptionsFor(settings);
+      const key = JSON.stringify([settings.chain, settings.network, options]);
+      let reader = readers.get(key);
+      if (!reader) {
+        const plugin = byChain.get(settings.chain);
+        if (!plugin) throw new PluginRegistrationError(`no plugin serves ${settings.chain}`);
+        reader = plugin.createReader(settings.chain as Chain, settings.network, options);
+        readers.set(key, reader);
+      }
+      return reader;
+    },
+    async closeReaders() {
+      const open = [...readers.values()];
+      readers.clear();
+      await Promise.all(open.map((r) => r.close?.().catch(() => undefined)));
+    },
+  };
 }

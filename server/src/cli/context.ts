@@ -36,6 +36,11 @@ export function chainsOf(config: WalletdConfig): WalletdConfig['chains'] {
 export async function withCommon<T>(opts: GlobalOptions, fn: (common: Common) => Promise<T>): Promise<T> {
   return withRuntime(opts, async (rt, config, logger) => {
     config.chains = chainsOf(config);
-    return fn({ config, logger, db: rt.db, masterKey: rt.masterKey, plugins: loadPlugins(config.plugins) });
+    const plugins = loadPlugins(config.plugins);
+    try {
+      return await fn({ config, logger, db: rt.db, masterKey: rt.masterKey, plugins });
+    } finally {
+      await plugins.closeReaders();
+    }
   });
 }

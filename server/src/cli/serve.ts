@@ -138,6 +138,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     await step('indexer', () => indexer?.stop());
     await step('devnet', () => devnet?.stop());
     for (const s of stores) await step('rate-limit store', () => s.shutdown());
+    await step('node readers', () => plugins.closeReaders());
     await step('database', () => rt.close());
     logger.info({ clean }, 'stopped');
     root.flush();

@@ -9,7 +9,6 @@ import {
   isChain,
   nativeAsset,
   parseBaseUnits,
-  readerOptionsFor,
 } from '@walletd/core';
 
 /** Assets a wallet's chain/network knows: the native one and the operator's allow-listed tokens. */
@@ -91,7 +90,7 @@ export async function onchainBalances(
   const plugin = plugins.forChain(chain);
   if (!settings || !plugin)
     throw new BaseError('unprocessable', `${chain}/${network} is not followed by this service (chains[] in the config)`);
-  const reader = plugin.createReader(chain as Chain, network, readerOptionsFor(settings));
+  const reader = plugins.readerFor(settings);
   const out = new Map<string, bigint>();
   try {
     for (const asset of assets) {

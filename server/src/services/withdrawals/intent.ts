@@ -78,6 +78,8 @@ export interface ChainAccess {
   plugin: ChainPlugin;
   verbs: WithdrawalVerbs;
   settings: ChainSettings;
+  /** The process's shared readers (one per chain/network). */
+  readers: PluginRegistry;
 }
 
 /** The plugin and node for a wallet's chain; a chain without withdrawals or a node is a 422. */
@@ -86,7 +88,7 @@ export function chainAccess(config: WalletdConfig, plugins: PluginRegistry, chai
   if (!plugin?.withdrawals) throw new BaseError('unprocessable', `withdrawals on ${chain} are not supported by this build`);
   const settings = config.chains.find((c) => c.chain === chain && c.network === network);
   if (!settings) throw new BaseError('unprocessable', `${chain}/${network} is not followed by this service (chains[] in the config)`);
-  return { plugin, verbs: plugin.withdrawals, settings };
+  return { plugin, verbs: plugin.withdrawals, settings, readers: plugins };
 }
 
 /** An asset key (`ethereum:mainnet:0xa0b8…`) or a symbol (`USDC`, case-insensitive) known on the chain. */

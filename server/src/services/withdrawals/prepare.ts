@@ -1,4 +1,4 @@
-import { BaseError, type Chain, type PolicyDecision, type UnsignedWithdrawal, isBaseError, readerOptionsFor } from '@walletd/core';
+import { BaseError, type Chain, type PolicyDecision, type UnsignedWithdrawal, isBaseError } from '@walletd/core';
 import { type WithdrawalRow, addHistory, storedUnsigned, unsignedFromRow } from '@walletd/indexer';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
@@ -123,7 +123,7 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
 
   const source = await chooseSource(db, wallet, intent);
   const change = await ensureChangeAddress(db, common.masterKey, access.plugin, wallet);
-  const reader = access.plugin.createReader(wallet.chain as Chain, wallet.network, readerOptionsFor(access.settings));
+  const reader = access.readers.readerFor(access.settings);
   const unsigned = await onNode(wallet.chain, async () =>
     access.verbs.build(
       {

@@ -1,13 +1,4 @@
-import {
-  BaseError,
-  type Chain,
-  type Db,
-  type UnsignedWithdrawal,
-  evaluatePolicies,
-  isBaseError,
-  openWalletSecret,
-  readerOptionsFor,
-} from '@walletd/core';
+import { BaseError, type Chain, type Db, type UnsignedWithdrawal, evaluatePolicies, isBaseError, openWalletSecret } from '@walletd/core';
 import { type WithdrawalRow, addHistory, moveWithdrawal, storedUnsigned, unsignedFromRow } from '@walletd/indexer';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
@@ -48,7 +39,7 @@ async function recheckDestinations(trx: Knex.Transaction, row: WithdrawalRow, ac
 
 /** The row's intent built afresh on the node (no transaction open): the next free nonce (or coins) and current fees. */
 async function rebuild(db: Db, row: WithdrawalRow, access: ChainAccess): Promise<UnsignedWithdrawal> {
-  const reader = access.plugin.createReader(row.chain as Chain, row.network, readerOptionsFor(access.settings));
+  const reader = access.readers.readerFor(access.settings);
   const { intent } = unsignedFromRow(row);
   const change = await changeAddressOf(db, row.wallet_id);
   const others = await inFlight(db, row.wallet_id, row.id);
@@ -270,7 +261,7 @@ export async function broadcastWithdrawal(common: Common, id: number): Promise<W
     });
   try {
     const access = chainAccess(config, plugins, row.chain, row.network);
-    const reader = access.plugin.createReader(row.chain as Chain, row.network, readerOptionsFor(access.settings));
+    const reader = access.readers.readerFor(access.settings);
     const unsigned = unsignedFromRow(row);
     const verdict = await onNode(row.chain, () => access.verbs.verify(unsigned, row.tx_hash as string, reader, { seenInBlock: false }));
     const released = { send_claim: null, send_until: null };
