@@ -1,5 +1,5 @@
-import { MasterKey, createLogger, createMetrics, registerPlugins } from '@walletd/core';
-import { createDetectPool, createFollower, createIndexer, type DetectPool } from '@walletd/indexer';
+import { type ChainSettings, MasterKey, createLogger, createMetrics, registerPlugins } from '@walletd/core';
+import { createDetectPool, createFollower, createIndexer, type DetectPool, type Follower } from '@walletd/indexer';
 import { createEvmPlugin } from '@walletd/plugin-evm';
 import { createWallet, generateAddress, loadPlugins } from '@walletd/server';
 import { randomBytes } from 'node:crypto';
@@ -148,13 +148,15 @@ describe('finality by the finalized tag', () => {
     };
   };
 
-  it.each([
-    ['the configuration says finalized', createEvmPlugin(), { finality: 'finalized' as const }],
-    // Regression: the follower read only the configuration, so a network's declared rule was ignored.
-    ['the plugin declares finalized for the network and the configuration is silent', pluginDeclaring('finalized'), {}],
-  ])('confirms a deposit when the finalized block covers it, whatever the count threshold (%s)', async (_case, plugin, override) => {
+  /** A deposit address of a fresh wallet and a follower over `anvil`; everything stopped afterwards. */
+  async function withFollower(
+    anvilArgs: string[],
+    plugin: ReturnType<typeof createEvmPlugin>,
+    settings: Partial<ChainSettings>,
+    fn: (f: Follower, anvil: Anvil, deposit: () => Promise<string>, status: (tx: string) => Promise<unknown>) => Promise<void>,
+  ): Promise<void> {
     const t = await createTestDatabase();
-    const anvil = await startAnvil(['--slots-in-an-epoch', '1']); // finalized = head - 2
+    const anvil = await startAnvil(anvilArgs);
     const pool = createDetectPool(1);
     const masterKey = new MasterKey(randomBytes(32));
     try {
@@ -166,54 +168,49 @@ describe('finality by the finalized tag', () => {
         logger: createLogger({ level: 'silent' }),
         pool,
         plugin,
-        settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, startBlock: 0, confirmations: 100, ...override },
+        settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, startBlock: 0, ...settings },
       });
-      await anvil.mine(3);
-      const tx = await anvil.send(addr.address, 5n);
-      const status = async () =>
-        (await t.db('transfers').where({ tx_hash: tx }).first('status', 'confirmations')) as { status: string; confirmations: number };
-      await f.tick();
-      expect((await status()).status).toBe('pending');
-      await anvil.mine(1);
-      await f.tick();
-      expect((await status()).status).toBe('pending'); // finalized is one block short
-      await anvil.mine(1);
-      await f.tick();
-      expect(await status()).toEqual({ status: 'confirmed', confirmations: 3 });
+      await fn(
+        f,
+        anvil,
+        () => anvil.send(addr.address, 5n),
+        (tx) => t.db('transfers').where({ tx_hash: tx }).first('status', 'confirmations'),
+      );
     } finally {
       await pool.close();
       await anvil.stop();
       await t.drop();
     }
+  }
+
+  it.each([
+    ['the configuration says finalized', createEvmPlugin(), { finality: 'finalized' as const }],
+    // Regression: the follower read only the configuration, so a network's declared rule was ignored.
+    ['the plugin declares finalized for the network and the configuration is silent', pluginDeclaring('finalized'), {}],
+  ])('confirms a deposit when the finalized block covers it, whatever the count threshold (%s)', async (_case, plugin, override) => {
+    // --slots-in-an-epoch 1: finalized = head - 2.
+    await withFollower(['--slots-in-an-epoch', '1'], plugin, { confirmations: 100, ...override }, async (f, anvil, deposit, status) => {
+      await anvil.mine(3);
+      const tx = await deposit();
+      await f.tick();
+      expect(await status(tx)).toMatchObject({ status: 'pending' });
+      await anvil.mine(1);
+      await f.tick();
+      expect(await status(tx)).toMatchObject({ status: 'pending' }); // finalized is one block short
+      await anvil.mine(1);
+      await f.tick();
+      expect(await status(tx)).toEqual({ status: 'confirmed', confirmations: 3 });
+    });
   });
 
   it("the configuration overrides the network's declared finality", async () => {
-    const t = await createTestDatabase();
-    const anvil = await startAnvil(); // no finalized block beyond 0 without epochs
-    const pool = createDetectPool(1);
-    const masterKey = new MasterKey(randomBytes(32));
-    try {
-      const s = await seedCompany(t.db);
-      const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
-      const addr = await generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: wallet.id }).first(), null);
-      const f = createFollower({
-        db: t.db,
-        logger: createLogger({ level: 'silent' }),
-        pool,
-        plugin: pluginDeclaring('finalized'),
-        settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, startBlock: 0, confirmations: 1, finality: 'confirmations' },
-      });
-      const tx = await anvil.send(addr.address, 5n);
+    // Without epochs anvil finalizes nothing beyond block 0: only the count can confirm.
+    const settings = { confirmations: 1, finality: 'confirmations' as const };
+    await withFollower([], pluginDeclaring('finalized'), settings, async (f, _anvil, deposit, status) => {
+      const tx = await deposit();
       await f.tick();
-      expect(await t.db('transfers').where({ tx_hash: tx }).first('status', 'confirmations')).toEqual({
-        status: 'confirmed',
-        confirmations: 1,
-      });
-    } finally {
-      await pool.close();
-      await anvil.stop();
-      await t.drop();
-    }
+      expect(await status(tx)).toEqual({ status: 'confirmed', confirmations: 1 });
+    });
   });
 });
 
