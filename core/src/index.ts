@@ -13,3 +13,4 @@ export * from './process';
 export * from './policy';
 export * from './health';
 export * from './node';
+export * from './withdrawals';

@@ -9,7 +9,6 @@ export * from './chainIdentity';
 export * from './chainAssets';
 export * from './depositEvents';
 export { persistBlock, persistBlocks, persistMempool, rejectDetached, rewindTo } from './transferStore';
-export * from './withdrawalRecords';
 export * from './withdrawalTracker';
 export * from './forgetChain';
 export * from './leaseHolder';

@@ -1,4 +1,4 @@
-import { type WithdrawalRow, storedUnsigned, unsignedFromRow } from './withdrawalRecords';
+import { type WithdrawalRow, storedUnsigned, unsignedFromRow } from '@walletd/core';
 import { pastExpiry } from './withdrawalTracker';
 
 const row = (unsigned_tx: string) =>

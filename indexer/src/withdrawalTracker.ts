@@ -1,7 +1,15 @@
-import type { ChainPlugin, ChainReader, Db, Logger, UnsignedWithdrawal } from '@walletd/core';
+import {
+  type ChainPlugin,
+  type ChainReader,
+  type Db,
+  type Logger,
+  type UnsignedWithdrawal,
+  type WithdrawalRow,
+  moveWithdrawal,
+  unsignedFromRow,
+} from '@walletd/core';
 import type { Fence } from './chainLease';
 import type { ChainKey } from './transferStore';
-import { type WithdrawalRow, moveWithdrawal, unsignedFromRow } from './withdrawalRecords';
 
 export interface TrackInput {
   head: bigint;

@@ -1,5 +1,5 @@
 import { type Action, BaseError } from '@walletd/core';
-import type { WithdrawalRow } from '@walletd/indexer';
+import type { WithdrawalRow } from '@walletd/core';
 import { WITHDRAWAL_STATUSES } from '@walletd/schemas';
 import { type RequestHandler, Router } from 'express';
 import type { Common } from '../context';

@@ -1,6 +1,6 @@
 import { type AssetRef, BaseError, type Db, type PluginRegistry, type WalletdConfig, fromBaseUnits, parseBaseUnits } from '@walletd/core';
 import { knownAssets } from './transactions';
-import { type WithdrawalOutput, outputMemo } from '@walletd/indexer';
+import { type StoredWithdrawalOutput, outputMemo } from '@walletd/core';
 
 export interface TransactionQuery {
   companyId: number;
@@ -29,7 +29,7 @@ interface Row {
   amount: string;
   from_address: string | null;
   to_address: string | null;
-  outputs: WithdrawalOutput[] | null;
+  outputs: StoredWithdrawalOutput[] | null;
   block_number: string | number | null;
   status: string;
   confirmations: number | null;

@@ -11,7 +11,7 @@ import {
   amountCeiling,
   fromBaseUnits,
 } from '@walletd/core';
-import { outputMemo } from '@walletd/indexer';
+import { outputMemo } from '@walletd/core';
 import type { WalletRow } from '../../http/scope';
 import { knownAssets } from '../transactions';
 import { intentAmount } from './amountBound';

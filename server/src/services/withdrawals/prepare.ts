@@ -1,5 +1,5 @@
 import { BaseError, type Chain, type PolicyDecision, type UnsignedWithdrawal, isBaseError } from '@walletd/core';
-import { type WithdrawalRow, addHistory, storedUnsigned, unsignedFromRow } from '@walletd/indexer';
+import { type WithdrawalRow, addHistory, storedUnsigned, unsignedFromRow } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';

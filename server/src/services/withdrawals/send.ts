@@ -1,5 +1,5 @@
 import { BaseError, type Chain, type Db, type UnsignedWithdrawal, evaluatePolicies, isBaseError, openWalletSecret } from '@walletd/core';
-import { type WithdrawalRow, addHistory, moveWithdrawal, storedUnsigned, unsignedFromRow } from '@walletd/indexer';
+import { type WithdrawalRow, addHistory, moveWithdrawal, storedUnsigned, unsignedFromRow } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import { audit } from '../audit';

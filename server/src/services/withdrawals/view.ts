@@ -1,5 +1,5 @@
 import { type AssetRef, type Chain, type Db, fromBaseUnits, nativeAsset, parseBaseUnits } from '@walletd/core';
-import { type WithdrawalRow, outputMemo } from '@walletd/indexer';
+import { type WithdrawalRow, outputMemo } from '@walletd/core';
 
 export interface WithdrawalView {
   id: number;

@@ -1,21 +1,15 @@
-import {
-  type AssetRef,
-  type Chain,
-  type EventType,
-  type UnsignedWithdrawal,
-  type WithdrawalExpiry,
-  fromBaseUnits,
-  nativeAsset,
-  parseBaseUnits,
-  recordEvent,
-} from '@walletd/core';
+import { type AssetRef, type Chain, nativeAsset } from '../chains';
+import { type EventType, recordEvent } from '../events';
+import { fromBaseUnits, parseBaseUnits } from '../money';
+import type { UnsignedWithdrawal, WithdrawalExpiry } from '../plugin';
 import type { Knex } from 'knex';
 
 /** Before publication: prepared → signed (→ cancelled from prepared). Spec 3.2 after it. */
 export const WITHDRAWAL_STATUSES = ['prepared', 'signed', 'broadcast', 'confirmed', 'rejected', 'cancelled'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
-export interface WithdrawalOutput {
+/** One recipient as the withdrawal row stores it (amount in base units as a decimal string). */
+export interface StoredWithdrawalOutput {
   toAddress: string;
   /** Base units. */
   amount: string;
@@ -62,7 +56,7 @@ export interface WithdrawalRow {
   asset: AssetRef;
   amount: string;
   to_address: string | null;
-  outputs: WithdrawalOutput[];
+  outputs: StoredWithdrawalOutput[];
   from_address: string;
   source_addresses: string[];
   source_indexes: number[];
