@@ -1,6 +1,6 @@
-import { BaseError, type Chain, type Db, type MasterKey, PLAN_LIMITS, type PluginRegistry, openWalletSecret } from '@walletd/core';
+import { BaseError, type Chain, type Db, type DerivedAddress, type MasterKey, PLAN_LIMITS, type PluginRegistry } from '@walletd/core';
 import type { WalletRow } from '../http/scope';
-import { walletSecretContext } from './wallets';
+import { withWalletSecret } from './wallets';
 
 export interface AddressView {
   id: number;
@@ -38,6 +38,30 @@ const toView = (r: AddressRow): AddressView => ({
   createdAt: r.created_at.toISOString(),
 });
 
+type WalletKeys = { id: number; company_id: number; chain: string; network: string };
+
+/** An `addresses` row for a derived address of the wallet: a deposit address, or its change address (migration 009). */
+export function addressRow(
+  wallet: WalletKeys,
+  derived: DerivedAddress,
+  index: number,
+  kind: 'deposit' | 'change',
+  label: string | null,
+): Record<string, unknown> {
+  return {
+    company_id: wallet.company_id,
+    wallet_id: wallet.id,
+    chain: wallet.chain,
+    network: wallet.network,
+    address: derived.address,
+    match_key: derived.matchKey,
+    derivation_index: index,
+    derivation_path: derived.path,
+    kind,
+    label,
+  };
+}
+
 /** The next HD address of the wallet; indexes are taken under a row lock, so never reused. */
 export async function generateAddress(
   db: Db,
@@ -54,27 +78,11 @@ export async function generateAddress(
     const cap = company.plan === 'free' ? PLAN_LIMITS.free.maxAddressesPerWallet : null;
     if (cap !== null && locked.next_address_index >= cap)
       throw new BaseError('plan_cap_reached', `the free plan allows at most ${cap} addresses per wallet`);
-    const mnemonic = masterKey.open(locked.secret_envelope, walletSecretContext(wallet.id));
-    let derived: { address: string; matchKey: string; path: string };
-    const secret = openWalletSecret(mnemonic);
-    try {
-      derived = plugin.deriveAddress(wallet.chain as Chain, wallet.network, secret, locked.next_address_index);
-    } finally {
-      secret.dispose();
-      mnemonic.fill(0);
-    }
+    const derived = await withWalletSecret(masterKey, wallet.id, locked.secret_envelope, (secret) =>
+      plugin.deriveAddress(wallet.chain as Chain, wallet.network, secret, locked.next_address_index),
+    );
     const [row] = await trx('addresses')
-      .insert({
-        company_id: wallet.company_id,
-        wallet_id: wallet.id,
-        chain: wallet.chain,
-        network: wallet.network,
-        address: derived.address,
-        match_key: derived.matchKey,
-        derivation_index: locked.next_address_index,
-        derivation_path: derived.path,
-        label,
-      })
+      .insert(addressRow(wallet, derived, locked.next_address_index, 'deposit', label))
       .returning('*');
     await trx('wallets')
       .where({ id: wallet.id })

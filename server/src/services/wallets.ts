@@ -5,10 +5,12 @@ import {
   generateWalletMnemonic,
   isChain,
   networkInfo,
+  openWalletSecret,
   planAllowsNetwork,
   sealTo,
   type Db,
   type MasterKey,
+  type WalletSecret,
   type Plan,
 } from '@walletd/core';
 import type { WalletRow } from '../http/scope';
@@ -34,6 +36,26 @@ export const toWalletView = (r: WalletRow): WalletView => ({
 
 /** Binds a wallet's secret envelope to its id: a ciphertext moved to another row will not open. */
 export const walletSecretContext = (walletId: number) => `wallet:${walletId}`;
+
+/**
+ * Opens a wallet's secret envelope for one plugin call (derive or sign) and zeroes the mnemonic
+ * and every copy handed to the plugin when the call ends, however it ends.
+ */
+export async function withWalletSecret<T>(
+  masterKey: MasterKey,
+  walletId: number,
+  envelope: unknown,
+  use: (secret: WalletSecret) => T | Promise<T>,
+): Promise<T> {
+  const mnemonic = masterKey.open(envelope as never, walletSecretContext(walletId));
+  const secret = openWalletSecret(mnemonic);
+  try {
+    return await use(secret);
+  } finally {
+    secret.dispose();
+    mnemonic.fill(0);
+  }
+}
 
 export interface CreateWalletInput {
   companyId: number;

@@ -1,5 +1,6 @@
-import { type Chain, type ChainPlugin, type Db, type MasterKey, openWalletSecret } from '@walletd/core';
-import { walletSecretContext } from '../wallets';
+import type { Chain, ChainPlugin, Db, MasterKey } from '@walletd/core';
+import { addressRow } from '../addresses';
+import { withWalletSecret } from '../wallets';
 
 /**
  * The wallet's change address on chains with change outputs (the plugin has
@@ -20,28 +21,12 @@ export async function ensureChangeAddress(
   const existing = await changeAddressOf(db, wallet.id);
   if (existing) return existing;
   const { secret_envelope } = await db('wallets').where({ id: wallet.id }).first('secret_envelope');
-  const mnemonic = masterKey.open(secret_envelope, walletSecretContext(wallet.id));
-  const secret = openWalletSecret(mnemonic);
-  let derived: { address: string; matchKey: string; path: string };
-  try {
-    derived = plugin.deriveChangeAddress(wallet.chain as Chain, wallet.network, secret, 0);
-  } finally {
-    secret.dispose();
-    mnemonic.fill(0);
-  }
+  const derive = plugin.deriveChangeAddress.bind(plugin);
+  const derived = await withWalletSecret(masterKey, wallet.id, secret_envelope, (secret) =>
+    derive(wallet.chain as Chain, wallet.network, secret, 0),
+  );
   await db('addresses')
-    .insert({
-      company_id: wallet.company_id,
-      wallet_id: wallet.id,
-      chain: wallet.chain,
-      network: wallet.network,
-      address: derived.address,
-      match_key: derived.matchKey,
-      derivation_index: 0,
-      derivation_path: derived.path,
-      kind: 'change',
-      label: 'change',
-    })
+    .insert(addressRow(wallet, derived, 0, 'change', 'change'))
     .onConflict(['wallet_id', 'kind', 'derivation_index'])
     .ignore();
   return (await changeAddressOf(db, wallet.id)) as string;

@@ -1,10 +1,10 @@
-import { BaseError, type Chain, type Db, type UnsignedWithdrawal, evaluatePolicies, isBaseError, openWalletSecret } from '@walletd/core';
+import { BaseError, type Chain, type Db, type UnsignedWithdrawal, evaluatePolicies, isBaseError } from '@walletd/core';
 import { type WithdrawalRow, addHistory, moveWithdrawal, storedUnsigned, unsignedFromRow } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import { audit } from '../audit';
 import { loadPolicies } from '../policies';
-import { walletSecretContext } from '../wallets';
+import { withWalletSecret } from '../wallets';
 import { holdsSigningClaim, releaseSendClaim, releaseSigningClaim, takeSendClaim, takeSigningClaim, untilClaimed } from './claims';
 import { changeAddressOf } from './changeAddress';
 import { type ChainAccess, chainAccess } from './intent';
@@ -120,15 +120,9 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
     const rebuilt = await rebuild(db, row, access);
     const sourceIndexes = await indexesOf(db, row.wallet_id, rebuilt.sourceAddresses);
     const wallet = await db('wallets').where({ id: row.wallet_id }).first('secret_envelope');
-    const mnemonic = masterKey.open(wallet.secret_envelope, walletSecretContext(row.wallet_id));
-    let signed: { raw: string; txHash: string };
-    const secret = openWalletSecret(mnemonic);
-    try {
-      signed = await access.verbs.sign(rebuilt, secret, sourceIndexes);
-    } finally {
-      secret.dispose();
-      mnemonic.fill(0);
-    }
+    const signed = await withWalletSecret(masterKey, row.wallet_id, wallet.secret_envelope, (secret) =>
+      access.verbs.sign(rebuilt, secret, sourceIndexes),
+    );
     return await storeSigned(db, row, token, access, async (trx, cur) => {
       const updated = await moveWithdrawal(
         trx,
