@@ -3,14 +3,16 @@ import {
   type Chain,
   type ChainPlugin,
   type ChainReader,
+  type ChainAssets,
   type ChainSettings,
   type Db,
   type Logger,
   type MempoolSnapshot,
   type Metrics,
+  chainAssets,
+  ensureTokenAccounts,
   readerOptionsFor,
 } from '@walletd/core';
-import { type ChainAssets, chainAssets } from './chainAssets';
 import type { Fence } from './chainLease';
 import { ChainHaltedError } from './chainHalt';
 import { checkChainIdentity } from './chainIdentity';
@@ -128,6 +130,11 @@ export function createFollower(deps: FollowerDeps): Follower {
    * once), so the last ids are read again; adding an address twice is a no-op.
    */
   async function refreshWatched(): Promise<void> {
+    // Token accounts of new deposit addresses first (and at start, of every address lacking one
+    // for a token allow-listed since): a deposit through one is only seen once it is watched.
+    const afterId = Math.max(0, lastAddressId - 1000);
+    const added = await ensureTokenAccounts(db, plugin, reader, chain, key.network, assets.tokens, { afterId });
+    if (added > 0) logger.info({ added }, 'token accounts registered');
     const rows = (await db('addresses')
       .where(key)
       .andWhere('id', '>', Math.max(0, lastAddressId - 1000))

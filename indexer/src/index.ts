@@ -6,7 +6,6 @@ export * from './indexerService';
 export * from './chainLease';
 export * from './chainHalt';
 export * from './chainIdentity';
-export * from './chainAssets';
 export * from './depositEvents';
 export { persistBlock, persistBlocks, persistMempool, rejectDetached, rewindTo } from './transferStore';
 export * from './withdrawalTracker';

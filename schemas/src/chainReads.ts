@@ -3,15 +3,32 @@ import { DecimalString, Id, RecipientAmount, SignedDecimalString, Timestamp } fr
 export const Address = {
   $id: 'Address',
   type: 'object',
-  required: ['id', 'walletId', 'chain', 'network', 'address', 'index', 'path', 'label', 'createdAt'],
+  required: ['id', 'walletId', 'chain', 'network', 'kind', 'address', 'destinationTag', 'index', 'path', 'label', 'createdAt'],
   additionalProperties: false,
   properties: {
     id: Id,
     walletId: Id,
     chain: { type: 'string' },
     network: { type: 'string' },
-    address: { type: 'string' },
-    index: { type: 'integer', minimum: 0 },
+    kind: {
+      type: 'string',
+      enum: ['deposit', 'account'],
+      description:
+        "`deposit`: an address to hand out. `account`: on account-tag chains (XRP) the wallet's bare account; payments to it without a tag, or with a tag the service never issued, are recorded against it",
+    },
+    address: { type: 'string', description: 'on account-tag chains a deposit address reads `account:tag`' },
+    destinationTag: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      maximum: 4294967295,
+      description: 'account-tag chains: the destination tag the sender must set; null elsewhere and on the account row',
+    },
+    index: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'the derivation index (key-per-address), or the ordinal of a tagged address (account-tag: every tag shares the account key at `path`)',
+    },
     path: { type: 'string' },
     label: { type: ['string', 'null'] },
     createdAt: Timestamp,
@@ -51,6 +68,11 @@ export const Balances = {
           confirmed: SignedDecimalString,
           pending: DecimalString,
           onchain: { ...DecimalString, description: "with ?onchain=true: what the node reports across the wallet's addresses" },
+          onchainSpendable: {
+            ...DecimalString,
+            description:
+              "with ?onchain=true: the part of `onchain` that can be sent, leaving the chain's minimum in place (XRP reserve, Polkadot existential deposit, Solana rent); equal to `onchain` on chains without one",
+          },
         },
       },
     },

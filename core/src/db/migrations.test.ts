@@ -19,6 +19,7 @@ describe('migrations', () => {
         '007_withdrawal_claims',
         '008_withdrawal_output_memos',
         '009_change_addresses',
+        '010_addressing',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -163,6 +163,28 @@ export interface DerivedAddress {
   path: string;
 }
 
+/**
+ * Account-tag chains (XRP): deposit address `tag` of a wallet's account. The service allocates the
+ * tag (a random uint32, unique per account) and stores this form; the detector reports a payment
+ * with a watched tag under `matchKey` and one with no tag or an unknown tag under the account's
+ * own key (it is recorded, attributed to the account, never lost), carrying the tag as sent in
+ * `extra.destinationTag`.
+ */
+export function taggedAddress(account: { address: string; matchKey: string }, tag: number): { address: string; matchKey: string } {
+  return { address: `${account.address}:${tag}`, matchKey: `${account.matchKey}:${tag}` };
+}
+
+/**
+ * A token account a deposit address owns for one asset (Solana associated token account per mint,
+ * TON jetton wallet per master). The service watches `matchKey` and credits a transfer reported
+ * there (`toKey` = this key) to the owner, and only when its asset is `assetKey`.
+ */
+export interface TokenAccount {
+  assetKey: string;
+  address: string;
+  matchKey: string;
+}
+
 /** A detected transfer waiting to be final, as `confirm` sees it. */
 export interface PendingTransfer {
   id: number;
@@ -366,7 +388,11 @@ export interface ChainPlugin<R extends ChainReader = ChainReader> {
   matchKey(chain: Chain, network: string, address: string): string;
   /** The display form (EIP-55 on EVM), applied to what matched only, off the hot path. */
   formatAddress(chain: Chain, network: string, address: string): string;
-  /** Key-per-address: deposit address `index`. Account-tag: the wallet's account (index 0). Documents its path in `path`. */
+  /**
+   * Key-per-address: deposit address `index`. Account-tag: the wallet's account (index 0; the
+   * service derives it once, when the wallet is created, and allocates tags without the secret).
+   * Documents its path in `path`.
+   */
   deriveAddress(chain: Chain, network: string, secret: WalletSecret, index: number): DerivedAddress;
   /**
    * Chains with change outputs (UTXO): the internal change branch (BIP-44/84 `…/1/index`). Never
@@ -374,6 +400,19 @@ export interface ChainPlugin<R extends ChainReader = ChainReader> {
    * branch and uses the key that controls the address.
    */
   deriveChangeAddress?(chain: Chain, network: string, secret: WalletSecret, index: number): DerivedAddress;
+  /**
+   * Chains where tokens arrive at accounts of their own: the token accounts `owner` has for the
+   * allow-listed `tokens` (computed, or asked of the node through `reader`: TON's jetton master
+   * names the jetton wallet). Called when a deposit address is generated and, for tokens
+   * allow-listed later, when the indexer starts; never with the wallet secret.
+   */
+  tokenAccounts?(
+    chain: Chain,
+    network: string,
+    owner: DerivedAddress,
+    tokens: readonly TokenDefinition[],
+    reader: R,
+  ): Promise<TokenAccount[]>;
   createReader(chain: Chain, network: string, options: ReaderOptions): R;
   confirm: ConfirmFn;
   /** Absent on a deposit-only plugin: the server then refuses withdrawals on its chains (422). */

@@ -1,3 +1,5 @@
 export * from './contract';
 export * from './registerPlugins';
 export * from './confirmByDepth';
+export * from './chainAssets';
+export * from './tokenAccounts';

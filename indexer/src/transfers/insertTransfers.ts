@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { TransferRow } from '../depositEvents';
 import { ownMovementKey, ownMovements } from '../ownMovements';
 import { addressesFor } from './addressesFor';
-import type { ChainKey } from './types';
+import type { AddressRow, ChainKey } from './types';
 
 /** Where a transfer was seen: a block (with its depth at the head), or the mempool (`block` null). */
 export interface Seen {
@@ -19,7 +19,7 @@ export interface Announced {
 
 /**
  * Both insert paths in one statement: every transfer of one or several consecutive blocks (or of
- * a mempool snapshot) to a company address, unique by (chain, network, tx hash, event index), so exactly once however
+ * a mempool snapshot) to a company address, unique by (chain, network, tx key, event index), so exactly once however
  * often a block is read. Returns what is to be announced (`deposit.detected`), in input order:
  * - from a block: a new row; a row seen again (a rescan, a re-inclusion after a reorg, a mempool
  *   deposit now mined) is re-attached to the block and announces nothing, unless a reorg or the
@@ -48,12 +48,15 @@ export async function insertTransfers(
   );
   // One row per identity: a statement cannot update the same row twice.
   const ids = new Set<string>();
-  const rows: (Seen & { t: DetectedTransfer; address: { id: number; address: string; wallet_id: number; company_id: number } })[] = [];
+  const rows: (Seen & { t: DetectedTransfer; address: AddressRow })[] = [];
   for (const s of seen) {
     const t = s.transfer;
     const address = byKey.get(t.toKey);
-    const id = `${t.txHash}:${t.eventIndex}`;
+    const id = identity(t);
     if (!address || !assets.has(t.assetKey) || ids.has(id) || own.has(ownMovementKey(t.txHash, t.toKey))) continue;
+    // A token account is credited only in its own asset: anything else reported there (a
+    // look-alike token naming it) is not the owner's deposit.
+    if (address.only_asset !== null && address.only_asset !== t.assetKey) continue;
     ids.add(id);
     rows.push({ ...s, t, address });
   }
@@ -67,30 +70,31 @@ export async function insertTransfers(
     : 'do nothing';
   const { rows: out } = await trx.raw(
     `with input as (
-       select * from unnest(?::int[], ?::int[], ?::int[], ?::text[], ?::int[], ?::int[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::text[], ?::jsonb[],
+       select * from unnest(?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::int[], ?::int[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::text[], ?::jsonb[],
                             ?::bigint[], ?::text[], ?::int[])
-         with ordinality as i(company_id, wallet_id, address_id, tx_hash, event_index, log_index, event_type, asset_key, amount, from_address, to_address, extra,
+         with ordinality as i(company_id, wallet_id, address_id, tx_hash, tx_key, event_index, log_index, event_type, asset_key, amount, from_address, to_address, extra,
                               block_number, block_hash, confirmations, ord)
      ), retracted as (
-       select t.tx_hash, t.event_index from transfers t
-       join input i on i.tx_hash = t.tx_hash and i.event_index = t.event_index
+       select t.tx_key, t.event_index from transfers t
+       join input i on i.tx_key = t.tx_key and i.event_index = t.event_index
        where t.chain = ? and t.network = ? and t.status = 'rejected' and t.reason in ('reorg', 'mempool_dropped')
      ), written as (
-       insert into transfers (company_id, wallet_id, address_id, chain, network, tx_hash, event_index, log_index, direction, event_type,
+       insert into transfers (company_id, wallet_id, address_id, chain, network, tx_hash, tx_key, event_index, log_index, direction, event_type,
                               asset_key, amount, from_address, to_address, block_number, block_hash, status, confirmations, seen_in_block, extra)
-       select company_id, wallet_id, address_id, ?, ?, tx_hash, event_index, log_index, 'incoming', event_type,
+       select company_id, wallet_id, address_id, ?, ?, tx_hash, tx_key, event_index, log_index, 'incoming', event_type,
               asset_key, amount, from_address, to_address, block_number, block_hash, 'pending', confirmations, ?::boolean, extra
        from input order by ord
-       on conflict (chain, network, tx_hash, event_index) ${onConflict}
+       on conflict (chain, network, tx_key, event_index) ${onConflict}
        returning *, (xmax = 0) as inserted
      )
-     select w.*, (w.inserted or r.tx_hash is not null) as announce
-     from written w left join retracted r on r.tx_hash = w.tx_hash and r.event_index = w.event_index`,
+     select w.*, (w.inserted or r.tx_key is not null) as announce
+     from written w left join retracted r on r.tx_key = w.tx_key and r.event_index = w.event_index`,
     [
       rows.map((r) => r.address.company_id),
       rows.map((r) => r.address.wallet_id),
       rows.map((r) => r.address.id),
       rows.map((r) => r.t.txHash),
+      rows.map((r) => r.t.txKey ?? r.t.txHash),
       rows.map((r) => r.t.eventIndex),
       rows.map((r) => r.t.logIndex ?? null),
       rows.map((r) => r.t.eventType),
@@ -109,12 +113,16 @@ export async function insertTransfers(
       inBlock,
     ] as unknown as readonly Knex.RawBinding[],
   );
-  const order = new Map(rows.map((r, i) => [`${r.t.txHash}:${r.t.eventIndex}`, i]));
-  return (out as (TransferRow & { announce: boolean })[])
+  const order = new Map(rows.map((r, i) => [identity(r.t), i]));
+  const at = (r: { tx_key: string; event_index: number }) => order.get(`${r.tx_key}:${r.event_index}`) ?? 0;
+  return (out as (TransferRow & { tx_key: string; announce: boolean })[])
     .filter((r) => r.announce)
-    .sort((a, b) => (order.get(`${a.tx_hash}:${a.event_index}`) ?? 0) - (order.get(`${b.tx_hash}:${b.event_index}`) ?? 0))
+    .sort((a, b) => at(a) - at(b))
     .map(({ announce: _a, inserted: _i, ...row }: TransferRow & { announce: boolean; inserted?: boolean }) => ({
       row: row as TransferRow,
       asset: assets.get(row.asset_key) as AssetRef,
     }));
 }
+
+/** A transfer's identity within its chain: the transaction key (the hash unless the plugin says otherwise) and the event index. */
+const identity = (t: DetectedTransfer): string => `${t.txKey ?? t.txHash}:${t.eventIndex}`;

@@ -12,5 +12,15 @@ export interface Cursor {
   hash: string | null;
 }
 
-/** A company address as the store matches transfers to it. */
-export type AddressRow = { id: number; match_key: string; address: string; wallet_id: number; company_id: number };
+/**
+ * A company address as the store matches transfers to it. Through a token account: its owner's id
+ * and address, and `only_asset` the one asset it may be credited in.
+ */
+export type AddressRow = {
+  id: number;
+  match_key: string;
+  address: string;
+  wallet_id: number;
+  company_id: number;
+  only_asset: string | null;
+};

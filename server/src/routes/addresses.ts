@@ -9,7 +9,7 @@ export function addressesRouter(common: Common): Router {
   r.post('/wallets/:id/addresses', async (req, res) => {
     const wallet = await walletFor(common.db, auth(req), req.params.id, ['wallets:generate_address']);
     const label = checkBody<{ label?: string }>('AddressCreateRequest', req.body).label ?? null;
-    res.status(201).json(await generateAddress(common.db, common.masterKey, common.plugins, wallet, label));
+    res.status(201).json(await generateAddress(common, wallet, label));
   });
   r.get('/wallets/:id/addresses', async (req, res) => {
     const wallet = await walletFor(common.db, auth(req), req.params.id, ['wallets:read']);

@@ -20,7 +20,13 @@ export function transactionsRouter(common: Common): Router {
       res.json({ walletId: wallet.id, balances });
       return;
     }
-    const addresses = (await db('addresses').where({ wallet_id: wallet.id }).pluck('address')) as string[];
+    // Every key the wallet holds funds under: deposit, change and account rows; a tagged address is
+    // its account's and a token account is read through its owner (`getBalance(owner, asset)`).
+    const addresses = (await db('addresses')
+      .where({ wallet_id: wallet.id })
+      .whereIn('kind', ['deposit', 'change', 'account'])
+      .whereNull('destination_tag')
+      .pluck('address')) as string[];
     const live = await onchainBalances(
       config,
       plugins,
@@ -31,7 +37,14 @@ export function transactionsRouter(common: Common): Router {
     );
     res.json({
       walletId: wallet.id,
-      balances: balances.map((b) => ({ ...b, onchain: fromBaseUnits(live.get(b.asset.key) ?? 0n, b.asset.decimals) })),
+      balances: balances.map((b) => {
+        const onchain = live.get(b.asset.key) ?? { total: 0n, spendable: 0n };
+        return {
+          ...b,
+          onchain: fromBaseUnits(onchain.total, b.asset.decimals),
+          onchainSpendable: fromBaseUnits(onchain.spendable, b.asset.decimals),
+        };
+      }),
     });
   });
 

@@ -17,7 +17,7 @@ export function walletsRouter(common: Common, writeLimit: RequestHandler): Route
   r.post('/wallets', writeLimit, validateBody('WalletCreateRequest'), async (req, res) => {
     const a = auth(req);
     requireGlobal(a, 'wallets:create');
-    const wallet = await createWallet(db, masterKey, { companyId: a.companyId, ...req.body });
+    const wallet = await createWallet(db, masterKey, { companyId: a.companyId, ...req.body }, common.plugins);
     res.status(201).location(`/v1/wallets/${wallet.id}`).json(wallet);
   });
 

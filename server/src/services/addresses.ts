@@ -1,5 +1,21 @@
-import { BaseError, type Chain, type Db, type DerivedAddress, type MasterKey, PLAN_LIMITS, type PluginRegistry } from '@walletd/core';
+import { randomInt } from 'node:crypto';
+import {
+  BaseError,
+  type Chain,
+  type ChainPlugin,
+  type Db,
+  type Logger,
+  type MasterKey,
+  PLAN_LIMITS,
+  type PluginRegistry,
+  type WalletdConfig,
+  chainAssets,
+  ensureTokenAccounts,
+  taggedAddress,
+} from '@walletd/core';
+import type { Knex } from 'knex';
 import type { WalletRow } from '../http/scope';
+import { addressRow } from './addressRow';
 import { withWalletSecret } from './wallets';
 
 export interface AddressView {
@@ -7,7 +23,9 @@ export interface AddressView {
   walletId: number;
   chain: string;
   network: string;
+  kind: 'deposit' | 'account';
   address: string;
+  destinationTag: number | null;
   index: number;
   path: string;
   label: string | null;
@@ -19,7 +37,9 @@ interface AddressRow {
   wallet_id: number;
   chain: string;
   network: string;
+  kind: 'deposit' | 'account';
   address: string;
+  destination_tag: string | null;
   derivation_index: number;
   derivation_path: string;
   label: string | null;
@@ -31,67 +51,150 @@ const toView = (r: AddressRow): AddressView => ({
   walletId: r.wallet_id,
   chain: r.chain,
   network: r.network,
+  kind: r.kind,
   address: r.address,
+  destinationTag: r.destination_tag === null ? null : Number(r.destination_tag),
   index: r.derivation_index,
   path: r.derivation_path,
   label: r.label,
   createdAt: r.created_at.toISOString(),
 });
 
-type WalletKeys = { id: number; company_id: number; chain: string; network: string };
-
-/** An `addresses` row for a derived address of the wallet: a deposit address, or its change address (migration 009). */
-export function addressRow(
-  wallet: WalletKeys,
-  derived: DerivedAddress,
-  index: number,
-  kind: 'deposit' | 'change',
-  label: string | null,
-): Record<string, unknown> {
-  return {
-    company_id: wallet.company_id,
-    wallet_id: wallet.id,
-    chain: wallet.chain,
-    network: wallet.network,
-    address: derived.address,
-    match_key: derived.matchKey,
-    derivation_index: index,
-    derivation_path: derived.path,
-    kind,
-    label,
-  };
+export interface AddressServices {
+  db: Db;
+  masterKey: MasterKey;
+  plugins: PluginRegistry;
+  /** Without it no token account is registered here; the indexer registers them before its next block. */
+  config?: WalletdConfig;
+  logger?: Logger;
 }
 
-/** The next HD address of the wallet; indexes are taken under a row lock, so never reused. */
-export async function generateAddress(
-  db: Db,
-  masterKey: MasterKey,
-  plugins: PluginRegistry,
-  wallet: WalletRow,
-  label: string | null,
-): Promise<AddressView> {
-  const plugin = plugins.forChain(wallet.chain);
+/**
+ * The next deposit address of the wallet. Key-per-address chains: the next HD index, taken under
+ * the wallet's row lock, so never reused. Account-tag chains (XRP): the wallet's account with a new
+ * destination tag, no secret opened. Where the chain has token accounts, the new address's are
+ * registered too (after the commit: the plugin may ask the node, never inside a transaction).
+ */
+export async function generateAddress(s: AddressServices, wallet: WalletRow, label: string | null): Promise<AddressView> {
+  const plugin = s.plugins.forChain(wallet.chain);
   if (!plugin) throw new BaseError('unprocessable', `addresses on ${wallet.chain} are not supported by this build yet`);
-  return db.transaction(async (trx) => {
-    const locked = await trx('wallets').where({ id: wallet.id }).forUpdate().first('next_address_index', 'secret_envelope');
-    const company = await trx('companies').where({ id: wallet.company_id }).first('plan');
-    const cap = company.plan === 'free' ? PLAN_LIMITS.free.maxAddressesPerWallet : null;
-    if (cap !== null && locked.next_address_index >= cap)
-      throw new BaseError('plan_cap_reached', `the free plan allows at most ${cap} addresses per wallet`);
-    const derived = await withWalletSecret(masterKey, wallet.id, locked.secret_envelope, (secret) =>
+  const addressing = plugin.chains.find((c) => c.chain === wallet.chain)?.addressing ?? 'key-per-address';
+  const view =
+    addressing === 'account-tag'
+      ? await generateTagAddress(s.db, s.masterKey, plugin, wallet, label)
+      : await generateKeyAddress(s, plugin, wallet, label);
+  await registerTokenAccounts(s, plugin, wallet, view.id);
+  return view;
+}
+
+async function generateKeyAddress(s: AddressServices, plugin: ChainPlugin, wallet: WalletRow, label: string | null): Promise<AddressView> {
+  return s.db.transaction(async (trx) => {
+    const locked = await lockForNewAddress(trx, wallet);
+    const derived = await withWalletSecret(s.masterKey, wallet.id, locked.secret_envelope, (secret) =>
       plugin.deriveAddress(wallet.chain as Chain, wallet.network, secret, locked.next_address_index),
     );
-    const [row] = await trx('addresses')
-      .insert(addressRow(wallet, derived, locked.next_address_index, 'deposit', label))
-      .returning('*');
-    await trx('wallets')
-      .where({ id: wallet.id })
-      .update({ next_address_index: locked.next_address_index + 1 });
-    return toView(row as AddressRow);
+    return insertDeposit(trx, wallet, addressRow(wallet, derived, locked.next_address_index, 'deposit', label), locked.next_address_index);
   });
 }
 
+/** Tags are random (a sender cannot guess the next customer's) and unique per account; no secret is opened. */
+async function generateTagAddress(
+  db: Db,
+  masterKey: MasterKey,
+  plugin: ChainPlugin,
+  wallet: WalletRow,
+  label: string | null,
+): Promise<AddressView> {
+  const account = await ensureAccount(db, masterKey, plugin, wallet);
+  return db.transaction(async (trx) => {
+    const locked = await lockForNewAddress(trx, wallet);
+    let tag = 0;
+    do tag = randomInt(1, 2 ** 32 - 1);
+    while (
+      await trx('addresses')
+        .where({ chain: wallet.chain, network: wallet.network, match_key: `${account.match_key}:${tag}` })
+        .first('id')
+    );
+    const tagged = taggedAddress({ address: account.address, matchKey: account.match_key }, tag);
+    const row = {
+      ...addressRow(wallet, { ...tagged, path: account.derivation_path }, locked.next_address_index, 'deposit', label),
+      destination_tag: tag,
+    };
+    return insertDeposit(trx, wallet, row, locked.next_address_index);
+  });
+}
+
+async function lockForNewAddress(
+  trx: Knex.Transaction,
+  wallet: WalletRow,
+): Promise<{ next_address_index: number; secret_envelope: unknown }> {
+  const locked = await trx('wallets').where({ id: wallet.id }).forUpdate().first('next_address_index', 'secret_envelope');
+  const company = await trx('companies').where({ id: wallet.company_id }).first('plan');
+  const cap = company.plan === 'free' ? PLAN_LIMITS.free.maxAddressesPerWallet : null;
+  if (cap !== null && locked.next_address_index >= cap)
+    throw new BaseError('plan_cap_reached', `the free plan allows at most ${cap} addresses per wallet`);
+  return locked;
+}
+
+async function insertDeposit(trx: Knex.Transaction, wallet: WalletRow, row: Record<string, unknown>, index: number): Promise<AddressView> {
+  const [inserted] = await trx('addresses').insert(row).returning('*');
+  await trx('wallets')
+    .where({ id: wallet.id })
+    .update({ next_address_index: index + 1 });
+  return toView(inserted as AddressRow);
+}
+
+/**
+ * The account row of an account-tag wallet: derived when the wallet is created (`createWallet`);
+ * a wallet created while the chain's plugin was not loaded gets it here, the one time a secret is
+ * opened for it.
+ */
+export async function ensureAccount(
+  db: Db,
+  masterKey: MasterKey,
+  plugin: ChainPlugin,
+  wallet: { id: number; company_id: number; chain: string; network: string },
+): Promise<{ id: number; address: string; match_key: string; derivation_path: string }> {
+  const existing = await db('addresses')
+    .where({ wallet_id: wallet.id, kind: 'account' })
+    .first('id', 'address', 'match_key', 'derivation_path');
+  if (existing) return existing;
+  const { secret_envelope } = await db('wallets').where({ id: wallet.id }).first('secret_envelope');
+  const derived = await withWalletSecret(masterKey, wallet.id, secret_envelope, (secret) =>
+    plugin.deriveAddress(wallet.chain as Chain, wallet.network, secret, 0),
+  );
+  await db('addresses')
+    .insert(addressRow(wallet, derived, 0, 'account', null))
+    .onConflict()
+    .ignore();
+  return db('addresses').where({ wallet_id: wallet.id, kind: 'account' }).first('id', 'address', 'match_key', 'derivation_path');
+}
+
+/**
+ * Best effort here: the address is committed and valid; if the node cannot name a token account
+ * now, the indexer registers it before it reads the next block (it checks every new address).
+ */
+async function registerTokenAccounts(s: AddressServices, plugin: ChainPlugin, wallet: WalletRow, addressId: number): Promise<void> {
+  if (!plugin.tokenAccounts || !s.config) return;
+  const settings = s.config.chains.find((c) => c.chain === wallet.chain && c.network === wallet.network);
+  if (!settings) return;
+  try {
+    const { tokens } = chainAssets(plugin, settings);
+    await ensureTokenAccounts(s.db, plugin, s.plugins.readerFor(settings), wallet.chain as Chain, wallet.network, tokens, {
+      ids: [addressId],
+    });
+  } catch (err) {
+    s.logger?.warn({ err, walletId: wallet.id, addressId }, 'token accounts not registered yet; the indexer will retry');
+  }
+}
+
 export async function listAddresses(db: Db, walletId: number): Promise<AddressView[]> {
-  // Deposit addresses only: a change address is the wallet's own and never handed out.
-  return ((await db('addresses').where({ wallet_id: walletId, kind: 'deposit' }).orderBy('derivation_index')) as AddressRow[]).map(toView);
+  // Deposit addresses and an account-tag wallet's account; change and token accounts are the
+  // wallet's own and never handed out.
+  return (
+    (await db('addresses')
+      .where({ wallet_id: walletId })
+      .whereIn('kind', ['deposit', 'account'])
+      .orderByRaw(`kind = 'account' desc, derivation_index`)) as AddressRow[]
+  ).map(toView);
 }

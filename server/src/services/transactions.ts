@@ -1,5 +1,6 @@
 import {
   type AssetRef,
+  type Balance,
   BaseError,
   type Chain,
   type Db,
@@ -85,18 +86,22 @@ export async function onchainBalances(
   network: string,
   addresses: string[],
   assets: AssetRef[],
-): Promise<Map<string, bigint>> {
+): Promise<Map<string, Balance>> {
   const settings = config.chains.find((c) => c.chain === chain && c.network === network);
   const plugin = plugins.forChain(chain);
   if (!settings || !plugin)
     throw new BaseError('unprocessable', `${chain}/${network} is not followed by this service (chains[] in the config)`);
   const reader = plugins.readerFor(settings);
-  const out = new Map<string, bigint>();
+  const out = new Map<string, Balance>();
   try {
     for (const asset of assets) {
-      let total = 0n;
-      for (const a of addresses) total += (await reader.getBalance(a, asset)).total;
-      out.set(asset.key, total);
+      const sum: Balance = { total: 0n, spendable: 0n };
+      for (const a of addresses) {
+        const b = await reader.getBalance(a, asset);
+        sum.total += b.total;
+        sum.spendable += b.spendable;
+      }
+      out.set(asset.key, sum);
     }
   } catch (cause) {
     throw new BaseError('node_error', `the ${chain}/${network} node did not answer the balance check`, { cause });

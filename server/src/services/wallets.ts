@@ -1,5 +1,6 @@
 import {
   BaseError,
+  type Chain,
   NETWORKS,
   PLAN_LIMITS,
   generateWalletMnemonic,
@@ -12,8 +13,10 @@ import {
   type MasterKey,
   type WalletSecret,
   type Plan,
+  type PluginRegistry,
 } from '@walletd/core';
 import type { WalletRow } from '../http/scope';
+import { addressRow } from './addressRow';
 import { audit } from './audit';
 
 export interface WalletView {
@@ -64,7 +67,11 @@ export interface CreateWalletInput {
   network: string;
 }
 
-export async function createWallet(db: Db, masterKey: MasterKey, input: CreateWalletInput): Promise<WalletView> {
+/**
+ * On account-tag chains (XRP) the wallet's one account is derived here, while the new secret is in
+ * hand, so generating its tagged deposit addresses later never opens the secret.
+ */
+export async function createWallet(db: Db, masterKey: MasterKey, input: CreateWalletInput, plugins?: PluginRegistry): Promise<WalletView> {
   if (!isChain(input.chain)) throw new BaseError('validation_failed', `unknown chain "${input.chain}"`);
   if (!networkInfo(input.chain, input.network)) {
     const known = NETWORKS[input.chain].map((n) => n.name).join(', ');
@@ -101,6 +108,16 @@ export async function createWallet(db: Db, masterKey: MasterKey, input: CreateWa
           secret_envelope: envelope,
         })
         .returning('*');
+      const plugin = plugins?.forChain(input.chain);
+      if (plugin?.chains.find((c) => c.chain === input.chain)?.addressing === 'account-tag') {
+        const secret = openWalletSecret(mnemonic);
+        try {
+          const account = plugin.deriveAddress(input.chain as Chain, input.network, secret, 0);
+          await trx('addresses').insert(addressRow(row as WalletRow, account, 0, 'account', null));
+        } finally {
+          secret.dispose();
+        }
+      }
       return toWalletView(row as WalletRow);
     } finally {
       mnemonic.fill(0);

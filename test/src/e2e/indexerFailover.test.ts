@@ -80,7 +80,11 @@ describe('indexer fail-over across a PostgreSQL restart', () => {
   it('exactly one indexer follows afterwards, every deposit is announced once, and SIGINT exits 0 leaving nothing behind', async () => {
     const s = await seedCompany(db);
     const wallet = await createWallet(db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
-    const address = await generateAddress(db, masterKey, loadPlugins(), await db('wallets').where({ id: wallet.id }).first(), null);
+    const address = await generateAddress(
+      { db: db, masterKey, plugins: loadPlugins() },
+      await db('wallets').where({ id: wallet.id }).first(),
+      null,
+    );
     const config = join(dir, 'walletd.json');
     writeFileSync(
       config,
@@ -191,7 +195,10 @@ describe('indexer fail-over across a PostgreSQL restart', () => {
     a.child.kill('SIGINT');
     b.child.kill('SIGINT');
     expect(await Promise.all([a.exited, b.exited])).toEqual([0, 0]);
-    expect(`${a.stderr()}${b.stderr()}`).not.toContain('Client has encountered a connection error');
+    // A pooled connection broken by the restart is never used again. The one exception is the
+    // ROLLBACK of a transaction that was open when the server went away (its round fails and is
+    // retried; whether one was open at that instant depends on timing).
+    expect(`${a.stderr()}${b.stderr()}`).not.toMatch(/(?<!ROLLBACK - )Client has encountered a connection error/);
     expect([a.child.pid, b.child.pid, ...children].filter((pid) => pidAlive(pid as number))).toEqual([]);
 
     // The lease row named the follower each time.

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import {
+  type AddressingMode,
+  type Chain,
   type ChainCapabilities,
+  type DerivedAddress,
+  type TokenDefinition,
   type ChainPlugin,
   type ChainReader,
   PLUGIN_API_VERSION,
@@ -27,6 +31,11 @@ export interface RecordedCalls {
 export function createRecordingPlugin(
   chain: 'xrp' | 'ton' | 'solana' = 'xrp',
   capabilities: ChainCapabilities = { memo: true, destinationTag: true, multipleOutputs: false, feePayer: false },
+  /**
+   * `addressing` as declared; `reserve` kept back from every balance (spendable = total − reserve);
+   * `tokenAccounts`: each owner gets, per token, `t<owner hex without r><first 2 hex of the token>`.
+   */
+  options: { addressing?: AddressingMode; reserve?: bigint; tokenAccounts?: boolean } = {},
 ): { plugin: ChainPlugin; calls: RecordedCalls } {
   const calls: RecordedCalls = { build: [], sign: [], broadcast: [] };
   const valid = (address: string) => /^r[0-9a-fA-F]{24}$/.test(address);
@@ -34,7 +43,7 @@ export function createRecordingPlugin(
     head: async () => 100n,
     fetchBlock: async () => null,
     blockHash: async () => null,
-    getBalance: async () => ({ total: 10n ** 12n, spendable: 10n ** 12n }),
+    getBalance: async () => ({ total: 10n ** 12n, spendable: 10n ** 12n - (options.reserve ?? 0n) }),
   };
   const payloadOf = (intent: WithdrawalIntent) => ({
     outputs: intent.outputs.map((o) => ({ ...o, amount: o.amount.toString() })),
@@ -48,7 +57,7 @@ export function createRecordingPlugin(
       {
         chain,
         networks: [{ network: chain === 'ton' ? 'testnet' : 'devnet', defaultConfirmations: 1, finality: 'confirmations' }],
-        addressing: 'key-per-address',
+        addressing: options.addressing ?? 'key-per-address',
         capabilities,
       },
     ],
@@ -65,6 +74,15 @@ export function createRecordingPlugin(
       matchKey: `r${index.toString(16).padStart(24, '0')}`,
       path: `m/0/${index}`,
     }),
+    ...(options.tokenAccounts
+      ? {
+          tokenAccounts: async (_c: Chain, _n: string, owner: DerivedAddress, tokens: readonly TokenDefinition[]) =>
+            tokens.map((t) => {
+              const address = `t${owner.matchKey.slice(1, 23)}${t.matchKey.slice(-2)}`;
+              return { assetKey: t.key, address, matchKey: address };
+            }),
+        }
+      : {}),
     createReader: () => reader,
     confirm: () => [],
     withdrawals: {

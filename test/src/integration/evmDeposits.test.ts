@@ -41,7 +41,7 @@ describe('EVM deposits on anvil', () => {
     const s = await seedCompany(t.db);
     const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
     const row = await t.db('wallets').where({ id: wallet.id }).first();
-    return generateAddress(t.db, masterKey, loadPlugins(), row, null);
+    return generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, row, null);
   }
   const events = async (type: string) =>
     (await t.db('events').where({ type }).orderBy('seq').pluck('body')).map((b: string) => JSON.parse(b));
@@ -162,7 +162,11 @@ describe('finality by the finalized tag', () => {
     try {
       const s = await seedCompany(t.db);
       const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
-      const addr = await generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: wallet.id }).first(), null);
+      const addr = await generateAddress(
+        { db: t.db, masterKey, plugins: loadPlugins() },
+        await t.db('wallets').where({ id: wallet.id }).first(),
+        null,
+      );
       const f = createFollower({
         db: t.db,
         logger: createLogger({ level: 'silent' }),
@@ -228,7 +232,11 @@ describe('indexer fail-over', () => {
     try {
       const s = await seedCompany(t.db);
       const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
-      const addr = await generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: wallet.id }).first(), null);
+      const addr = await generateAddress(
+        { db: t.db, masterKey, plugins: loadPlugins() },
+        await t.db('wallets').where({ id: wallet.id }).first(),
+        null,
+      );
       first.start();
       await eventually(
         async () => lines.join(''),

@@ -46,8 +46,8 @@ describe('EVM token deposits on anvil', () => {
     const s = await seedCompany(t.db);
     const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
     const row = await t.db('wallets').where({ id: wallet.id }).first();
-    const a = await generateAddress(t.db, masterKey, loadPlugins(), row, null);
-    const b = await generateAddress(t.db, masterKey, loadPlugins(), row, null);
+    const a = await generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, row, null);
+    const b = await generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, row, null);
     const follower = createFollower({
       db: t.db,
       logger: createLogger({ level: 'silent' }),

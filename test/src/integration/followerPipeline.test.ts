@@ -48,7 +48,7 @@ describe('follower catch-up', () => {
     const s = await seedCompany(t.db);
     const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network });
     const row = await t.db('wallets').where({ id: wallet.id }).first();
-    return (await generateAddress(t.db, masterKey, loadPlugins(), row, null)).address;
+    return (await generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, row, null)).address;
   }
   const events = async (type: string) =>
     (await t.db('events').where({ type }).orderBy('seq').pluck('body')).map((b: string) => JSON.parse(b)) as {

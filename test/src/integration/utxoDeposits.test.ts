@@ -60,7 +60,7 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
     const s = await seedCompany(t.db);
     const address = async (chain: 'bitcoin' | 'dogecoin') => {
       const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: chain, chain, network: 'regtest' });
-      return generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: w.id }).first(), null);
+      return generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, await t.db('wallets').where({ id: w.id }).first(), null);
     };
     const segwit = await address('bitcoin');
     const legacy = await address('dogecoin');
@@ -105,7 +105,11 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
   it('follows a reorg that mines the deposit again in another block: one detection, one confirmation', async () => {
     const s = await seedCompany(t.db, 'paid', 'Reorg Inc');
     const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'r', chain: 'bitcoin', network: 'regtest' });
-    const a = await generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: w.id }).first(), null);
+    const a = await generateAddress(
+      { db: t.db, masterKey, plugins: loadPlugins() },
+      await t.db('wallets').where({ id: w.id }).first(),
+      null,
+    );
     const txid = await node.rpc<string>('sendtoaddress', [nodeAddress('bitcoin', a.address), '0.3']);
     const [first] = await node.mine(1);
     await tick();
@@ -129,7 +133,11 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
   it('rejects a mempool deposit double-spent by a replacement (RBF) with mempool_dropped, and follows the replacement', async () => {
     const s = await seedCompany(t.db, 'paid', 'Mempool Ltd');
     const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'm', chain: 'bitcoin', network: 'regtest' });
-    const a = await generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: w.id }).first(), null);
+    const a = await generateAddress(
+      { db: t.db, masterKey, plugins: loadPlugins() },
+      await t.db('wallets').where({ id: w.id }).first(),
+      null,
+    );
     const original = await node.rpc<string>('sendtoaddress', [nodeAddress('bitcoin', a.address), '0.7']);
     await tick();
     const mine = async (type: string, txid: string) => (await events(type)).filter((e) => e.data.txHash === txid);
@@ -152,7 +160,11 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
   it('retracts a mined deposit (reason reorg) when a reorg removes its block and a conflicting transaction replaces it', async () => {
     const s = await seedCompany(t.db, 'paid', 'Invalidated plc');
     const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'i', chain: 'bitcoin', network: 'regtest' });
-    const a = await generateAddress(t.db, masterKey, loadPlugins(), await t.db('wallets').where({ id: w.id }).first(), null);
+    const a = await generateAddress(
+      { db: t.db, masterKey, plugins: loadPlugins() },
+      await t.db('wallets').where({ id: w.id }).first(),
+      null,
+    );
     const original = await node.rpc<string>('sendtoaddress', [nodeAddress('bitcoin', a.address), '0.4']);
     const [block] = await node.mine(1);
     await tick();

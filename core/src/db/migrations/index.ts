@@ -8,6 +8,7 @@ import * as m006IndexerFencing from './006_indexer_fencing';
 import * as m007WithdrawalClaims from './007_withdrawal_claims';
 import * as m008WithdrawalOutputMemos from './008_withdrawal_output_memos';
 import * as m009ChangeAddresses from './009_change_addresses';
+import * as m010Addressing from './010_addressing';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '007_withdrawal_claims': m007WithdrawalClaims,
   '008_withdrawal_output_memos': m008WithdrawalOutputMemos,
   '009_change_addresses': m009ChangeAddresses,
+  '010_addressing': m010Addressing,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,5 +1,5 @@
 import type { Chain, ChainPlugin, Db, MasterKey } from '@walletd/core';
-import { addressRow } from '../addresses';
+import { addressRow } from '../addressRow';
 import { withWalletSecret } from '../wallets';
 
 /**
@@ -27,7 +27,7 @@ export async function ensureChangeAddress(
   );
   await db('addresses')
     .insert(addressRow(wallet, derived, 0, 'change', 'change'))
-    .onConflict(['wallet_id', 'kind', 'derivation_index'])
+    .onConflict()
     .ignore();
   return (await changeAddressOf(db, wallet.id)) as string;
 }

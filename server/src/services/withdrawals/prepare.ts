@@ -31,6 +31,11 @@ export interface Prepared {
  */
 async function chooseSource(db: Knex, wallet: WalletRow, intent: ResolvedIntent): Promise<{ address: string; index: number }> {
   if (intent.from) return ownedSource(db, wallet.id, intent.from);
+  // Account-tag chains: every tagged deposit address is the one account, which pays.
+  const account = (await db('addresses').where({ wallet_id: wallet.id, kind: 'account' }).first('address', 'derivation_index')) as
+    | { address: string; derivation_index: number }
+    | undefined;
+  if (account) return { address: account.address, index: account.derivation_index };
   const { rows } = await db.raw(
     `select a.address, a.derivation_index,
         coalesce((select sum(t.amount) from transfers t
@@ -48,7 +53,12 @@ async function chooseSource(db: Knex, wallet: WalletRow, intent: ResolvedIntent)
 }
 
 async function walletAddresses(db: Knex, walletId: number): Promise<{ address: string; derivation_index: number }[]> {
-  return (await db('addresses').where({ wallet_id: walletId }).orderBy('derivation_index').select('address', 'derivation_index')) as {
+  return (await db('addresses')
+    .where({ wallet_id: walletId })
+    .whereIn('kind', ['deposit', 'change', 'account'])
+    .whereNull('destination_tag')
+    .orderBy('derivation_index')
+    .select('address', 'derivation_index')) as {
     address: string;
     derivation_index: number;
   }[];

@@ -47,7 +47,8 @@ export async function toWithdrawalView(db: Db, row: WithdrawalRow, withHistory =
   const signers = signable
     ? ((await db('addresses')
         .where({ wallet_id: row.wallet_id })
-        .whereIn('derivation_index', row.source_indexes ?? [])
+        .whereIn('address', row.source_addresses ?? [])
+        .whereIn('kind', ['deposit', 'change', 'account'])
         .orderBy('derivation_index')
         .select('address', 'derivation_path as derivationPath')) as { address: string; derivationPath: string }[])
     : [];

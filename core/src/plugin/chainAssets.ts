@@ -1,4 +1,6 @@
-import { type AssetRef, type ChainPlugin, type ChainSettings, type TokenDefinition, assetKey, isChain, nativeAsset } from '@walletd/core';
+import { type AssetRef, assetKey, isChain, nativeAsset } from '../chains';
+import type { ChainSettings } from '../config';
+import type { ChainPlugin, TokenDefinition } from './contract';
 
 export interface ChainAssets {
   native: AssetRef;
