@@ -40,6 +40,10 @@ describe('SharedAddressSet', () => {
     // The same lookup from the raw script bytes (the UTXO detector's hot path), no hex built.
     expect(view.hasBytes(Buffer.from(script, 'hex'))).toBe(true);
     expect(view.hasBytes(Buffer.from(`0014${'ab'.repeat(19)}ac`, 'hex'))).toBe(false);
+    // In place: the script inside a larger buffer, by its offsets.
+    const inBlock = Buffer.from(`ffff${script}eeee`, 'hex');
+    expect(view.hasBytes(inBlock, 2, inBlock.length - 2)).toBe(true);
+    expect(view.hasBytes(inBlock, 1, inBlock.length - 2)).toBe(false);
     // A base58 key (not hex) is digested.
     expect(set.add('TLyqzVGLV1srkB7dToTAEqgDSfPtXRJZYH')).toBe(true);
     expect(new SharedAddressView(set.table).has('TLyqzVGLV1srkB7dToTAEqgDSfPtXRJZYH')).toBe(true);

@@ -14,6 +14,8 @@ import { createHash } from 'node:crypto';
  * carry the new one. Only the main thread writes.
  */
 const SLOT = 20;
+/** A slot in 32-bit words: slots start at multiples of 20 bytes, so they are 4-byte aligned. */
+const WORDS = SLOT / 4;
 
 export interface SharedAddressTable {
   buffer: SharedArrayBuffer;
@@ -32,13 +34,13 @@ function hexToBytes(hex: string, out: Uint8Array): boolean {
   return true;
 }
 
-/** The slot of raw bytes of at least 20: the last 20, with the leading ones XOR-folded in. */
-function fold(bytes: Uint8Array, out: Uint8Array): boolean {
-  const n = bytes.length;
+/** The slot of raw bytes of at least 20 (`bytes[start..end)`): the last 20, with the leading ones XOR-folded in. */
+function fold(bytes: Uint8Array, out: Uint8Array, start = 0, end = bytes.length): boolean {
+  const n = end - start;
   if (n < SLOT) return false;
   const tail = n - SLOT;
-  for (let i = 0; i < SLOT; i++) out[i] = bytes[tail + i] as number;
-  for (let i = 0; i < tail; i++) out[i % SLOT] = (out[i % SLOT] as number) ^ (bytes[i] as number);
+  for (let i = 0; i < SLOT; i++) out[i] = bytes[start + tail + i] as number;
+  for (let i = 0; i < tail; i++) out[i % SLOT] = (out[i % SLOT] as number) ^ (bytes[start + i] as number);
   return true;
 }
 
@@ -87,14 +89,48 @@ function findSlot(view: Uint8Array, capacity: number, key: Uint8Array): { index:
   }
 }
 
+/**
+ * `findSlot(...).found` for the read path, five 32-bit words at a time and without a result
+ * object (issue 17: the bitcoin detector asks once per output, ~8 000 times a block; what remains
+ * is mostly the one cache miss into the table).
+ */
+function contains(words: Uint32Array, capacity: number, key: Uint8Array, k: Uint32Array): boolean {
+  const mask = capacity - 1;
+  const k0 = k[0] as number;
+  const k1 = k[1] as number;
+  const k2 = k[2] as number;
+  const k3 = k[3] as number;
+  const k4 = k[4] as number;
+  for (let i = slotHash(key, mask); ; i = (i + 1) & mask) {
+    const at = i * WORDS;
+    const w0 = words[at] as number;
+    const w1 = words[at + 1] as number;
+    const w2 = words[at + 2] as number;
+    const w3 = words[at + 3] as number;
+    const w4 = words[at + 4] as number;
+    if (w0 === k0 && w1 === k1 && w2 === k2 && w3 === k3 && w4 === k4) return true;
+    // Not this key: an empty slot ends the probe, an occupied one sends it on.
+    if ((w0 | w1 | w2 | w3 | w4) === 0) return false;
+  }
+}
+
+const isZero = (key: Uint8Array): boolean => {
+  for (let j = 0; j < SLOT; j++) if (key[j] !== 0) return false;
+  return true;
+};
+
 /** Read side, used in workers: `has()` on the match form. */
 export class SharedAddressView {
   readonly #view: Uint8Array;
+  readonly #words: Uint32Array;
   readonly #capacity: number;
   readonly #key = new Uint8Array(SLOT);
+  /** The same 20 bytes as `#key`, as words (native byte order, like `#words`). */
+  readonly #keyWords = new Uint32Array(this.#key.buffer);
 
   constructor(table: SharedAddressTable) {
     this.#view = new Uint8Array(table.buffer);
+    this.#words = new Uint32Array(table.buffer);
     this.#capacity = table.capacity;
   }
 
@@ -105,10 +141,10 @@ export class SharedAddressView {
     return findSlot(this.#view, this.#capacity, this.#key).found;
   }
 
-  /** `has()` for a match form that is the lowercase hex of these bytes (a UTXO script), without the hex. */
-  hasBytes(bytes: Uint8Array): boolean {
-    if (!fold(bytes, this.#key) || this.#key.every((b) => b === 0)) return false;
-    return findSlot(this.#view, this.#capacity, this.#key).found;
+  /** `has()` for a match form that is the lowercase hex of `bytes[start..end)` (a UTXO script), without the hex or a view. */
+  hasBytes(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
+    if (!fold(bytes, this.#key, start, end) || isZero(this.#key)) return false;
+    return contains(this.#words, this.#capacity, this.#key, this.#keyWords);
   }
 }
 

@@ -79,11 +79,12 @@ export interface WalletSecret {
 export interface WatchedAddresses {
   has(matchKey: string): boolean;
   /**
-   * For match forms that are lowercase hex (UTXO output scripts): `has(hex(bytes))` without
-   * building the string. May say yes for an unwatched key (never no for a watched one); the
-   * indexer matches exact keys before recording.
+   * For match forms that are lowercase hex (UTXO output scripts): `has(hex(bytes[start..end)))`
+   * without building the string or a view (`start`/`end` default to the whole array). May say
+   * yes for an unwatched key (never no for a watched one); the indexer matches exact keys before
+   * recording.
    */
-  hasBytes?(bytes: Uint8Array): boolean;
+  hasBytes?(bytes: Uint8Array, start?: number, end?: number): boolean;
 }
 
 /** A token the operator allow-listed: only these contracts are ever credited. */

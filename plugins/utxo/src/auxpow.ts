@@ -1,4 +1,4 @@
-import { bitcoin } from './libs';
+import { walkTransactions } from './walkTransactions';
 
 const AUXPOW_FLAG = 0x100;
 
@@ -20,11 +20,8 @@ function varint(buf: Uint8Array, at: number): { value: number; size: number } {
 export function stripAuxPow(block: Uint8Array): Uint8Array {
   const version = new DataView(block.buffer, block.byteOffset, block.byteLength).getUint32(0, true);
   if ((version & AUXPOW_FLAG) === 0) return block;
-  let at = 80;
-  // Parsing from a copy that starts at the coinbase: byteLength() gives its serialized size.
-  const coinbase = bitcoin.Transaction.fromBuffer(block.subarray(at), true);
-  at += coinbase.byteLength();
-  at += 32; // parent block hash
+  // The parent's coinbase transaction, then the parent block hash.
+  let at = walkTransactions(block, 80, 1, () => {}) + 32;
   for (let branch = 0; branch < 2; branch++) {
     const n = varint(block, at);
     at += n.size + n.value * 32 + 4; // hashes, then the side mask

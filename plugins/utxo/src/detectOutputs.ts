@@ -6,12 +6,13 @@ import {
   type DetectedTransfer,
   fromBaseUnits,
 } from '@walletd/core';
-import { bitcoin } from './libs';
 import { addressOfScript } from './addresses';
 import { stripAuxPow } from './auxpow';
 import { utxoNetwork } from './networks';
+import { type TxSpans, blockHash, outputScript, outputValue, transactionCount, txid, walkTransactions } from './walkTransactions';
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+// A Buffer view over the same memory (no copy) for its hex encoder.
+const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 const reversedHex = (b: Uint8Array) => Buffer.from(b).reverse().toString('hex');
 
 /**
@@ -38,44 +39,44 @@ export function frameTransactions(txs: Uint8Array[]): Uint8Array {
   return out;
 }
 
-type Tx = ReturnType<typeof bitcoin.Transaction.fromBuffer>;
-
 /**
  * The per-transaction matcher for one detect call (network and lookup resolved once, not per
  * transaction). Every output paying a watched script is one transfer (`eventIndex` and
  * `logIndex` = vout, stable when the transaction is mined again); the transaction's outputs are
  * carried as `outputs` (spec 2.6). Only transactions that match are hashed and encoded.
  */
-function outputMatcher(ctx: DetectContext): (tx: Tx, transfers: DetectedTransfer[]) => void {
+function outputMatcher(ctx: DetectContext): (tx: TxSpans, transfers: DetectedTransfer[]) => void {
   const net = utxoNetwork(ctx.chain, ctx.network);
   const { watched } = ctx;
-  const isWatched = watched.hasBytes ? watched.hasBytes.bind(watched) : (script: Uint8Array) => watched.has(hex(script));
+  const isWatched = watched.hasBytes
+    ? watched.hasBytes.bind(watched)
+    : (bytes: Uint8Array, start: number, end: number) => watched.has(hex(bytes.subarray(start, end)));
   return (tx, transfers) => {
-    let txid: string | null = null;
+    let id: string | null = null;
     let addresses: (string | null)[] | null = null;
     let outputs: { address: string; amount: string }[] | null = null;
-    tx.outs.forEach((out, vout) => {
-      if (!isWatched(out.script)) return;
-      const key = hex(out.script);
-      txid ??= tx.getId();
-      addresses ??= tx.outs.map((o) => addressOfScript(net, o.script));
+    for (let vout = 0; vout < tx.outputCount; vout++) {
+      if (!isWatched(tx.bytes, tx.scriptStarts[vout] as number, tx.scriptEnds[vout] as number)) continue;
+      const key = hex(outputScript(tx, vout));
+      id ??= txid(tx);
+      addresses ??= Array.from({ length: tx.outputCount }, (_, o) => addressOfScript(net, outputScript(tx, o)));
       const shown = addresses;
-      outputs ??= tx.outs.map((o, i) => ({
-        address: shown[i] ?? `script:${hex(o.script)}`,
-        amount: fromBaseUnits(BigInt(o.value), ctx.native.decimals),
+      outputs ??= shown.map((address, o) => ({
+        address: address ?? `script:${hex(outputScript(tx, o))}`,
+        amount: fromBaseUnits(outputValue(tx, o), ctx.native.decimals),
       }));
       transfers.push({
-        txHash: txid,
+        txHash: id,
         eventIndex: vout,
         logIndex: vout,
         to: addresses[vout] ?? key,
         toKey: key,
         assetKey: ctx.native.key,
-        amount: BigInt(out.value),
+        amount: outputValue(tx, vout),
         eventType: 'utxo_output',
         extra: { outputs },
       });
-    });
+    }
   };
 }
 
@@ -84,11 +85,12 @@ export const detect: DetectFn = (raw: Uint8Array, ctx: DetectContext): DetectRes
   const height = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getBigUint64(0);
   // Only dogecoin merge-mines: on bitcoin, version bit 8 is an ordinary (BIP-9) signalling bit.
   const bytes = ctx.chain === 'dogecoin' ? stripAuxPow(raw.subarray(8)) : raw.subarray(8);
-  const block = bitcoin.Block.fromBuffer(bytes);
+  const { count, at } = transactionCount(bytes);
   const match = outputMatcher(ctx);
   const transfers: DetectedTransfer[] = [];
-  for (const tx of block.transactions ?? []) match(tx, transfers);
-  return { block: { number: height, hash: block.getId(), parentHash: reversedHex(block.prevHash as Uint8Array) }, transfers };
+  const end = walkTransactions(bytes, at, count, (tx) => match(tx, transfers));
+  if (end !== bytes.length) throw new RangeError(`block has ${bytes.length - end} bytes after its ${count} transactions`);
+  return { block: { number: height, hash: blockHash(bytes), parentHash: reversedHex(bytes.subarray(4, 36)) }, transfers };
 };
 
 /** Pure, in a worker: the same for framed mempool transactions. */
@@ -98,7 +100,9 @@ export const detectMempool: DetectMempoolFn = (raw: Uint8Array, ctx: DetectConte
   const transfers: DetectedTransfer[] = [];
   for (let at = 0; at < raw.length; ) {
     const length = view.getUint32(at);
-    match(bitcoin.Transaction.fromBuffer(raw.subarray(at + 4, at + 4 + length)), transfers);
+    const one = raw.subarray(at + 4, at + 4 + length);
+    if (walkTransactions(one, 0, 1, (tx) => match(tx, transfers)) !== length)
+      throw new RangeError('a mempool transaction of the wrong length');
     at += 4 + length;
   }
   return transfers;
