@@ -313,6 +313,7 @@ async function energyFeeLimit(reader: TronReader, owner: string, contract: strin
     energy_used?: unknown;
     energy_penalty?: unknown;
     constant_result?: string[];
+    transaction?: { ret?: { ret?: string }[] };
   }>('/wallet/triggerconstantcontract', {
     owner_address: `41${tronMatchKey(owner)}`,
     contract_address: `41${tronMatchKey(contract)}`,
@@ -320,7 +321,8 @@ async function energyFeeLimit(reader: TronReader, owner: string, contract: strin
     parameter: bytesToHex(transferCalldata(to, amount)).slice(8),
     visible: false,
   });
-  if (r.result?.result !== true) {
+  // java-tron reports a revert as result false (CONTRACT_EXE_ERROR), some versions as ret FAILED.
+  if (r.result?.result !== true || r.transaction?.ret?.[0]?.ret === 'FAILED') {
     const message = nodeMessage(r.result?.message);
     throw new BaseError('unprocessable', `the token transfer would fail on chain: ${message || 'the call reverts'}`);
   }
