@@ -3,6 +3,7 @@
  * bundled ethers HD wallet), signing and signature recovery. Never imported by the detect module,
  * which runs in worker threads on plain hex.
  */
+import { secp256k1 } from '@noble/curves/secp256k1';
 import { utils } from 'tronweb';
 
 const { crypto } = utils;
@@ -23,8 +24,20 @@ export const addressOfPrivateKey = (key: Uint8Array): Uint8Array => Uint8Array.f
 /** A 65-byte recoverable signature (r ‖ s ‖ v, v = 27 + recovery id) of a 32-byte hash. */
 export const signHash = (hash: Uint8Array, key: Uint8Array): string => crypto.ECKeySign(hash, key);
 
-/** The signer of a hash, as 41-prefixed lowercase hex. */
-export const recoverSigner = (hashHex: string, signatureHex: string): string => crypto.ecRecover(hashHex, signatureHex).toLowerCase();
+/**
+ * The signer of a hash, as 41-prefixed lowercase hex. tronweb's `ecRecover` (ethers) refuses a
+ * signature whose s is in the upper half, which java-tron accepts and mainnet carries (the recorded
+ * d8b11250 is one): the public key is recovered with @noble/curves, the address computed by tronweb.
+ */
+export function recoverSigner(hashHex: string, signatureHex: string): string {
+  const sig = Buffer.from(signatureHex, 'hex');
+  if (sig.length !== 65) throw new Error('a signature is 65 bytes');
+  const v = sig[64] as number;
+  const recovery = v >= 27 ? v - 27 : v;
+  if (recovery !== 0 && recovery !== 1) throw new Error(`recovery byte ${v}`);
+  const point = secp256k1.Signature.fromCompact(sig.subarray(0, 64)).addRecoveryBit(recovery).recoverPublicKey(hashHex);
+  return Buffer.from(crypto.computeAddress(point.toRawBytes(false))).toString('hex');
+}
 
 /** The BIP-32 private key at `path` from a BIP-39 seed, as 32 bytes. */
 export function hdPrivateKey(seed: Uint8Array, path: string): Uint8Array {

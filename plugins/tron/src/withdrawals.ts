@@ -140,7 +140,7 @@ interface Built {
   txID: string;
 }
 
-function assemble(p: Omit<TronTxPayload, 'rawDataHex' | 'txID' | 'feeParts'>, calldataWord41 = false): Built {
+export function assemble(p: Omit<TronTxPayload, 'rawDataHex' | 'txID' | 'feeParts'>, calldataWord41 = false): Built {
   const contract =
     p.kind === 'trx'
       ? encodeTransferContract({ owner: addr20(p.owner), to: addr20(p.to), amount: BigInt(p.amount) })
