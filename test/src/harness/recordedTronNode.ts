@@ -72,7 +72,7 @@ const hex20 = (address: string): string => {
   if (/^41[0-9a-fA-F]{40}$/.test(address)) return address.slice(2).toLowerCase();
   if (/^[0-9a-f]{40}$/.test(address)) return address;
   const bytes = utils.crypto.decode58Check(address);
-  if (!bytes || bytes.length !== 21 || bytes[0] !== 0x41) throw new Error(`not a Tron address: ${address}`);
+  if (bytes === false || bytes.length !== 21 || bytes[0] !== 0x41) throw new Error(`not a Tron address: ${address}`);
   return Buffer.from(bytes.slice(1)).toString('hex');
 };
 export const tronBase58 = (address: string): string => utils.crypto.getBase58CheckAddress([0x41, ...Buffer.from(hex20(address), 'hex')]);
