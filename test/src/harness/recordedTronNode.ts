@@ -489,7 +489,14 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
         return;
       }
       requests.push({ path, body });
-      const out = answer(path, body);
+      let out: unknown;
+      try {
+        out = answer(path, body);
+      } catch (e) {
+        // A bug here must fail the test loudly, not leave the client waiting.
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(`recorded-response server: ${(e as Error).stack}`);
+        return;
+      }
       if (out === null) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
         return;
