@@ -143,6 +143,70 @@ describe('walletd serve on Tron (recorded-response server)', () => {
     ]);
   });
 
+  it('withdraws through the API: TRX confirmed with the exact fee; USDT refused with 422 while the address lacks TRX for energy, then confirmed', async () => {
+    const s = await seedCompany(t.db);
+    const api = (method: string, path: string, body?: unknown) => call(base, method, `/v1${path}`, { key: s.rootKey, body });
+    const wallet = (await api('POST', '/wallets', { name: 'payouts', chain: 'tron', network: 'devnet' })).body;
+    const a = (await api('POST', `/wallets/${wallet.id}/addresses`)).body;
+    node.payTrx(a.address, 20_000_000n);
+    node.payTrc20(USDT, a.address, 50_000_000n);
+    node.mine(4);
+    await eventually(
+      async () => (await api('GET', `/wallets/${wallet.id}/balances`)).body as { balances: { confirmed: string }[] },
+      (b) => b.balances.every((x) => x.confirmed !== '0'),
+    );
+    const recipient = 'TJ4eV1hnVAiFmeArBsuL6GkgTGVnWBe7eV';
+
+    const prepared = await api('POST', `/wallets/${wallet.id}/withdrawals`, {
+      asset: 'TRX',
+      toAddress: recipient,
+      amount: '1.5',
+      idempotencyKey: 'tron-1',
+    });
+    expect(prepared.status).toBe(201);
+    const sent = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
+    expect(sent.status).toBe(200);
+    expect(node.broadcasts(sent.body.txHash)).toBe(1);
+    node.mine(4);
+    const done = await eventually(
+      async () => (await api('GET', `/withdrawals/${prepared.body.id}`)).body,
+      (w) => w.status === 'confirmed',
+    );
+    // The recipient did not exist on this chain: 1 TRX account creation + 0.1 TRX bandwidth, from the receipt.
+    expect(done.fee).toMatchObject({ amount: '1.1' });
+    expect(done.history.map((h: { status: string }) => h.status)).toEqual(['prepared', 'signed', 'broadcast', 'confirmed']);
+
+    // Leave the address 2 TRX: too little for the energy a USDT transfer may burn (walletd does not top it up).
+    node.setBalance(a.address, 2_000_000n);
+    const refused = await api('POST', `/wallets/${wallet.id}/withdrawals`, {
+      asset: 'USDT',
+      toAddress: recipient,
+      amount: '10',
+      idempotencyKey: 'tron-2',
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      code: 'insufficient_funds',
+      message: `${a.address} needs up to 16.93705 TRX for energy and bandwidth and holds 2 TRX (short by 14.93705 TRX); send TRX to it first`,
+    });
+    node.setBalance(a.address, 30_000_000n);
+    const token = await api('POST', `/wallets/${wallet.id}/withdrawals`, {
+      asset: 'USDT',
+      toAddress: recipient,
+      amount: '10',
+      idempotencyKey: 'tron-3',
+    });
+    expect(token.status).toBe(201);
+    expect((await api('POST', `/withdrawals/${token.body.id}/broadcast`)).status).toBe(200);
+    node.mine(4);
+    const paid = await eventually(
+      async () => (await api('GET', `/withdrawals/${token.body.id}`)).body,
+      (w) => w.status === 'confirmed',
+    );
+    expect(paid.fee).toMatchObject({ amount: '13.0285' });
+    expect(node.tokenBalance(USDT, recipient)).toBe(10_000_000n);
+  });
+
   it('the exported secret, opened with the company key, re-derives every deposit address at its reported path with tronweb', async () => {
     const s = await seedCompany(t.db);
     const api = (method: string, path: string, body?: unknown) => call(base, method, `/v1${path}`, { key: s.rootKey, body });
