@@ -141,6 +141,14 @@ describe('walletd serve on Tron (recorded-response server)', () => {
       ['TRX', '12.5'],
       ['USDT', '41.677389'],
     ]);
+    // What the node reports (getaccount; balanceOf by a constant call) agrees with what was credited.
+    const onchain = (await api('GET', `/wallets/${wallet.id}/balances?onchain=true`)).body as {
+      balances: { asset: { symbol: string }; confirmed: string; onchain: string }[];
+    };
+    expect(onchain.balances.map((b) => [b.asset.symbol, b.onchain])).toEqual([
+      ['TRX', '12.5'],
+      ['USDT', '41.677389'],
+    ]);
   });
 
   it('withdraws through the API: TRX confirmed with the exact fee; USDT refused with 422 while the address lacks TRX for energy, then confirmed', async () => {
