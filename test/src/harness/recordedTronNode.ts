@@ -124,6 +124,8 @@ export interface RecordedTronNode {
   dropPending(txID: string): void;
   /** The number of accepted broadcasts of a txID. */
   broadcasts(txID: string): number;
+  /** Rewrites a mined transaction's info (a node answering in another shape, or lying). */
+  rewriteInfo(txID: string, rewrite: (info: Json) => Json): void;
   close(): Promise<void>;
 }
 
@@ -610,6 +612,16 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
       pending.delete(txID);
     },
     broadcasts: (txID) => accepted.get(txID) ?? 0,
+    rewriteInfo: (txID, rewrite) => {
+      const info = infoById.get(txID);
+      if (!info) throw new Error(`no info for ${txID}`);
+      const next = rewrite(structuredClone(info));
+      infoById.set(txID, next);
+      for (const b of blocks.values()) {
+        const i = b.infos.indexOf(info);
+        if (i >= 0) b.infos[i] = next;
+      }
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

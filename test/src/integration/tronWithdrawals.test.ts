@@ -164,6 +164,20 @@ describe('Tron withdrawals on the recorded-response server, verified offline wit
     }
   });
 
+  it('TRC-20 judged by its receipt: an OUT_OF_ENERGY receipt is failed_on_chain even without the FAILED flag beside it', async () => {
+    node.setCallOutcome('OUT_OF_ENERGY');
+    try {
+      const prepared = await verbs.build(intent(USDT_ASSET, 1_000n), reader);
+      const signed = await verbs.sign(prepared, secret, [0]);
+      await verbs.broadcast(signed, reader);
+      node.mine();
+      node.rewriteInfo(signed.txHash, ({ result: _r, ...info }) => info);
+      expect(await verbs.verify(prepared, signed.txHash, reader)).toMatchObject({ status: 'rejected', reason: 'failed_on_chain' });
+    } finally {
+      node.setCallOutcome('SUCCESS');
+    }
+  });
+
   it('TRC-20 with a SUCCESS receipt but no matching Transfer log: never confirmed (stays pending)', async () => {
     node.setCallOutcome('NO_LOG');
     try {
@@ -175,6 +189,21 @@ describe('Tron withdrawals on the recorded-response server, verified offline wit
     } finally {
       node.setCallOutcome('SUCCESS');
     }
+    // A Transfer log that is not exactly the intent's (another contract, another amount) is no proof either.
+    const prepared = await verbs.build(intent(USDT_ASSET, 2_000n), reader);
+    const signed = await verbs.sign(prepared, secret, [0]);
+    await verbs.broadcast(signed, reader);
+    node.mine();
+    const log = (info: any) => info.log[0];
+    node.rewriteInfo(signed.txHash, (info) => ({ ...info, log: [{ ...log(info), address: '1111111111111111111111111111111111111111' }] }));
+    expect(await verbs.verify(prepared, signed.txHash, reader)).toMatchObject({ status: 'pending' });
+    node.rewriteInfo(signed.txHash, (info) => ({
+      ...info,
+      log: [{ ...log(info), address: 'a614f803b6fd780986a42c78ec9c7f77e6ded13c', data: (1999).toString(16).padStart(64, '0') }],
+    }));
+    expect(await verbs.verify(prepared, signed.txHash, reader)).toMatchObject({ status: 'pending' });
+    node.rewriteInfo(signed.txHash, (info) => ({ ...info, log: [{ ...log(info), data: (2000).toString(16).padStart(64, '0') }] }));
+    expect(await verbs.verify(prepared, signed.txHash, reader)).toMatchObject({ status: 'confirmed' });
   });
 
   it('refuses before signing: too little TRX (naming the shortfall), too little token, too little TRX for energy at the paying address', async () => {
