@@ -83,7 +83,9 @@ export function createTronReader(options: ReaderOptions): TronReader {
     const r = await http.post<{ result?: { result?: boolean; message?: string }; constant_result?: string[] }>(
       '/wallet/triggerconstantcontract',
       {
-        owner_address: tronHexAddress(address),
+        // The caller of a read-only call: the contract's own account, which exists (a deposit
+        // address that only ever received tokens is no account yet, and some nodes refuse one).
+        owner_address: tronHexAddress(contract),
         contract_address: tronHexAddress(contract),
         function_selector: 'balanceOf(address)',
         parameter: addressWord(address),

@@ -381,6 +381,12 @@ export function createTronWithdrawals(): WithdrawalVerbs<TronReader> {
         'insufficient_funds',
         `${owner} holds ${fromBaseUnits(tokenBalance, intent.asset.decimals)} ${intent.asset.symbol}, less than the ${fromBaseUnits(output.amount, intent.asset.decimals)} to send`,
       );
+    // The energy estimate simulates the transfer from the source: an account that never held TRX cannot send it.
+    if (token && !balance.exists)
+      throw new BaseError(
+        'insufficient_funds',
+        `${owner} holds no TRX (the account is not activated); a TRC-20 transfer burns TRX for energy and bandwidth: send TRX to it first`,
+      );
     const feeLimit = token ? await energyFeeLimit(reader, owner, token, to, output.amount) : 0n;
     const fields = {
       kind,

@@ -215,6 +215,12 @@ describe('Tron withdrawals on the recorded-response server, verified offline wit
       code: 'insufficient_funds',
       message: /less than the 1000000 to send/,
     });
+    const inactive = plugin.deriveAddress('tron', 'devnet', secret, 4).address;
+    node.setTokenBalance(USDT, inactive, 5_000_000n); // tokens only: never held TRX, no account yet
+    await expect(verbs.build({ ...intent(USDT_ASSET, 1_000_000n), sources: [inactive] }, reader)).rejects.toMatchObject({
+      code: 'insufficient_funds',
+      message: expect.stringContaining(`${inactive} holds no TRX (the account is not activated)`),
+    });
     const poor = plugin.deriveAddress('tron', 'devnet', secret, 3).address;
     node.setBalance(poor, 1_000_000n);
     node.setTokenBalance(USDT, poor, 5_000_000n);
