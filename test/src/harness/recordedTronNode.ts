@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { utils } from 'tronweb';
+import type * as TronWeb from 'tronweb';
+
+/** tronweb, loaded on first use: every test file imports the harness, few need it. */
+let loaded: typeof TronWeb.utils | null = null;
+const tw = (): typeof TronWeb.utils => {
+  loaded ??= (require('tronweb') as typeof TronWeb).utils;
+  return loaded;
+};
 
 /**
  * A RECORDED-RESPONSE SERVER for the java-tron HTTP API, on loopback. No java-tron or Tron emulator
@@ -71,18 +78,29 @@ interface Pending {
 const hex20 = (address: string): string => {
   if (/^41[0-9a-fA-F]{40}$/.test(address)) return address.slice(2).toLowerCase();
   if (/^[0-9a-f]{40}$/.test(address)) return address;
-  const bytes = utils.crypto.decode58Check(address);
+  const bytes = tw().crypto.decode58Check(address);
   if (bytes === false || bytes.length !== 21 || bytes[0] !== 0x41) throw new Error(`not a Tron address: ${address}`);
   return Buffer.from(bytes.slice(1)).toString('hex');
 };
-export const tronBase58 = (address: string): string => utils.crypto.getBase58CheckAddress([0x41, ...Buffer.from(hex20(address), 'hex')]);
+export const tronBase58 = (address: string): string => tw().crypto.getBase58CheckAddress([0x41, ...Buffer.from(hex20(address), 'hex')]);
 const word = (h: string) => h.padStart(64, '0');
 const sha256hex = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 
 /** The payer: m/44'/195'/0'/0/0 of the well-known development mnemonic (not a walletd wallet). */
 const PAYER_MNEMONIC = 'test test test test test test test test test test test junk';
-const payerAccount = utils.accounts.generateAccountWithMnemonic(PAYER_MNEMONIC, "m/44'/195'/0'/0/0");
-export const PAYER = { address: payerAccount.address, privateKey: payerAccount.privateKey.replace(/^0x/, '') };
+let payerAccount: { address: string; privateKey: string } | null = null;
+const payer = () => {
+  payerAccount ??= tw().accounts.generateAccountWithMnemonic(PAYER_MNEMONIC, "m/44'/195'/0'/0/0");
+  return payerAccount;
+};
+export const PAYER = {
+  get address(): string {
+    return payer().address;
+  },
+  get privateKey(): string {
+    return payer().privateKey.replace(/^0x/, '');
+  },
+};
 
 export interface RecordedTronNodeOptions {
   /** Height of the head block at start (default 1000); earlier heights are empty blocks made on demand. */
@@ -198,10 +216,10 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
 
   /** A transaction in the JSON form getblockbynum shows (visible=false), built and signed with tronweb. */
   function signedJson(rawData: Json): Json {
-    const pb = utils.transaction.txJsonToPb({ raw_data: rawData, visible: false });
-    const rawDataHex = utils.transaction.txPbToRawDataHex(pb).toLowerCase();
-    const txID = utils.transaction.txPbToTxID(pb).replace(/^0x/, '');
-    const signed = utils.crypto.signTransaction(PAYER.privateKey, { txID, raw_data: rawData, raw_data_hex: rawDataHex }) as Json;
+    const pb = tw().transaction.txJsonToPb({ raw_data: rawData, visible: false });
+    const rawDataHex = tw().transaction.txPbToRawDataHex(pb).toLowerCase();
+    const txID = tw().transaction.txPbToTxID(pb).replace(/^0x/, '');
+    const signed = tw().crypto.signTransaction(PAYER.privateKey, { txID, raw_data: rawData, raw_data_hex: rawDataHex }) as Json;
     return { ret: [{ contractRet: 'SUCCESS' }], signature: signed.signature, txID, raw_data: rawData, raw_data_hex: rawDataHex };
   }
   const refFields = () => ({
@@ -337,6 +355,7 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
       return fail(r.code, r.message);
     }
     let pb: any;
+    tw(); // tronweb registers its protobuf classes on load
     try {
       pb = (globalThis as any).TronWebProto.Transaction.deserializeBinary(Buffer.from(hex, 'hex'));
     } catch (e) {
@@ -349,12 +368,14 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
     const contract = pb.getRawData().getContractList()[0];
     const type = contract?.getType() === 1 ? 'TransferContract' : contract?.getType() === 31 ? 'TriggerSmartContract' : null;
     if (!type) return fail('CONTRACT_VALIDATE_ERROR', 'contract type not served by the recorded-response server');
-    const raw = utils.deserializeTx.deserializeTransaction(type, rawHex);
+    const raw = tw().deserializeTx.deserializeTransaction(type, rawHex);
     const value = raw.contract[0].parameter.value;
     const owner = String(value.owner_address).toLowerCase();
     const signatures: Uint8Array[] = pb.getSignatureList_asU8();
     if (signatures.length !== 1) return fail('SIGERROR', 'one signature expected');
-    const signer = utils.crypto.ecRecover(txID, Buffer.from(signatures[0] as Uint8Array).toString('hex')).toLowerCase();
+    const signer = tw()
+      .crypto.ecRecover(txID, Buffer.from(signatures[0] as Uint8Array).toString('hex'))
+      .toLowerCase();
     if (signer !== owner) return fail('SIGERROR', `Validate signature error: ${signer} is signed by ${owner}`);
     const refBytes = Number.parseInt(raw.ref_block_bytes, 16);
     let onChain = false;
