@@ -1,0 +1,36 @@
+import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/core';
+import { deriveTronAddress, formatTronAddress, tronMatchKey, validateTronAddress } from './addresses';
+import { TRON_CHAINS, servesNetwork } from './networks';
+import { type TronReader, createTronReader } from './tronReader';
+import { createTronWithdrawals } from './withdrawals';
+
+/** Tron mainnet, nile, shasta (and a local devnet name): TRX and allow-listed TRC-20 tokens. */
+export function createTronPlugin(): ChainPlugin<TronReader> {
+  const check = (chain: string, network: string) => {
+    if (!servesNetwork(chain, network)) throw new BaseError('validation_failed', `@walletd/plugin-tron does not serve ${chain}/${network}`);
+  };
+  return {
+    apiVersion: PLUGIN_API_VERSION,
+    name: '@walletd/plugin-tron',
+    chains: TRON_CHAINS,
+    detectModule: require.resolve('./detectTransfers'),
+    validateAddress: (_chain, _network, address) => validateTronAddress(address),
+    matchKey: (_chain, _network, address) => tronMatchKey(address),
+    formatAddress: (_chain, _network, address) => formatTronAddress(address),
+    deriveAddress: (chain, network, secret, index) => {
+      check(chain, network);
+      const seed = secret.seed();
+      try {
+        return deriveTronAddress(seed, index);
+      } finally {
+        seed.fill(0);
+      }
+    },
+    createReader: (chain, network, options) => {
+      check(chain, network);
+      return createTronReader(options);
+    },
+    confirm: confirmByDepth,
+    withdrawals: createTronWithdrawals(),
+  };
+}

@@ -1,0 +1,173 @@
+import { type DetectContext, type DetectResult, type DetectedTransfer, parseLossless } from '@walletd/core';
+
+/**
+ * The raw Tron block a follower hands to a worker: the bytes of
+ * `{"block": <POST /wallet/getblockbynum {"num":n}>, "infos": <POST /wallet/gettransactioninfobyblocknum {"num":n}>}`,
+ * both with visible=false (hex addresses), spliced by the reader without parsing them.
+ */
+interface TronContractJson {
+  type?: string;
+  parameter?: { value?: Record<string, unknown>; type_url?: string };
+}
+interface TronTxJson {
+  txID?: string;
+  ret?: { contractRet?: string }[];
+  raw_data?: { contract?: TronContractJson[]; data?: string };
+}
+interface TronBlockJson {
+  blockID?: string;
+  block_header?: { raw_data?: { number?: number | string; parentHash?: string } };
+  transactions?: TronTxJson[];
+}
+interface TronLogJson {
+  address?: string;
+  topics?: string[];
+  data?: string;
+}
+interface TronInfoJson {
+  id?: string;
+  blockNumber?: number | string;
+  receipt?: { result?: string };
+  log?: TronLogJson[];
+}
+
+/** keccak256("Transfer(address,address,uint256)"), as Tron logs carry it: hex without 0x. */
+export const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
+const HEX41 = /^41[0-9a-fA-F]{40}$/;
+const HEX20 = /^[0-9a-fA-F]{40}$/;
+const WORD = /^[0-9a-fA-F]{64}$/;
+const decoder = new TextDecoder();
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * An amount in sun as the node sent it: a JSON integer, which `parseLossless` leaves a number only
+ * when a double holds it exactly, else hands over as its decimal text. Anything else (a fraction,
+ * an exponent, a negative) is not an amount.
+ */
+function integer(value: unknown): bigint | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : null;
+  if (typeof value === 'string' && /^[0-9]+$/.test(value)) return BigInt(value);
+  return null;
+}
+
+/** raw_data.data as text, when it is valid UTF-8 (a memo); otherwise nothing. */
+function memoOf(tx: TronTxJson): Record<string, unknown> | undefined {
+  const data = tx.raw_data?.data;
+  if (typeof data !== 'string' || data.length === 0 || data.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(data)) return undefined;
+  try {
+    return { memo: strictUtf8.decode(Buffer.from(data, 'hex')) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Pure and deterministic; no address is encoded here (the main thread formats what matched).
+ * Credited, each once:
+ * - a `TransferContract` (native TRX) to a watched address whose `ret[0].contractRet` is SUCCESS:
+ *   `eventIndex` 0, `amount` in sun;
+ * - a `Transfer(from, to, value)` log of an allow-listed TRC-20 contract to a watched address, in a
+ *   transaction whose block `contractRet` and receipt `result` are both SUCCESS: `eventIndex`
+ *   1 + the log's position in the transaction's log list (stable if the transaction is included
+ *   again in another block).
+ * Never credited: a log from any other contract (a look-alike named "USDT" included), a reverted or
+ * out-of-energy call (its receipt result is REVERT, OUT_OF_ENERGY, …), a `transfer` call that
+ * emitted no log, calldata that names the address (calldata is never read), a zero amount (address
+ * poisoning sends those), TRX moved by contracts (internal transactions) and TRC-10 assets.
+ */
+export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
+  const parsed = parseLossless(decoder.decode(raw)) as { block?: TronBlockJson; infos?: TronInfoJson[] | Record<string, never> };
+  const block = parsed.block ?? {};
+  const header = block.block_header?.raw_data;
+  const number = integer(header?.number);
+  if (typeof block.blockID !== 'string' || number === null || typeof header?.parentHash !== 'string')
+    throw new Error('the node returned no block (a height it does not have yet)');
+  const transactions = block.transactions ?? [];
+  const infos = Array.isArray(parsed.infos) ? parsed.infos : [];
+  // Block and infos are two requests: a load balancer or a switch to another fork can answer them
+  // from different blocks. Refuse the pair rather than miss a receipt (the follower retries).
+  if (infos.length !== transactions.length)
+    throw new Error(`block ${number} has ${transactions.length} transactions but ${infos.length} transaction infos`);
+  const byId = new Map<string, TronInfoJson>();
+  for (const info of infos) {
+    if (integer(info.blockNumber) !== number) throw new Error(`the transaction infos of block ${number} belong to another block`);
+    if (typeof info.id === 'string') byId.set(info.id, info);
+  }
+
+  const transfers: DetectedTransfer[] = [];
+  const { watched, tokens } = ctx;
+  const anyToken = tokens.size > 0;
+  for (const tx of transactions) {
+    const txHash = tx.txID;
+    if (typeof txHash !== 'string') throw new Error(`block ${number} has a transaction without txID`);
+    // Without SUCCESS the transaction moved nothing (only its fee was paid).
+    if (tx.ret?.[0]?.contractRet !== 'SUCCESS') continue;
+    const contracts = tx.raw_data?.contract ?? [];
+    if (contracts.length !== 1) continue;
+    const contract = contracts[0] as TronContractJson;
+    const value = contract.parameter?.value ?? {};
+
+    if (contract.type === 'TransferContract') {
+      const to = value.to_address;
+      if (typeof to === 'string' && HEX41.test(to)) {
+        const toKey = to.slice(2).toLowerCase();
+        if (watched.has(toKey)) {
+          const amount = integer(value.amount);
+          const owner = value.owner_address;
+          if (amount !== null && amount > 0n) {
+            const extra = memoOf(tx);
+            transfers.push({
+              txHash,
+              eventIndex: 0,
+              ...(typeof owner === 'string' && HEX41.test(owner) ? { from: owner.slice(2).toLowerCase() } : {}),
+              to: toKey,
+              toKey,
+              assetKey: ctx.native.key,
+              amount,
+              eventType: 'native_transfer',
+              ...(extra ? { extra } : {}),
+            });
+          }
+        }
+      }
+      continue;
+    }
+
+    // Logs come from TVM execution: a TriggerSmartContract, or a constructor (CreateSmartContract)
+    // calling the token. Whatever the type, only the allow-listed contract's own log counts.
+    if (!anyToken) continue;
+    const info = byId.get(txHash);
+    if (!info) throw new Error(`block ${number} lacks the transaction info of ${txHash}`);
+    if (info.receipt?.result !== 'SUCCESS') continue;
+    const logs = info.log ?? [];
+    for (let i = 0; i < logs.length; i++) {
+      const log = logs[i] as TronLogJson;
+      const topics = log.topics;
+      if (topics?.length !== 3 || topics[0]?.toLowerCase() !== TRANSFER_TOPIC) continue;
+      if (typeof log.address !== 'string' || !HEX20.test(log.address)) continue;
+      const token = tokens.get(log.address.toLowerCase());
+      if (!token) continue;
+      const toWord = topics[2] as string;
+      const fromWord = topics[1] as string;
+      if (!WORD.test(toWord) || !WORD.test(fromWord) || typeof log.data !== 'string' || !WORD.test(log.data)) continue;
+      const toKey = toWord.slice(24).toLowerCase();
+      if (!watched.has(toKey)) continue;
+      const amount = BigInt(`0x${log.data}`);
+      if (amount === 0n) continue;
+      const extra = memoOf(tx);
+      transfers.push({
+        txHash,
+        eventIndex: i + 1,
+        from: fromWord.slice(24).toLowerCase(),
+        to: toKey,
+        toKey,
+        assetKey: token.key,
+        amount,
+        eventType: 'trc20_transfer',
+        ...(extra ? { extra } : {}),
+      });
+    }
+  }
+  return { block: { number, hash: block.blockID, parentHash: header.parentHash }, transfers };
+}

@@ -1,0 +1,11 @@
+export * from './createTronPlugin';
+export * from './addresses';
+export * from './networks';
+export { TRANSFER_TOPIC, detect } from './detectTransfers';
+export { type TronReader, createTronReader } from './tronReader';
+export { createTronHttp } from './tronHttp';
+export * from './withdrawals';
+export * as tronProtobuf from './protobuf';
+
+/** What walletd calls when the package is named in the config's `plugins` (see plugins/README.md). */
+export { createTronPlugin as createPlugin } from './createTronPlugin';
