@@ -12,6 +12,7 @@ import {
   call,
   createTestDatabase,
   deployTestToken,
+  eventually,
   keyFor,
   seedCompany,
   startAnvil,
@@ -366,7 +367,10 @@ describe('withdrawals through the API on anvil', () => {
       const pending = request();
       await held;
       const recorded = await recordDeposit(t.db, s.companyId, walletId, 'deposit.detected', '0.5');
-      const served = await feed();
+      // The feed serves below the oldest transaction running anywhere in the cluster, and other
+      // test files share this PostgreSQL: wait for theirs to end, with the node call still held.
+      // A transaction held open across that call would keep the event out until the release.
+      const served = await eventually(feed, (ids) => ids.includes(recorded.envelope.id), 10_000);
       release();
       const answer = await pending;
       expect(served).toContain(recorded.envelope.id);
