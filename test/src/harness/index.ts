@@ -14,3 +14,4 @@ export * from './schemaArbitrary';
 export * from './rpcProxy';
 export * from './dedicatedPostgres';
 export * from './recordingPlugin';
+export * from './solanaSvm';
