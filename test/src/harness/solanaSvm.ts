@@ -285,14 +285,14 @@ export async function startSolanaSvm(options: { finalityDepth?: number; priority
     for (let i = 0; i < node.finalityDepth && b.slot > 0n; i++) b = blocks.get(b.parentSlot) as Block;
     return b;
   };
-  const txJson = (b: Block, t: BlockTx) => ({ transaction: { signatures: [t.signature], message: t.message }, meta: t.meta, version: 0 });
+  const txJson = (t: BlockTx) => ({ transaction: { signatures: [t.signature], message: t.message }, meta: t.meta, version: 0 });
   const blockJson = (b: Block, full: boolean) => ({
     blockhash: b.hash,
     previousBlockhash: b.previousBlockhash,
     parentSlot: Number(b.parentSlot),
     blockHeight: Number(b.height),
     blockTime: b.time,
-    ...(full ? { transactions: b.txs.map((t) => txJson(b, t)) } : {}),
+    ...(full ? { transactions: b.txs.map((t) => txJson(t)) } : {}),
   });
   class RpcFailure extends Error {
     constructor(
@@ -428,7 +428,7 @@ export async function startSolanaSvm(options: { finalityDepth?: number; priority
       case 'getTransaction': {
         const found = bySignature.get(params[0] as string);
         if (!found) return null;
-        return { slot: Number(found.block.slot), blockTime: found.block.time, ...txJson(found.block, found.tx) };
+        return { slot: Number(found.block.slot), blockTime: found.block.time, ...txJson(found.tx) };
       }
       default:
         throw new RpcFailure(-32601, `Method not found: ${method}`);
