@@ -202,6 +202,13 @@ describe('Solana detect: adversarial blocks', () => {
     expect(text).toContain('9007199354740993');
     const r = detect(new TextEncoder().encode(text), ctx('devnet', watched));
     expect(r.transfers.map((t) => t.amount)).toEqual([100000000n]);
+    // Two balances a double reads as equal (2^53 and 2^53 + 1) are still a deposit of 1 lamport.
+    const equalDoubles = JSON.stringify(wrap(rich))
+      .replace('"preBalances":[3383870040,0,1]', '"preBalances":[3383870040,9007199254740992,1]')
+      .replace('"postBalances":[3283865040,100000000,1]', '"postBalances":[3283865040,9007199254740993,1]');
+    expect(detect(new TextEncoder().encode(equalDoubles), ctx('devnet', watched)).transfers.map((t) => t.amount)).toEqual([1n]);
+    // An unwatched account beyond 2^53 does not matter.
+    expect(detect(new TextEncoder().encode(equalDoubles), ctx('devnet', [owner])).transfers).toEqual([]);
     const big = clone(usdcTx.data.result);
     big.meta.postTokenBalances[0].uiTokenAmount.amount = '18446744073709551616060000';
     big.meta.preTokenBalances[0].uiTokenAmount.amount = '60000';

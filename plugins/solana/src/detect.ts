@@ -70,6 +70,7 @@ function allKeys(tx: RpcTransaction): AccountKey[] {
 
 /** A lamport balance: exact only if the double held it (a larger one asks for the lossless parse). */
 class Imprecise extends Error {}
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 function lamports(v: number | string | undefined): bigint {
   if (typeof v === 'string') return BigInt(v);
   if (v === undefined) return 0n;
@@ -91,7 +92,9 @@ function lamports(v: number | string | undefined): bigint {
  *   account, the service credits its owner in that mint only; eventIndex = 256 + its index.
  * The transaction's message does not change when it lands in another block, so neither do the
  * indexes. Amounts: token amounts are strings; lamports are read from the fast parse when the
- * double holds them exactly and otherwise from a lossless re-parse of the block.
+ * double holds them exactly, and a watched account's balance beyond 2^53 (where the double may
+ * not) from a lossless re-parse of the block; the hot path looks up only accounts whose balance
+ * rose.
  */
 export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   const text = decoder.decode(raw);
@@ -129,10 +132,16 @@ function detectParsed(parsed: unknown, ctx: DetectContext): DetectResult {
     for (let i = 0; i < preBalances.length; i++) {
       const pre_ = preBalances[i];
       const post_ = postBalances[i];
-      if (pre_ === post_) continue;
+      // Only a rise can be a deposit: fee payers and senders (most changes) are ruled out before any
+      // lookup, where the doubles are exact (two balances beyond 2^53 may read equal and differ).
+      if (typeof pre_ === 'number' && typeof post_ === 'number' && pre_ <= MAX_EXACT && post_ <= MAX_EXACT) {
+        if (post_ <= pre_) continue;
+      } else if (pre_ === post_ && typeof pre_ === 'string') continue;
+      if (tokenIndexes?.has(i)) continue;
       keys ??= allKeys(tx);
       const key = keyOf(keys[i] ?? message[i]);
-      if (key === undefined || !watched.has(key) || tokenIndexes?.has(i)) continue;
+      if (key === undefined || !watched.has(key)) continue;
+      // Beyond 2^53 on a watched account: `lamports` asks for the lossless re-parse of the block.
       const delta = lamports(post_) - lamports(pre_);
       if (delta <= 0n) continue;
       transfers.push({
@@ -157,14 +166,13 @@ function detectParsed(parsed: unknown, ctx: DetectContext): DetectResult {
       // Listed under one program only: a mint of the same address under another program is not it.
       const program = parseTokenContract(token.contractAddress ?? entry.mint).program;
       if ((entry.programId ?? TOKEN_PROGRAM) !== program) continue;
-      keys ??= allKeys(tx);
-      const account = keyOf(keys[index]);
-      if (account === undefined || !watched.has(account)) continue;
-      const owner = entry.owner;
-      if (owner === undefined || !watched.has(owner)) continue;
-      if (before && before.owner !== owner) continue;
       const delta = BigInt(after?.uiTokenAmount.amount ?? '0') - BigInt(before?.uiTokenAmount.amount ?? '0');
       if (delta <= 0n) continue;
+      const owner = entry.owner;
+      if (owner === undefined || (before && before.owner !== owner)) continue;
+      keys ??= allKeys(tx);
+      const account = keyOf(keys[index]);
+      if (account === undefined || !watched.has(account) || !watched.has(owner)) continue;
       const from = largestTokenDecrease(pre, post, entry.mint);
       transfers.push({
         txHash,

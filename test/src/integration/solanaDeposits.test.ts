@@ -133,4 +133,35 @@ describe('Solana deposits through the follower (litesvm behind the JSON-RPC adap
     // Nothing pending: every credit above is final on the adapter's finalized commitment.
     expect(follower.stats().indexed).toBe(node.slot);
   });
+
+  it('waits for the finalized commitment; the reader steps over skipped slots and refuses a slot not yet available', async () => {
+    const s = await seedCompany(t.db, 'paid', 'Finality');
+    const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'fin', chain: 'solana', network: 'localnet' });
+    const row = await t.db('wallets').where({ id: wallet.id }).first();
+    const a = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
+    const settings: ChainSettings = { chain: 'solana', network: 'localnet', rpcUrl: node.url };
+    const follower = createFollower({ db: t.db, logger: createLogger({ level: 'silent' }), pool, plugin: plugin as never, settings });
+    await follower.tick();
+    const tx = await node.sendSol(a.address, 5_000_000n);
+    await follower.tick();
+    const status = async () => (await t.db('transfers').where({ tx_hash: tx }).first('status'))?.status;
+    expect(await status()).toBe('pending'); // in a confirmed block, 2 blocks short of finalized
+    node.produceBlocks(1);
+    await follower.tick();
+    expect(await status()).toBe('pending');
+    node.produceBlocks(1);
+    await follower.tick();
+    expect(await status()).toBe('confirmed');
+
+    const reader = plugin.createReader('solana', 'localnet', { rpcUrl: node.url });
+    const before = node.slot;
+    node.skipSlots(2);
+    node.produceBlocks(1);
+    expect(await reader.fetchBlock(before + 1n)).toBeNull();
+    expect(await reader.blockHash(before + 2n)).toBeNull();
+    expect(await reader.fetchBlock(before + 3n)).not.toBeNull();
+    await expect(reader.fetchBlock(node.slot + 5n)).rejects.toThrow(/Block not available/);
+    expect(await reader.blockHash(0n)).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/); // the genesis hash
+    expect(await reader.finalized?.()).toBeLessThan(await reader.head());
+  });
 });
