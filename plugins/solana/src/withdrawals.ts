@@ -34,7 +34,14 @@ import {
 } from '@walletd/core';
 import { signEd25519, solanaKey } from './addresses';
 import { type MessageSummary, base58, summarizeMessage } from './message';
-import { LAMPORTS_PER_SIGNATURE, SYSTEM_ACCOUNT_SIZE, TOKEN_2022_PROGRAM, TOKEN_ACCOUNT_SIZE, parseTokenContract } from './programs';
+import {
+  LAMPORTS_PER_SIGNATURE,
+  SYSTEM_ACCOUNT_SIZE,
+  TOKEN_2022_ACCOUNT_SIZE,
+  TOKEN_2022_PROGRAM,
+  TOKEN_ACCOUNT_SIZE,
+  parseTokenContract,
+} from './programs';
 import type { SolanaReader } from './solanaReader';
 import { associatedTokenAccount } from './tokenAccounts';
 
@@ -311,7 +318,9 @@ export function createSolanaWithdrawals(): WithdrawalVerbs<SolanaReader> {
             `${source} holds ${held ?? 0n} of ${intent.asset.symbol} in ${sourceTokenAccount}: too little`,
           );
         const creates = recipientHeld === null;
-        const accountRent = creates ? await reader.rentExemptMinimum(TOKEN_ACCOUNT_SIZE) : 0n;
+        const accountRent = creates
+          ? await reader.rentExemptMinimum(program === TOKEN_2022_PROGRAM ? TOKEN_2022_ACCOUNT_SIZE : TOKEN_ACCOUNT_SIZE)
+          : 0n;
         const cuLimit =
           program === TOKEN_2022_PROGRAM ? (creates ? CU.token2022Create : CU.token2022) : creates ? CU.tokenCreate : CU.token;
         const cuPrice = await priorityFee(reader, [sourceTokenAccount, recipientTokenAccount]);

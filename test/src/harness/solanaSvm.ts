@@ -64,12 +64,12 @@ export interface SolanaSvmNode {
   skipSlots(n: number): void;
   /** SOL from the faucet in a real transfer (in a block). */
   sendSol(to: string, lamports: bigint): Promise<string>;
-  /** A new mint (the faucet is its authority) of `decimals`. */
-  createMint(decimals: number): Promise<string>;
+  /** A new mint (the faucet is its authority) of `decimals`, under the SPL Token program or `program` (Token-2022). */
+  createMint(decimals: number, program?: string): Promise<string>;
   /** Mints into `owner`'s associated token account (created if missing), in a block. */
-  mintTo(mint: string, owner: string, amount: bigint, decimals: number): Promise<string>;
+  mintTo(mint: string, owner: string, amount: bigint, decimals: number, program?: string): Promise<string>;
   /** Transfers from the faucet's associated token account to `destination` (any token account), in a block. */
-  transferToken(mint: string, destination: string, amount: bigint, decimals: number): Promise<string>;
+  transferToken(mint: string, destination: string, amount: bigint, decimals: number, program?: string): Promise<string>;
   /** Any instructions, paid by the faucet and signed by the signers they name, executed and sealed. */
   run(instructions: Instruction[]): Promise<{ signature: string; err: unknown }>;
   /** Every JSON-RPC method called, in order. */
@@ -486,8 +486,8 @@ export async function startSolanaSvm(options: { finalityDepth?: number; priority
     if (r.err !== null) throw new Error(`the engine failed the transaction: ${rpcError(r.err).message}`);
     return r.signature;
   };
-  const ata = async (owner: string, mint: string) =>
-    (await findAssociatedTokenPda({ owner: address(owner), mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
+  const ata = async (owner: string, mint: string, program: string = TOKEN_PROGRAM_ADDRESS) =>
+    (await findAssociatedTokenPda({ owner: address(owner), mint: address(mint), tokenProgram: address(program) }))[0];
 
   const node: SolanaSvmNode = {
     url,
@@ -511,41 +511,47 @@ export async function startSolanaSvm(options: { finalityDepth?: number; priority
     },
     run,
     sendSol: (to, amount) => ok([getTransferSolInstruction({ source: faucet, destination: address(to), amount })]),
-    createMint: async (decimals) => {
+    // Token-2022 shares these instructions' layouts with the SPL Token program: the same builders, its program address.
+    createMint: async (decimals, program = TOKEN_PROGRAM_ADDRESS) => {
       const mint = await generateKeyPairSigner();
       const space = 82n;
+      const programAddress = address(program);
       await ok([
         getCreateAccountInstruction({
           payer: faucet,
           newAccount: mint,
           lamports: svm.minimumBalanceForRentExemption(space),
           space,
-          programAddress: TOKEN_PROGRAM_ADDRESS,
+          programAddress,
         }),
-        getInitializeMint2Instruction({ mint: mint.address, decimals, mintAuthority: faucet.address }),
+        getInitializeMint2Instruction({ mint: mint.address, decimals, mintAuthority: faucet.address }, { programAddress }),
       ]);
       return mint.address;
     },
-    mintTo: async (mint, owner, amount, decimals) => {
-      const account = await ata(owner, mint);
+    mintTo: async (mint, owner, amount, decimals, program = TOKEN_PROGRAM_ADDRESS) => {
+      const account = await ata(owner, mint, program);
+      const programAddress = address(program);
       return ok([
-        getCreateAssociatedTokenIdempotentInstruction({ payer: faucet, ata: account, owner: address(owner), mint: address(mint) }),
-        getMintToCheckedInstruction({ mint: address(mint), token: account, mintAuthority: faucet, amount, decimals }),
+        getCreateAssociatedTokenIdempotentInstruction({
+          payer: faucet,
+          ata: account,
+          owner: address(owner),
+          mint: address(mint),
+          tokenProgram: programAddress,
+        }),
+        getMintToCheckedInstruction({ mint: address(mint), token: account, mintAuthority: faucet, amount, decimals }, { programAddress }),
       ]);
     },
-    transferToken: async (mint, destination, amount, decimals) => {
-      const source = await ata(faucet.address, mint);
-      if (!tokenState(source)) await node.mintTo(mint, faucet.address, 0n, decimals);
+    transferToken: async (mint, destination, amount, decimals, program = TOKEN_PROGRAM_ADDRESS) => {
+      const source = await ata(faucet.address, mint, program);
+      const programAddress = address(program);
+      if (!tokenState(source)) await node.mintTo(mint, faucet.address, 0n, decimals, program);
       return ok([
-        getMintToCheckedInstruction({ mint: address(mint), token: source, mintAuthority: faucet, amount, decimals }),
-        getTransferCheckedInstruction({
-          source,
-          mint: address(mint),
-          destination: address(destination),
-          authority: faucet,
-          amount,
-          decimals,
-        }),
+        getMintToCheckedInstruction({ mint: address(mint), token: source, mintAuthority: faucet, amount, decimals }, { programAddress }),
+        getTransferCheckedInstruction(
+          { source, mint: address(mint), destination: address(destination), authority: faucet, amount, decimals },
+          { programAddress },
+        ),
       ]);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

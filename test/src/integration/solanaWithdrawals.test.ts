@@ -1,7 +1,15 @@
 import { getTransactionDecoder } from '@solana/kit';
 import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda } from '@solana-program/token';
 import { type AssetRef, BaseError, type UnsignedWithdrawal, type WithdrawalIntent, nativeAsset, openWalletSecret } from '@walletd/core';
-import { type SolanaReader, type SolanaTxPayload, createSolanaPlugin, summarizeMessage } from '@walletd/plugin-solana';
+import {
+  type SolanaReader,
+  type SolanaTxPayload,
+  TOKEN_2022_PROGRAM,
+  associatedTokenAccount,
+  createSolanaPlugin,
+  detect,
+  summarizeMessage,
+} from '@walletd/plugin-solana';
 import { type SolanaSvmNode, startSolanaSvm } from '@walletd/test-harness';
 
 const ata = async (owner: string, mint: string) =>
@@ -210,5 +218,36 @@ describe('Solana withdrawals executed by litesvm', () => {
     expect(a.txHash).not.toBe(b.txHash);
     expect(await verbs.verify(first, a.txHash, reader)).toMatchObject({ status: 'confirmed' });
     expect(await verbs.verify(second, b.txHash, reader)).toMatchObject({ status: 'confirmed' });
+  });
+
+  it('Token-2022: a mint listed with its program is credited and paid under it, and under no other', async () => {
+    const t22 = await node.createMint(6, TOKEN_2022_PROGRAM);
+    await node.mintTo(t22, deposit, 9_000_000n, 6, TOKEN_2022_PROGRAM);
+    const depositAta = await associatedTokenAccount(deposit, t22, TOKEN_2022_PROGRAM);
+    expect(depositAta).not.toBe(await ata(deposit, t22));
+    // The block the engine made for the mint, read through the plugin's reader.
+    const raw = (await reader.fetchBlock(node.slot)) as Uint8Array;
+    const ctx = (contract: string) => ({
+      chain: 'solana' as const,
+      network: 'localnet',
+      native: sol,
+      tokens: new Map([[t22, { key: `solana:localnet:${t22}`, symbol: 'T22', decimals: 6, contractAddress: contract, matchKey: t22 }]]),
+      watched: { has: (k: string) => k === deposit || k === depositAta },
+    });
+    expect(detect(raw, ctx(`token-2022:${t22}`)).transfers.map((t) => [t.toKey, t.amount])).toEqual([[depositAta, 9_000_000n]]);
+    expect(detect(raw, ctx(t22)).transfers).toEqual([]);
+
+    const asset: AssetRef = { key: `solana:localnet:${t22}`, symbol: 'T22', decimals: 6, contractAddress: `token-2022:${t22}` };
+    const primaryBefore = lamports(node, primary);
+    const u = await verbs.build(intent(asset, 4_000_000n, [deposit, primary]), reader);
+    expect(payload(u)).toMatchObject({ tokenProgram: TOKEN_2022_PROGRAM, sourceTokenAccount: depositAta });
+    const signed = await verbs.sign(u, secret, [3, 0]);
+    await verbs.broadcast(signed, reader);
+    const verdict = await verbs.verify(u, signed.txHash, reader);
+    expect(verdict).toMatchObject({ status: 'confirmed' });
+    expect(tokenAmount(node, await associatedTokenAccount(recipient, t22, TOKEN_2022_PROGRAM))).toBe(4_000_000n);
+    expect(primaryBefore - lamports(node, primary)).toBe(verdict.fee);
+    expect(verdict.fee as bigint).toBeLessThanOrEqual(u.fee);
+    expect(await reader.getBalance(deposit, asset)).toEqual({ total: 5_000_000n, spendable: 5_000_000n });
   });
 });
