@@ -15,3 +15,4 @@ export * from './rpcProxy';
 export * from './dedicatedPostgres';
 export * from './recordingPlugin';
 export * from './recordedTronNode';
+export * from './solanaSvm';
