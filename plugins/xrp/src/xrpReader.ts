@@ -79,7 +79,6 @@ export function createXrpReader(network: string, options: ReaderOptions): XrpRea
     for (let attempt = 0; attempt < (retry ? attempts : 1); attempt++) {
       try {
         await connected();
-        // biome-ignore lint/suspicious/noExplicitAny: the client's request union is by command; the reader passes rippled's own shapes.
         const response = await client.request(req as any);
         return response.result as T;
       } catch (e) {
