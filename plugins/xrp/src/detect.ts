@@ -85,13 +85,16 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
  * lack the field ("unavailable"): then only a payment without the partial flag delivered exactly
  * its `Amount`; a partial one credits nothing (its delivery cannot be known from the ledger JSON).
  */
+export function deliveredOf(tx: Pick<TxFields, 'Flags' | 'Amount' | 'DeliverMax'>, meta: Meta): Amount | null {
+  const delivered = meta.delivered_amount ?? meta.DeliveredAmount;
+  if (delivered !== undefined && delivered !== 'unavailable') return delivered;
+  if (((Number(tx.Flags ?? 0) >>> 0) & TF_PARTIAL_PAYMENT) !== 0) return null;
+  return tx.DeliverMax ?? tx.Amount ?? null;
+}
+
 function creditOf(tx: TxFields, meta: Meta, ctx: DetectContext): { assetKey: string; amount: bigint; eventType: string } | null {
-  let delivered = meta.delivered_amount ?? meta.DeliveredAmount;
-  if (delivered === undefined || delivered === 'unavailable') {
-    if (((tx.Flags ?? 0) & TF_PARTIAL_PAYMENT) !== 0) return null;
-    delivered = tx.DeliverMax ?? tx.Amount;
-    if (delivered === undefined) return null;
-  }
+  const delivered = deliveredOf(tx, meta);
+  if (delivered === null) return null;
   if (typeof delivered === 'string') {
     if (!DROPS.test(delivered)) return null;
     const amount = BigInt(delivered);

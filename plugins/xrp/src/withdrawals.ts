@@ -11,9 +11,9 @@ import {
   type WithdrawalVerdict,
   fromBaseUnits,
 } from '@walletd/core';
-import { Wallet, decode, hashes, verifySignature } from 'xrpl';
+import { Wallet, decode, deriveAddress, hashes, verifySignature } from 'xrpl';
 import { deriveXrpKey, issuedCurrencyKey, parseXrpDestination } from './addresses';
-import { TF_PARTIAL_PAYMENT } from './detect';
+import { TF_PARTIAL_PAYMENT, deliveredOf } from './detect';
 import { issuedValueToUnits, unitsToIssuedValue } from './issuedAmount';
 import type { XrpReader } from './xrpReader';
 
@@ -233,6 +233,9 @@ export function createXrpWithdrawals(): WithdrawalVerbs<XrpReader> {
       if (difference) refuse(difference);
       if (typeof tx.SigningPubKey !== 'string' || tx.SigningPubKey === '') refuse('it is not single-signed');
       if (!verifySignature(raw)) refuse('its signature does not verify');
+      // A valid signature by any key is not enough: walletd's accounts have no regular key, so only the master key signs for them.
+      if (deriveAddress(tx.SigningPubKey as string) !== tx.Account)
+        refuse(`it is signed by a key that does not control ${String(tx.Account)}`);
       if (typeof tx.LastLedgerSequence !== 'number') refuse('it has no LastLedgerSequence, so it would never expire');
       const fee = BigInt(String(tx.Fee));
       if (fee > FEE_CAP_DROPS) refuse(`its fee ${xrp(fee)} is above the cap ${xrp(FEE_CAP_DROPS)}`);
@@ -285,7 +288,8 @@ export function createXrpWithdrawals(): WithdrawalVerbs<XrpReader> {
       if (
         paid.Destination !== r.account ||
         paid.DestinationTag !== r.tag ||
-        !sameAmount(unsigned.intent, r.amount, found.meta.delivered_amount)
+        // delivered_amount (absent only in ledgers before 2014: then Amount, unless partial).
+        !sameAmount(unsigned.intent, r.amount, deliveredOf(paid as never, found.meta as never))
       )
         return { status: 'rejected', confirmations, fee, blockNumber, reason: 'failed_on_chain' };
       return { status: 'confirmed', confirmations, fee, blockNumber };

@@ -142,6 +142,12 @@ export function createXrpReader(network: string, options: ReaderOptions): XrpRea
   let networkIdCache: number | null = null;
   const networkId = async (): Promise<number> => {
     if (networkIdCache !== null) return networkIdCache;
+    // The client asks server_info itself when it connects and keeps the network id.
+    await connected();
+    if (client.networkID !== undefined) {
+      networkIdCache = client.networkID;
+      return networkIdCache;
+    }
     const r = await request<{ info: { network_id?: number } }>({ command: 'server_info' });
     networkIdCache = r.info.network_id ?? 0;
     return networkIdCache;

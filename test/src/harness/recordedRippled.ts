@@ -118,6 +118,7 @@ export class RecordedRippled {
   /** The payer the server signs incoming test payments with (a deterministic key, funded at start). */
   readonly payer: Wallet;
   private open: Entry[] = [];
+  private readonly replays = new Map<string, Json[]>();
   private server: WebSocketServer | null = null;
   private timer: NodeJS.Timeout | null = null;
   private validatedState = new Map<string, Account>();
@@ -217,6 +218,11 @@ export class RecordedRippled {
   /** Real recorded transactions (v1 entries with their real metaData) in the next ledger; no balances move. */
   includeRecorded(entries: { tx: Json; meta: Json }[]): void {
     for (const e of entries) this.open.push({ tx: structuredClone(e.tx), meta: structuredClone(e.meta) });
+  }
+
+  /** Answer the next request of `command` with a recorded response, verbatim (its id replaced by the request's). */
+  replay(command: string, response: Json): void {
+    this.replays.set(command, [...(this.replays.get(command) ?? []), response]);
   }
 
   /** Seal the open transactions into the next ledger; validated unless `validate: false`. */
@@ -340,6 +346,11 @@ export class RecordedRippled {
         return;
       }
       this.requests.push(req);
+      const recorded = this.replays.get(req.command)?.shift();
+      if (recorded) {
+        socket.send(JSON.stringify({ ...recorded, id: req.id }));
+        return;
+      }
       const v2 = (req.api_version ?? 1) >= 2;
       let reply: Json;
       try {
