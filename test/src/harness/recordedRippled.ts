@@ -124,6 +124,11 @@ export class RecordedRippled {
   private validatedState = new Map<string, Account>();
   private validatedLines = new Map<string, bigint>();
   url = '';
+  /**
+   * Answer every submit with terQUEUED and keep nothing (a queue that evicts it): the transaction
+   * never lands, so its LastLedgerSequence passes.
+   */
+  queueOnly = false;
 
   constructor() {
     const recorded = xrpFixture('xrp-mainnet-ledger-87704323.json').data;
@@ -459,7 +464,7 @@ export class RecordedRippled {
           this.fail('invalidTransaction', 71, 'fails local checks: Invalid field.');
         }
         if (!verifySignature(blob)) this.fail('invalidTransaction', 71, 'fails local checks: Invalid signature.');
-        const result = this.apply(blob);
+        const result = this.queueOnly ? 'terQUEUED' : this.apply(blob);
         blob = blob.toUpperCase();
         const [code, message] = ENGINE[result] ?? [0, result];
         const applied = result.startsWith('tes') || result.startsWith('tec');
