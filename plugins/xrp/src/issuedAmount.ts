@@ -32,9 +32,3 @@ export function unitsToIssuedValue(units: bigint, decimals: number): string {
   const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
-
-/** The XRP Ledger's limit: 15 significant decimal digits in an issued amount (16 in practice are rounded by the ledger). */
-export function significantDigits(value: string): number {
-  const trimmed = value.replace('-', '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
-  return trimmed.length;
-}
