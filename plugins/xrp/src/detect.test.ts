@@ -43,7 +43,6 @@ function v1Ledger(entries: unknown[], index = 90150378) {
     ledger: { parent_hash: 'AA'.repeat(32), transactions: entries },
   };
 }
-// biome-ignore lint/suspicious/noExplicitAny: fixture JSON, edited field by field in the tests below
 const v1Entry = (f: { tx: Record<string, unknown>; meta: unknown }): any => ({ ...clone(f.tx), metaData: clone(f.meta) });
 
 describe('XRP detect on real mainnet ledgers', () => {
