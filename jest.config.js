@@ -8,9 +8,18 @@ const swc = [
   { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: true } },
 ];
 
+/**
+ * xrpl 5 (its @noble/@scure 2.x and those of ripple-keypairs, ripple-address-codec and
+ * @xrplf/isomorphic) ships ES modules only. Node 20.19+ requires them natively, jest's CommonJS
+ * runtime cannot: those nested packages, and only those, are compiled to CommonJS by swc.
+ */
+const swcEsm = ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
+const ESM_ONLY = '(xrpl|ripple-keypairs|ripple-address-codec|ripple-binary-codec|@xrplf/[^/]+)/node_modules/(@noble|@scure)/';
+
 module.exports = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': swc, [`/node_modules/${ESM_ONLY}.+\\.js$`]: swcEsm },
+  transformIgnorePatterns: [`^(?!.*/node_modules/${ESM_ONLY}).*/node_modules/`],
   roots: [
     '<rootDir>/core',
     '<rootDir>/schemas',
