@@ -24,6 +24,35 @@ describe('SharedAddressSet', () => {
     );
   });
 
+  it('hasBytes finds every watched script of every length in place, across growth, and answers no for others (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.uint8Array({ minLength: 20, maxLength: 64 }), { minLength: 1, maxLength: 200 }),
+        fc.nat({ max: 7 }),
+        (scripts, pad) => {
+          const set = new SharedAddressSet(4);
+          for (const s of scripts) set.add(Buffer.from(s).toString('hex'));
+          const view = new SharedAddressView(set.table);
+          for (const s of scripts) {
+            if (s.every((b) => b === 0)) continue;
+            // The script inside a larger buffer, as the detector sees it in a block.
+            const block = new Uint8Array(pad + s.length + 3);
+            block.set(s, pad);
+            expect(view.hasBytes(block, pad, pad + s.length)).toBe(true);
+            expect(view.has(Buffer.from(s).toString('hex'))).toBe(true);
+          }
+        },
+      ),
+    );
+    // Unwatched 22-byte P2WPKH scripts against 10 000 watched ones: none is reported watched.
+    const set = new SharedAddressSet(4);
+    for (let i = 0; i < 10_000; i++) set.add(Buffer.concat([Buffer.from([0, 20]), randomBytes(20)]).toString('hex'));
+    const view = new SharedAddressView(set.table);
+    let hits = 0;
+    for (let i = 0; i < 10_000; i++) if (view.hasBytes(Buffer.concat([Buffer.from([0, 20]), randomBytes(20)]))) hits++;
+    expect(hits).toBe(0);
+  });
+
   it('keeps EVM keys as bytes, digests other match forms, refuses empty and malformed EVM keys', () => {
     const set = new SharedAddressSet();
     const a = addr();

@@ -20,6 +20,7 @@ describe('migrations', () => {
         '008_withdrawal_output_memos',
         '009_change_addresses',
         '010_addressing',
+        '011_unlogged_rate_limits',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -45,6 +45,26 @@ describe('authentication', () => {
     ]);
   });
 
+  it('reads the key in the per-IP limiter\'s own statement: an authenticated GET /me is one database statement (the limit and the key), and writes last_used_at once a minute, not per request', async () => {
+    const s = await seedCompany(t.db);
+    await call(app.url, 'GET', '/v1/me', { key: s.rootKey }); // the first use records last_used_at
+    const statements: string[] = [];
+    const onQuery = (q: { sql: string }) => statements.push(q.sql);
+    t.db.on('query', onQuery);
+    try {
+      for (let i = 0; i < 3; i++) expect((await call(app.url, 'GET', '/v1/me', { key: s.rootKey })).status).toBe(200);
+    } finally {
+      t.db.off('query', onQuery);
+    }
+    expect(statements).toHaveLength(3);
+    expect(statements.every((sql) => /rate_limit_hits/.test(sql) && /api_keys/.test(sql))).toBe(true);
+    // A revoked key is refused on the very next request: nothing is cached between requests.
+    const other = await keyFor(t.db, s.companyId, { actions: ['wallets:read'] });
+    expect((await call(app.url, 'GET', '/v1/me', { key: other.key })).status).toBe(200);
+    await revokeApiKey(t.db, other.id);
+    expect((await call(app.url, 'GET', '/v1/me', { key: other.key })).status).toBe(401);
+  });
+
   it('GET /me describes the key, never its secret, and matches its schema', async () => {
     const s = await seedCompany(t.db);
     const r = await call(app.url, 'GET', '/v1/me', { key: s.rootKey });

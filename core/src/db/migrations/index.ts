@@ -9,6 +9,7 @@ import * as m007WithdrawalClaims from './007_withdrawal_claims';
 import * as m008WithdrawalOutputMemos from './008_withdrawal_output_memos';
 import * as m009ChangeAddresses from './009_change_addresses';
 import * as m010Addressing from './010_addressing';
+import * as m011UnloggedRateLimits from './011_unlogged_rate_limits';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '008_withdrawal_output_memos': m008WithdrawalOutputMemos,
   '009_change_addresses': m009ChangeAddresses,
   '010_addressing': m010Addressing,
+  '011_unlogged_rate_limits': m011UnloggedRateLimits,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
