@@ -22,7 +22,6 @@ export function solanaMatchKey(address: string): string {
   return mint;
 }
 
-
 export const addressOfPublicKey = (publicKey: Uint8Array): string => getAddressDecoder().decode(publicKey);
 
 /** Account i of the wallet: m/44'/501'/i'/0' (the path Phantom and Solflare use per account). */

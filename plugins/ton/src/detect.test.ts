@@ -15,7 +15,13 @@ const OWNER = Address.parse('EQAWnJNnwByLThRxli2zLpnj5Ec6r7R-GmpkOkF3pnWPFuF-').
 /** The jetton wallet that sent two of the notifications; the test allow-lists a master and registers it as the owner's. */
 const OWN_JETTON_WALLET = Address.parse('EQBvYvJ6iIYnpFq5nkkNS4NZkyj70ZKqw3RuFlQsni7icgjJ').toRawString();
 const MASTER = Address.parse('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs').toRawString();
-const USDT: TokenDefinition = { key: `ton:mainnet:${MASTER}`, symbol: 'USDT', decimals: 6, contractAddress: 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs', matchKey: MASTER };
+const USDT: TokenDefinition = {
+  key: `ton:mainnet:${MASTER}`,
+  symbol: 'USDT',
+  decimals: 6,
+  contractAddress: 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs',
+  matchKey: MASTER,
+};
 
 function ctx(watched: string[], tokens: TokenDefinition[] = []): DetectContext {
   const set = new Set(watched);
@@ -37,7 +43,7 @@ const block = (list = items) =>
 const hexOf = (b64: string) => Buffer.from(b64, 'base64').toString('hex');
 
 describe('TON detect on the recorded mainnet wallet history', () => {
-  test('credits the incoming 0.3 TON, never the excesses refund or the wallet\'s own sends; nothing for unwatched accounts', () => {
+  test("credits the incoming 0.3 TON, never the excesses refund or the wallet's own sends; nothing for unwatched accounts", () => {
     expect(detect(block(), ctx([])).transfers).toEqual([]);
     const { block: ref, transfers } = detect(block(), ctx([OWNER]));
     expect(ref).toEqual({ number: 38_000_000n, hash: 'ab'.repeat(32), parentHash: 'cd'.repeat(32) });
@@ -57,7 +63,7 @@ describe('TON detect on the recorded mainnet wallet history', () => {
     ]);
   });
 
-  test('jettons only from the registered jetton wallet of an allow-listed master: 17 and 10 USDT; the other contract\'s notification never', () => {
+  test("jettons only from the registered jetton wallet of an allow-listed master: 17 and 10 USDT; the other contract's notification never", () => {
     const registered = `${OWN_JETTON_WALLET}:${MASTER}`;
     // Registered but not allow-listed, or allow-listed but not registered: nothing.
     expect(detect(block(), ctx([OWNER, registered])).transfers.filter((t) => t.eventType === 'jetton_transfer')).toEqual([]);
