@@ -4,8 +4,9 @@ import { deriveTonAddress, parseTonAddress, tonMatchKey } from './addresses';
 import { TON_CHAINS, isTestNetwork, servesNetwork } from './networks';
 import { jettonWallets } from './tokenAccounts';
 import { type TonReader, createTonReader } from './tonReader';
+import { createTonWithdrawals } from './withdrawals';
 
-/** TON (mainnet, testnet and a local name for tests): TON and allow-listed jettons, deposits only in this version. */
+/** TON (mainnet, testnet and a local name for tests): TON and allow-listed jettons. */
 export function createTonPlugin(): ChainPlugin<TonReader> {
   const check = (chain: string, network: string) => {
     if (!servesNetwork(chain, network)) throw new BaseError('validation_failed', `@walletd/plugin-ton does not serve ${chain}/${network}`);
@@ -42,5 +43,6 @@ export function createTonPlugin(): ChainPlugin<TonReader> {
       return createTonReader(network, options);
     },
     confirm: confirmByDepth,
+    withdrawals: createTonWithdrawals(),
   };
 }

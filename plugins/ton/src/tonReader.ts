@@ -47,7 +47,7 @@ export interface TonReader extends ChainReader {
 const hexOf = (b64: string) => Buffer.from(b64, 'base64').toString('hex');
 const sliceArg = (a: Address): StackEntry => ['tvm.Slice', beginCell().storeAddress(a).endCell().toBoc().toString('base64')];
 const num = (entry: StackEntry | undefined): bigint => {
-  if (!entry || entry[0] !== 'num' || typeof entry[1] !== 'string')
+  if (entry?.[0] !== 'num' || typeof entry[1] !== 'string')
     throw new BaseError('node_error', 'a get-method answered something other than a number');
   const text = entry[1];
   return text.startsWith('-') ? -BigInt(text.slice(1)) : BigInt(text);

@@ -45,7 +45,7 @@ describe('authentication', () => {
     ]);
   });
 
-  it('reads the key in the per-IP limiter\'s own statement: an authenticated GET /me is one database statement (the limit and the key), and writes last_used_at once a minute, not per request', async () => {
+  it("reads the key in the per-IP limiter's own statement: an authenticated GET /me is one database statement (the limit and the key), and writes last_used_at once a minute, not per request", async () => {
     const s = await seedCompany(t.db);
     await call(app.url, 'GET', '/v1/me', { key: s.rootKey }); // the first use records last_used_at
     const statements: string[] = [];
