@@ -18,11 +18,11 @@ export function createTonPlugin(): ChainPlugin<TonReader> {
     detectModule: require.resolve('./detect'),
     validateAddress: (_chain, network, address) => parseTonAddress(network, address) !== null,
     matchKey: (_chain, network, address) => tonMatchKey(network, address),
-    // A friendly form keeps its bounce flag (it tells a sender how to send); a raw one shows bounceable.
+    // A friendly form keeps its bounce flag (it tells a sender how to send); a raw one (a match key) shows as deposit addresses do, non-bounceable.
     formatAddress: (_chain, network, address) => {
       const parsed = parseTonAddress(network, address);
       if (!parsed) throw new BaseError('invalid_address', `"${address}" is not a valid TON address for ${network}`);
-      const bounceable = Address.isFriendly(address) ? Address.parseFriendly(address).isBounceable : true;
+      const bounceable = Address.isFriendly(address) ? Address.parseFriendly(address).isBounceable : false;
       return parsed.toString({ bounceable, urlSafe: true, testOnly: isTestNetwork(network) });
     },
     deriveAddress: (chain, network, secret, index) => {

@@ -6,6 +6,7 @@ import {
   external,
   internal,
   loadMessage,
+  loadOutList,
   loadTransaction,
   storeMessage,
   type Transaction,
@@ -23,7 +24,7 @@ import {
   fromBaseUnits,
 } from '@walletd/core';
 import { parseTonAddress, tonKey, walletOf } from './addresses';
-import { OP_EXCESSES } from './detect';
+import { OP_EXCESSES, commentOf } from './detect';
 import type { TonReader } from './tonReader';
 
 /** The one message the wallet sends, as signed (`body` a BOC in base64). */
@@ -193,8 +194,44 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
       }
     },
 
-    checkSigned(): CheckedSignedWithdrawal {
-      throw new BaseError('unprocessable', 'TON withdrawals are signed by walletd; a message signed elsewhere is not accepted yet');
+    checkSigned(prepared: UnsignedWithdrawal, raw: string, fresh?: UnsignedWithdrawal): CheckedSignedWithdrawal {
+      const p = payloadOf(fresh ?? prepared);
+      const refuse = (what: string): never => {
+        throw new BaseError('unprocessable', `the signed message does not pay the prepared withdrawal: ${what}`);
+      };
+      let signed: ReturnType<typeof readSignedTransfer>;
+      try {
+        signed = readSignedTransfer(raw);
+      } catch (e) {
+        return refuse(`it is not a wallet v5r1 external message (${(e as Error).message})`);
+      }
+      if (signed.wallet !== p.source) refuse(`it is sent by ${signed.wallet}, not ${p.source}`);
+      const m = signed.message;
+      if (m.to !== p.message.to) refuse(`it pays ${m.to}, not ${p.message.to}`);
+      if (p.jetton) {
+        if (m.value !== p.message.value) refuse('it attaches another TON amount to the jetton transfer');
+        const expected = jettonTransferOf(p.message.body);
+        const actual = jettonTransferOf(m.body);
+        if (!actual || !expected) return refuse('its body is not a jetton transfer');
+        if (actual.amount !== expected.amount) refuse('it moves another jetton amount');
+        if (actual.destination !== expected.destination) refuse(`it pays the jetton to ${actual.destination}`);
+        if (actual.memo !== expected.memo) refuse('its memo differs');
+      } else {
+        if (m.value !== p.message.value) refuse('it pays another amount');
+        if (
+          commentOf(m.body ? Cell.fromBase64(m.body).beginParse() : null) !==
+          commentOf(p.message.body ? Cell.fromBase64(p.message.body).beginParse() : null)
+        )
+          refuse('its memo differs');
+      }
+      // The signature is the wallet's to check: a message it does not accept never lands (the node refuses it).
+      const payload: TonPayload = { ...p, seqno: signed.seqno, validUntil: signed.validUntil, deploy: signed.deploy, message: m };
+      return {
+        signed: { raw, txHash: messageHash(raw) },
+        payload,
+        fee: (fresh ?? prepared).fee,
+        expiresAt: { time: new Date(signed.validUntil * 1000).toISOString() },
+      };
     },
 
     async broadcast(signed: SignedWithdrawal, reader: TonReader): Promise<void> {
@@ -252,6 +289,52 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
       return { status: 'confirmed', confirmations: 1, fee, blockNumber };
     },
   };
+}
+
+const OP_SIGNED_EXTERNAL = 0x7369676e;
+
+/** What a v5r1 external message asks its wallet to do (one plain send), read from its bytes. */
+function readSignedTransfer(raw: string) {
+  const ext = loadMessage(Cell.fromBase64(raw).beginParse());
+  if (ext.info.type !== 'external-in') throw new Error('not an external message');
+  const body = ext.body.beginParse();
+  if (body.loadUint(32) !== OP_SIGNED_EXTERNAL) throw new Error('not a signed request');
+  body.loadUint(32); // wallet id
+  const validUntil = body.loadUint(32);
+  const seqno = body.loadUint(32);
+  const list = body.loadMaybeRef();
+  if (!list || body.loadBit()) throw new Error('not a plain list of sends');
+  const actions = loadOutList(list.beginParse());
+  const send = actions[0];
+  if (actions.length !== 1 || send?.type !== 'sendMsg' || send.outMsg.info.type !== 'internal')
+    throw new Error('not exactly one internal message');
+  const info = send.outMsg.info;
+  return {
+    wallet: ext.info.dest.toRawString(),
+    deploy: ext.init !== undefined && ext.init !== null,
+    validUntil,
+    seqno,
+    message: {
+      to: info.dest.toRawString(),
+      bounce: info.bounce,
+      value: info.value.coins.toString(),
+      body: send.outMsg.body.bits.length > 0 || send.outMsg.body.refs.length > 0 ? send.outMsg.body.toBoc().toString('base64') : null,
+    } satisfies TonMessage,
+  };
+}
+
+function jettonTransferOf(body: string | null): { amount: bigint; destination: string; memo: string | null } | null {
+  if (!body) return null;
+  const s = Cell.fromBase64(body).beginParse();
+  if (s.loadUint(32) !== OP_JETTON_TRANSFER) return null;
+  s.loadUintBig(64);
+  const amount = s.loadCoins();
+  const destination = s.loadAddress().toRawString();
+  s.loadMaybeAddress();
+  s.loadMaybeRef();
+  s.loadCoins();
+  const payload = s.loadBit() ? s.loadRef().beginParse() : s;
+  return { amount, destination, memo: commentOf(payload) };
 }
 
 /**
