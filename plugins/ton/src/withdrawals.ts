@@ -254,7 +254,10 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
       const p = payloadOf(unsigned);
       const source = Address.parseRaw(p.source);
       const history = await reader.transactions(source, 32);
-      const found = history.map((i) => loadTransaction(Cell.fromBase64(i.data).beginParse())).find((tx) => inMessageHash(tx) === txHash);
+      // Called with the external message's hash, or (once recorded) the wallet transaction's own.
+      const found = history
+        .map((i) => loadTransaction(Cell.fromBase64(i.data).beginParse()))
+        .find((tx) => inMessageHash(tx) === txHash || tx.hash().toString('hex') === txHash);
       if (!found) {
         // The wallet refuses the message after valid_until: once the node's clock is past it (with a margin), never.
         if (Math.floor(Date.now() / 1000) > p.validUntil + 30) return { status: 'rejected', confirmations: 0, reason: 'expired' };
@@ -265,13 +268,14 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
       const fwd = out && out.info.type === 'internal' ? out.info.forwardFee : 0n;
       let fee = found.totalFees.coins + fwd;
       const blockNumber = await reader.head();
+      const onChain = { txHash: found.hash().toString('hex') };
       const walletOk = d.type === 'generic' && d.computePhase.type === 'vm' && d.computePhase.success && d.actionPhase?.success === true;
       if (!walletOk || !out || out.info.type !== 'internal')
         return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain' };
       // Follow the message: the destination's transaction that received it.
       const next = await receivedBy(reader, out.info.dest, source, out.info.createdLt);
       if (!next) return { status: 'pending', confirmations: 0 };
-      if (bounced(next)) return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain' };
+      if (bounced(next)) return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain', ...onChain };
       if (p.jetton) {
         // Our jetton wallet sent internal_transfer to the recipient's; the excess comes back to the wallet.
         const hop = [...next.outMessages.values()].find((m) => m.info.type === 'internal');
@@ -279,14 +283,14 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
           return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain' };
         const credited = await receivedBy(reader, hop.info.dest, out.info.dest, hop.info.createdLt);
         if (!credited) return { status: 'pending', confirmations: 0 };
-        if (bounced(credited)) return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain' };
+        if (bounced(credited)) return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain', ...onChain };
         const excess = await excessReturned(reader, source, found.lt);
         if (excess === null) return { status: 'pending', confirmations: 0 };
         // What the wallet lost beyond its own transaction: the attached TON the jetton wallets kept, and
         // the gas of taking the excess back.
         fee += BigInt(p.jetton.attached) - excess.value + excess.fees;
       }
-      return { status: 'confirmed', confirmations: 1, fee, blockNumber };
+      return { status: 'confirmed', confirmations: 1, fee, blockNumber, ...onChain };
     },
   };
 }

@@ -158,6 +158,15 @@ describe('walletd serve on TON (toncenter adapter over the sandbox)', () => {
       (w) => w.status === 'confirmed',
     );
     expect(Number(paid.fee.amount)).toBeGreaterThan(0);
+    // The hash reported once confirmed is the wallet's transaction (what explorers show), not the external message's.
+    const walletTx = node.blocks.flatMap((b) => b.items).find((i) => i.account.equals(to) && i.tx.inMessage?.info.type === 'external-in');
+    expect(paid.txHash).toBe(walletTx?.hash);
+    const confirmedEvent = await eventually(
+      async () =>
+        rx.requests.map((r) => JSON.parse(r.rawBody)).find((e) => e.type === 'withdrawal.confirmed' && e.data.withdrawalId === ton.body.id),
+      (e) => e !== undefined,
+    );
+    expect(confirmedEvent.data.txHash).toBe(walletTx?.hash);
     const usdt = await api('POST', `/wallets/${wallet.id}/withdrawals`, {
       asset: 'USDT',
       toAddress: exchange,
