@@ -99,7 +99,12 @@ export async function trackWithdrawals(
             trx,
             cur,
             'rejected',
-            { reason: verdict.reason ?? 'provider_error', fee: verdict.fee?.toString() ?? null, block_number: seen },
+            {
+              reason: verdict.reason ?? 'provider_error',
+              fee: verdict.fee?.toString() ?? null,
+              block_number: seen,
+              ...(verdict.txHash ? { tx_hash: verdict.txHash } : {}),
+            },
             { reason: verdict.reason },
           );
           out.rejected++;
@@ -109,7 +114,12 @@ export async function trackWithdrawals(
             input.finality === 'finalized'
               ? input.finalized !== null && verdict.blockNumber !== undefined && verdict.blockNumber <= input.finalized
               : verdict.confirmations >= input.threshold;
-          const changes = { confirmations: verdict.confirmations, fee: verdict.fee?.toString() ?? null, block_number: seen };
+          const changes = {
+            confirmations: verdict.confirmations,
+            fee: verdict.fee?.toString() ?? null,
+            block_number: seen,
+            ...(verdict.txHash ? { tx_hash: verdict.txHash } : {}),
+          };
           if (!final) {
             await trx('withdrawals')
               .where({ id: cur.id })

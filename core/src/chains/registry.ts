@@ -48,7 +48,7 @@ export const NETWORKS: Record<Chain, readonly NetworkInfo[]> = {
   polkadot: [net('mainnet', false, 'DOT', 10), net('paseo', true, 'PAS', 10)],
   tron: [net('mainnet', false, 'TRX', 6), net('nile', true, 'TRX', 6), net('shasta', true, 'TRX', 6), net('devnet', true, 'TRX', 6)],
   solana: [net('mainnet', false, 'SOL', 9), net('devnet', true, 'SOL', 9), net('testnet', true, 'SOL', 9), net('localnet', true, 'SOL', 9)],
-  ton: [net('mainnet', false, 'TON', 9), net('testnet', true, 'TON', 9)],
+  ton: [net('mainnet', false, 'TON', 9), net('testnet', true, 'TON', 9), net('localnet', true, 'TON', 9)],
 };
 
 export const isChain = (value: string): value is Chain => (CHAINS as readonly string[]).includes(value);

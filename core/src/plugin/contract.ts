@@ -340,6 +340,12 @@ export interface WithdrawalVerdict {
   fee?: bigint;
   /** The block that includes it, when mined (kept so a later disappearance reads as a reorg). */
   blockNumber?: bigint;
+  /**
+   * The transaction's hash on chain, where it differs from the signed bytes' id (TON: the wallet's
+   * transaction, not the external message). The service records it from then on (events, search);
+   * `verify` must still recognise the signed id it was called with.
+   */
+  txHash?: string;
   reason?: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error';
 }
 

@@ -17,3 +17,4 @@ export * from './recordingPlugin';
 export * from './recordedTronNode';
 export * from './solanaSvm';
 export * from './recordedRippled';
+export * from './tonSandbox';

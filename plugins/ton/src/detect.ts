@@ -1,0 +1,123 @@
+import { Address, Cell, type Slice, loadTransaction } from '@ton/core';
+import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/core';
+
+/**
+ * The raw block the reader hands to a worker: the bytes of
+ * `{"seqno":n,"hash":"<hex>","parentHash":"<hex>","transactions":[{"account":"0:<hex>","boc":"<base64>"}]}`:
+ * every basechain transaction of the shard blocks masterchain block `n` committed, each the
+ * transaction's own BOC (its cell hash is the transaction hash). Only the transactions of watched
+ * accounts are parsed; a parsed one must belong to the account it is listed under.
+ */
+export interface TonBlock {
+  seqno: number;
+  hash: string;
+  parentHash: string;
+  transactions: { account: string; boc: string }[];
+}
+
+export const OP_COMMENT = 0x00000000;
+export const OP_TRANSFER_NOTIFICATION = 0x7362d09c;
+export const OP_EXCESSES = 0xd53276db;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const decoder = new TextDecoder();
+
+/** A text comment (op 0 then UTF-8, continued in refs); null when absent or not readable text (binary, encrypted). */
+export function commentOf(body: Slice | null): string | null {
+  if (!body || body.remainingBits < 32) return null;
+  if (body.loadUint(32) !== OP_COMMENT) return null;
+  try {
+    return utf8.decode(readTail(body));
+  } catch {
+    return null;
+  }
+}
+
+function readTail(s: Slice): Uint8Array {
+  const parts: Buffer[] = [];
+  let cur: Slice | null = s;
+  while (cur) {
+    if (cur.remainingBits % 8 !== 0) throw new Error('not bytes');
+    parts.push(cur.loadBuffer(cur.remainingBits / 8));
+    cur = cur.remainingRefs > 0 ? cur.loadRef().beginParse() : null;
+  }
+  return Buffer.concat(parts);
+}
+
+export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
+  const block = JSON.parse(decoder.decode(raw)) as TonBlock;
+  const testOnly = ctx.network !== 'mainnet';
+  const show = (a: Address, bounceable: boolean) => a.toString({ bounceable, urlSafe: true, testOnly });
+  const transfers: DetectedTransfer[] = [];
+  for (const item of block.transactions) {
+    if (!ctx.watched.has(item.account)) continue;
+    const cell = Cell.fromBase64(item.boc);
+    const tx = loadTransaction(cell.beginParse());
+    const account = `0:${tx.address.toString(16).padStart(64, '0')}`;
+    if (account !== item.account) throw new Error(`transaction listed under ${item.account} belongs to ${account}`);
+    const msg = tx.inMessage;
+    if (!msg || msg.info.type !== 'internal' || msg.info.bounced) continue;
+    // A bounceable message our wallet could not process went back to its sender (value and all).
+    if (tx.description.type === 'generic' && tx.description.bouncePhase?.type === 'ok') continue;
+    const txHash = cell.hash().toString('hex');
+    const to = show(Address.parseRaw(account), false);
+    const body = msg.body.beginParse();
+    const op = body.remainingBits >= 32 ? body.preloadUint(32) : null;
+    if (op === OP_EXCESSES) continue; // the change of our own jetton withdrawal, never a deposit
+    if (op === OP_TRANSFER_NOTIFICATION) {
+      const jetton = jettonOf(msg.info.src, body, ctx);
+      if (jetton)
+        transfers.push({
+          txHash,
+          eventIndex: 1,
+          from: jetton.from ? show(jetton.from, true) : undefined,
+          to,
+          toKey: jetton.tokenAccountKey,
+          assetKey: jetton.assetKey,
+          amount: jetton.amount,
+          eventType: 'jetton_transfer',
+          extra: { memo: jetton.memo },
+        });
+      // The notification's own TON (the sender's forward amount) is part of the jetton transfer.
+      continue;
+    }
+    const value = msg.info.value.coins;
+    if (value <= 0n) continue;
+    transfers.push({
+      txHash,
+      eventIndex: 0,
+      from: show(msg.info.src, true),
+      to,
+      toKey: account,
+      assetKey: ctx.native.key,
+      amount: value,
+      eventType: 'ton_transfer',
+      extra: { memo: op === OP_COMMENT ? commentOf(msg.body.beginParse()) : null },
+    });
+  }
+  return { block: { number: BigInt(block.seqno), hash: block.hash, parentHash: block.parentHash }, transfers };
+}
+
+/**
+ * A `transfer_notification` counts only when its sender is the deposit address's own jetton wallet
+ * for an allow-listed master: the registered token account `<jetton wallet>:<master>` (the key
+ * `tokenAccounts` gave it). Anyone can send this op from a contract of their own (the fake-jetton
+ * attack); only the wallet the master names is registered.
+ */
+function jettonOf(src: Address, body: Slice, ctx: DetectContext) {
+  const wallet = src.toRawString();
+  for (const token of ctx.tokens.values()) {
+    const key = `${wallet}:${token.matchKey}`;
+    if (!ctx.watched.has(key)) continue;
+    try {
+      body.loadUint(32);
+      body.loadUintBig(64); // query_id
+      const amount = body.loadCoins();
+      const from = body.loadMaybeAddress();
+      const payload = body.loadBit() ? body.loadRef().beginParse() : body;
+      return amount > 0n ? { tokenAccountKey: key, assetKey: token.key, amount, from, memo: commentOf(payload) } : null;
+    } catch {
+      return null; // a malformed notification from our own jetton wallet cannot happen; never guess
+    }
+  }
+  return null;
+}

@@ -1,0 +1,10 @@
+export * from './createTonPlugin';
+export * from './addresses';
+export * from './networks';
+export { OP_COMMENT, OP_EXCESSES, OP_TRANSFER_NOTIFICATION, type TonBlock, commentOf, detect } from './detect';
+export { type TonReader, createTonReader } from './tonReader';
+export { jettonWallets } from './tokenAccounts';
+export * from './withdrawals';
+
+/** What walletd calls when the package is named in the config's `plugins` (see plugins/README.md). */
+export { createTonPlugin as createPlugin } from './createTonPlugin';

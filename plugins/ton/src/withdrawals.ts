@@ -1,0 +1,370 @@
+import {
+  Address,
+  Cell,
+  SendMode,
+  beginCell,
+  external,
+  internal,
+  loadMessage,
+  loadOutList,
+  loadTransaction,
+  storeMessage,
+  type Transaction,
+} from '@ton/core';
+import {
+  BaseError,
+  type BuildContext,
+  type CheckedSignedWithdrawal,
+  type SignedWithdrawal,
+  type UnsignedWithdrawal,
+  type WalletSecret,
+  type WithdrawalIntent,
+  type WithdrawalVerbs,
+  type WithdrawalVerdict,
+  fromBaseUnits,
+} from '@walletd/core';
+import { parseTonAddress, tonKey, walletOf } from './addresses';
+import { OP_EXCESSES, commentOf } from './detect';
+import type { TonReader } from './tonReader';
+
+/** The one message the wallet sends, as signed (`body` a BOC in base64). */
+export interface TonMessage {
+  to: string;
+  bounce: boolean;
+  value: string;
+  body: string | null;
+}
+
+export interface TonPayload {
+  network: string;
+  /** The paying wallet, raw. */
+  source: string;
+  seqno: number;
+  /** valid_until (unix seconds): past it the wallet refuses the message for good. */
+  validUntil: number;
+  /** First send of a wallet not deployed yet: the external message carries its state-init. */
+  deploy: boolean;
+  message: TonMessage;
+  /** Jetton withdrawals: the master and the TON attached for the jetton wallets' fees (its excess comes back). */
+  jetton?: { master: string; attached: string; recipient: string };
+}
+
+/** How long a signed withdrawal stays valid: 5 minutes after it is prepared. */
+export const VALID_FOR_SECONDS = 300;
+/** Fee bound of a TON transfer (compute + forward fees of a v5r1 send, state-init included): 0.02 TON. */
+export const TON_FEE_BOUND = 20_000_000n;
+/** TON attached to a jetton transfer for the two jetton wallets' fees; what is not used comes back (`excesses`). */
+export const JETTON_ATTACHED = 50_000_000n;
+/** TON forwarded with the recipient's transfer_notification (so a comment reaches its wallet). */
+const FORWARD_TON = 1n;
+const OP_JETTON_TRANSFER = 0x0f8a7ea5;
+
+const ton = (nano: bigint) => `${fromBaseUnits(nano, 9)} TON`;
+const payloadOf = (u: UnsignedWithdrawal) => u.payload as TonPayload;
+const commentCell = (text: string) => beginCell().storeUint(0, 32).storeStringTail(text).endCell();
+
+function recipientOf(intent: WithdrawalIntent) {
+  const output = intent.outputs[0];
+  if (!output || intent.outputs.length !== 1) throw new BaseError('validation_failed', 'a TON withdrawal pays exactly one recipient');
+  if (output.destinationTag !== undefined) throw new BaseError('validation_failed', 'a TON transfer cannot carry a destination tag');
+  const to = parseTonAddress(intent.network, output.to);
+  if (!to) throw new BaseError('invalid_address', `"${output.to}" is not a valid TON address for ${intent.network}`);
+  if (output.amount <= 0n) throw new BaseError('invalid_amount', 'the amount must be positive');
+  const bounceable = Address.isFriendly(output.to) ? Address.parseFriendly(output.to).isBounceable : null;
+  return { to, bounceable, amount: output.amount, memo: output.memo };
+}
+
+/** The external message's hash: the withdrawal's id until its wallet transaction exists. */
+const messageHash = (boc: string) => Cell.fromBase64(boc).hash().toString('hex');
+const inMessageHash = (tx: Transaction): string | null =>
+  tx.inMessage ? beginCell().store(storeMessage(tx.inMessage)).endCell().hash().toString('hex') : null;
+
+export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
+  return {
+    async build(intent: WithdrawalIntent, reader: TonReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
+      const sourceText = intent.sources[0];
+      const source = sourceText ? parseTonAddress(intent.network, sourceText) : null;
+      if (!source) throw new BaseError('validation_failed', 'a source address is required');
+      const r = recipientOf(intent);
+      if (r.to.equals(source)) throw new BaseError('validation_failed', 'a TON withdrawal cannot pay its own source');
+      const [info, seqnoNow, destination] = await Promise.all([reader.accountInfo(source), reader.seqno(source), reader.accountInfo(r.to)]);
+      let seqno = seqnoNow;
+      for (const w of context?.inFlight ?? []) {
+        const p = w.payload as TonPayload | undefined;
+        if (p?.source === source.toRawString() && p.seqno >= seqno) seqno = p.seqno + 1;
+      }
+      const deploy = info.state !== 'active';
+      const validUntil = Math.floor(Date.now() / 1000) + VALID_FOR_SECONDS;
+      let message: TonMessage;
+      let jetton: TonPayload['jetton'];
+      let fee: bigint;
+      if (intent.asset.contractAddress) {
+        const master = Address.parse(intent.asset.contractAddress);
+        const ownWallet = await reader.jettonWalletAddress(master, source);
+        const held = await reader.jettonBalance(ownWallet);
+        if (held < r.amount)
+          throw new BaseError(
+            'insufficient_funds',
+            `${sourceText} holds ${fromBaseUnits(held, intent.asset.decimals)} ${intent.asset.symbol}, less than ${fromBaseUnits(r.amount, intent.asset.decimals)}`,
+          );
+        fee = JETTON_ATTACHED + TON_FEE_BOUND;
+        if (info.balance < fee)
+          throw new BaseError(
+            'insufficient_funds',
+            `${sourceText} needs up to ${ton(fee)} for the jetton transfer's fees and holds ${ton(info.balance)}`,
+          );
+        const body = beginCell()
+          .storeUint(OP_JETTON_TRANSFER, 32)
+          .storeUint(0, 64)
+          .storeCoins(r.amount)
+          .storeAddress(r.to)
+          .storeAddress(source) // response_destination: the excess comes back to the wallet
+          .storeBit(0) // no custom payload
+          .storeCoins(FORWARD_TON)
+          .storeMaybeRef(r.memo !== undefined ? commentCell(r.memo) : null)
+          .endCell();
+        message = { to: ownWallet.toRawString(), bounce: true, value: JETTON_ATTACHED.toString(), body: body.toBoc().toString('base64') };
+        jetton = { master: master.toRawString(), attached: JETTON_ATTACHED.toString(), recipient: r.to.toRawString() };
+      } else {
+        fee = TON_FEE_BOUND;
+        if (info.balance < r.amount + fee)
+          throw new BaseError(
+            'insufficient_funds',
+            `${sourceText} holds ${ton(info.balance)} and this needs ${ton(r.amount + fee)} with fees`,
+          );
+        // A friendly address says how to send; a raw one bounces only to a deployed contract.
+        const bounce = r.bounceable ?? destination.state === 'active';
+        message = {
+          to: r.to.toRawString(),
+          bounce,
+          value: r.amount.toString(),
+          body: r.memo !== undefined ? commentCell(r.memo).toBoc().toString('base64') : null,
+        };
+      }
+      const payload: TonPayload = {
+        network: intent.network,
+        source: source.toRawString(),
+        seqno,
+        validUntil,
+        deploy,
+        message,
+        ...(jetton ? { jetton } : {}),
+      };
+      return {
+        intent,
+        payload,
+        fee,
+        sourceAddresses: [sourceText as string],
+        expiresAt: { time: new Date(validUntil * 1000).toISOString() },
+      };
+    },
+
+    async sign(unsigned: UnsignedWithdrawal, secret: WalletSecret, derivationIndexes: number[]): Promise<SignedWithdrawal> {
+      const p = payloadOf(unsigned);
+      const seed = secret.seed();
+      let key: { secretKey: Buffer; publicKey: Buffer };
+      try {
+        key = tonKey(seed, derivationIndexes[0] ?? 0);
+      } finally {
+        seed.fill(0);
+      }
+      try {
+        const wallet = walletOf(p.network, key.publicKey);
+        if (wallet.address.toRawString() !== p.source)
+          throw new BaseError('internal', 'the derived key does not control the source wallet');
+        const body = wallet.createTransfer({
+          seqno: p.seqno,
+          secretKey: key.secretKey,
+          timeout: p.validUntil,
+          sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
+          messages: [
+            internal({
+              to: Address.parseRaw(p.message.to),
+              value: BigInt(p.message.value),
+              bounce: p.message.bounce,
+              body: p.message.body ? Cell.fromBase64(p.message.body) : undefined,
+            }),
+          ],
+        });
+        const ext = external({ to: wallet.address, init: p.deploy ? wallet.init : undefined, body });
+        const raw = beginCell().store(storeMessage(ext)).endCell().toBoc().toString('base64');
+        return { raw, txHash: messageHash(raw) };
+      } finally {
+        key.secretKey.fill(0);
+      }
+    },
+
+    checkSigned(prepared: UnsignedWithdrawal, raw: string, fresh?: UnsignedWithdrawal): CheckedSignedWithdrawal {
+      const p = payloadOf(fresh ?? prepared);
+      const refuse = (what: string): never => {
+        throw new BaseError('unprocessable', `the signed message does not pay the prepared withdrawal: ${what}`);
+      };
+      let signed: ReturnType<typeof readSignedTransfer>;
+      try {
+        signed = readSignedTransfer(raw);
+      } catch (e) {
+        return refuse(`it is not a wallet v5r1 external message (${(e as Error).message})`);
+      }
+      if (signed.wallet !== p.source) refuse(`it is sent by ${signed.wallet}, not ${p.source}`);
+      const m = signed.message;
+      if (m.to !== p.message.to) refuse(`it pays ${m.to}, not ${p.message.to}`);
+      if (p.jetton) {
+        if (m.value !== p.message.value) refuse('it attaches another TON amount to the jetton transfer');
+        const expected = jettonTransferOf(p.message.body);
+        const actual = jettonTransferOf(m.body);
+        if (!actual || !expected) return refuse('its body is not a jetton transfer');
+        if (actual.amount !== expected.amount) refuse('it moves another jetton amount');
+        if (actual.destination !== expected.destination) refuse(`it pays the jetton to ${actual.destination}`);
+        if (actual.memo !== expected.memo) refuse('its memo differs');
+      } else {
+        if (m.value !== p.message.value) refuse('it pays another amount');
+        if (
+          commentOf(m.body ? Cell.fromBase64(m.body).beginParse() : null) !==
+          commentOf(p.message.body ? Cell.fromBase64(p.message.body).beginParse() : null)
+        )
+          refuse('its memo differs');
+      }
+      // The signature is the wallet's to check: a message it does not accept never lands (the node refuses it).
+      const payload: TonPayload = { ...p, seqno: signed.seqno, validUntil: signed.validUntil, deploy: signed.deploy, message: m };
+      return {
+        signed: { raw, txHash: messageHash(raw) },
+        payload,
+        fee: (fresh ?? prepared).fee,
+        expiresAt: { time: new Date(signed.validUntil * 1000).toISOString() },
+      };
+    },
+
+    async broadcast(signed: SignedWithdrawal, reader: TonReader): Promise<void> {
+      try {
+        await reader.sendBoc(Buffer.from(signed.raw, 'base64'));
+      } catch (e) {
+        // The same bytes again, or a seqno already used: applied already if the wallet's history has it.
+        const ext = loadMessage(Cell.fromBase64(signed.raw).beginParse());
+        const wallet = ext.info.dest as Address;
+        const history = await reader.transactions(wallet, 16);
+        if (history.some((i) => inMessageHash(loadTransaction(Cell.fromBase64(i.data).beginParse())) === signed.txHash)) return;
+        throw new BaseError(
+          'conflict',
+          `the TON node refused the message (its seqno is used or it expired); prepare it again (${(e as Error).message})`,
+        );
+      }
+    },
+
+    async verify(unsigned: UnsignedWithdrawal, txHash: string, reader: TonReader): Promise<WithdrawalVerdict> {
+      const p = payloadOf(unsigned);
+      const source = Address.parseRaw(p.source);
+      const history = await reader.transactions(source, 32);
+      // Called with the external message's hash, or (once recorded) the wallet transaction's own.
+      const found = history
+        .map((i) => loadTransaction(Cell.fromBase64(i.data).beginParse()))
+        .find((tx) => inMessageHash(tx) === txHash || tx.hash().toString('hex') === txHash);
+      if (!found) {
+        // The wallet refuses the message after valid_until: once the node's clock is past it (with a margin), never.
+        if (Math.floor(Date.now() / 1000) > p.validUntil + 30) return { status: 'rejected', confirmations: 0, reason: 'expired' };
+        return { status: 'missing', confirmations: 0 };
+      }
+      const d = found.description;
+      const out = [...found.outMessages.values()].find((m) => m.info.type === 'internal');
+      const fwd = out && out.info.type === 'internal' ? out.info.forwardFee : 0n;
+      let fee = found.totalFees.coins + fwd;
+      const blockNumber = await reader.head();
+      const onChain = { txHash: found.hash().toString('hex') };
+      const walletOk = d.type === 'generic' && d.computePhase.type === 'vm' && d.computePhase.success && d.actionPhase?.success === true;
+      if (!walletOk || !out || out.info.type !== 'internal')
+        return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain' };
+      // Follow the message: the destination's transaction that received it.
+      const next = await receivedBy(reader, out.info.dest, source, out.info.createdLt);
+      if (!next) return { status: 'pending', confirmations: 0 };
+      if (bounced(next)) return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain', ...onChain };
+      if (p.jetton) {
+        // Our jetton wallet sent internal_transfer to the recipient's; the excess comes back to the wallet.
+        const hop = [...next.outMessages.values()].find((m) => m.info.type === 'internal');
+        if (!hop || hop.info.type !== 'internal')
+          return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain' };
+        const credited = await receivedBy(reader, hop.info.dest, out.info.dest, hop.info.createdLt);
+        if (!credited) return { status: 'pending', confirmations: 0 };
+        if (bounced(credited)) return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain', ...onChain };
+        const excess = await excessReturned(reader, source, found.lt);
+        if (excess === null) return { status: 'pending', confirmations: 0 };
+        // What the wallet lost beyond its own transaction: the attached TON the jetton wallets kept, and
+        // the gas of taking the excess back.
+        fee += BigInt(p.jetton.attached) - excess.value + excess.fees;
+      }
+      return { status: 'confirmed', confirmations: 1, fee, blockNumber, ...onChain };
+    },
+  };
+}
+
+const OP_SIGNED_EXTERNAL = 0x7369676e;
+
+/** What a v5r1 external message asks its wallet to do (one plain send), read from its bytes. */
+function readSignedTransfer(raw: string) {
+  const ext = loadMessage(Cell.fromBase64(raw).beginParse());
+  if (ext.info.type !== 'external-in') throw new Error('not an external message');
+  const body = ext.body.beginParse();
+  if (body.loadUint(32) !== OP_SIGNED_EXTERNAL) throw new Error('not a signed request');
+  body.loadUint(32); // wallet id
+  const validUntil = body.loadUint(32);
+  const seqno = body.loadUint(32);
+  const list = body.loadMaybeRef();
+  if (!list || body.loadBit()) throw new Error('not a plain list of sends');
+  const actions = loadOutList(list.beginParse());
+  const send = actions[0];
+  if (actions.length !== 1 || send?.type !== 'sendMsg' || send.outMsg.info.type !== 'internal')
+    throw new Error('not exactly one internal message');
+  const info = send.outMsg.info;
+  return {
+    wallet: ext.info.dest.toRawString(),
+    deploy: ext.init !== undefined && ext.init !== null,
+    validUntil,
+    seqno,
+    message: {
+      to: info.dest.toRawString(),
+      bounce: info.bounce,
+      value: info.value.coins.toString(),
+      body: send.outMsg.body.bits.length > 0 || send.outMsg.body.refs.length > 0 ? send.outMsg.body.toBoc().toString('base64') : null,
+    } satisfies TonMessage,
+  };
+}
+
+function jettonTransferOf(body: string | null): { amount: bigint; destination: string; memo: string | null } | null {
+  if (!body) return null;
+  const s = Cell.fromBase64(body).beginParse();
+  if (s.loadUint(32) !== OP_JETTON_TRANSFER) return null;
+  s.loadUintBig(64);
+  const amount = s.loadCoins();
+  const destination = s.loadAddress().toRawString();
+  s.loadMaybeAddress();
+  s.loadMaybeRef();
+  s.loadCoins();
+  const payload = s.loadBit() ? s.loadRef().beginParse() : s;
+  return { amount, destination, memo: commentOf(payload) };
+}
+
+/**
+ * The receiver failed and sent the value back (its bounce phase ran). An undeployed wallet that
+ * took a non-bounceable transfer aborts too, but keeps the value: that transfer is delivered.
+ */
+const bounced = (tx: Transaction): boolean => tx.description.type === 'generic' && tx.description.bouncePhase?.type === 'ok';
+
+async function receivedBy(reader: TonReader, account: Address, from: Address, createdLt: bigint): Promise<Transaction | null> {
+  const items = await reader.transactions(account, 32);
+  for (const i of items) {
+    const tx = loadTransaction(Cell.fromBase64(i.data).beginParse());
+    const m = tx.inMessage;
+    if (m?.info.type === 'internal' && m.info.src.equals(from) && m.info.createdLt === createdLt) return tx;
+  }
+  return null;
+}
+
+/** The `excesses` the wallet received after its jetton send, and that transaction's fees (null while it has not arrived). */
+async function excessReturned(reader: TonReader, wallet: Address, afterLt: bigint): Promise<{ value: bigint; fees: bigint } | null> {
+  for (const i of await reader.transactions(wallet, 32)) {
+    const tx = loadTransaction(Cell.fromBase64(i.data).beginParse());
+    const m = tx.inMessage;
+    if (tx.lt <= afterLt || m?.info.type !== 'internal') continue;
+    const body = m.body.beginParse();
+    if (body.remainingBits >= 32 && body.loadUint(32) === OP_EXCESSES) return { value: m.info.value.coins, fees: tx.totalFees.coins };
+  }
+  return null;
+}

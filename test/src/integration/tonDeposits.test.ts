@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { Address, beginCell, toNano } from '@ton/core';
+import { type ChainSettings, MasterKey, createLogger, registerPlugins } from '@walletd/core';
+import { type DetectPool, createDetectPool, createFollower } from '@walletd/indexer';
+import { createTonPlugin } from '@walletd/plugin-ton';
+import { createWallet, generateAddress } from '@walletd/server';
+import { type TestDatabase, TonSandboxNode, createTestDatabase, seedCompany } from '@walletd/test-harness';
+
+/**
+ * TON deposits through the real follower and the plugin's own toncenter reader, against the
+ * toncenter test adapter over @ton/sandbox (the real emulator executes every transfer, mint and
+ * bounce; the adapter makes up the blocks: see test/src/harness/tonSandbox.ts).
+ */
+describe('TON deposits through the follower, on the sandbox adapter', () => {
+  let t: TestDatabase;
+  let pool: DetectPool;
+  let node: TonSandboxNode;
+  const masterKey = new MasterKey(randomBytes(32));
+  const plugin = createTonPlugin();
+  const registry = registerPlugins([plugin as never]);
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    pool = createDetectPool(1);
+    node = await TonSandboxNode.start();
+  });
+  afterAll(async () => {
+    await pool.close();
+    await node.close();
+    await t.drop();
+  });
+
+  const comment = (text: string) => beginCell().storeUint(0, 32).storeStringTail(text).endCell();
+  const transfers = (walletId: number) =>
+    t
+      .db('transfers')
+      .where({ wallet_id: walletId })
+      .orderBy(['block_number', 'event_index'])
+      .select('tx_hash', 'event_index', 'asset_key', 'amount', 'to_address', 'address_id', 'status', 'event_type', 'extra');
+
+  it("credits TON with its comment and allow-listed jettons from the owner's own jetton wallet only; never a forged notification, a bounce or an excess", async () => {
+    const { JettonMinter } = require('@ton-community/assets-sdk') as typeof import('@ton-community/assets-sdk');
+    const admin = await node.chain.treasury('admin');
+    const minter = node.chain.openContract(JettonMinter.createFromConfig({ admin: admin.address, content: beginCell().endCell() }));
+    node.record(await minter.sendDeploy(admin.getSender(), toNano('0.1')));
+    const lookalike = node.chain.openContract(
+      JettonMinter.createFromConfig({ admin: admin.address, content: beginCell().storeUint(1, 8).endCell() }),
+    );
+    node.record(await lookalike.sendDeploy(admin.getSender(), toNano('0.1')));
+    const start = node.mine() + 1;
+
+    const s = await seedCompany(t.db);
+    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'ton', chain: 'ton', network: 'localnet' });
+    const row = await t.db('wallets').where({ id: w.id }).first();
+    const a = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
+    const b = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
+    expect(a.address).toMatch(/^0Q/); // non-bounceable, test-only: a payment to the undeployed wallet stays
+    const settings: ChainSettings = {
+      chain: 'ton',
+      network: 'localnet',
+      rpcUrl: node.url,
+      startBlock: start,
+      tokens: [{ contract: minter.address.toString(), symbol: 'USDT', decimals: 6 }],
+    };
+    const follower = createFollower({
+      db: t.db,
+      logger: createLogger({ level: 'silent' }),
+      pool,
+      plugin: registry.forChain('ton')!,
+      settings,
+    });
+
+    const aAddr = Address.parse(a.address);
+    const bAddr = Address.parse(b.address);
+    // 2 TON with a comment to the undeployed wallet (compute skipped: the value stays), non-bounceable.
+    node.record(await admin.send({ to: aAddr, value: toNano('2'), bounce: false, body: comment('order 7') }));
+    // 1 TON bounceable to the other undeployed wallet: it bounces back, nothing is credited.
+    node.record(await admin.send({ to: bAddr, value: toNano('1'), bounce: true }));
+    // 25 USDT minted to a, with a comment in the forward payload: the owner's jetton wallet notifies it.
+    node.record(
+      await minter.sendMint(admin.getSender(), aAddr, 25_000_000n, {
+        value: toNano('0.2'),
+        notify: { amount: 1n, payload: comment('inv-1') },
+      }),
+    );
+    // A look-alike jetton (not allow-listed) and a forged notification straight from the admin.
+    node.record(await lookalike.sendMint(admin.getSender(), aAddr, 99_000_000n, { value: toNano('0.2'), notify: { amount: 1n } }));
+    const forged = beginCell()
+      .storeUint(0x7362d09c, 32)
+      .storeUint(0, 64)
+      .storeCoins(1_000_000_000n)
+      .storeAddress(admin.address)
+      .storeBit(0)
+      .endCell();
+    node.record(await admin.send({ to: aAddr, value: toNano('0.05'), bounce: false, body: forged }));
+    node.mine();
+
+    await follower.tick();
+    const rows = await transfers(row.id);
+    expect(rows.map((r) => [r.event_type, r.asset_key, r.amount, r.to_address, r.address_id, r.status, r.extra?.memo])).toEqual([
+      ['ton_transfer', 'ton:localnet:ton', '2000000000', a.address, a.id, 'confirmed', 'order 7'],
+      ['jetton_transfer', `ton:localnet:${minter.address.toRawString()}`, '25000000', a.address, a.id, 'confirmed', 'inv-1'],
+    ]);
+    // The token account is registered for a, tied to the allow-listed master and not listed as an address.
+    const tokenAccount = await t.db('addresses').where({ owner_address_id: a.id, kind: 'token_account' }).first();
+    expect(tokenAccount.match_key).toBe(`${(await minter.getWalletAddress(aAddr)).toRawString()}:${minter.address.toRawString()}`);
+  });
+});
