@@ -21,6 +21,7 @@ describe('migrations', () => {
         '009_change_addresses',
         '010_addressing',
         '011_unlogged_rate_limits',
+        '012_delivery_due_order',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -10,6 +10,7 @@ import * as m008WithdrawalOutputMemos from './008_withdrawal_output_memos';
 import * as m009ChangeAddresses from './009_change_addresses';
 import * as m010Addressing from './010_addressing';
 import * as m011UnloggedRateLimits from './011_unlogged_rate_limits';
+import * as m012DeliveryDueOrder from './012_delivery_due_order';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '009_change_addresses': m009ChangeAddresses,
   '010_addressing': m010Addressing,
   '011_unlogged_rate_limits': m011UnloggedRateLimits,
+  '012_delivery_due_order': m012DeliveryDueOrder,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
