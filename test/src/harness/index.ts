@@ -16,3 +16,4 @@ export * from './dedicatedPostgres';
 export * from './recordingPlugin';
 export * from './recordedTronNode';
 export * from './solanaSvm';
+export * from './chopsticks';
