@@ -26,7 +26,7 @@ export const ERA_PERIOD = 64;
 
 /**
  * What `build` prepares and `sign` completes, JSON-serialisable. `template` is the whole signed
- * extrinsic with a zero sr25519 signature at `signatureOffset`; `signingPayload` is what the key
+ * extrinsic with a placeholder sr25519 signature at `signatureOffset`; `signingPayload` is what the key
  * signs (the SCALE `ExtrinsicPayload`: call, extra and the implicit spec version, transaction
  * version, genesis and era checkpoint). Signing fills the signature in; nothing else changes.
  */
@@ -210,7 +210,7 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
       }
 
       const call = callFor(registry, assetId, dest, output.amount);
-      const era = registry.createType('ExtrinsicEra', { current: checkpoint.number, period: ERA_PERIOD });
+      const era = registry.createType('ExtrinsicEra', { current: Number(checkpoint.number), period: ERA_PERIOD });
       const payloadValue = {
         method: u8aToHex(call),
         era,
@@ -224,7 +224,8 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
       };
       const signingPayload = registry.createType('ExtrinsicPayload', payloadValue, { version: 4 }).toU8a({ method: true });
       const extrinsic = registry.createType('Extrinsic', registry.createType('Call', call), { version: 4 });
-      extrinsic.addSignature(u8aToHex(signer), u8aConcat([1], new Uint8Array(64)), payloadValue as never);
+      // A placeholder signature (an all-zero one would read as unsigned); `sign` overwrites it.
+      extrinsic.addSignature(u8aToHex(signer), u8aConcat([1], new Uint8Array(64).fill(1)), payloadValue as never);
       const template = extrinsic.toU8a();
       const parts = signedParts(template);
       if (parts.signer !== u8aToHex(signer) || parts.signatureType !== 1) throw new Error('unexpected extrinsic layout');
@@ -256,7 +257,7 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
           throw new BaseError('insufficient_funds', `insufficient funds: ${held} of asset ${assetId} held, ${output.amount} needed`);
       }
 
-      const lastValidBlock = BigInt(era.asMortalEra.death(checkpoint.number).toString()) - 1n;
+      const lastValidBlock = BigInt(era.asMortalEra.death(Number(checkpoint.number)).toString()) - 1n;
       const payload: PolkadotPayload = {
         kind: assetId === null ? 'native' : 'asset',
         assetId,
