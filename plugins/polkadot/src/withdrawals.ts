@@ -60,6 +60,15 @@ const payloadOf = (u: UnsignedWithdrawal): PolkadotPayload => u.payload as Polka
 /** sr25519 signs the payload itself, or its blake2-256 when longer than 256 bytes (as the runtime checks it). */
 const toSign = (payload: Uint8Array): Uint8Array => (payload.length > 256 ? blake2AsU8a(payload, 256) : payload);
 
+/** sr25519 verification; bytes that are no valid signature at all (not a curve point) verify nothing. */
+function verifies(message: Uint8Array, signature: Uint8Array, publicKey: Uint8Array): boolean {
+  try {
+    return sr25519Verify(message, signature, publicKey);
+  } catch {
+    return false;
+  }
+}
+
 /** A node's refusal of a transaction (`author_submitExtrinsic` 1010 "Invalid Transaction"), as the API's codes. */
 export function nodeRefusal(message: string): BaseError {
   const m = message.toLowerCase();
@@ -325,7 +334,7 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
                 ? 'the call differs from the intent (recipient, amount or asset)'
                 : !u8aEq(parts.rest, template.rest)
                   ? 'the signed extensions differ (nonce, era, tip or fee asset)'
-                  : !sr25519Verify(toSign(hexToU8a(p.signingPayload)), parts.signature, hexToU8a(p.signer))
+                  : !verifies(toSign(hexToU8a(p.signingPayload)), parts.signature, hexToU8a(p.signer))
                     ? 'the signature does not verify for this network, runtime and era'
                     : '';
         if (!difference) {
