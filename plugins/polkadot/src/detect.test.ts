@@ -13,7 +13,7 @@ const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 
 const block = fixture('dot-mainnet-block-18468942.json');
 const ext2 = fixture('dot-mainnet-transferkeepalive-4f151b3e.json');
 const ext3 = fixture('dot-mainnet-transferkeepalive-6172c095.json');
-const key = (address: string) => u8aToHex(decodeAddress(address));
+const key = (address: string): string => u8aToHex(decodeAddress(address));
 
 const USDT: TokenDefinition = { key: 'polkadot:mainnet:1984', symbol: 'USDT', decimals: 6, contractAddress: '1984', matchKey: '1984' };
 

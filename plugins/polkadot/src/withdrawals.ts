@@ -1,4 +1,3 @@
-import type { TypeRegistry } from '@polkadot/types';
 import type { EventRecord } from '@polkadot/types/interfaces';
 import type { Vec } from '@polkadot/types';
 import { hexToU8a, u8aConcat, u8aEq, u8aToHex } from '@polkadot/util';
@@ -19,10 +18,8 @@ import {
 import { accountIdOf, isAssetId, polkadotKeyPair } from './addresses';
 import { arg } from './eventArgs';
 import { signedParts } from './extrinsicBytes';
+import { prepareTransfer } from './prepareTransfer';
 import type { PolkadotReader } from './polkadotReader';
-
-/** Blocks a signed withdrawal stays valid (its mortal era); ~6.4 minutes at 6 s blocks. */
-export const ERA_PERIOD = 64;
 
 /**
  * What `build` prepares and `sign` completes, JSON-serialisable. `template` is the whole signed
@@ -86,27 +83,6 @@ export function nodeRefusal(message: string): BaseError {
 
 const nodeMessage = (e: unknown): string => (e as Error).message;
 
-function callFor(registry: TypeRegistry, assetId: number | null, dest: Uint8Array, amount: bigint): Uint8Array {
-  const section = assetId === null ? 'balances' : 'assets';
-  const call = registry.createType('Call', {
-    callIndex: callIndexOf(registry, section, 'transferKeepAlive'),
-    args: assetId === null ? { dest: { Id: dest }, value: amount } : { id: assetId, target: { Id: dest }, amount },
-  });
-  return call.toU8a();
-}
-
-function callIndexOf(registry: TypeRegistry, section: string, method: string): Uint8Array {
-  for (const p of registry.metadata.pallets) {
-    if (p.name.toString().toLowerCase() !== section) continue;
-    if (p.calls.isNone) break;
-    const type = registry.lookup.getSiType(p.calls.unwrap().type);
-    const snake = method.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-    const variant = type.def.asVariant.variants.find((v) => v.name.toString() === snake);
-    if (variant) return new Uint8Array([p.index.toNumber(), variant.index.toNumber()]);
-  }
-  throw new BaseError('unprocessable', `the runtime has no ${section}.${method}`);
-}
-
 /** The events of extrinsic `index` in a block, as decoded records. */
 function eventsOf(records: Vec<EventRecord>, index: number): EventRecord[] {
   return records.filter((r) => r.phase.isApplyExtrinsic && r.phase.asApplyExtrinsic.toNumber() === index);
@@ -128,7 +104,8 @@ export function feeFromEvents(events: EventRecord[], signer: string): bigint {
       section === 'assetTxPayment' &&
       method === 'AssetTxFeePaid' &&
       who(arg(data, 0) as never) &&
-      (data[3] ? arg(data, 3).toString() : undefined) === ''
+      // Paid in the native asset: no fee asset (`asset_id` None).
+      (arg(data, 3) as unknown as { isNone?: boolean }).isNone === true
     )
       return BigInt(arg(data, 1).toString()) + BigInt(arg(data, 2).toString());
   }
@@ -218,26 +195,18 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
         if (p.signer === u8aToHex(signer) && typeof p.nonce === 'number' && p.nonce >= nonce) nonce = p.nonce + 1;
       }
 
-      const call = callFor(registry, assetId, dest, output.amount);
-      const era = registry.createType('ExtrinsicEra', { current: Number(checkpoint.number), period: ERA_PERIOD });
-      const payloadValue = {
-        method: u8aToHex(call),
-        era,
+      const prepared = prepareTransfer(registry, {
+        assetId,
+        signer,
+        dest,
+        amount: output.amount,
         nonce,
-        tip: 0,
+        checkpoint,
         specVersion: runtime.specVersion,
         transactionVersion: runtime.transactionVersion,
         genesisHash,
-        blockHash: checkpoint.hash,
-        mode: 0,
-      };
-      const signingPayload = registry.createType('ExtrinsicPayload', payloadValue, { version: 4 }).toU8a({ method: true });
-      const extrinsic = registry.createType('Extrinsic', registry.createType('Call', call), { version: 4 });
-      // A placeholder signature (an all-zero one would read as unsigned); `sign` overwrites it.
-      extrinsic.addSignature(u8aToHex(signer), u8aConcat([1], new Uint8Array(64).fill(1)), payloadValue as never);
-      const template = extrinsic.toU8a();
-      const parts = signedParts(template);
-      if (parts.signer !== u8aToHex(signer) || parts.signatureType !== 1) throw new Error('unexpected extrinsic layout');
+      });
+      const { template } = prepared;
 
       const info = await reader.call<string>('state_call', [
         'TransactionPaymentApi_query_info',
@@ -266,7 +235,7 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
           throw new BaseError('insufficient_funds', `insufficient funds: ${held} of asset ${assetId} held, ${output.amount} needed`);
       }
 
-      const lastValidBlock = BigInt(era.asMortalEra.death(Number(checkpoint.number)).toString()) - 1n;
+      const { lastValidBlock } = prepared;
       const payload: PolkadotPayload = {
         kind: assetId === null ? 'native' : 'asset',
         assetId,
@@ -274,7 +243,7 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
         signer: u8aToHex(signer),
         dest: output.to,
         amount: output.amount.toString(),
-        call: u8aToHex(call),
+        call: u8aToHex(prepared.call),
         nonce,
         checkpoint: { number: checkpoint.number.toString(), hash: checkpoint.hash },
         lastValidBlock: lastValidBlock.toString(),
@@ -283,8 +252,8 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
         genesisHash,
         metadataKey: runtime.metadataKey,
         template: u8aToHex(template),
-        signatureOffset: parts.signatureOffset,
-        signingPayload: u8aToHex(signingPayload),
+        signatureOffset: prepared.signatureOffset,
+        signingPayload: u8aToHex(prepared.signingPayload),
       };
       return { intent, payload, fee, sourceAddresses: [source], expiresAt: { height: lastValidBlock } };
     },

@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+// The chain's calls, storage and constants typed (api.tx.balances, api.query.assets, …).
+import '@polkadot/api-augment';
 import { ApiPromise, HttpProvider, Keyring } from '@polkadot/api';
 import type { SubmittableExtrinsic } from '@polkadot/api/types';
 import type { KeyringPair } from '@polkadot/keyring/types';
