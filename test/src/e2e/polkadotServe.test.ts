@@ -146,6 +146,20 @@ describe('walletd serve on Polkadot (chopsticks, Rococo Asset Hub runtime)', () 
       ['deposit.confirmed', '2.5', primary.address, `polkadot:localnet:${USDT}`],
     ]);
 
+    // On-chain balances (system.account free minus the larger of frozen and the existential deposit; assets.account).
+    const ed = papi.consts.balances.existentialDeposit.toBigInt();
+    const onchain = (await api('GET', `/wallets/${wallet.id}/balances?onchain=true`)).body.balances as {
+      asset: { key: string };
+      confirmed: string;
+      onchain: string;
+      onchainSpendable: string;
+    }[];
+    const spendable = (10n * ROC - ed).toString().padStart(13, '0');
+    expect(onchain.map((b) => [b.asset.key, b.confirmed, b.onchain, b.onchainSpendable])).toEqual([
+      ['polkadot:localnet:roc', '10', '10', `${spendable.slice(0, -12)}.${spendable.slice(-12)}`],
+      [`polkadot:localnet:${USDT}`, '2.5', '2.5', '2.5'],
+    ]);
+
     // Payouts to //Bob (funded at start: an existing account).
     const bob = node.keyring.addFromUri('//Bob').address;
     const free = async (who: string) => (await papi.query.system.account(who)).data.free.toBigInt();
