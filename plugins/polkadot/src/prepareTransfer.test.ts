@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import staticPolkadot from '@polkadot/types-support/metadata/static-polkadot';
 import { compactToU8a, hexToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
 import { blake2AsHex } from '@polkadot/util-crypto';
 import { type DetectContext, type TokenDefinition, type UnsignedWithdrawal, nativeAsset, openWalletSecret } from '@walletd/core';
 import { accountIdOf, derivePolkadotAddress } from './addresses';
 import { detect } from './detect';
-import { encodeFrame } from './frame';
+import { decodeFrame, encodeFrame } from './frame';
 import { prepareTransfer } from './prepareTransfer';
 import { registryFor } from './runtimeRegistry';
 import { type PolkadotPayload, createPolkadotWithdrawals, feeFromEvents } from './withdrawals';
@@ -171,6 +172,16 @@ describe('transferKeepAlive against the current Polkadot Asset Hub metadata (spe
       ['7000001-1', 1, 'polkadot:mainnet:dot', 176_556_075_744n, source.address, dest, blake2AsHex(hexToU8a('0x0401'), 256)],
       ['7000001-2', 4, 'polkadot:mainnet:1984', 2_500_000n, source.address, dest, blake2AsHex(hexToU8a('0x0402'), 256)],
     ]);
+    // A runtime upgrade between blocks: the next block's frame names another runtime (the relay
+    // chain's metadata from npm here, with other pallet indexes); each block is decoded with its
+    // own, the earlier one again after it.
+    const other = encodeFrame(
+      { ...decodeFrame(raw).header, number: '7000002', metadataKey: 'polkadot/1002005/static', specName: 'polkadot', specVersion: 1002005 },
+      hexToU8a(staticPolkadot),
+    );
+    expect(() => detect(other, ctx)).toThrow(); // these events do not decode with the other runtime's types
+    expect(detect(raw, ctx)).toEqual(r);
+
     const decoded = registry.createType('Vec<EventRecord>', events) as unknown as Parameters<typeof feeFromEvents>[0];
     expect(feeFromEvents(decoded.slice(0, 4), source.matchKey)).toBe(150_000_000n);
   });
