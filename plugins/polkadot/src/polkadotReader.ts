@@ -46,8 +46,8 @@ export interface PolkadotReader extends ChainReader {
   account(accountId: Uint8Array, at?: string): Promise<AccountState>;
   /** An account's balance of an assets-pallet asset, 0 when it holds none. */
   assetBalance(assetId: number, accountId: Uint8Array, at?: string): Promise<bigint>;
-  /** The asset's `min_balance`, or null when no such asset exists. */
-  assetMinBalance(assetId: number, at?: string): Promise<bigint | null>;
+  /** The asset's `min_balance` and whether it is sufficient (can create an account alone), or null when no such asset exists. */
+  assetDetails(assetId: number, at?: string): Promise<{ minBalance: bigint; isSufficient: boolean } | null>;
   existentialDeposit(): Promise<bigint>;
   finalized(): Promise<bigint>;
   /** The block's extrinsics (hex) and its `System.Events` value (hex, null when absent). */
@@ -160,11 +160,13 @@ export function createPolkadotReader(options: ReaderOptions): PolkadotReader {
     return field(value, 'balance') ?? 0n;
   }
 
-  async function assetMinBalance(assetId: number, at?: string): Promise<bigint | null> {
+  async function assetDetails(assetId: number, at?: string): Promise<{ minBalance: bigint; isSufficient: boolean } | null> {
     const { registry } = await runtimeAt(at);
     const raw = await storage(assetDetailsKey(assetId), at);
     if (!raw) return null;
-    return field(registry.createType(storageValueType(registry, 'Assets', 'Asset'), hexToU8a(raw)), 'minBalance');
+    const details = registry.createType(storageValueType(registry, 'Assets', 'Asset'), hexToU8a(raw));
+    const sufficient = (details as unknown as Record<string, Codec | undefined>).isSufficient;
+    return { minBalance: field(details, 'minBalance') ?? 0n, isSufficient: sufficient?.toString() === 'true' };
   }
 
   async function existentialDeposit(): Promise<bigint> {
@@ -211,7 +213,7 @@ export function createPolkadotReader(options: ReaderOptions): PolkadotReader {
     runtimeAt,
     account,
     assetBalance,
-    assetMinBalance,
+    assetDetails,
     existentialDeposit,
     blockContent,
     getBalance,

@@ -76,7 +76,7 @@ export function nodeRefusal(message: string): BaseError {
     );
   if (m.includes('bad signature') || m.includes('badproof') || m.includes('bad proof'))
     return new BaseError('unprocessable', 'the node refused the transaction: it has a bad signature');
-  if (m.includes('outdated') || m.includes('stale') || m.includes('ancientbirthblock') || m.includes('ancient birth block'))
+  if (m.includes('ancientbirthblock') || m.includes('ancient birth block'))
     return new BaseError('conflict', `the transaction can no longer be included (${message.slice(0, 120)}): sign it again`);
   return new BaseError('node_error', `the node refused the transaction: ${message.slice(0, 200)}`);
 }
@@ -178,13 +178,19 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
             `the recipient account does not exist and ${output.amount} is below the existential deposit (${ed}): the runtime would refuse it`,
           );
       } else {
-        const min = await reader.assetMinBalance(assetId);
-        if (min === null) throw new BaseError('unknown_asset', `asset ${assetId} does not exist on this network`);
+        const details = await reader.assetDetails(assetId);
+        if (details === null) throw new BaseError('unknown_asset', `asset ${assetId} does not exist on this network`);
         const held = await reader.assetBalance(assetId, dest);
-        if (held === 0n && output.amount < min)
+        if (held === 0n && output.amount < details.minBalance)
           throw new BaseError(
             'unprocessable',
-            `the recipient holds no asset ${assetId} and ${output.amount} is below its minimum balance (${min})`,
+            `the recipient holds no asset ${assetId} and ${output.amount} is below its minimum balance (${details.minBalance})`,
+          );
+        // A non-sufficient asset cannot be the only thing keeping an account alive.
+        if (held === 0n && !details.isSufficient && !to.exists)
+          throw new BaseError(
+            'unprocessable',
+            `the recipient account does not exist and asset ${assetId} cannot create it: send it DOT first`,
           );
       }
 
@@ -329,6 +335,10 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
         const m = message.toLowerCase();
         // The same bytes again (a retry after a crash): already in the pool, or already included.
         if (m.includes('already imported') || m.includes('temporarily banned') || m.includes('1013')) return;
+        // Its nonce is used ("Transaction is outdated"): by these very bytes when a retry follows a
+        // broadcast that landed, or by another transaction. `verify` tells the two apart (found in
+        // a block of its era, or expired), so a retry is never an error here.
+        if (m.includes('outdated') || m.includes('stale')) return;
         if (e instanceof NodeCallError && e.node.kind !== 'rpc') throw e;
         throw nodeRefusal(message);
       }

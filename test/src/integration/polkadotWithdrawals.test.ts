@@ -81,6 +81,9 @@ describe('Polkadot withdrawals executed by a real runtime (chopsticks)', () => {
     const verdict = await verbs.verify(u, signed.txHash, reader);
     expect(verdict).toMatchObject({ status: 'confirmed', blockNumber: block, confirmations: 1 });
     expect((await free(bob)) - bobBefore).toBe(3n * ROC + 7n);
+    // A retry after it landed: the node calls it outdated (its nonce is used); broadcast is a no-op and verify still says confirmed.
+    await verbs.broadcast(signed, reader);
+    expect(await verbs.verify(u, signed.txHash, reader)).toMatchObject({ status: 'confirmed' });
     expect(before - (await free(primary))).toBe(3n * ROC + 7n + (verdict.fee as bigint));
     expect(verdict.fee as bigint).toBeGreaterThan(0n);
     expect(verdict.fee as bigint).toBeLessThanOrEqual(u.fee);
@@ -125,6 +128,18 @@ describe('Polkadot withdrawals executed by a real runtime (chopsticks)', () => {
     await expect(refused).rejects.toMatchObject({ code: 'unprocessable', status: 422 });
     await expect(refused).rejects.toThrow(/existential deposit/);
     expect(await code(verbs.build(intent(roc, ed, primary, fresh), reader))).toBe('accepted');
+    // USDT is not a sufficient asset here: it cannot create the recipient's account, nor go below its min_balance.
+    await expect(verbs.build(intent(usdt, 5_000n, primary, fresh), reader)).rejects.toMatchObject({
+      code: 'unprocessable',
+      message: /cannot create it/,
+    });
+    const charlie = node.keyring.addFromUri('//Charlie').address;
+    await node.fund(charlie, ROC);
+    await expect(verbs.build(intent(usdt, 999n, primary, charlie), reader)).rejects.toMatchObject({
+      code: 'unprocessable',
+      message: /minimum balance \(1000\)/,
+    });
+    expect(await code(verbs.build(intent(usdt, 1000n, primary, charlie), reader))).toBe('accepted');
   }, 60_000);
 
   it('a bad signature and an unfunded sender are refused by the node, each with its own code', async () => {
