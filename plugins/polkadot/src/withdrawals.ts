@@ -52,6 +52,13 @@ export interface PolkadotPayload {
 /** `Math.max` for bigint. */
 const maxBig = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 
+/** A SCALE u32 (little-endian whatever the host). */
+function u32le(n: number): Uint8Array {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, n, true);
+  return out;
+}
+
 const payloadOf = (u: UnsignedWithdrawal): PolkadotPayload => u.payload as PolkadotPayload;
 
 /** sr25519 signs the payload itself, or its blake2-256 when longer than 256 bytes (as the runtime checks it). */
@@ -216,7 +223,7 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
 
       const info = await reader.call<string>('state_call', [
         'TransactionPaymentApi_query_info',
-        u8aToHex(u8aConcat(template, new Uint8Array(new Uint32Array([template.length]).buffer))),
+        u8aToHex(u8aConcat(template, u32le(template.length))),
       ]);
       // RuntimeDispatchInfo { weight, class, partial_fee: u128 }: the fee is the last 16 bytes (LE)
       // whatever the weight's encoding (u64 before TransactionPaymentApi v2, Weight v2 after).
