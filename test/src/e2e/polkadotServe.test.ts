@@ -21,6 +21,8 @@ import {
 
 const ROC = 10n ** 12n;
 const USDT = 1984;
+/** //Bob: the payouts' recipient, funded at start (USDT here cannot create an account by itself). */
+const BOB = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
 
 interface Envelope {
   type: string;
@@ -62,7 +64,7 @@ describe('walletd serve on Polkadot (chopsticks, Rococo Asset Hub runtime)', () 
 
   beforeAll(async () => {
     t = await createTestDatabase();
-    node = await startChopsticks();
+    node = await startChopsticks({ endowed: [BOB] });
     await node.createAsset(USDT, 1000n, 10n ** 12n);
     rx = await startReceiver();
     ticker = setInterval(() => {
@@ -161,7 +163,8 @@ describe('walletd serve on Polkadot (chopsticks, Rococo Asset Hub runtime)', () 
     ]);
 
     // Payouts to //Bob (funded at start: an existing account).
-    const bob = node.keyring.addFromUri('//Bob').address;
+    const bob = BOB;
+    expect(node.keyring.addFromUri('//Bob').address).toBe(BOB);
     const free = async (who: string) => (await papi.query.system.account(who)).data.free.toBigInt();
     const bobBefore = await free(bob);
     const primaryBefore = await free(primary.address);
