@@ -224,6 +224,14 @@ export function createPolkadotReader(options: ReaderOptions): PolkadotReader {
       const hash = await blockHash(height);
       if (!hash) throw new BaseError('node_error', `the node has no block at height ${height} yet`);
       const content = await blockContent(hash);
+      // Every block after genesis has events (each applied extrinsic, inherents included, emits
+      // its outcome): none means the node no longer has the block's state (pruned). Crediting
+      // nothing would lose deposits; the follower retries and reports the chain instead.
+      if (content.events === null && height > 0n)
+        throw new BaseError(
+          'node_error',
+          `the node has no System.Events for block ${height} (state pruned?): follow Asset Hub with an archive node`,
+        );
       // The runtime that executed this block is the one in its parent's state (genesis: its own).
       const runtime = await runtimeAt(height === 0n ? hash : content.header.parentHash);
       return encodeFrame(
