@@ -50,6 +50,8 @@ export interface PolkadotReader extends ChainReader {
   assetDetails(assetId: number, at?: string): Promise<{ minBalance: bigint; isSufficient: boolean } | null>;
   existentialDeposit(): Promise<bigint>;
   finalized(): Promise<bigint>;
+  /** The hashes of a block's extrinsics, in order (cached by block hash: a block's content never changes). */
+  extrinsicHashes(hash: string): Promise<string[]>;
   /** The block's extrinsics (hex) and its `System.Events` value (hex, null when absent). */
   blockContent(hash: string): Promise<{ header: Header; extrinsics: string[]; events: string | null }>;
 }
@@ -188,6 +190,20 @@ export function createPolkadotReader(options: ReaderOptions): PolkadotReader {
     };
   }
 
+  // `verify` scans the blocks of an era on every poll: each block's hashes are computed once.
+  const hashesByBlock = new Map<string, string[]>();
+  async function extrinsicHashes(hash: string): Promise<string[]> {
+    let hashes = hashesByBlock.get(hash);
+    if (!hashes) {
+      const b = await call<{ block: { extrinsics: string[] } } | null>('chain_getBlock', [hash]);
+      if (!b) throw new BaseError('node_error', `the node has no block ${hash}`);
+      hashes = b.block.extrinsics.map((x) => blake2AsHex(hexToU8a(x), 256));
+      if (hashesByBlock.size >= 1024) hashesByBlock.delete(hashesByBlock.keys().next().value as string);
+      hashesByBlock.set(hash, hashes);
+    }
+    return hashes;
+  }
+
   async function getBalance(address: string, asset: AssetRef): Promise<Balance> {
     const id = accountIdOf(address);
     if (!id) throw new BaseError('invalid_address', `"${address}" is not a valid Polkadot address`);
@@ -216,6 +232,7 @@ export function createPolkadotReader(options: ReaderOptions): PolkadotReader {
     assetDetails,
     existentialDeposit,
     blockContent,
+    extrinsicHashes,
     getBalance,
     head: async () => BigInt((await call<RpcHeader>('chain_getHeader', [])).number),
     finalized: async () => (await header(await call<string>('chain_getFinalizedHead', []))).number,

@@ -365,9 +365,9 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
       for (let n = BigInt(p.checkpoint.number) + 1n; n <= last; n++) {
         const hash = await reader.blockHash(n);
         if (!hash) break;
-        const content = await reader.blockContent(hash);
-        const index = content.extrinsics.findIndex((x) => blake2AsHex(hexToU8a(x), 256) === txHash);
+        const index = (await reader.extrinsicHashes(hash)).indexOf(txHash);
         if (index < 0) continue;
+        const content = await reader.blockContent(hash);
         const { registry } = await reader.runtimeAt(content.header.parentHash);
         const records = registry.createType<Vec<EventRecord>>('Vec<EventRecord>', hexToU8a(content.events ?? '0x00'));
         const events = eventsOf(records, index);
