@@ -45,7 +45,7 @@ export const NETWORKS: Record<Chain, readonly NetworkInfo[]> = {
   bitcoin: [net('mainnet', false, 'BTC', 8), net('testnet', true, 'BTC', 8), net('signet', true, 'BTC', 8), net('regtest', true, 'BTC', 8)],
   dogecoin: [net('mainnet', false, 'DOGE', 8), net('testnet', true, 'DOGE', 8), net('regtest', true, 'DOGE', 8)],
   xrp: [net('mainnet', false, 'XRP', 6), net('testnet', true, 'XRP', 6), net('devnet', true, 'XRP', 6), net('localnet', true, 'XRP', 6)],
-  polkadot: [net('mainnet', false, 'DOT', 10), net('paseo', true, 'PAS', 10)],
+  polkadot: [net('mainnet', false, 'DOT', 10), net('paseo', true, 'PAS', 10), net('localnet', true, 'ROC', 12)],
   tron: [net('mainnet', false, 'TRX', 6), net('nile', true, 'TRX', 6), net('shasta', true, 'TRX', 6), net('devnet', true, 'TRX', 6)],
   solana: [net('mainnet', false, 'SOL', 9), net('devnet', true, 'SOL', 9), net('testnet', true, 'SOL', 9), net('localnet', true, 'SOL', 9)],
   ton: [net('mainnet', false, 'TON', 9), net('testnet', true, 'TON', 9), net('localnet', true, 'TON', 9)],

@@ -134,9 +134,11 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
 
   /** Throws the node's RPC error (or a non-JSON-RPC answer) as a BaseError. */
   function checkAnswer(method: string, status: number, body: unknown): void {
-    const answer = body as { error?: { code?: number; message?: string } | null } | null;
+    const answer = body as { error?: { code?: number; message?: string; data?: unknown } | null } | null;
     if (answer && typeof answer === 'object' && answer.error) {
-      throw fail(method, 'rpc', `${method}: ${answer.error.message ?? 'error'}`, { rpcCode: answer.error.code ?? null });
+      // Substrate nodes name the reason in `data` ("Invalid Transaction" + "Transaction has a bad signature").
+      const data = typeof answer.error.data === 'string' ? `: ${answer.error.data}` : '';
+      throw fail(method, 'rpc', `${method}: ${answer.error.message ?? 'error'}${data}`, { rpcCode: answer.error.code ?? null });
     }
     if (status < 200 || status >= 300 || !answer || typeof answer !== 'object' || !('result' in answer))
       throw fail(method, 'http', `${method} answered HTTP ${status}`, { status });

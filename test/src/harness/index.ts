@@ -18,3 +18,4 @@ export * from './recordedTronNode';
 export * from './solanaSvm';
 export * from './recordedRippled';
 export * from './tonSandbox';
+export * from './chopsticks';

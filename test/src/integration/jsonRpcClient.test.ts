@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { NodeCallError, createJsonRpcClient } from '@walletd/core';
 import { createEvmReader } from '@walletd/plugin-evm';
 import { createUtxoReader } from '@walletd/plugin-utxo';
@@ -151,6 +152,29 @@ describeWithLitecoind('the shared JSON-RPC client on litecoind regtest (1.0, bas
       expect(count(proxy, 'sendrawtransaction')).toBe(1);
     } finally {
       await proxy.close();
+    }
+  });
+});
+
+describe('the shared JSON-RPC client and an error that carries data', () => {
+  it("keeps the node's `data` in the message (Substrate names the reason there: 1010 Invalid Transaction)", async () => {
+    // The answer a Substrate node gives author_submitExtrinsic for a forged signature.
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        res.end('{"jsonrpc":"2.0","id":1,"error":{"code":1010,"message":"Invalid Transaction","data":"Transaction has a bad signature"}}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as { port: number };
+      const client = createJsonRpcClient({ url: `http://127.0.0.1:${port}`, dialect: '2.0' });
+      const e = await nodeError(client.call('author_submitExtrinsic', ['0x00'], { idempotent: false }));
+      expect(e.node).toMatchObject({ kind: 'rpc', rpcCode: 1010 });
+      expect(e.message).toBe('author_submitExtrinsic: Invalid Transaction: Transaction has a bad signature');
+    } finally {
+      await new Promise((r) => server.close(r));
     }
   });
 });

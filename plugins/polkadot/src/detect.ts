@@ -1,0 +1,72 @@
+import type { EventRecord } from '@polkadot/types/interfaces';
+import type { Vec } from '@polkadot/types';
+import { hexToU8a, u8aToHex } from '@polkadot/util';
+import { blake2AsHex, encodeAddress } from '@polkadot/util-crypto';
+import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/core';
+import { arg } from './eventArgs';
+import { decodeFrame } from './frame';
+import { ss58Prefix } from './networks';
+import { registryFor } from './runtimeRegistry';
+
+/**
+ * Polkadot / Asset Hub detector (worker thread, pure). Credits what the runtime says happened,
+ * never what a call asked for: a `Balances.Transfer` event (DOT) or an `Assets.Transferred`
+ * event of an allow-listed asset id, emitted while applying an extrinsic whose outcome is
+ * `System.ExtrinsicSuccess`. A failed extrinsic emits no transfer (its changes are rolled back;
+ * only the fee is charged), and an interrupted `utility.batch` (`BatchInterrupted`, the
+ * extrinsic still succeeds) emitted the transfers that ran before the failing call and none
+ * after it, so crediting emitted events credits exactly what moved.
+ *
+ * Identity: hashes are not unique on Polkadot (the same signed bytes can be valid twice), so a
+ * transfer's `txKey` is `<block number>-<extrinsic index>`; `eventIndex` is the event's position
+ * in the block's `System.Events`; `txHash` is the extrinsic hash (blake2-256 of its bytes).
+ */
+export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
+  const { header, metadata } = decodeFrame(raw);
+  const block = { number: BigInt(header.number), hash: header.hash, parentHash: header.parentHash };
+  const transfers: DetectedTransfer[] = [];
+  if (!header.events) return { block, transfers };
+  const registry = registryFor(header.metadataKey, metadata);
+  const records = registry.createType<Vec<EventRecord>>('Vec<EventRecord>', hexToU8a(header.events));
+
+  const succeeded = new Set<number>();
+  for (const r of records) {
+    if (r.phase.isApplyExtrinsic && r.event.section === 'system' && r.event.method === 'ExtrinsicSuccess')
+      succeeded.add(r.phase.asApplyExtrinsic.toNumber());
+  }
+  const prefix = ss58Prefix(ctx.network);
+  records.forEach((r, eventIndex) => {
+    if (!r.phase.isApplyExtrinsic) return;
+    const extrinsic = r.phase.asApplyExtrinsic.toNumber();
+    if (!succeeded.has(extrinsic)) return;
+    const { section, method, data } = r.event;
+    let assetKey: string;
+    let fromIdx: number;
+    if (section === 'balances' && method === 'Transfer') {
+      assetKey = ctx.native.key;
+      fromIdx = 0;
+    } else if (section === 'assets' && method === 'Transferred') {
+      const token = ctx.tokens.get(arg(data, 0).toString());
+      if (!token) return;
+      assetKey = token.key;
+      fromIdx = 1;
+    } else return;
+    const toKey = u8aToHex(arg(data, fromIdx + 1).toU8a());
+    if (!ctx.watched.has(toKey)) return;
+    const bytes = header.extrinsics[extrinsic];
+    if (bytes === undefined) throw new Error(`block ${header.number}: event for extrinsic ${extrinsic} of ${header.extrinsics.length}`);
+    transfers.push({
+      txHash: blake2AsHex(hexToU8a(bytes), 256),
+      txKey: `${header.number}-${extrinsic}`,
+      eventIndex,
+      from: encodeAddress(arg(data, fromIdx).toU8a(), prefix),
+      to: encodeAddress(arg(data, fromIdx + 1).toU8a(), prefix),
+      toKey,
+      assetKey,
+      amount: BigInt(arg(data, fromIdx + 2).toString()),
+      eventType: section === 'balances' ? 'balances_transfer' : 'assets_transferred',
+      extra: { extrinsicIndex: extrinsic, blockHash: header.hash },
+    });
+  });
+  return { block, transfers };
+}

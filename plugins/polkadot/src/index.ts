@@ -1,0 +1,11 @@
+export * from './createPolkadotPlugin';
+export * from './addresses';
+export * from './networks';
+export * from './frame';
+export { detect } from './detect';
+export { createPolkadotReader, type PolkadotReader, type Runtime } from './polkadotReader';
+export * from './withdrawals';
+export * from './prepareTransfer';
+
+/** What walletd calls when the package is named in the config's `plugins` (see plugins/README.md). */
+export { createPolkadotPlugin as createPlugin } from './createPolkadotPlugin';

@@ -1,0 +1,36 @@
+import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+
+/** A Polkadot transfer pays one recipient; a remark-style memo is not carried (a batch would change what the recipient sees). */
+export const POLKADOT_CAPABILITIES: ChainCapabilities = { memo: false, destinationTag: false, multipleOutputs: false, feePayer: false };
+
+/**
+ * Asset Hub networks. Deposits are final at the GRANDPA finalized head (`chain_getFinalizedHead`,
+ * a few blocks behind the best head). `defaultConfirmations` applies only when the operator
+ * chooses `finality: confirmations`. `localnet` is a local Asset Hub node (chopsticks in the tests:
+ * Rococo Asset Hub's genesis runtime, ROC with 12 decimals, SS58 prefix 42).
+ */
+export const POLKADOT_CHAINS: ChainDefinition[] = [
+  {
+    chain: 'polkadot',
+    addressing: 'key-per-address',
+    capabilities: POLKADOT_CAPABILITIES,
+    networks: [
+      { network: 'mainnet', defaultConfirmations: 12, finality: 'finalized' },
+      { network: 'paseo', defaultConfirmations: 12, finality: 'finalized' },
+      { network: 'localnet', defaultConfirmations: 1, finality: 'finalized' },
+    ],
+  },
+];
+
+/** SS58 prefix of each network's display form: Polkadot and Paseo Asset Hub use 0, a local dev chain the generic 42. */
+export const SS58_PREFIX: Readonly<Record<string, number>> = { mainnet: 0, paseo: 0, localnet: 42 };
+
+export function ss58Prefix(network: string): number {
+  const p = SS58_PREFIX[network];
+  if (p === undefined) throw new Error(`unknown polkadot network ${network}`);
+  return p;
+}
+
+export function servesNetwork(chain: string, network: string): boolean {
+  return POLKADOT_CHAINS.some((c) => c.chain === chain && c.networks.some((n) => n.network === network));
+}
