@@ -27,6 +27,12 @@ const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? '/v1/wallets,/v1/me,/v1/transa
  * measure PostgreSQL's row-lock queue. BENCH_CLIENTS=1 measures exactly that.
  */
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
+/**
+ * BENCH_RATE=<req/s>: drive both servers at this fixed overall rate instead of as fast as they go.
+ * Below saturation the CPU milliseconds per request are free of the queueing a saturated 2-core
+ * machine adds, which makes them the steadier figure when comparing two builds.
+ */
+const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -51,7 +57,55 @@ async function waitHttp(url, ms = 30_000) {
   }
 }
 
-async function drive(url, key) {
+/** CPU seconds (user + system) used so far by each process, from /proc (Linux): pid → seconds. */
+function cpuSeconds(pids) {
+  const out = new Map();
+  for (const pid of pids) {
+    try {
+      const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(pid, (Number(fields[11]) + Number(fields[12])) / 100); // USER_HZ is 100 on Linux
+    } catch {}
+  }
+  return out;
+}
+
+/** CPU seconds between two readings, over the processes present in both (null when none was). */
+function cpuDelta(before, after) {
+  let sum = 0;
+  let seen = 0;
+  for (const [pid, s] of after) {
+    if (!before.has(pid)) continue;
+    sum += s - before.get(pid);
+    seen++;
+  }
+  return seen === 0 ? null : sum;
+}
+
+/** The PostgreSQL processes of the bench's own cluster (postmaster and its backends). */
+function postgresPids(dataDir) {
+  const fs = require('node:fs');
+  try {
+    const postmaster = Number(fs.readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = fs
+      .readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+    return [postmaster, ...children];
+  } catch {
+    return [];
+  }
+}
+
+async function drive(url, key, server) {
   let n = 0;
   const spread = (req) => ({
     ...req,
@@ -61,12 +115,21 @@ async function drive(url, key) {
     url,
     connections: CONNECTIONS,
     headers: { authorization: `Bearer ${key}` },
+    ...(RATE ? { overallRate: RATE } : {}),
     ...(CLIENTS > 1 ? { requests: [{ setupRequest: spread }] } : {}),
   };
   await autocannon({ ...opts, duration: 1 });
+  // Backends come and go with the pools: list them after the warm-up, when both pools are full.
+  const pgPids = postgresPids(server.dataDir);
+  const before = { server: cpuSeconds([server.pid]), pg: cpuSeconds(pgPids) };
   const r = await autocannon({ ...opts, duration: SECONDS });
+  const after = { server: cpuSeconds([server.pid]), pg: cpuSeconds(pgPids) };
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  const perRequest = (k) => {
+    const seconds = cpuDelta(before[k], after[k]);
+    return seconds === null ? null : (seconds * 1000) / r.requests.total;
+  };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuMs: perRequest('server'), pgMs: perRequest('pg') };
 }
 
 async function main() {
@@ -132,11 +195,13 @@ async function main() {
     );
     const rows = [];
     for (const path of ENDPOINTS) {
-      const base = await drive(`http://127.0.0.1:${basePort}${path}`, key);
-      const ours = await drive(`http://127.0.0.1:${walletdPort}${path}`, key);
+      const base = await drive(`http://127.0.0.1:${basePort}${path}`, key, { pid: baseline.pid, dataDir });
+      const ours = await drive(`http://127.0.0.1:${walletdPort}${path}`, key, { pid: walletd.pid, dataDir });
       rows.push({ path, base, ours });
+      const ms = (v) => (v === null ? '?' : v.toFixed(2));
+      const cpu = (x) => ` cpu ${ms(x.cpuMs)} ms pg ${ms(x.pgMs)} ms`;
       console.log(
-        `${path.padEnd(18)} baseline ${base.rps.toFixed(0).padStart(6)} req/s p50 ${base.p50} ms p99 ${base.p99} ms | walletd ${ours.rps.toFixed(0).padStart(6)} req/s p50 ${ours.p50} ms p99 ${ours.p99} ms | ${(ours.rps / base.rps).toFixed(2)}x, p99 ${(ours.p99 / Math.max(base.p99, 1)).toFixed(2)}x`,
+        `${path.padEnd(18)} baseline ${base.rps.toFixed(0).padStart(6)} req/s p50 ${base.p50} ms p99 ${base.p99} ms${cpu(base)} | walletd ${ours.rps.toFixed(0).padStart(6)} req/s p50 ${ours.p50} ms p99 ${ours.p99} ms${cpu(ours)} | ${(ours.rps / base.rps).toFixed(2)}x, p99 ${(ours.p99 / Math.max(base.p99, 1)).toFixed(2)}x`,
       );
     }
     return 0;

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import { withRole } from '@walletd/core';
 import { buildOpenApi } from '@walletd/schemas';
 import type { Common } from './context';
+import { accessLog } from './http/accessLog';
 import { authenticate, requirePlan } from './http/authenticate';
 import { jsonBody } from './http/body';
 import { methodNotAllowedOrNotFound } from './http/methodNotAllowed';
@@ -12,7 +11,7 @@ import { httpMetrics } from './http/httpMetrics';
 import { createRateLimiters, type RateLimiters } from './http/rateLimits';
 import { textHygiene } from './http/textHygiene';
 import { addressesRouter } from './routes/addresses';
-import { dashboardOnlyRouter } from './routes/dashboardOnly';
+import { dashboardOnly } from './routes/dashboardOnly';
 import { eventsRouter } from './routes/events';
 import { meRouter } from './routes/me';
 import { probesRouter } from './routes/probes';
@@ -29,8 +28,6 @@ export interface App {
   limiters: RateLimiters;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
 export function createApp(base: Common): App {
   const logger = withRole(base.logger, 'api');
   const common: Common = { ...base, logger };
@@ -39,32 +36,14 @@ export function createApp(base: Common): App {
   app.disable('x-powered-by');
   app.set('trust proxy', config.server.trustProxy);
   app.set('json spaces', 0);
+  // No ETag: every /v1 answer is `Cache-Control: no-store` (below), so no client keeps a copy to
+  // revalidate, and hashing every body was measurable on the hot read path (bench/README.md, `api`).
+  app.set('etag', false);
 
   if (common.metrics) app.use(httpMetrics(common.metrics));
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      // Method, path and status only: headers carry keys, bodies carry addresses and amounts.
-      serializers: {
-        req: (req: { id?: unknown; method: string; url: string; remoteAddress?: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url.split('?')[0],
-          ip: req.remoteAddress,
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
+  app.use(accessLog(logger));
 
-  app.use(probesRouter(common));
+  probesRouter(common, app.router);
 
   const limiters = createRateLimiters(db, config.rateLimit);
   app.use(limiters.perIp);
@@ -86,14 +65,14 @@ export function createApp(base: Common): App {
   v1.use(jsonBody(config.server.bodyLimitBytes));
   v1.use(textHygiene);
   v1.use(requirePlan);
-  v1.use(dashboardOnlyRouter());
-  v1.use(meRouter());
-  v1.use(walletsRouter(common, limiters.writes));
-  v1.use(addressesRouter(common));
-  v1.use(transactionsRouter(common));
-  v1.use(withdrawalsRouter(common, limiters.writes));
-  v1.use(webhooksRouter(common, new DestinationPolicy(config.webhooks.allowCidrs), limiters.writes));
-  v1.use(eventsRouter(common));
+  v1.use(dashboardOnly());
+  meRouter(v1);
+  walletsRouter(common, limiters.writes, v1);
+  addressesRouter(common, v1);
+  transactionsRouter(common, v1);
+  withdrawalsRouter(common, limiters.writes, v1);
+  webhooksRouter(common, new DestinationPolicy(config.webhooks.allowCidrs), limiters.writes, v1);
+  eventsRouter(common, v1);
   app.use('/v1', v1);
 
   app.use(

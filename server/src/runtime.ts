@@ -42,7 +42,7 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
     });
     url = embedded.url;
   }
-  const db = createDb({ url, poolMax: config.database.poolMax, logger });
+  const db = createDb({ url, poolMax: config.database.poolMax, preparedStatements: config.database.preparedStatements, logger });
   try {
     const applied = await migrateLatest(db);
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');

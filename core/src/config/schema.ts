@@ -32,6 +32,7 @@ export const configSchema = {
         url: { type: ['string', 'null'] },
         embeddedPort: { type: 'integer', minimum: 1, maximum: 65535 },
         poolMax: { type: 'integer', minimum: 1, maximum: 200 },
+        preparedStatements: { type: 'boolean' },
       },
     },
     log: {

@@ -15,6 +15,8 @@ export interface WalletdConfig {
     url: string | null;
     embeddedPort: number;
     poolMax: number;
+    /** Hot-path statements prepared per connection (false for PgBouncer transaction pooling < 1.21). */
+    preparedStatements: boolean;
   };
   log: { level: LogLevel };
   /** null: `<dataDir>/master.key`, created on first start. WALLETD_MASTER_KEY overrides it. */
@@ -96,7 +98,7 @@ export interface WebhookSettings {
 export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   dataDir: '.walletd',
   server: { host: '0.0.0.0', port: 8080, trustProxy: false, bodyLimitBytes: 102400 },
-  database: { url: null, embeddedPort: 54329, poolMax: 10 },
+  database: { url: null, embeddedPort: 54329, poolMax: 10, preparedStatements: true },
   log: { level: 'info' },
   masterKeyFile: null,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },

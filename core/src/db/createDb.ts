@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Logger } from '../log/logger';
 import { knexLog } from './knexLog';
 import { migrationSource } from './migrations';
+import { disablePreparedStatements } from './prepared';
 
 export type Db = Knex;
 
@@ -21,16 +22,20 @@ export interface CreateDbOptions {
   applicationName?: string;
   /** Where knex's own messages go (as JSON); without one knex prints them to stdout. */
   logger?: Logger;
+  /** Run the hot paths' statements by name (default true); see prepared.ts. */
+  preparedStatements?: boolean;
 }
 
 export function createDb(options: CreateDbOptions): Db {
-  return knex({
+  const db = knex({
     client: 'pg',
     connection: { connectionString: options.url, application_name: options.applicationName ?? `walletd:${process.pid}` },
     pool: { min: 0, max: options.poolMax ?? 10 },
     migrations: { migrationSource, tableName: 'knex_migrations' },
     ...(options.logger ? { log: knexLog(options.logger) } : {}),
   });
+  if (options.preparedStatements === false) disablePreparedStatements(db);
+  return db;
 }
 
 export async function migrateLatest(db: Db): Promise<string[]> {

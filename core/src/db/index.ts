@@ -2,3 +2,4 @@ export * from './createDb';
 export * from './embeddedPostgres';
 export { migrationSource } from './migrations';
 export * from './isDatabaseUnavailable';
+export { runPrepared, type PreparedStatement } from './prepared';

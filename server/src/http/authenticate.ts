@@ -6,13 +6,14 @@ import {
   ipInList,
   isAction,
   isWellFormedApiKey,
+  runPrepared,
   type Action,
   type Db,
   type Logger,
   type Role,
 } from '@walletd/core';
 import type { AuthContext } from './authContext';
-import { KEY_ROW_SQL, type KeyRow } from './keyRow';
+import { KEY_ROW, type KeyRow } from './keyRow';
 
 // One answer for every way a key can be wrong, so a caller learns nothing from the difference.
 const UNAUTHORIZED = 'Missing or invalid API key';
@@ -29,14 +30,14 @@ export function authenticate(db: Db, logger: Logger): RequestHandler {
       const header = req.headers.authorization;
       const match = header ? /^Bearer ([^\s]+)$/i.exec(header) : null;
       const key = match?.[1];
-      if (!key || !isWellFormedApiKey(key)) throw new BaseError('unauthorized', UNAUTHORIZED);
-      // The lookup is by a SHA-256 of a high-entropy secret: the index probe reveals nothing useful.
-      // The per-IP limiter usually read the row already, in its own statement (perIpLimit.ts).
-      const hash = hashApiKey(key);
-      const row =
-        req.prefetchedKey?.hash === hash
-          ? (req.prefetchedKey.row ?? undefined)
-          : ((await db.raw(KEY_ROW_SQL, [hash])).rows[0] as KeyRow | undefined);
+      if (!key) throw new BaseError('unauthorized', UNAUTHORIZED);
+      // The per-IP limiter usually read the row already, in its own statement, for this same header
+      // (perIpLimit.ts: it checked the shape and checksum and hashed the key). Otherwise: the lookup
+      // is by a SHA-256 of a high-entropy secret, so the index probe reveals nothing useful.
+      let row: KeyRow | undefined;
+      if (req.prefetchedKey?.bearer === key) row = req.prefetchedKey.row ?? undefined;
+      else if (!isWellFormedApiKey(key)) throw new BaseError('unauthorized', UNAUTHORIZED);
+      else row = (await runPrepared<KeyRow>(db, KEY_ROW, [hashApiKey(key)]))[0];
       if (!row || row.revoked_at || (row.expires_at && row.expires_at.getTime() <= Date.now())) {
         throw new BaseError('unauthorized', UNAUTHORIZED);
       }

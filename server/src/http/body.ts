@@ -6,18 +6,23 @@ import { requestError, validator, type SchemaId } from '@walletd/schemas';
 const hasBody = (req: Parameters<RequestHandler>[0]) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
-/** JSON bodies only: a body of another type is refused (415) rather than silently ignored. */
-export function jsonBody(limitBytes: number): RequestHandler[] {
-  return [
-    (req, _res, next) => {
-      if (hasBody(req) && !req.is('application/json')) {
-        next(new BaseError('unsupported_media_type', 'Content-Type must be application/json'));
-        return;
-      }
+/**
+ * JSON bodies only: a body of another type is refused (415) rather than silently ignored. One
+ * middleware: a request without a body (every GET) passes straight on, without body-parser.
+ */
+export function jsonBody(limitBytes: number): RequestHandler {
+  const parse = express.json({ limit: limitBytes, strict: true, type: 'application/json' });
+  return (req, res, next) => {
+    if (!hasBody(req)) {
       next();
-    },
-    express.json({ limit: limitBytes, strict: true, type: 'application/json' }),
-  ];
+      return;
+    }
+    if (!req.is('application/json')) {
+      next(new BaseError('unsupported_media_type', 'Content-Type must be application/json'));
+      return;
+    }
+    parse(req, res, next);
+  };
 }
 
 function invalid(errors: Parameters<typeof requestError>[0]): BaseError {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
-import { BaseError, type Db, hashApiKey, isWellFormedApiKey } from '@walletd/core';
-import { KEY_ROW_SQL, type KeyRow } from './keyRow';
+import { BaseError, type Db, hashApiKey, isWellFormedApiKey, type PreparedStatement, runPrepared } from '@walletd/core';
+import { keyRowSql, type KeyRow } from './keyRow';
 
 /**
  * The per-IP ceiling of spec 8 (every endpoint, counted before authentication), exact across API
@@ -11,7 +11,8 @@ import { KEY_ROW_SQL, type KeyRow } from './keyRow';
  * Measured (`npm run bench -- api`): the limiter's round trip and the key lookup were two of the
  * authenticated read's three queries. When the request carries a well-formed API key for /v1, the
  * same statement also reads the key's row (`req.prefetchedKey`), so `authenticate` asks nothing
- * more: one round trip for the limit and the key, as the key lookup alone would cost.
+ * more: one round trip for the limit and the key, as the key lookup alone would cost. Both
+ * statements are prepared per connection (core's runPrepared): they run on every request.
  */
 export interface PerIpLimiter extends RequestHandler {
   shutdown(): void;
@@ -19,19 +20,30 @@ export interface PerIpLimiter extends RequestHandler {
 
 declare module 'express-serve-static-core' {
   interface Request {
-    /** The key row read with the rate-limit hit: `row` null when no key has this hash. */
-    prefetchedKey?: { hash: string; row: KeyRow | null };
+    /**
+     * The key row read with the rate-limit hit, for the bearer token of this very request (checked
+     * well formed and hashed once, here): `row` null when no key has this hash.
+     */
+    prefetchedKey?: { bearer: string; row: KeyRow | null };
   }
 }
 
+/** Windows of one minute, aligned to the database clock (a constant: it is part of the statements' text). */
+const WINDOW_SECONDS = 60;
+
 const HIT_SQL = `insert into rate_limit_hits (key, window_start, hits)
-  values (?, to_timestamp(floor(extract(epoch from now()) / ?) * ?), 1)
+  values ($1, to_timestamp(floor(extract(epoch from now()) / ${WINDOW_SECONDS}) * ${WINDOW_SECONDS}), 1)
   on conflict (key, window_start) do update set hits = rate_limit_hits.hits + 1
-  returning hits, window_start + make_interval(secs => ?) as reset_at`;
+  returning hits, window_start + make_interval(secs => ${WINDOW_SECONDS}) as reset_at`;
+
+const HIT: PreparedStatement = { name: 'walletd_ip_hit', text: HIT_SQL };
+const HIT_AND_KEY: PreparedStatement = {
+  name: 'walletd_ip_hit_key_row',
+  text: `with hit as (${HIT_SQL}) select hit.hits, hit.reset_at, key.* from hit left join (${keyRowSql('$2')}) key on true`,
+};
 
 export function perIpLimit(db: Db, limitPerMinute: number): PerIpLimiter {
-  const windowSeconds = 60;
-  const hitArgs = (key: string) => [`ip:${key}`, windowSeconds, windowSeconds, windowSeconds];
+  const windowSeconds = WINDOW_SECONDS;
   const sweep = setInterval(() => {
     db.raw('delete from rate_limit_hits where window_start < now() - make_interval(secs => ?)', [windowSeconds * 2]).catch(() => undefined);
   }, 60_000);
@@ -43,13 +55,11 @@ export function perIpLimit(db: Db, limitPerMinute: number): PerIpLimiter {
       const header = req.headers.authorization;
       const bearer = req.path.startsWith('/v1/') && header ? /^Bearer ([^\s]+)$/i.exec(header)?.[1] : undefined;
       const hash = bearer && isWellFormedApiKey(bearer) ? hashApiKey(bearer) : undefined;
-      const { rows } = hash
-        ? await db.raw(`with hit as (${HIT_SQL}) select hit.hits, hit.reset_at, key.* from hit left join (${KEY_ROW_SQL}) key on true`, [
-            ...hitArgs(ip),
-            hash,
-          ])
-        : await db.raw(HIT_SQL, hitArgs(ip));
-      const row = rows[0] as { hits: number; reset_at: Date } & Partial<KeyRow>;
+      type Row = { hits: number; reset_at: Date } & Partial<KeyRow>;
+      // An upsert's RETURNING always yields its one row.
+      const row = (
+        hash ? await runPrepared<Row>(db, HIT_AND_KEY, [`ip:${ip}`, hash]) : await runPrepared<Row>(db, HIT, [`ip:${ip}`])
+      )[0] as Row;
       const seconds = Math.max(1, Math.ceil((row.reset_at.getTime() - Date.now()) / 1000));
       // draft-6 of the IETF RateLimit header fields, as express-rate-limit sends them for the write limits.
       res.setHeader('RateLimit-Policy', `${limitPerMinute};w=${windowSeconds}`);
@@ -63,7 +73,7 @@ export function perIpLimit(db: Db, limitPerMinute: number): PerIpLimiter {
       }
       if (hash) {
         const { hits: _h, reset_at: _r, ...key } = row;
-        req.prefetchedKey = { hash, row: key.id === null || key.id === undefined ? null : (key as KeyRow) };
+        req.prefetchedKey = { bearer: bearer as string, row: key.id === null || key.id === undefined ? null : (key as KeyRow) };
       }
       next();
     } catch (e) {

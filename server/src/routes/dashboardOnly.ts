@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import { BaseError } from '@walletd/core';
 
 /**
@@ -8,12 +8,15 @@ import { BaseError } from '@walletd/core';
  */
 export const DASHBOARD_ONLY_PATHS = ['/api-keys', '/members', '/password', '/mfa', '/encryption-key', '/company'];
 
-export function dashboardOnlyRouter(): Router {
-  const r = Router();
-  for (const p of DASHBOARD_ONLY_PATHS) {
-    r.all([p, `${p}/*rest`], () => {
-      throw new BaseError('dashboard_only', 'This operation is available only in the dashboard, never to API keys');
-    });
-  }
-  return r;
+const DASHBOARD_ONLY = new RegExp(`^(?:${DASHBOARD_ONLY_PATHS.map((p) => p.replace(/-/g, '\\-')).join('|')})(?:/.*)?$`, 'i');
+
+/** One test per request (as Express matches routes: any method, any case, any depth below). */
+export function dashboardOnly(): RequestHandler {
+  return (req, _res, next) => {
+    if (DASHBOARD_ONLY.test(req.path)) {
+      next(new BaseError('dashboard_only', 'This operation is available only in the dashboard, never to API keys'));
+      return;
+    }
+    next();
+  };
 }

@@ -5,8 +5,8 @@ import { auth, requireGlobal } from '../http/scope';
 import { listEvents } from '../services/deliveries';
 
 /** GET /v1/events?after=CURSOR&limit=N: every event of the key's wallets, in commit order. */
-export function eventsRouter(common: Common): Router {
-  const r = Router();
+/** Registers the routes on `r` (the app passes its one /v1 router: nested routers cost every request a pass). */
+export function eventsRouter(common: Common, r: Router = Router()): Router {
   r.get('/events', async (req, res) => {
     const a = auth(req);
     requireGlobal(a, 'events:read');

@@ -4,9 +4,12 @@ import { checkReadiness } from '../health/readiness';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS, sendError } from '../http/errorHandler';
 import { refreshDatabaseGauges } from '../metrics/databaseGauges';
 
-/** Liveness, readiness and metrics: outside /v1, authentication and the rate limiter (its counters live in the database they check). */
-export function probesRouter(common: Common): Router {
-  const r = Router();
+/**
+ * Liveness, readiness and metrics: outside /v1, authentication and the rate limiter (its counters
+ * live in the database they check). Registered on `r` (the app passes its own router: a nested
+ * router costs every request that passes it).
+ */
+export function probesRouter(common: Common, r: Router = Router()): Router {
   r.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

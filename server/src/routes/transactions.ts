@@ -5,9 +5,9 @@ import { auth, keySeesWallet, parseId, requireGlobal, walletFor } from '../http/
 import { listTransactions } from '../services/transactionList';
 import { knownAssets, onchainBalances, walletBalances } from '../services/transactions';
 
-export function transactionsRouter(common: Common): Router {
+/** Registers the routes on `r` (the app passes its one /v1 router: nested routers cost every request a pass). */
+export function transactionsRouter(common: Common, r: Router = Router()): Router {
   const { db, config, plugins } = common;
-  const r = Router();
 
   r.get('/wallets/:id/balances', async (req, res) => {
     const wallet = await walletFor(db, auth(req), req.params.id, ['wallets:read']);

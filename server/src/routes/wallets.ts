@@ -4,9 +4,9 @@ import { validateBody } from '../http/body';
 import { auth, requireGlobal, walletFor } from '../http/scope';
 import { createWallet, deleteWallet, listWallets, readSealedSecret, renameWallet, toWalletView } from '../services/wallets';
 
-export function walletsRouter(common: Common, writeLimit: RequestHandler): Router {
+/** Registers the routes on `r` (the app passes its one /v1 router: nested routers cost every request a pass). */
+export function walletsRouter(common: Common, writeLimit: RequestHandler, r: Router = Router()): Router {
   const { db, masterKey } = common;
-  const r = Router();
 
   r.get('/wallets', async (req, res) => {
     const a = auth(req);

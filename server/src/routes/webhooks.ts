@@ -17,10 +17,10 @@ import {
 import type { DestinationPolicy } from '../webhooks/destinationPolicy';
 
 /** Spec 4.1. Every operation needs the global `webhooks:manage` action and rule 5's visibility. */
-export function webhooksRouter(common: Common, policy: DestinationPolicy, writeLimit: RequestHandler): Router {
+/** Registers the routes on `r` (the app passes its one /v1 router: nested routers cost every request a pass). */
+export function webhooksRouter(common: Common, policy: DestinationPolicy, writeLimit: RequestHandler, r: Router = Router()): Router {
   const deps: WebhookDeps = { db: common.db, masterKey: common.masterKey, policy };
   const { db } = common;
-  const r = Router();
 
   const managed = async (req: Parameters<Parameters<typeof r.get>[1]>[0]) => {
     const a = auth(req);

@@ -17,9 +17,9 @@ import { toWithdrawalView } from '../services/withdrawals/view';
  * requests (proposals people approve). Value-moving writes share the 20/min per key and
  * endpoint limit (spec 8).
  */
-export function withdrawalsRouter(common: Common, writeLimit: RequestHandler): Router {
+/** Registers the routes on `r` (the app passes its one /v1 router: nested routers cost every request a pass). */
+export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r: Router = Router()): Router {
   const { db, config, plugins } = common;
-  const r = Router();
 
   /** The withdrawal if the key sees its wallet (404 otherwise, like a wallet), then the action (403). */
   async function withdrawalFor(a: AuthContext, raw: unknown, actions: readonly Action[]): Promise<WithdrawalRow> {

@@ -1,4 +1,14 @@
-import { type AssetRef, BaseError, type Db, type PluginRegistry, type WalletdConfig, fromBaseUnits, parseBaseUnits } from '@walletd/core';
+import { createHash } from 'node:crypto';
+import {
+  type AssetRef,
+  BaseError,
+  type Db,
+  type PluginRegistry,
+  type WalletdConfig,
+  fromBaseUnits,
+  parseBaseUnits,
+  runPrepared,
+} from '@walletd/core';
 import { knownAssets } from './transactions';
 import { type StoredWithdrawalOutput, outputMemo } from '@walletd/core';
 
@@ -46,6 +56,17 @@ const WITHDRAWAL_STATUS = `case w.status when 'confirmed' then 'confirmed' when 
 
 const KIND_CODE = { deposit: 'd', withdrawal: 'w' } as const;
 
+/** One name per variant of the list's text (at most 16: which filters are present). */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `walletd_list_transactions_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 /** Cursor "<microseconds>.<d|w>.<id>": newest first by when the transaction appeared, then kind, then id. */
 async function parseAfter(db: Db, after: string): Promise<[string, string, number] | null> {
   const m = /^([0-9]{1,20})\.([dw])\.([1-9][0-9]{0,15})$/.exec(after);
@@ -69,50 +90,54 @@ export async function listTransactions(db: Db, config: WalletdConfig, plugins: P
     throw new BaseError('validation_failed', 'search must be a transaction hash');
   const cursor = q.after === undefined ? null : await parseAfter(db, q.after);
   if (q.after !== undefined && cursor === null) return { transactions: [], next: null };
-  // The same filters on both sides; each side is limited before the merge.
-  const filters = (alias: string, sortExpr: string) => {
-    const parts = [`${alias}.company_id = :companyId`, 'wl.deleted_at is null'];
-    if (q.walletIds !== null) parts.push(`${alias}.wallet_id = any(:walletIds::int[])`);
-    if (q.walletId !== undefined) parts.push(`${alias}.wallet_id = :walletId`);
-    if (q.search !== undefined) parts.push(`lower(${alias}.tx_hash) = lower(:search)`);
-    if (cursor) parts.push(`(${sortExpr}, :kind${alias}::text, ${alias}.id) < (:us::bigint, :cursorKind::text, :cursorId)`);
+  // The same filters on both sides; each side is limited before the merge. Only the filters asked
+  // for are in the text (an `is null or` filter would leave a generic plan unable to use the
+  // tx_hash index), and each variant's text is prepared once per connection under its own name.
+  const values: unknown[] = [];
+  const param = (value: unknown, cast = '') => {
+    values.push(value);
+    return `$${values.length}${cast}`;
+  };
+  const filters = (alias: 't' | 'w', sortExpr: string) => {
+    const parts = [`${alias}.company_id = ${param(q.companyId)}`, 'wl.deleted_at is null'];
+    if (q.walletIds !== null) parts.push(`${alias}.wallet_id = any(${param([...q.walletIds], '::int[]')})`);
+    if (q.walletId !== undefined) parts.push(`${alias}.wallet_id = ${param(q.walletId)}`);
+    if (q.search !== undefined) parts.push(`lower(${alias}.tx_hash) = lower(${param(q.search, '::text')})`);
+    if (cursor) {
+      const kind = alias === 't' ? KIND_CODE.deposit : KIND_CODE.withdrawal;
+      parts.push(
+        `(${sortExpr}, '${kind}'::text, ${alias}.id) < (${param(cursor[0], '::bigint')}, ${param(cursor[1], '::text')}, ${param(cursor[2], '::bigint')})`,
+      );
+    }
     return parts.join(' and ');
   };
   const depositSort = '(extract(epoch from t.created_at) * 1000000)::bigint';
   const withdrawalSort = '(extract(epoch from w.signed_at) * 1000000)::bigint';
-  const { rows } = (await db.raw(
-    `select * from (
+  const deposits = filters('t', depositSort);
+  const depositLimit = param(q.limit, '::int');
+  const withdrawals = filters('w', withdrawalSort);
+  const withdrawalLimit = param(q.limit, '::int');
+  const limit = param(q.limit, '::int');
+  const text = `select * from (
        (select 'deposit' as kind, t.id, t.wallet_id, t.address_id, t.chain, t.network, t.tx_hash, t.event_index, t.direction,
                t.event_type, t.asset_key, null::jsonb as asset, t.amount::text as amount, t.from_address, t.to_address,
                null::jsonb as outputs, t.block_number, t.status, t.confirmations, t.reason, t.created_at, t.updated_at,
                ${depositSort}::text as sort_us, ${depositSort} as sort_key
           from transfers t join wallets wl on wl.id = t.wallet_id
-         where ${filters('t', depositSort)}
-         order by sort_key desc, t.id desc limit :limit)
+         where ${deposits}
+         order by sort_key desc, t.id desc limit ${depositLimit})
        union all
        (select 'withdrawal', w.id, w.wallet_id, null, w.chain, w.network, w.tx_hash, 0, 'outgoing',
                'withdrawal', w.asset_key, w.asset, w.amount::text, w.from_address, w.to_address,
                w.outputs, w.block_number, ${WITHDRAWAL_STATUS}, coalesce(w.confirmations, 0), w.reason, w.created_at, w.updated_at,
                ${withdrawalSort}::text, ${withdrawalSort}
           from withdrawals w join wallets wl on wl.id = w.wallet_id
-         where w.status in ${WITHDRAWAL_STATES} and w.tx_hash is not null and ${filters('w', withdrawalSort)}
-         order by ${withdrawalSort} desc, w.id desc limit :limit)
+         where w.status in ${WITHDRAWAL_STATES} and w.tx_hash is not null and ${withdrawals}
+         order by ${withdrawalSort} desc, w.id desc limit ${withdrawalLimit})
      ) x
      order by sort_key desc, kind desc, id desc
-     limit :limit`,
-    {
-      companyId: q.companyId,
-      walletIds: q.walletIds === null ? [] : [...q.walletIds],
-      walletId: q.walletId ?? null,
-      search: q.search ?? null,
-      limit: q.limit,
-      us: cursor?.[0] ?? null,
-      cursorKind: cursor?.[1] ?? null,
-      cursorId: cursor?.[2] ?? null,
-      kindt: KIND_CODE.deposit,
-      kindw: KIND_CODE.withdrawal,
-    },
-  )) as { rows: Row[] };
+     limit ${limit}`;
+  const rows = await runPrepared<Row>(db, { name: statementName(text), text }, values);
   const assetCache = new Map<string, Map<string, AssetRef>>();
   const assetOf = (r: Row): AssetRef => {
     if (r.asset) {

@@ -14,6 +14,8 @@ import {
   type WalletSecret,
   type Plan,
   type PluginRegistry,
+  type PreparedStatement,
+  runPrepared,
 } from '@walletd/core';
 import type { WalletRow } from '../http/scope';
 import { addressRow } from './addressRow';
@@ -125,10 +127,20 @@ export async function createWallet(db: Db, masterKey: MasterKey, input: CreateWa
   });
 }
 
+/**
+ * The list reads the view's columns only (never the sealed secret), as one statement prepared per
+ * connection: it runs on every `GET /v1/wallets` (bench/README.md, `api`). `$2` null = every wallet.
+ */
+const LIST_WALLETS: PreparedStatement = {
+  name: 'walletd_list_wallets',
+  text: `select id, name, chain, network, created_at, updated_at from wallets
+    where company_id = $1 and deleted_at is null and ($2::bigint[] is null or id = any($2::bigint[]))
+    order by id`,
+};
+
 export async function listWallets(db: Db, companyId: number, walletIds: ReadonlySet<number> | null): Promise<WalletView[]> {
-  const q = db('wallets').where({ company_id: companyId }).whereNull('deleted_at').orderBy('id');
-  if (walletIds !== null) q.whereIn('id', [...walletIds]);
-  return ((await q) as WalletRow[]).map(toWalletView);
+  const rows = await runPrepared<WalletRow>(db, LIST_WALLETS, [companyId, walletIds === null ? null : [...walletIds]]);
+  return rows.map(toWalletView);
 }
 
 export async function renameWallet(db: Db, wallet: WalletRow, name: string): Promise<WalletView> {

@@ -1,0 +1,61 @@
+import { createTestDatabase, type TestDatabase } from '@walletd/test-harness';
+import { createDb } from './createDb';
+import { runPrepared } from './prepared';
+
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(() => t.drop());
+
+describe('runPrepared', () => {
+  const statement = {
+    name: 'walletd_test_echo',
+    text: 'select $1::int + 1 as n, (select array_agg(name order by name) from pg_prepared_statements) as names',
+  };
+
+  it('prepares a statement once per connection and runs it by name after', async () => {
+    const db = createDb({ url: t.url, poolMax: 1 });
+    try {
+      const first = await runPrepared<{ n: number; names: string[] | null }>(db, statement, [1]);
+      const second = await runPrepared<{ n: number; names: string[] | null }>(db, statement, [41]);
+      expect(first[0]?.n).toBe(2);
+      expect(second).toEqual([{ n: 42, names: ['walletd_test_echo'] }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('runs the same text unnamed when prepared statements are off (PgBouncer in transaction mode)', async () => {
+    const db = createDb({ url: t.url, poolMax: 1, preparedStatements: false });
+    try {
+      await runPrepared(db, statement, [1]);
+      expect(await runPrepared(db, statement, [2])).toEqual([{ n: 3, names: null }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('gives a failed statement its error and the connection back to the pool', async () => {
+    const db = createDb({ url: t.url, poolMax: 1 });
+    try {
+      const bad = { name: 'walletd_test_bad', text: 'select 1 / $1::int as n' };
+      for (let i = 0; i < 3; i++) await expect(runPrepared(db, bad, [0])).rejects.toThrow(/division by zero/);
+      expect(await runPrepared<{ n: number }>(db, bad, [1])).toEqual([{ n: 1 }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('emits knex query events for listeners (tests, debugging)', async () => {
+    const seen: string[] = [];
+    const listener = (q: { sql: string }) => seen.push(q.sql);
+    t.db.on('query', listener);
+    try {
+      await runPrepared(t.db, statement, [1]);
+    } finally {
+      t.db.off('query', listener);
+    }
+    expect(seen).toEqual([statement.text]);
+  });
+});
