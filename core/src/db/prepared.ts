@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from './createDb';
 
 /**
@@ -23,23 +24,32 @@ export interface PreparedStatement {
   text: string;
 }
 
-const unnamed = new WeakSet<Db>();
+// Keyed by the knex client's config, which a transaction's client shares with its pool's.
+const unnamed = new WeakSet<object>();
 
 /** createDb calls this when prepared statements are switched off. */
 export function disablePreparedStatements(db: Db): void {
-  unnamed.add(db);
+  unnamed.add(db.client.config);
 }
 
 interface PgConnection {
   query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
+/**
+ * Runs `statement` on a pool connection, or on the transaction's own connection when `db` is a
+ * knex transaction (its client hands out that connection and never releases it).
+ */
 export async function runPrepared<Row>(db: Db, statement: PreparedStatement, values: unknown[]): Promise<Row[]> {
-  // knex's 'query' event, as db.raw would emit it (listeners are tests and debugging; none in production).
-  if (db.listenerCount('query') > 0) db.emit('query', { method: 'raw', sql: statement.text, bindings: values, prepared: statement.name });
+  const trx = db as unknown as Partial<Knex.Transaction>;
+  if (trx.isCompleted?.()) throw new Error(`transaction already finished; cannot run ${statement.name}`);
+  // knex's 'query' event, as db.raw would emit it (it reaches the instance's and the transaction's listeners).
+  db.client.emit('query', { method: 'raw', sql: statement.text, bindings: values, prepared: statement.name });
   const connection = (await db.client.acquireConnection()) as PgConnection;
   try {
-    const config = unnamed.has(db) ? { text: statement.text, values } : { name: statement.name, text: statement.text, values };
+    const config = unnamed.has(db.client.config)
+      ? { text: statement.text, values }
+      : { name: statement.name, text: statement.text, values };
     return (await connection.query(config)).rows as Row[];
   } finally {
     // A connection that failed is marked by knex's error handler and dropped by the pool's validation.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { type PreparedStatement, runPrepared } from '../db/prepared';
 import type { EventEnvelope, EventType } from './types';
 
 export interface RecordEventInput {
@@ -38,37 +39,36 @@ export async function recordEvent(trx: Knex | Knex.Transaction, input: RecordEve
   };
   const body = JSON.stringify(envelope);
   // One statement: the event, one pending delivery per enabled live webhook whose filters match,
-  // and a notification for listening dispatchers (delivered on commit; they also poll).
-  const { rows } = await trx.raw(
-    `with event as (
+  // and a notification for listening dispatchers (delivered on commit; they also poll). Prepared
+  // per connection: every deposit and withdrawal state change runs it.
+  const [row] = await runPrepared<{ queued: number }>(trx, RECORD_EVENT, [
+    envelope.id,
+    input.companyId,
+    input.type,
+    input.chain,
+    input.network,
+    input.walletId,
+    body,
+    envelope.createdAt,
+    DELIVERY_CHANNEL,
+  ]);
+  return { envelope, queued: (row as { queued: number }).queued };
+}
+
+const RECORD_EVENT: PreparedStatement = {
+  name: 'walletd_record_event',
+  text: `with event as (
        insert into events (id, company_id, type, chain, network, wallet_id, body, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)
        returning id
      ), queued as (
        insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
-       select w.id, (select id from event), ?, 'pending', now()
+       select w.id, (select id from event), $3, 'pending', now()
        from webhooks w
-       where w.company_id = ? and w.enabled and w.deleted_at is null
-         and (w.events && array['*', ?]::text[])
-         and (cardinality(w.wallet_ids) = 0 or ? = any(w.wallet_ids))
+       where w.company_id = $2 and w.enabled and w.deleted_at is null
+         and (w.events && array['*', $3]::text[])
+         and (cardinality(w.wallet_ids) = 0 or $6 = any(w.wallet_ids))
        returning 1
      )
-     select count(*)::int as queued, case when count(*) > 0 then pg_notify(?, '') end as notified from queued`,
-    [
-      envelope.id,
-      input.companyId,
-      input.type,
-      input.chain,
-      input.network,
-      input.walletId,
-      body,
-      envelope.createdAt,
-      input.type,
-      input.companyId,
-      input.type,
-      input.walletId,
-      DELIVERY_CHANNEL,
-    ],
-  );
-  return { envelope, queued: (rows[0] as { queued: number }).queued };
-}
+     select count(*)::int as queued, case when count(*) > 0 then pg_notify($9, '') end as notified from queued`,
+};

@@ -1,4 +1,4 @@
-import type { Db } from '@walletd/core';
+import { type Db, type PreparedStatement, runPrepared } from '@walletd/core';
 import { MAX_ATTEMPTS } from './retryPolicy';
 
 export interface ClaimedDelivery {
@@ -91,10 +91,21 @@ export interface AttemptOutcome {
  */
 export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
-  const values = outcomes.map(() => '(?::bigint, ?::bigint, ?::boolean, ?::int, ?::text, ?::text, ?::numeric)').join(', ');
-  const params = outcomes.flatMap((o) => [o.id, o.leaseUs, o.ok, o.responseCode, o.error, o.responseBody, o.retryInSeconds]);
-  await db.raw(
-    `update webhook_deliveries d set
+  await runPrepared(db, RECORD_ATTEMPTS, [
+    outcomes.map((o) => o.id),
+    outcomes.map((o) => o.leaseUs),
+    outcomes.map((o) => o.ok),
+    outcomes.map((o) => o.responseCode),
+    outcomes.map((o) => o.error),
+    outcomes.map((o) => o.responseBody),
+    outcomes.map((o) => o.retryInSeconds),
+  ]);
+}
+
+// One text for any batch size (columns as arrays, unnested), so it is prepared once per connection.
+const RECORD_ATTEMPTS: PreparedStatement = {
+  name: 'walletd_record_attempts',
+  text: `update webhook_deliveries d set
        attempts = d.attempts + 1,
        status = case when v.ok then 'delivered' when d.attempts + 1 >= ${MAX_ATTEMPTS} then 'failed' else 'pending' end,
        response_code = v.code,
@@ -102,10 +113,9 @@ export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promis
        response_body = v.body,
        next_attempt_at = case when v.ok or d.attempts + 1 >= ${MAX_ATTEMPTS} then null else now() + make_interval(secs => v.retry_in) end,
        updated_at = now()
-     from (values ${values}) as v(id, lease_us, ok, code, err, body, retry_in)
+     from unnest($1::bigint[], $2::bigint[], $3::boolean[], $4::int[], $5::text[], $6::text[], $7::float8[])
+       as v(id, lease_us, ok, code, err, body, retry_in)
      where d.id = v.id
        and (extract(epoch from d.next_attempt_at) * 1000000)::bigint = v.lease_us
        and (d.status = 'pending' or (v.ok and d.last_error = 'webhook deleted'))`,
-    params,
-  );
-}
+};
