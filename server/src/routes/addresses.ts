@@ -4,7 +4,7 @@ import { checkBody } from '../http/body';
 import { auth, walletFor } from '../http/scope';
 import { generateAddress, listAddresses } from '../services/addresses';
 
-/** Registers the routes on `r` (the app passes its one /v1 router: nested routers cost every request a pass). */
+/** Registered on `r`: the app passes its one /v1 router (a nested router costs every request a pass). */
 export function addressesRouter(common: Common, r: Router = Router()): Router {
   r.post('/wallets/:id/addresses', async (req, res) => {
     const wallet = await walletFor(common.db, auth(req), req.params.id, ['wallets:generate_address']);

@@ -4,8 +4,10 @@ import type { Common } from '../context';
 import { auth, requireGlobal } from '../http/scope';
 import { listEvents } from '../services/deliveries';
 
-/** GET /v1/events?after=CURSOR&limit=N: every event of the key's wallets, in commit order. */
-/** Registers the routes on `r` (the app passes its one /v1 router: nested routers cost every request a pass). */
+/**
+ * GET /v1/events?after=CURSOR&limit=N: every event of the key's wallets, in commit order.
+ * Registered on `r`: the app passes its one /v1 router (a nested router costs every request a pass).
+ */
 export function eventsRouter(common: Common, r: Router = Router()): Router {
   r.get('/events', async (req, res) => {
     const a = auth(req);

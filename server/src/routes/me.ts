@@ -1,8 +1,10 @@
 import { Router } from 'express';
 import { auth } from '../http/scope';
 
-/** GET /v1/me: works for every valid key, whatever its actions or plan. Never returns the secret. */
-/** Registers the routes on `r` (the app passes its one /v1 router: nested routers cost every request a pass). */
+/**
+ * GET /v1/me: works for every valid key, whatever its actions or plan. Never returns the secret.
+ * Registered on `r`: the app passes its one /v1 router (a nested router costs every request a pass).
+ */
 export function meRouter(r: Router = Router()): Router {
   r.get('/me', (req, res) => {
     const a = auth(req);

@@ -5,7 +5,7 @@ import { auth, keySeesWallet, parseId, requireGlobal, walletFor } from '../http/
 import { listTransactions } from '../services/transactionList';
 import { knownAssets, onchainBalances, walletBalances } from '../services/transactions';
 
-/** Registers the routes on `r` (the app passes its one /v1 router: nested routers cost every request a pass). */
+/** Registered on `r`: the app passes its one /v1 router (a nested router costs every request a pass). */
 export function transactionsRouter(common: Common, r: Router = Router()): Router {
   const { db, config, plugins } = common;
 

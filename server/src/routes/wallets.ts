@@ -4,7 +4,7 @@ import { validateBody } from '../http/body';
 import { auth, requireGlobal, walletFor } from '../http/scope';
 import { createWallet, deleteWallet, listWallets, readSealedSecret, renameWallet, toWalletView } from '../services/wallets';
 
-/** Registers the routes on `r` (the app passes its one /v1 router: nested routers cost every request a pass). */
+/** Registered on `r`: the app passes its one /v1 router (a nested router costs every request a pass). */
 export function walletsRouter(common: Common, writeLimit: RequestHandler, r: Router = Router()): Router {
   const { db, masterKey } = common;
 

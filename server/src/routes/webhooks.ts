@@ -16,8 +16,10 @@ import {
 } from '../services/webhooks';
 import type { DestinationPolicy } from '../webhooks/destinationPolicy';
 
-/** Spec 4.1. Every operation needs the global `webhooks:manage` action and rule 5's visibility. */
-/** Registers the routes on `r` (the app passes its one /v1 router: nested routers cost every request a pass). */
+/**
+ * Spec 4.1. Every operation needs the global `webhooks:manage` action and rule 5's visibility.
+ * Registered on `r`: the app passes its one /v1 router (a nested router costs every request a pass).
+ */
 export function webhooksRouter(common: Common, policy: DestinationPolicy, writeLimit: RequestHandler, r: Router = Router()): Router {
   const deps: WebhookDeps = { db: common.db, masterKey: common.masterKey, policy };
   const { db } = common;

@@ -16,8 +16,8 @@ import { toWithdrawalView } from '../services/withdrawals/view';
  * Withdrawals (prepare → sign → broadcast, tracked to confirmed or rejected) and withdrawal
  * requests (proposals people approve). Value-moving writes share the 20/min per key and
  * endpoint limit (spec 8).
+ * Registered on `r`: the app passes its one /v1 router (a nested router costs every request a pass).
  */
-/** Registers the routes on `r` (the app passes its one /v1 router: nested routers cost every request a pass). */
 export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r: Router = Router()): Router {
   const { db, config, plugins } = common;
 
