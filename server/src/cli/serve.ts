@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { createLogger, createMetrics, loadConfig } from '@walletd/core';
+import { type Db, createLogger, createMetrics, loadConfig } from '@walletd/core';
 import { createApp } from '../app';
 import { createDispatcher, type Dispatcher } from '../dispatcher/dispatcher';
 import { createIndexer, type Indexer } from '@walletd/indexer';
@@ -139,7 +139,13 @@ export async function serve(opts: ServeOptions): Promise<void> {
     await step('devnet', () => devnet?.stop());
     for (const s of stores) await step('rate-limit store', () => s.shutdown());
     await step('node readers', () => plugins.closeReaders());
-    await step('database', () => rt.close());
+    await step('database', async () => {
+      // The server's close ends when the sockets do, not when the handlers running for them do (a
+      // client that gave up leaves its request waiting for a connection): let whatever still uses
+      // or waits for the pool finish first, for up to 5 s, so none of it fails as "aborted".
+      await poolIdle(rt.db, 5_000);
+      await rt.close();
+    });
     logger.info({ clean }, 'stopped');
     root.flush();
     process.exit(0);
@@ -163,4 +169,13 @@ function printBootstrapBanner(key: string, port: number): void {
       '',
     ].join('\n'),
   );
+}
+
+/** Resolves once no connection of the knex pool is in use or awaited, or after `ms`. */
+async function poolIdle(db: Db, ms: number): Promise<void> {
+  const pool = db.client.pool as { numUsed(): number; numPendingAcquires(): number } | undefined;
+  const until = Date.now() + ms;
+  while (pool && (pool.numUsed() > 0 || pool.numPendingAcquires() > 0) && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
