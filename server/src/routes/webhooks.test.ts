@@ -11,6 +11,7 @@ import {
   type TestApp,
   type TestDatabase,
   expectSchema,
+  eventually,
 } from '@walletd/test-harness';
 
 let t: TestDatabase;
@@ -226,7 +227,13 @@ describe('webhook endpoints', () => {
     } finally {
       if (!slow.isCompleted()) await slow.rollback();
     }
-    const after = await call(app.url, 'GET', `/v1/events?after=${during.body.next}`, { key: s.rootKey });
+    // The tests share one PostgreSQL cluster: another file's transaction still open holds the feed
+    // back (as documented: a feed waits for every older transaction anywhere in the cluster), so
+    // wait until both are served, then check they come in commit-safe order, once each.
+    const after = await eventually(
+      () => call(app.url, 'GET', `/v1/events?after=${during.body.next}`, { key: s.rootKey }),
+      (r) => r.body.events.length >= 2,
+    );
     expect(after.body.events.map((e: { id: string }) => e.id)).toEqual([late.envelope.id, early.envelope.id]);
   });
 
@@ -259,6 +266,11 @@ describe('webhook endpoints', () => {
     expect(onlyFailed.body.queued).toBe(0);
     expect((await call(app.url, 'POST', `/v1/webhooks/${id}/replay`, { key: s.rootKey, body: { since: 'yesterday' } })).status).toBe(400);
 
+    // Other test files share the cluster: wait until both events are served (see above), then page.
+    await eventually(
+      () => call(app.url, 'GET', '/v1/events?limit=10', { key: s.rootKey }),
+      (r) => r.body.events.length >= 2,
+    );
     const page1 = await call(app.url, 'GET', '/v1/events?limit=1', { key: s.rootKey });
     expectSchema('EventFeed', page1.body);
     expect(page1.body.events.map((e: { id: string }) => e.id)).toEqual([e1.envelope.id]);
