@@ -35,6 +35,27 @@ describe('Amount', () => {
     );
   });
 
+  it('formats safe integers (printed through Number) exactly as the bigint path, across the 2^53 edge (property)', () => {
+    const reference = (units: bigint, decimals: number) => {
+      const digits = (units < 0n ? -units : units).toString().padStart(decimals + 1, '0');
+      const frac = digits.slice(digits.length - decimals).replace(/0+$/, '');
+      const text = frac ? `${digits.slice(0, digits.length - decimals)}.${frac}` : digits.slice(0, digits.length - decimals);
+      return units < 0n && text !== '0' ? `-${text}` : text;
+    };
+    const edge = BigInt(Number.MAX_SAFE_INTEGER);
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.bigInt({ min: -edge - 1000n, max: edge + 1000n }), fc.bigInt({ min: edge - 1000n, max: edge + 1000n })),
+        fc.integer({ min: 0, max: 30 }),
+        (units, decimals) => {
+          expect(fromBaseUnits(units, decimals)).toBe(reference(units, decimals));
+        },
+      ),
+    );
+    expect(fromBaseUnits(2_100_000_000_000_000n, 8)).toBe('21000000');
+    expect(fromBaseUnits(edge + 1n, 8)).toBe('90071992.54740992');
+  });
+
   it('formats canonically: no trailing zeros, no dangling point (property)', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 1n << 128n }), fc.integer({ min: 0, max: 24 }), (units, decimals) => {

@@ -48,12 +48,19 @@ export function toBaseUnits(value: string, decimals: number, options: ParseOptio
 export function fromBaseUnits(units: bigint, decimals: number): string {
   assertDecimals(decimals);
   const negative = units < 0n;
-  const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0');
-  const whole = digits.slice(0, digits.length - decimals);
-  const frac = digits.slice(digits.length - decimals).replace(/0+$/, '');
-  const text = frac.length > 0 ? `${whole}.${frac}` : whole;
+  const magnitude = negative ? -units : units;
+  // Safe integers print through Number (exact below 2^53, cheaper than bigint's toString): every
+  // bitcoin amount, and most others; a detector formats each output of every matched transaction.
+  let digits = magnitude <= MAX_SAFE ? String(Number(magnitude)) : magnitude.toString();
+  if (digits.length <= decimals) digits = digits.padStart(decimals + 1, '0');
+  const cut = digits.length - decimals;
+  let end = digits.length;
+  while (end > cut && digits.charCodeAt(end - 1) === 48 /* '0' */) end--;
+  const text = end > cut ? `${digits.slice(0, cut)}.${digits.slice(cut, end)}` : digits.slice(0, cut);
   return negative && text !== '0' ? `-${text}` : text;
 }
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Parses a base-unit integer string as stored in a numeric(78,0) column. */
 export function parseBaseUnits(value: string | number | bigint): bigint {

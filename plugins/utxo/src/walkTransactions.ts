@@ -45,12 +45,19 @@ export function walkTransactions(bytes: Uint8Array, at: number, count: number, o
   };
   const n = bytes.length;
   let pos = at;
+  // Counts and lengths are almost always one byte: read those inline, the rest through compactSize.
   const varint = (): number => {
     if (pos >= n) throw new RangeError('transaction data ends early');
+    const first = bytes[pos] as number;
+    if (first < 0xfd) {
+      pos += 1;
+      return first;
+    }
     const v = compactSize(bytes, pos);
-    pos += compactSizeLength(bytes[pos] as number);
+    pos += compactSizeLength(first);
     return v;
   };
+  const { outputs: valueAt, scriptStarts, scriptEnds } = tx;
   for (let t = 0; t < count; t++) {
     tx.start = pos;
     pos += 4;
@@ -66,12 +73,12 @@ export function walkTransactions(bytes: Uint8Array, at: number, count: number, o
     }
     const outputs = varint();
     for (let o = 0; o < outputs; o++) {
-      tx.outputs[o] = pos;
+      valueAt[o] = pos;
       pos += 8;
       const script = varint();
-      tx.scriptStarts[o] = pos;
+      scriptStarts[o] = pos;
       pos += script;
-      tx.scriptEnds[o] = pos;
+      scriptEnds[o] = pos;
     }
     tx.outputCount = outputs;
     tx.outputsEnd = pos;
