@@ -58,7 +58,10 @@ function outputMatcher(ctx: DetectContext): (tx: TxSpans, transfers: DetectedTra
     const outputs: { address: string; amount: string }[] = new Array(tx.outputCount);
     for (let o = 0; o < tx.outputCount; o++) {
       const script = outputScript(tx, o);
-      outputs[o] = { address: addressOfScript(net, script) ?? `script:${hex(script)}`, amount: fromBaseUnits(outputValue(tx, o), decimals) };
+      outputs[o] = {
+        address: addressOfScript(net, script) ?? `script:${hex(script)}`,
+        amount: fromBaseUnits(outputValue(tx, o), decimals),
+      };
     }
     return outputs;
   };
