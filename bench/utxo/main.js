@@ -153,7 +153,7 @@ async function main() {
   const allIds = timed((i) => {
     for (const tx of bitcoin.Block.fromBuffer(blocks[i]).transactions) tx.getId();
   });
-  const rates = await poolRates(blocksN, 4, (i) => ({
+  const rates = await poolRates(blocksN * 3, 4, (i) => ({
     detectModule: plugin.detectModule,
     raw: Uint8Array.from(framed[i % 6]),
     chain: 'bitcoin',
