@@ -197,6 +197,25 @@ async function startRunners(system, count, runnerConfig) {
   }
 }
 
+/**
+ * BENCH_PG_STATEMENTS=1: the statements PostgreSQL spent the most time in during the measured
+ * window (pg_stat_statements: execution + planning, wall time inside the server), per event.
+ */
+async function printStatements(db, label, events) {
+  const { rows } = await db.raw(
+    `select calls, rows, total_exec_time + total_plan_time as ms, regexp_replace(query, '\\s+', ' ', 'g') as query
+       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+      order by total_exec_time + total_plan_time desc limit 8`,
+  );
+  console.log(`\n  top statements of ${label} (µs per event, calls, rows per call):`);
+  for (const r of rows) {
+    const perEvent = (Number(r.ms) * 1000) / events;
+    console.log(
+      `  ${perEvent.toFixed(0).padStart(6)} µs ${String(r.calls).padStart(7)} ${(Number(r.rows) / Math.max(1, Number(r.calls))).toFixed(1).padStart(6)}  ${r.query.slice(0, 110)}`,
+    );
+  }
+}
+
 async function runScenario(ctx, { system, mode, runners: runnerCount }) {
   const { settings, db, receiver } = ctx;
   const label = `${system} ${mode} x${runnerCount}`;
@@ -239,6 +258,7 @@ async function runScenario(ctx, { system, mode, runners: runnerCount }) {
         expectedRows += settings.warmup;
       }
       await Promise.all(runners.map((r) => r.mark()));
+      if (settings.pgStatements) await db.raw('select pg_stat_statements_reset()');
       cpu = cpuWindow(ctx.pgDir);
       cpuStartedAt = performance.now();
       process.stdout.write(`measuring ${n}… `);
@@ -250,6 +270,7 @@ async function runScenario(ctx, { system, mode, runners: runnerCount }) {
       produced = await produce(produceOne, n, settings.producers, 0);
       producerCpu = produceCpu.end();
       runners = await startRunners(system, runnerCount, runnerConfig);
+      if (settings.pgStatements) await db.raw('select pg_stat_statements_reset()');
       process.stdout.write('draining… ');
       cpu = cpuWindow(ctx.pgDir);
       cpuStartedAt = performance.now();
@@ -260,6 +281,7 @@ async function runScenario(ctx, { system, mode, runners: runnerCount }) {
     const { arrivals, duplicates, unsigned } = receiver.snapshot();
     const drainedAt = await waitDrained(system, db, expectedRows, performance.now() + settings.timeoutMs);
     const cpuSpent = cpu.end();
+    if (settings.pgStatements) await printStatements(db, label, n);
     const cpuWallMs = drainedAt - cpuStartedAt;
     const lastPost = Math.max(...arrivals.values());
     const latencies = [];
@@ -455,9 +477,20 @@ async function main(argv) {
 
   try {
     const port = await freePort();
-    pg = await startEmbeddedPostgres({ dataDir, port, logger, database: 'walletd_bench', ephemeral: true });
+    pg = await startEmbeddedPostgres({
+      dataDir,
+      port,
+      logger,
+      database: 'walletd_bench',
+      ephemeral: true,
+      serverSettings: {
+        ...(settings.pgStatements ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' } : {}),
+        ...settings.pgSettings,
+      },
+    });
     db = createDb({ url: pg.url, poolMax: settings.producers + 4, applicationName: 'walletd-bench-producer' });
     await migrateLatest(db);
+    if (settings.pgStatements) await db.raw('create extension if not exists pg_stat_statements');
     const utils = await makeWorkerUtils({ connectionString: pg.url, logger: new Logger(() => () => undefined) });
     await utils.migrate();
     await utils.release();

@@ -60,6 +60,19 @@ function readSettings() {
     gwCompleteBatchMs: int('BENCH_GW_COMPLETE_BATCH_MS', 0, -1),
     /** A candidate dispatcher module for walletd (see walletdRunner.js); null = @walletd/server's. */
     walletdDispatcher: process.env.BENCH_WALLETD_DISPATCHER || null,
+    /** Print the statements PostgreSQL spent the most time in, per scenario (pg_stat_statements). */
+    pgStatements: process.env.BENCH_PG_STATEMENTS === '1',
+    /** Extra settings for the bench's PostgreSQL, `name=value,name=value` (e.g. auto_explain's, to read plans in its log). */
+    pgSettings: Object.fromEntries(
+      (process.env.BENCH_PG_SETTINGS ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((kv) => {
+          const at = kv.indexOf('=');
+          if (at < 1) throw new Error(`BENCH_PG_SETTINGS: ${kv} is not name=value`);
+          return [kv.slice(0, at).trim(), kv.slice(at + 1).trim()];
+        }),
+    ),
     /** A scenario that has not delivered everything after this long is reported as timed out. */
     timeoutMs: int('BENCH_TIMEOUT_MS', 180_000, 1000),
   };

@@ -37,6 +37,8 @@ export interface EmbeddedPostgresOptions {
   database?: string;
   /** Test clusters trade durability for speed (fsync off). Applies only when this call starts it. */
   ephemeral?: boolean;
+  /** Extra server settings (`-c name=value`) for a cluster this call starts: the benchmarks' diagnostics. */
+  serverSettings?: Record<string, string>;
   /**
    * Run `initdb` when `<dataDir>/pg` holds no cluster (default true). Admin commands pass false,
    * so one run from the wrong directory says so instead of creating an empty cluster there.
@@ -167,6 +169,10 @@ async function startOrJoin(ctx: StartContext): Promise<number> {
   }
   const settings = ['-p', String(ctx.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-k', pgDir];
   if (ctx.ephemeral) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  for (const [name, value] of Object.entries(ctx.serverSettings ?? {})) {
+    if (!/^[a-z_.]+$/.test(name) || !/^[A-Za-z0-9_.,]+$/.test(value)) throw new Error(`unsupported server setting ${name}=${value}`);
+    settings.push('-c', `${name}=${value}`);
+  }
   const logFile = join(pgDir, 'walletd-postgres.log');
   const r = await run(ctx.bins.pg_ctl, ['start', '-D', pgDir, '-w', '-t', '60', '-l', logFile, '-o', settings.join(' ')], ctx.as);
   if (r.code !== 0) {

@@ -22,7 +22,21 @@ import type { Db } from './createDb';
 export interface PreparedStatement {
   name: string;
   text: string;
+  /**
+   * For queue statements (the outbox's claim and record): keep one generic plan per connection,
+   * built on its first run with sequential scans disabled, so it walks the indexes however small
+   * the table looked then. Why: a plan is made with the statistics of the moment; a queue table
+   * that was empty when a dispatcher connected (a fresh install, a truncated bench) got a plan
+   * scanning the whole table, and kept it while the table grew faster than autovacuum's ANALYZE
+   * ran — each claim then read every delivery ever made (2.6 ms per claim of 4 rows at 3,000 rows,
+   * issue 17, auto_explain in bench/README.md). An ANALYZE invalidates the plan and PostgreSQL
+   * replans with the fresh statistics and the session's normal settings.
+   */
+  indexPlan?: boolean;
 }
+
+/** Per connection: the statements whose index plan is built (so later runs skip the settings). */
+const indexPlanned = new WeakMap<object, Set<string>>();
 
 // Keyed by the knex client's config, which a transaction's client shares with its pool's.
 const unnamed = new WeakSet<object>();
@@ -47,10 +61,25 @@ export async function runPrepared<Row>(db: Db, statement: PreparedStatement, val
   db.client.emit('query', { method: 'raw', sql: statement.text, bindings: values, prepared: statement.name });
   const connection = (await db.client.acquireConnection()) as PgConnection;
   try {
-    const config = unnamed.has(db.client.config)
-      ? { text: statement.text, values }
-      : { name: statement.name, text: statement.text, values };
-    return (await connection.query(config)).rows as Row[];
+    if (unnamed.has(db.client.config)) return (await connection.query({ text: statement.text, values })).rows as Row[];
+    const config = { name: statement.name, text: statement.text, values };
+    if (!statement.indexPlan || indexPlanned.get(connection)?.has(statement.name)) return (await connection.query(config)).rows as Row[];
+    // Session-wide: a named statement on this connection keeps its generic plan from the first
+    // run (PostgreSQL's default plans five times afresh first, and kept whichever plan looked
+    // cheaper at the sixth: unstable). enable_seqscan only while this plan is built.
+    await connection.query({ text: 'set plan_cache_mode = force_generic_plan', values: [] });
+    await connection.query({ text: 'set enable_seqscan = off', values: [] });
+    let rows: Row[];
+    try {
+      rows = (await connection.query(config)).rows as Row[];
+    } finally {
+      // In a transaction that failed, the SET is undone by its rollback and this reset fails too.
+      await connection.query({ text: 'reset enable_seqscan', values: [] }).catch(() => undefined);
+    }
+    const names = indexPlanned.get(connection) ?? new Set<string>();
+    names.add(statement.name);
+    indexPlanned.set(connection, names);
+    return rows;
   } finally {
     // A connection that failed is marked by knex's error handler and dropped by the pool's validation.
     await db.client.releaseConnection(connection);

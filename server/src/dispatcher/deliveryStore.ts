@@ -22,28 +22,17 @@ export interface ClaimedDelivery {
  * The destination and secret are read here, at send time: a PATCH or a rotation applies at once.
  */
 export async function claimDue(db: Db, batchSize: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-  // A named prepared statement with its generic plan from the first call: the walk of
-  // webhook_deliveries_due_order in claim order, reading only the rows it takes. PostgreSQL's
-  // default would plan the first five calls afresh (a scan and sort of the whole backlog, as the
-  // statistics of the moment suggest) and keep whichever looked cheaper then: stable in no run
-  // (issue 17, EXPLAIN in the closing note). Only named statements use the setting; knex's are unnamed.
-  const conn = (await db.client.acquireConnection()) as import('pg').PoolClient;
-  let rows: Record<string, unknown>[];
-  try {
-    if (!genericPlanned.has(conn)) {
-      await conn.query('set plan_cache_mode = force_generic_plan');
-      genericPlanned.add(conn);
-    }
-    ({ rows } = await conn.query({ name: 'walletd_claim_due', text: CLAIM_SQL, values: [batchSize, leaseMs / 1000] }));
-  } finally {
-    await db.client.releaseConnection(conn);
-  }
+  const rows = await runPrepared<Record<string, unknown>>(db, CLAIM, [batchSize, leaseMs / 1000]);
   return rows.map(toClaimed);
 }
 
-const genericPlanned = new WeakSet<object>();
-
-const CLAIM_SQL = `with due as (
+// The walk of webhook_deliveries_due_order in claim order, reading only the rows it takes, whatever
+// the statistics said when the connection first ran it (indexPlan; issue 17: a plan chosen while
+// the table was empty scanned every delivery ever made, twice, per claim).
+const CLAIM: PreparedStatement = {
+  name: 'walletd_claim_due',
+  indexPlan: true,
+  text: `with due as (
        select d.id from webhook_deliveries d
        join webhooks w on w.id = d.webhook_id
        where d.status = 'pending' and d.next_attempt_at <= now() and w.enabled and w.deleted_at is null
@@ -56,7 +45,8 @@ const CLAIM_SQL = `with due as (
        returning d.id, d.attempts, d.event_id, d.webhook_id, (extract(epoch from d.next_attempt_at) * 1000000)::bigint as lease_us
      )
      select c.id, c.attempts, c.event_id, c.lease_us, e.body, w.id as webhook_id, w.type, w.config, w.secret_envelope, w.updated_at
-     from claimed c join events e on e.id = c.event_id join webhooks w on w.id = c.webhook_id`;
+     from claimed c join events e on e.id = c.event_id join webhooks w on w.id = c.webhook_id`,
+};
 
 function toClaimed(r: Record<string, unknown>): ClaimedDelivery {
   return {
@@ -105,6 +95,7 @@ export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promis
 // One text for any batch size (columns as arrays, unnested), so it is prepared once per connection.
 const RECORD_ATTEMPTS: PreparedStatement = {
   name: 'walletd_record_attempts',
+  indexPlan: true,
   text: `update webhook_deliveries d set
        attempts = d.attempts + 1,
        status = case when v.ok then 'delivered' when d.attempts + 1 >= ${MAX_ATTEMPTS} then 'failed' else 'pending' end,
@@ -116,6 +107,9 @@ const RECORD_ATTEMPTS: PreparedStatement = {
      from unnest($1::bigint[], $2::bigint[], $3::boolean[], $4::int[], $5::text[], $6::text[], $7::float8[])
        as v(id, lease_us, ok, code, err, body, retry_in)
      where d.id = v.id
+       -- Repeated as an array condition so the plan reads the batch's rows by primary key (without
+       -- it, a hash join over every delivery of the table was planned while the table looked empty).
+       and d.id = any($1::bigint[])
        and (extract(epoch from d.next_attempt_at) * 1000000)::bigint = v.lease_us
        and (d.status = 'pending' or (v.ok and d.last_error = 'webhook deleted'))`,
 };

@@ -1,0 +1,87 @@
+import { createDb, type Db } from '@walletd/core';
+import { call, createTestDatabase, recordDeposit, seedCompany, startTestApp, type TestApp, type TestDatabase } from '@walletd/test-harness';
+import { claimDue, recordAttempts } from './deliveryStore';
+
+/**
+ * Regression (issue 17, found with auto_explain in the outbox bench): a dispatcher connection that
+ * first claimed while the queue table was empty kept a plan scanning the whole table, and every
+ * later claim and record read every delivery ever made. The plans must walk the indexes however
+ * the table grew since, with no ANALYZE in between (autovacuum is off here to make sure of that).
+ */
+let t: TestDatabase;
+let app: TestApp;
+let one: Db;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  app = await startTestApp(t.db, { webhooks: { allowCidrs: ['127.0.0.0/8'] } });
+  // One connection: the statements planned by claimDue are the ones EXPLAIN EXECUTE reads below.
+  one = createDb({ url: t.url, poolMax: 1 });
+  for (const table of ['webhook_deliveries', 'events', 'webhooks']) await t.db.raw(`alter table ${table} set (autovacuum_enabled = false)`);
+});
+afterAll(async () => {
+  await one.destroy();
+  await app.close();
+  await t.drop();
+});
+
+/** The node types of the plan PostgreSQL keeps for a named statement on `one`'s connection. */
+async function planNodes(execute: string): Promise<string[]> {
+  const { rows } = await one.raw(`explain (format json) ${execute}`);
+  const nodes: string[] = [];
+  const walk = (n: Record<string, unknown>) => {
+    const on = n['Relation Name'] ? ` on ${n['Relation Name']}` : '';
+    const index = n['Index Name'] ? ` using ${n['Index Name']}` : '';
+    nodes.push(`${n['Node Type']}${on}${index}${n['Index Cond'] ? ` ${n['Index Cond']}` : ''}`);
+    for (const child of (n.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+  };
+  walk(rows[0]['QUERY PLAN'][0].Plan);
+  return nodes;
+}
+
+it('claims and records through the indexes after the queue grew from empty without an ANALYZE', async () => {
+  const s = await seedCompany(t.db);
+  const walletId = (
+    await call(app.url, 'POST', '/v1/wallets', { key: s.rootKey, body: { name: 'w', chain: 'ethereum', network: 'sepolia' } })
+  ).body.id;
+  expect(
+    (
+      await call(app.url, 'POST', '/v1/webhooks', {
+        key: s.rootKey,
+        body: { type: 'api', config: { url: 'http://127.0.0.1:9/hook' }, events: ['*'] },
+      })
+    ).status,
+  ).toBe(201);
+  await t.db.raw('analyze webhook_deliveries; analyze events');
+
+  // The first claim and record on this connection, while the queue is empty: the plans are made now.
+  expect(await claimDue(one, 10, 60_000)).toEqual([]);
+  await recordAttempts(one, [{ id: 0, leaseUs: 0, ok: true, responseCode: 200, responseBody: null, error: null, retryInSeconds: 0 }]);
+
+  // Then 3,000 deliveries done and three waiting.
+  await t.db.raw(
+    `with e as (
+       insert into events (id, company_id, type, chain, network, wallet_id, body)
+       select gen_random_uuid(), ?, 'deposit.confirmed', 'ethereum', 'sepolia', ?, '{}' from generate_series(1, 3000)
+       returning id)
+     insert into webhook_deliveries (webhook_id, event_id, event_type, status, attempts, next_attempt_at)
+     select (select id from webhooks where company_id = ?), id, 'deposit.confirmed', 'delivered', 1, null from e`,
+    [s.companyId, walletId, s.companyId],
+  );
+  const waiting = [];
+  for (let i = 0; i < 3; i++) waiting.push((await recordDeposit(t.db, s.companyId, walletId)).envelope.id);
+
+  const claim = await planNodes('execute walletd_claim_due(10, 60)');
+  expect(claim.filter((n) => n.startsWith('Seq Scan on webhook_deliveries'))).toEqual([]);
+  expect(claim.some((n) => n.startsWith('Index Scan on webhook_deliveries using webhook_deliveries_due_order'))).toBe(true);
+  const record = await planNodes(
+    `execute walletd_record_attempts('{1}'::bigint[], '{0}'::bigint[], '{t}'::boolean[], '{200}'::int[], '{null}'::text[], '{null}'::text[], '{0}'::float8[])`,
+  );
+  expect(record.filter((n) => n.startsWith('Seq Scan on webhook_deliveries'))).toEqual([]);
+  // By primary key for the batch's ids, not a walk of every delivery into a hash.
+  expect(record).toContain('Index Scan on webhook_deliveries using webhook_deliveries_pkey (id = ANY ($1))');
+
+  // And the claim still takes exactly the waiting ones, oldest first.
+  const claimed = await claimDue(one, 10, 60_000);
+  expect(claimed.map((d) => d.eventId)).toEqual(waiting);
+});
