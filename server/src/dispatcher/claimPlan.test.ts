@@ -81,6 +81,11 @@ it('claims and records through the indexes after the queue grew from empty witho
   // By primary key for the batch's ids, not a walk of every delivery into a hash.
   expect(record).toContain('Index Scan on webhook_deliveries using webhook_deliveries_pkey (id = ANY ($1))');
 
+  // The scan settings were only for building the plans: the session's other statements plan as usual.
+  for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) {
+    expect((await one.raw(`show ${setting}`)).rows[0][setting]).toBe('on');
+  }
+
   // And the claim still takes exactly the waiting ones, oldest first.
   const claimed = await claimDue(one, 10, 60_000);
   expect(claimed.map((d) => d.eventId)).toEqual(waiting);
