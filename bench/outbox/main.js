@@ -216,9 +216,9 @@ async function printStatements(db, label, events) {
   }
 }
 
-async function runScenario(ctx, { system, mode, runners: runnerCount }) {
+async function runScenario(ctx, { system, mode, runners: runnerCount, repeat = 0 }) {
   const { settings, db, receiver } = ctx;
-  const label = `${system} ${mode} x${runnerCount}`;
+  const label = `${system} ${mode} x${runnerCount}${settings.repeat > 1 ? ` #${repeat + 1}` : ''}`;
   process.stdout.write(`\n${label}: `);
   await resetQueues(db);
   receiver.reset();
@@ -303,6 +303,7 @@ async function runScenario(ctx, { system, mode, runners: runnerCount }) {
       system,
       mode,
       runners: runnerCount,
+      repeat,
       events: n,
       seconds,
       perSecond: n / seconds,
@@ -388,7 +389,7 @@ function cpuRows(results, cores) {
 function resultRows(results) {
   return results.map((r) => {
     const ratioTo = (system) => {
-      const peer = results.find((o) => o.system === system && o.mode === r.mode && o.runners === r.runners);
+      const peer = results.find((o) => o.system === system && o.mode === r.mode && o.runners === r.runners && o.repeat === r.repeat);
       return r.system === 'walletd' && peer ? `${fmt(r.perSecond / peer.perSecond, 2)}x` : '';
     };
     return [
@@ -407,6 +408,44 @@ function resultRows(results) {
     ];
   });
 }
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** BENCH_REPEAT > 1: per scenario, every repeat's events/s, the median, and walletd ÷ each peer's median. */
+function medianRows(results) {
+  const groups = new Map();
+  for (const r of results) {
+    const key = `${r.system} ${r.mode} x${r.runners}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const medianOf = (system, mode, runners) => {
+    const g = groups.get(`${system} ${mode} x${runners}`);
+    return g ? median(g.map((r) => r.perSecond)) : null;
+  };
+  return [...groups].map(([key, rs]) => {
+    const { system, mode, runners } = rs[0];
+    const own = median(rs.map((r) => r.perSecond));
+    const ratio = (peer) => {
+      const m = system === 'walletd' ? medianOf(peer, mode, runners) : null;
+      return m ? `${fmt(own / m, 2)}x` : '';
+    };
+    return [
+      key,
+      rs.map((r) => fmt(r.perSecond, 0)).join(' / '),
+      fmt(own, 0),
+      mode !== 'backlog' ? fmt(median(rs.map((r) => r.p99))) : '-',
+      ratio('graphile-worker'),
+      ratio('graphile-worker-batched'),
+    ];
+  });
+}
+
+const MEDIAN_HEADERS = ['scenario', 'events/s per repeat', 'median events/s', 'median p99 ms', 'walletd/gw', 'walletd/gw-batched'];
+const MEDIAN_ALIGN = ['l', 'r', 'r', 'r', 'r', 'r'];
 
 const RESULT_HEADERS = [
   'scenario',
@@ -539,8 +578,9 @@ async function main(argv) {
     const results = [];
     for (const mode of settings.modes) {
       for (const runners of settings.runners) {
-        for (const system of settings.systems) {
-          results.push(await runScenario(ctx, { system, mode, runners }));
+        for (let repeat = 0; repeat < settings.repeat; repeat++) {
+          const order = repeat % 2 === 0 ? settings.systems : [...settings.systems].reverse();
+          for (const system of order) results.push(await runScenario(ctx, { system, mode, runners, repeat }));
         }
       }
     }
@@ -550,15 +590,17 @@ async function main(argv) {
     const phaseTable = { headers: PHASE_HEADERS, rows: phaseRows(results), align: PHASE_ALIGN };
     const taskTable = { headers: TASK_HEADERS, rows: taskRows(results), align: TASK_ALIGN };
     const cpuTable = { headers: CPU_HEADERS, rows: cpuRows(results, machine.cpus), align: CPU_ALIGN };
+    const medianTable = settings.repeat > 1 ? { headers: MEDIAN_HEADERS, rows: medianRows(results), align: MEDIAN_ALIGN } : null;
     console.log(table(resultTable.headers, resultTable.rows, resultTable.align));
     if (phaseTable.rows.length) console.log(`\n${table(phaseTable.headers, phaseTable.rows, phaseTable.align)}`);
     if (taskTable.rows.length) console.log(`\n${table(taskTable.headers, taskTable.rows, taskTable.align)}`);
     console.log(`\n${table(cpuTable.headers, cpuTable.rows, cpuTable.align)}`);
+    if (medianTable) console.log(`\n${table(medianTable.headers, medianTable.rows, medianTable.align)}`);
     const odd = results.filter((r) => r.duplicates || r.unsigned || r.early);
     for (const r of odd)
       console.log(`note: ${r.label}: ${r.duplicates} duplicate POSTs, ${r.unsigned} unsigned, ${r.early} read before the commit callback`);
 
-    const file = writeResults({ settings, machine, resultTable, phaseTable, taskTable, cpuTable });
+    const file = writeResults({ settings, machine, resultTable, phaseTable, taskTable, cpuTable, medianTable });
     console.log(`\nfigures written to ${file}`);
     return 0;
   } finally {

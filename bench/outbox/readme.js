@@ -10,7 +10,7 @@ const FILE = join(__dirname, '..', 'README.md');
 const START = '<!-- outbox:results:start -->';
 const END = '<!-- outbox:results:end -->';
 
-function section({ settings, machine, resultTable, phaseTable, taskTable, cpuTable }) {
+function section({ settings, machine, resultTable, phaseTable, taskTable, cpuTable, medianTable }) {
   const knobs = [
     `BENCH_EVENTS=${settings.events}`,
     `BENCH_WARMUP=${settings.warmup}`,
@@ -24,6 +24,7 @@ function section({ settings, machine, resultTable, phaseTable, taskTable, cpuTab
     `BENCH_POOL=${settings.pool}`,
     `BENCH_GW_LOCAL_QUEUE=${settings.gwLocalQueue}`,
     `BENCH_GW_COMPLETE_BATCH_MS=${settings.gwCompleteBatchMs}`,
+    `BENCH_REPEAT=${settings.repeat}`,
   ].join(' ');
   return [
     START,
@@ -48,6 +49,14 @@ function section({ settings, machine, resultTable, phaseTable, taskTable, cpuTab
     'CPU per delivered event in the measured window (runner processes, the benchmark cluster, the bench process with producer and receiver, the rest of the machine), how busy all cores were, and (backlog rows) the CPU of committing the events with no runner running:',
     '',
     markdown(cpuTable.headers, cpuTable.rows, cpuTable.align),
+    ...(medianTable
+      ? [
+          '',
+          `Medians over the ${settings.repeat} repeats (each group ran its systems in alternating order):`,
+          '',
+          markdown(medianTable.headers, medianTable.rows, medianTable.align),
+        ]
+      : []),
     END,
   ].join('\n');
 }

@@ -73,6 +73,12 @@ function readSettings() {
           return [kv.slice(0, at).trim(), kv.slice(at + 1).trim()];
         }),
     ),
+    /**
+     * Each (mode, runners) group runs its systems this many times, in alternating order (forward,
+     * reversed, …), and a summary gives every system's median: a slow stretch of a shared machine
+     * then lands on every system, not on whichever ran in it.
+     */
+    repeat: int('BENCH_REPEAT', 1, 1),
     /** A scenario that has not delivered everything after this long is reported as timed out. */
     timeoutMs: int('BENCH_TIMEOUT_MS', 180_000, 1000),
   };
