@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import type { DestinationPolicy } from '../webhooks/destinationPolicy';
 import { guardedLookup } from '../webhooks/guardedLookup';
@@ -44,15 +45,8 @@ export class HttpSender {
    * required so that no kind can store a body cut through the middle of a secret.
    */
   async post(rawUrl: string, headers: Record<string, string>, body: string, clean: Cleaner): Promise<PostResult> {
-    const url = new URL(rawUrl);
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const plain = url.protocol === 'http:';
-    if (isIP(host)) {
-      // Literal addresses never go through lookup: check them here.
-      const why =
-        this.policy.refusal(host) ?? (plain && !this.policy.isAllowListed(host) ? 'plain http to a non-allow-listed address' : null);
-      if (why) return failure(`destination refused: ${why}`);
-    }
+    const { url, plain, why } = this.#target(rawUrl);
+    if (why) return failure(`destination refused: ${why}`);
     const signal = AbortSignal.timeout(this.timeoutMs);
     let res: Awaited<ReturnType<typeof request>>;
     try {
@@ -77,9 +71,38 @@ export class HttpSender {
     };
   }
 
+  /**
+   * The parsed URL and, for a literal address (which never goes through the guarded lookup), the
+   * policy's verdict: fixed for this sender's lifetime, so worked out once per URL, not per
+   * attempt. Host names are still checked on every new connection by the lookup.
+   */
+  #target(rawUrl: string): Target {
+    const known = this.#targets.get(rawUrl);
+    if (known) return known;
+    const url = new URL(rawUrl);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const plain = url.protocol === 'http:';
+    const why = isIP(host)
+      ? (this.policy.refusal(host) ?? (plain && !this.policy.isAllowListed(host) ? 'plain http to a non-allow-listed address' : null))
+      : null;
+    const target = { url, plain, why };
+    if (this.#targets.size >= 1024) this.#targets.clear();
+    this.#targets.set(rawUrl, target);
+    return target;
+  }
+
+  readonly #targets = new Map<string, Target>();
+
   async close(): Promise<void> {
     await Promise.all([this.#https.close(), this.#http.close()]);
   }
+}
+
+interface Target {
+  url: URL;
+  plain: boolean;
+  /** Why a literal address is refused, or null. */
+  why: string | null;
 }
 
 const failure = (error: string): PostResult => ({ ok: false, responseCode: null, responseBody: null, error, retryAfterSeconds: null });
@@ -87,22 +110,34 @@ const failure = (error: string): PostResult => ({ ok: false, responseCode: null,
 /**
  * Reads at most `limit` bytes of the body, then drops the rest (`cut` tells whether there was
  * more). A body that stalls or breaks past the attempt's deadline keeps what arrived: it is
- * diagnostic only.
+ * diagnostic only. Read with events, not an async iterator (an iterator and a promise per chunk
+ * measured ~4 % of the dispatcher's CPU); the stream is destroyed only when it is cut short.
  */
-async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, limit: number): Promise<{ bytes: Buffer; cut: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
+function readLimited(body: Readable, limit: number): Promise<{ bytes: Buffer; cut: boolean }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      body.off('data', onData);
+      const all = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      resolve({ bytes: all.subarray(0, limit), cut: all.length > limit });
+    };
+    const onData = (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
-      if (size > limit) break;
-    }
-  } catch {
-    /* aborted or reset mid-body: keep the part received */
-  } finally {
-    body.destroy();
-  }
-  const all = Buffer.concat(chunks);
-  return { bytes: all.subarray(0, limit), cut: all.length > limit };
+      if (size > limit) {
+        finish();
+        body.destroy();
+      }
+    };
+    body.on('data', onData);
+    body.once('end', finish);
+    body.once('close', finish);
+    // Stays attached: an error after the read ended (the destroy above) must not go unhandled.
+    // Aborted or reset mid-body: keep the part received.
+    body.on('error', finish);
+  });
 }

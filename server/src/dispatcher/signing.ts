@@ -10,6 +10,18 @@ export function serviceSignature(secret: string, body: string): string {
  * generates), else the secret's UTF-8 bytes (a caller-chosen secret).
  */
 export function standardWebhooksKey(secret: string): Buffer {
+  // Decoded once per secret, not per delivery (the dispatcher signs every attempt with it).
+  const cached = keys.get(secret);
+  if (cached) return cached;
+  const key = decodeKey(secret);
+  if (keys.size >= 1024) keys.clear();
+  keys.set(secret, key);
+  return key;
+}
+
+const keys = new Map<string, Buffer>();
+
+function decodeKey(secret: string): Buffer {
   if (secret.startsWith('whsec_')) {
     const b64 = secret.slice(6);
     // Same test as @walletd/receiver's standardWebhookKey, so sender and receiver agree on every secret.

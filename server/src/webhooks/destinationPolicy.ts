@@ -13,6 +13,7 @@ export class DestinationPolicy {
   // Verdicts per address string: the policy never changes for its lifetime, and parsing is the
   // dispatcher's hottest non-network cost (measured in bench/).
   readonly #verdicts = new Map<string, string | null>();
+  readonly #allowed = new Map<string, boolean>();
 
   constructor(allowCidrs: readonly string[]) {
     this.#ranges = allowCidrs.map((c) => parseCidr(c));
@@ -20,8 +21,13 @@ export class DestinationPolicy {
 
   isAllowListed(ip: string): boolean {
     if (this.#ranges.length === 0) return false;
+    const cached = this.#allowed.get(ip);
+    if (cached !== undefined) return cached;
     const addr = normaliseIp(ip);
-    return addr !== null && this.#ranges.some(([range, bits]) => range.kind() === addr.kind() && addr.match(range, bits));
+    const allowed = addr !== null && this.#ranges.some(([range, bits]) => range.kind() === addr.kind() && addr.match(range, bits));
+    if (this.#allowed.size > 10_000) this.#allowed.clear();
+    this.#allowed.set(ip, allowed);
+    return allowed;
   }
 
   /** null when the address may be reached over https; otherwise why not. */

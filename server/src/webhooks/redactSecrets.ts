@@ -35,13 +35,22 @@ export function secretForms(secrets: WebhookSecrets): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
+/** Per secrets object (the dispatcher keeps one per webhook version): computed once, not per attempt. */
+const formsOf = new WeakMap<WebhookSecrets, string[]>();
+
 /**
  * Replaces every form of the webhook's secrets in a text (error messages, receiver bodies)
  * before it is stored or cut. `cutAtEnd`: the text is the first part of something longer, so a
  * secret may start at its very end; a trailing beginning of one is redacted too.
  */
 export function redact(text: string, secrets: WebhookSecrets, cutAtEnd = false): string {
-  const forms = secretForms(secrets);
+  // Most receivers answer with an empty or tiny body: nothing to look for.
+  if (text.length < MIN_TAIL) return text;
+  let forms = formsOf.get(secrets);
+  if (!forms) {
+    forms = secretForms(secrets);
+    formsOf.set(secrets, forms);
+  }
   let out = text;
   for (const f of forms) out = out.split(f).join('[redacted]');
   if (!cutAtEnd) return out;
