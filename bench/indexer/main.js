@@ -105,7 +105,7 @@ async function main() {
     const detectMs = detectTime / blocksN;
     const rates = await poolRates(blocksN * 3, 10, (i) => ({
       detectModule: plugin.detectModule,
-      raw: Uint8Array.from(blocks[i % 20]),
+      raw: blocks[i % 20].slice(),
       chain: 'ethereum',
       network: 'mainnet',
       native,

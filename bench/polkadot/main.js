@@ -117,7 +117,7 @@ async function main() {
   }
   const rates = await poolRates(blocksN, 10, () => ({
     detectModule: plugin.detectModule,
-    raw: Uint8Array.from(raw),
+    raw: raw.slice(),
     chain: 'polkadot',
     network: 'mainnet',
     native,

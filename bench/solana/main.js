@@ -289,7 +289,7 @@ async function main() {
     const m = measure([recordedRaw], ctx, blocksN * 10);
     const rates = await poolRates(blocksN * 10, 10, () => ({
       detectModule: plugin.detectModule,
-      raw: Uint8Array.from(recordedRaw),
+      raw: recordedRaw.slice(),
       chain: 'solana',
       network: 'mainnet',
       native,
@@ -315,7 +315,7 @@ async function main() {
     const m = measure(synthetic, ctx, blocksN);
     const rates = await poolRates(blocksN, 5, (i) => ({
       detectModule: plugin.detectModule,
-      raw: Uint8Array.from(synthetic[i % synthetic.length]),
+      raw: synthetic[i % synthetic.length].slice(),
       chain: 'solana',
       network: 'mainnet',
       native,

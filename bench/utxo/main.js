@@ -155,7 +155,7 @@ async function main() {
   });
   const rates = await poolRates(blocksN * 3, 4, (i) => ({
     detectModule: plugin.detectModule,
-    raw: Uint8Array.from(framed[i % 6]),
+    raw: framed[i % 6].slice(),
     chain: 'bitcoin',
     network: 'mainnet',
     native,
