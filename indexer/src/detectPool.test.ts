@@ -62,7 +62,15 @@ describe('detect pool', () => {
     const watched = new SharedAddressSet();
     const block = (n: number) =>
       new TextEncoder().encode(
-        JSON.stringify({ block: { number: `0x${n.toString(16)}`, hash: `0x${n.toString(16).padStart(64, '0')}`, parentHash: `0x${'11'.repeat(32)}`, transactions: [] }, receipts: [] }),
+        JSON.stringify({
+          block: {
+            number: `0x${n.toString(16)}`,
+            hash: `0x${n.toString(16).padStart(64, '0')}`,
+            parentHash: `0x${'11'.repeat(32)}`,
+            transactions: [],
+          },
+          receipts: [],
+        }),
       );
     // One thread: every task after the first waits in the thread's own queue (PREFETCH_PER_THREAD).
     const pool = createDetectPool(1);
@@ -70,7 +78,15 @@ describe('detect pool', () => {
       const raws = [1, 2, 3, 4, 5, 6].map((n) => (n === 3 ? new TextEncoder().encode('{"block": ') : block(n)));
       const settled = await Promise.allSettled(
         raws.map((raw) =>
-          pool.detect({ detectModule: createEvmPlugin().detectModule, raw, chain: 'ethereum', network: 'mainnet', native, tokens: [], watched: watched.table }),
+          pool.detect({
+            detectModule: createEvmPlugin().detectModule,
+            raw,
+            chain: 'ethereum',
+            network: 'mainnet',
+            native,
+            tokens: [],
+            watched: watched.table,
+          }),
         ),
       );
       expect(settled.map((s) => (s.status === 'fulfilled' ? s.value.block.number : 'rejected'))).toEqual([1n, 2n, 'rejected', 4n, 5n, 6n]);
