@@ -30,7 +30,9 @@ export interface PreparedStatement {
    * scanning the whole table, and kept it while the table grew faster than autovacuum's ANALYZE
    * ran — each claim then read every delivery ever made (2.6 ms per claim of 4 rows at 3,000 rows,
    * issue 17, auto_explain in bench/README.md). An ANALYZE invalidates the plan and PostgreSQL
-   * replans with the fresh statistics and the session's normal settings. Sorts and bitmap scans
+   * replans with the fresh statistics and the session's normal settings: write such a statement
+   * so that every table but the queue's index walk is read by key (arrays, lateral lookups; see
+   * the outbox's claim), and a replan cannot turn it into a scan. Sorts and bitmap scans
    * are off too while it is built: with a backlog the statistics never saw, a bitmap scan of every
    * due row and a sort was planned for a claim of 31 (12 ms per claim at 12,000 pending).
    */

@@ -91,7 +91,7 @@ it('claims and records through the indexes after the queue grew from empty witho
   expect(claimed.map((d) => d.eventId)).toEqual(waiting);
 });
 
-it('claims from the head of a large backlog on a connection opened after it arrived, statistics never gathered', async () => {
+it('claims from the head of a large backlog on a connection opened after it arrived, statistics never gathered, and after an ANALYZE replans it', async () => {
   // The outbox bench's backlog: a fresh table filled before any dispatcher ran. A plan joining the
   // webhook first read all of its pending rows through webhook_deliveries_one_pending and sorted
   // them for every claim of 31 (12 ms per claim at 12,000 pending).
@@ -129,6 +129,34 @@ it('claims from the head of a large backlog on a connection opened after it arri
     expect(plan.filter((n) => n.startsWith('Sort') || n.includes('webhook_deliveries_one_pending') || n.startsWith('Seq Scan'))).toEqual(
       [],
     );
+
+    // An ANALYZE now (autovacuum's, a minute into the backlog) invalidates both plans: PostgreSQL
+    // replans them at their next run with the session's normal settings and these statistics,
+    // which make a scan of 3,000 rows look cheap. They must still read by key, not hash a scan of
+    // every delivery and every event into each claim and record.
+    await fresh.db.raw('analyze webhook_deliveries; analyze events; analyze webhooks');
+    const next = await claimDue(single, 31, 60_000);
+    expect(next).toHaveLength(31);
+    const replanned = await planNodes('execute walletd_claim_due(31, 60)', single);
+    expect(replanned.filter((n) => /^Seq Scan on (webhook_deliveries|events)/.test(n) || n.startsWith('Sort'))).toEqual([]);
+    expect(replanned).toContain('Index Scan on events using events_pkey (id = c.event_id)');
+    await recordAttempts(single, [
+      {
+        id: next[0]?.id as number,
+        leaseUs: next[0]?.leaseUs as number,
+        ok: true,
+        responseCode: 200,
+        responseBody: null,
+        error: null,
+        retryInSeconds: 0,
+      },
+    ]);
+    const record = await planNodes(
+      `execute walletd_record_attempts('{1}'::bigint[], '{0}'::bigint[], '{t}'::boolean[], '{200}'::int[], '{null}'::text[], '{null}'::text[], '{0}'::float8[])`,
+      single,
+    );
+    expect(record.filter((n) => n.startsWith('Seq Scan on webhook_deliveries'))).toEqual([]);
+    expect((await fresh.db('webhook_deliveries').where({ id: next[0]?.id }).first('status')).status).toBe('delivered');
   } finally {
     await single.destroy();
     await freshApp.close();

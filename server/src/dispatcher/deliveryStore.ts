@@ -35,6 +35,11 @@ const CLAIM: PreparedStatement = {
   // The webhook's state is a per-row sub-select, not a join: with a join PostgreSQL could start from
   // the webhook and read all its pending rows through webhook_deliveries_one_pending, then sort
   // them (12,128 rows, 12 ms per claim in a 20,000-event backlog); a sub-select cannot be reordered.
+  // The same for the rest, because an ANALYZE makes PostgreSQL replan the statement with the
+  // session's normal settings and the statistics of that moment: the update takes the claimed ids
+  // as an array (a primary-key read) and the event and webhook are lateral lookups by key. As a
+  // join, a replan on a small table's statistics hashed a scan of every delivery and every event
+  // into each claim until the next ANALYZE (claimPlan.test.ts).
   text: `with due as (
        select d.id from webhook_deliveries d
        where d.status = 'pending' and d.next_attempt_at <= now()
@@ -44,11 +49,13 @@ const CLAIM: PreparedStatement = {
        for update of d skip locked
      ), claimed as (
        update webhook_deliveries d set next_attempt_at = now() + make_interval(secs => $2)
-       from due where d.id = due.id
+       where d.id = any(array(select id from due))
        returning d.id, d.attempts, d.event_id, d.webhook_id, (extract(epoch from d.next_attempt_at) * 1000000)::bigint as lease_us
      )
      select c.id, c.attempts, c.event_id, c.lease_us, e.body, w.id as webhook_id, w.type, w.config, w.secret_envelope, w.updated_at
-     from claimed c join events e on e.id = c.event_id join webhooks w on w.id = c.webhook_id`,
+     from claimed c
+     cross join lateral (select e.body from events e where e.id = c.event_id) e
+     cross join lateral (select w.id, w.type, w.config, w.secret_envelope, w.updated_at from webhooks w where w.id = c.webhook_id) w`,
 };
 
 function toClaimed(r: Record<string, unknown>): ClaimedDelivery {
