@@ -1,6 +1,7 @@
 import { BaseError, type DerivedAddress } from '@walletd/core';
 import { bip32, bitcoin } from './libs';
 import { type UtxoNetwork, utxoNetwork } from './networks';
+import { segwitAddress } from './segwitAddress';
 
 const { address, payments } = bitcoin;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -54,9 +55,9 @@ export function addressOfScript(net: UtxoNetwork, script: Uint8Array): string | 
   const n = script.length;
   const s = script;
   const { params } = net;
-  if (n === 22 && s[0] === 0x00 && s[1] === 0x14) return address.toBech32(s.subarray(2), 0, params.bech32);
-  if (n === 34 && s[0] === 0x00 && s[1] === 0x20) return address.toBech32(s.subarray(2), 0, params.bech32);
-  if (n === 34 && s[0] === 0x51 && s[1] === 0x20) return address.toBech32(s.subarray(2), 1, params.bech32);
+  if (n === 22 && s[0] === 0x00 && s[1] === 0x14) return segwitAddress(params.bech32, 0, s, 2, 22);
+  if (n === 34 && s[0] === 0x00 && s[1] === 0x20) return segwitAddress(params.bech32, 0, s, 2, 34);
+  if (n === 34 && s[0] === 0x51 && s[1] === 0x20) return segwitAddress(params.bech32, 1, s, 2, 34);
   if (n === 25 && s[0] === 0x76 && s[1] === 0xa9 && s[2] === 0x14 && s[23] === 0x88 && s[24] === 0xac)
     return address.toBase58Check(s.subarray(3, 23), params.pubKeyHash);
   if (n === 23 && s[0] === 0xa9 && s[1] === 0x14 && s[22] === 0x87) return address.toBase58Check(s.subarray(2, 22), params.scriptHash);
