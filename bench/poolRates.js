@@ -1,8 +1,6 @@
 const { performance } = require('node:perf_hooks');
-const { createDetectPool } = require('@walletd/indexer');
-
-/** A catching-up follower's window: `indexer.pipelineDepth`'s default (DEFAULT_PIPELINE_DEPTH). */
-const FOLLOWER_WINDOW = 8;
+// A catching-up follower's window: `indexer.pipelineDepth`'s default.
+const { createDetectPool, DEFAULT_PIPELINE_DEPTH: FOLLOWER_WINDOW } = require('@walletd/indexer');
 
 /**
  * Blocks/s through the Piscina detect pool with 1 and 2 threads. `task(i)` makes the i-th task
