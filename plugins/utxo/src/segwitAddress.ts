@@ -41,7 +41,7 @@ function prefixState(hrp: string): number {
   return chk;
 }
 
-// 90 characters is bech32's limit; a 40-byte program (the longest) with an 83-character prefix fits.
+// Holds any address within bech32's 90 characters (checked below). One per thread: a call never yields.
 const out = Buffer.alloc(128);
 
 /** The address of witness `version` with the program `bytes[start..end)`, e.g. `bc1q…` for v0. */
