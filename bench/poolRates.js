@@ -40,4 +40,4 @@ async function poolRates(blocks, warmPerThread, task, rounds = 6, window = FOLLO
   }
 }
 
-module.exports = { poolRates, FOLLOWER_WINDOW };
+module.exports = { poolRates };

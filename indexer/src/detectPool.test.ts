@@ -72,7 +72,7 @@ describe('detect pool', () => {
           receipts: [],
         }),
       );
-    // One thread: every task after the first waits in the thread's own queue (PREFETCH_PER_THREAD).
+    // One thread: it holds the next task in its own queue while it runs one (PREFETCH_PER_THREAD).
     const pool = createDetectPool(1);
     try {
       const raws = [1, 2, 3, 4, 5, 6].map((n) => (n === 3 ? new TextEncoder().encode('{"block": ') : block(n)));

@@ -14,7 +14,7 @@ export interface DetectPool {
 }
 
 /** Tasks handed to a thread at once: the one it runs and the next. */
-export const PREFETCH_PER_THREAD = 2;
+const PREFETCH_PER_THREAD = 2;
 
 /**
  * One Piscina pool shared by every follower: the CPU-heavy part (JSON parse and scan of whole
