@@ -222,6 +222,22 @@ describe('dispatcher', () => {
     });
   });
 
+  it('takes an interim 1xx for no answer: 103 Early Hints, then silence, is a timeout with no response code', async () => {
+    const { s, walletId, hookId } = await setup();
+    await recordDeposit(t.db, s.companyId, walletId);
+    rx.respond(async (_r, res) => {
+      res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+      await new Promise((r) => setTimeout(r, TIMEOUT_MS * 4));
+      if (!res.destroyed) res.writeHead(200).end();
+    });
+    await dispatcher.runOnce();
+    expect(await delivery(hookId)).toMatchObject({
+      status: 'pending',
+      response_code: null,
+      last_error: `timeout after ${TIMEOUT_MS} ms`,
+    });
+  });
+
   it('stores the first 2 KB of the body on a UTF-8 boundary, with secrets redacted', async () => {
     const { s, walletId, hookId, secret } = await setup();
     await recordDeposit(t.db, s.companyId, walletId);

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import type { Readable } from 'node:stream';
-import { Agent, request } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, type Dispatcher } from 'undici';
 import type { DestinationPolicy } from '../webhooks/destinationPolicy';
 import { guardedLookup } from '../webhooks/guardedLookup';
 import { isSuccess, parseRetryAfter } from './retryPolicy';
@@ -47,27 +47,23 @@ export class HttpSender {
   async post(rawUrl: string, headers: Record<string, string>, body: string, clean: Cleaner): Promise<PostResult> {
     const { url, plain, why } = this.#target(rawUrl);
     if (why) return failure(`destination refused: ${why}`);
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    let res: Awaited<ReturnType<typeof request>>;
-    try {
-      res = await request(url, { method: 'POST', headers, body, dispatcher: plain ? this.#http : this.#https, signal });
-    } catch (e) {
-      if (signal.aborted) return failure(`timeout after ${this.timeoutMs} ms`);
-      const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+    const reply = await exchange(plain ? this.#http : this.#https, url, headers, body, this.timeoutMs, READ_LIMIT);
+    if ('error' in reply) {
+      if (reply.error === null) return failure(`timeout after ${this.timeoutMs} ms`);
+      const err = reply.error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
       const code = err.code ?? err.cause?.code;
       const message = clean(err.cause?.message ?? err.message).slice(0, 300);
       return failure(code === 'EDESTINATION' ? `destination refused: ${message}` : `${message}${code ? ` (${code})` : ''}`);
     }
-    // The outcome is the status code alone (spec 3.3): decided now, whatever the body does next.
-    const ok = isSuccess(res.statusCode);
-    const kept = await readLimited(res.body, READ_LIMIT);
+    // The outcome is the status code alone (spec 3.3), whatever the body did after it.
+    const ok = isSuccess(reply.statusCode);
     // Redact the whole read first, then cut: a secret straddling the 2 KB limit is gone whole.
     return {
       ok,
-      responseCode: res.statusCode,
-      responseBody: truncateUtf8(Buffer.from(clean(kept.bytes.toString('utf8'), kept.cut)), RESPONSE_BODY_LIMIT),
-      error: ok ? null : `HTTP ${res.statusCode}`,
-      retryAfterSeconds: res.statusCode === 429 ? parseRetryAfter(res.headers['retry-after']) : null,
+      responseCode: reply.statusCode,
+      responseBody: truncateUtf8(Buffer.from(clean(reply.bytes.toString('utf8'), reply.cut)), RESPONSE_BODY_LIMIT),
+      error: ok ? null : `HTTP ${reply.statusCode}`,
+      retryAfterSeconds: reply.statusCode === 429 ? parseRetryAfter(reply.headers['retry-after']) : null,
     };
   }
 
@@ -107,37 +103,80 @@ interface Target {
 
 const failure = (error: string): PostResult => ({ ok: false, responseCode: null, responseBody: null, error, retryAfterSeconds: null });
 
+type Exchange =
+  | { statusCode: number; headers: IncomingHttpHeaders; bytes: Buffer; cut: boolean }
+  /** `error` null: the deadline passed before the response's headers. */
+  | { error: Error | null };
+
 /**
- * Reads at most `limit` bytes of the body, then drops the rest (`cut` tells whether there was
- * more). A body that stalls or breaks past the attempt's deadline keeps what arrived: it is
- * diagnostic only. Read with events, not an async iterator (an iterator and a promise per chunk
- * measured ~4 % of the dispatcher's CPU); the stream is destroyed only when it is cut short.
+ * One POST through undici's `dispatch` with a handler of our own, under one deadline for the
+ * whole exchange: at most `limit` bytes of the response body are kept (`cut` tells whether there
+ * was more), then the exchange is aborted. Once the headers are in, a body that stalls, breaks or
+ * outlives the deadline keeps what arrived: it is diagnostic only.
+ * Why not `request()`: per attempt it made an AbortSignal.timeout (a timer, a weak reference and
+ * event listeners) and a Readable for the body, which with their garbage were a large share of
+ * the dispatcher's CPU per delivery (issue 17; `npm run bench -- outbox`, figures in
+ * bench/README.md). A plain timer and this handler do the same job.
  */
-function readLimited(body: Readable, limit: number): Promise<{ bytes: Buffer; cut: boolean }> {
+function exchange(
+  dispatcher: Dispatcher,
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  limit: number,
+): Promise<Exchange> {
   return new Promise((resolve) => {
+    let controller: Dispatcher.DispatchController | null = null;
+    let settled = false;
+    let statusCode = 0;
+    let responseHeaders: IncomingHttpHeaders = {};
     const chunks: Buffer[] = [];
     let size = 0;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      body.off('data', onData);
+    const settle = (reply: Exchange) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(reply);
+    };
+    const respond = () => {
       const all = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      resolve({ bytes: all.subarray(0, limit), cut: all.length > limit });
+      settle({ statusCode, headers: responseHeaders, bytes: all.subarray(0, limit), cut: all.length > limit });
     };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size > limit) {
-        finish();
-        body.destroy();
-      }
-    };
-    body.on('data', onData);
-    body.once('end', finish);
-    body.once('close', finish);
-    // Stays attached: an error after the read ended (the destroy above) must not go unhandled.
-    // Aborted or reset mid-body: keep the part received.
-    body.on('error', finish);
+    const timer = setTimeout(() => {
+      if (statusCode > 0) respond();
+      else settle({ error: null });
+      // Not yet started (waiting for a connection): aborted as soon as it starts.
+      controller?.abort(new Error('deadline passed'));
+    }, timeoutMs);
+    dispatcher.dispatch(
+      { origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname, method: 'POST', headers, body },
+      {
+        onRequestStart(c) {
+          controller = c;
+          if (settled) c.abort(new Error('deadline passed'));
+        },
+        onResponseStart(_c, status, h) {
+          // 1xx interim responses are not the answer.
+          if (status < 200) return;
+          statusCode = status;
+          responseHeaders = h;
+        },
+        onResponseData(c, chunk) {
+          if (settled) return;
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size > limit) {
+            respond();
+            c.abort(new Error('response body past the read limit'));
+          }
+        },
+        onResponseEnd: respond,
+        onResponseError(_c, error) {
+          if (statusCode > 0) respond();
+          else settle({ error });
+        },
+      },
+    );
   });
 }
