@@ -11,6 +11,7 @@ const { nativeAsset } = require('@walletd/core');
 const { createEvmPlugin, detect, TRANSFER_TOPIC } = require('@walletd/plugin-evm');
 const { SharedAddressSet, SharedAddressView } = require('@walletd/indexer');
 const { poolRates } = require('../poolRates');
+const { threadsAloneRates } = require('./threadsAlone');
 
 const hex = (n) => `0x${n.toString(16)}`;
 const addr = () => `0x${randomBytes(20).toString('hex')}`;
@@ -112,6 +113,7 @@ async function main() {
       tokens,
       watched: set.table,
     }));
+    const alone = await threadsAloneRates(blocks, set.table, tokens, Math.max(1, Math.round(blocksN / 2)));
     rows.push({
       watched: size,
       bytes,
@@ -121,16 +123,18 @@ async function main() {
       perBlock: found / blocksN,
       pool1: rates[1],
       pool2: rates[2],
+      alone1: alone[1],
+      alone2: alone[2],
       tableMiB: set.table.buffer.byteLength / 2 ** 20,
       rssMiB: (heapAfter.rss - heapBefore.rss) / 2 ** 20,
     });
   }
   const header =
-    '| watched | block bytes | JSON.parse ms | detect ms | detect / floor | transfers found / block | pool x1 blocks/s (logs/s) | pool x2 blocks/s (logs/s) | watched table MiB | RSS growth MiB |';
-  const lines = [header, '| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |'];
+    '| watched | block bytes | JSON.parse ms | detect ms | detect / floor | transfers found / block | pool x1 blocks/s (logs/s) | pool x2 blocks/s (logs/s) | pool x2/x1 | threads alone x1 / x2 blocks/s | alone x2/x1 | watched table MiB | RSS growth MiB |';
+  const lines = [header, '| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |'];
   for (const r of rows) {
     lines.push(
-      `| ${r.watched.toLocaleString('en')} | ${r.bytes.toLocaleString('en')} | ${ms(r.floorMs)} | ${ms(r.detectMs)} | ${r.ratio.toFixed(2)}x | ${r.perBlock.toFixed(1)} | ${r.pool1.toFixed(0)} (${(r.pool1 * 400).toFixed(0)}) | ${r.pool2.toFixed(0)} (${(r.pool2 * 400).toFixed(0)}) | ${r.tableMiB.toFixed(1)} | ${r.rssMiB.toFixed(1)} |`,
+      `| ${r.watched.toLocaleString('en')} | ${r.bytes.toLocaleString('en')} | ${ms(r.floorMs)} | ${ms(r.detectMs)} | ${r.ratio.toFixed(2)}x | ${r.perBlock.toFixed(1)} | ${r.pool1.toFixed(0)} (${(r.pool1 * 400).toFixed(0)}) | ${r.pool2.toFixed(0)} (${(r.pool2 * 400).toFixed(0)}) | ${(r.pool2 / r.pool1).toFixed(2)}x | ${r.alone1.toFixed(0)} / ${r.alone2.toFixed(0)} | ${(r.alone2 / r.alone1).toFixed(2)}x | ${r.tableMiB.toFixed(1)} | ${r.rssMiB.toFixed(1)} |`,
     );
   }
   const table = lines.join('\n');
