@@ -1,4 +1,4 @@
-import { type AssetRef, type EventType, fromBaseUnits, parseBaseUnits, recordEvent, recordEvents } from '@walletd/core';
+import { type AssetRef, type EventType, fromBaseUnits, parseBaseUnits, recordEvents } from '@walletd/core';
 import type { Knex } from 'knex';
 
 export interface TransferRow {
@@ -45,17 +45,6 @@ export function depositData(t: TransferRow, asset: AssetRef): Record<string, unk
     ...(t.log_index !== null ? { logIndex: t.log_index } : {}),
     ...(t.reason ? { reason: t.reason } : {}),
   };
-}
-
-export async function recordDepositEvent(trx: Knex.Transaction, type: EventType, t: TransferRow, asset: AssetRef): Promise<void> {
-  await recordEvent(trx, {
-    type,
-    chain: t.chain,
-    network: t.network,
-    companyId: t.company_id,
-    walletId: t.wallet_id,
-    data: depositData(t, asset),
-  });
 }
 
 /** Several deposit events in one statement, in the given order (a block's new deposits). */
