@@ -1,4 +1,4 @@
-import { type AssetRef, type EventType, fromBaseUnits, parseBaseUnits, recordEvents } from '@walletd/core';
+import { type AssetRef, type EventType, type RecordEventInput, fromBaseUnits, parseBaseUnits, recordEvents } from '@walletd/core';
 import type { Knex } from 'knex';
 
 export interface TransferRow {
@@ -47,6 +47,18 @@ export function depositData(t: TransferRow, asset: AssetRef): Record<string, unk
   };
 }
 
+/** A deposit row's event, as core's `recordEvent(s)` take it. */
+export function depositEvent(type: EventType, row: TransferRow, asset: AssetRef): RecordEventInput {
+  return {
+    type,
+    chain: row.chain,
+    network: row.network,
+    companyId: row.company_id,
+    walletId: row.wallet_id,
+    data: depositData(row, asset),
+  };
+}
+
 /** Several deposit events in one statement, in the given order (a block's new deposits). */
 export async function recordDepositEvents(
   trx: Knex.Transaction,
@@ -55,13 +67,6 @@ export async function recordDepositEvents(
 ): Promise<void> {
   await recordEvents(
     trx,
-    items.map(({ row, asset }) => ({
-      type,
-      chain: row.chain,
-      network: row.network,
-      companyId: row.company_id,
-      walletId: row.wallet_id,
-      data: depositData(row, asset),
-    })),
+    items.map(({ row, asset }) => depositEvent(type, row, asset)),
   );
 }

@@ -1,5 +1,5 @@
 import { type AssetRef, type DetectResult, type DetectedTransfer, nativeAsset } from '@walletd/core';
-import { createTestDatabase, seedCompany, type TestDatabase } from '@walletd/test-harness';
+import { createTestDatabase, seedCompany, seedWatchedAddress, type TestDatabase } from '@walletd/test-harness';
 import { persistBlock } from '@walletd/indexer';
 import { applyDecisions } from './applyDecisions';
 
@@ -17,20 +17,7 @@ let t: TestDatabase;
 beforeAll(async () => {
   t = await createTestDatabase();
   const s = await seedCompany(t.db);
-  const [w] = await t
-    .db('wallets')
-    .insert({ company_id: s.companyId, name: 'w', chain: 'ethereum', network: 'devnet', secret_envelope: {} })
-    .returning('id');
-  await t.db('addresses').insert({
-    company_id: s.companyId,
-    wallet_id: w.id,
-    chain: 'ethereum',
-    network: 'devnet',
-    address: to,
-    match_key: to,
-    derivation_index: 0,
-    derivation_path: "m/44'/60'/0'/0/0",
-  });
+  await seedWatchedAddress(t.db, s.companyId, to);
 });
 afterAll(async () => {
   await t.drop();

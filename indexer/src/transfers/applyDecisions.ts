@@ -1,7 +1,7 @@
 import { type AssetRef, type ConfirmDecision, type Db, recordEvents } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Fence } from '../chainLease';
-import { type TransferRow, depositData } from '../depositEvents';
+import { type TransferRow, depositEvent } from '../depositEvents';
 import type { ChainKey } from './types';
 
 /**
@@ -54,14 +54,9 @@ export async function applyDecisions(
     const updated = rows.sort((x, y) => x.id - y.id);
     await recordEvents(
       trx,
-      updated.map((row) => ({
-        type: row.status === 'confirmed' ? 'deposit.confirmed' : 'deposit.rejected',
-        chain: row.chain,
-        network: row.network,
-        companyId: row.company_id,
-        walletId: row.wallet_id,
-        data: depositData(row, assets.get(row.asset_key) as AssetRef),
-      })),
+      updated.map((row) =>
+        depositEvent(row.status === 'confirmed' ? 'deposit.confirmed' : 'deposit.rejected', row, assets.get(row.asset_key) as AssetRef),
+      ),
     );
     return updated.length;
   });

@@ -1,5 +1,5 @@
 import { type DetectResult, type DetectedTransfer, nativeAsset } from '@walletd/core';
-import { createTestDatabase, seedCompany, type TestDatabase } from '@walletd/test-harness';
+import { createTestDatabase, seedCompany, seedWatchedAddress, type TestDatabase } from '@walletd/test-harness';
 // The built package, as the follower runs it.
 import { persistBlock, persistBlocks, persistMempool, rejectDetached, rewindTo } from '@walletd/indexer';
 
@@ -14,25 +14,7 @@ let wallets: { a: number; b: number };
 beforeAll(async () => {
   t = await createTestDatabase();
   const s = await seedCompany(t.db);
-  const ids: number[] = [];
-  for (const [i, address] of [a, b].entries()) {
-    const [w] = await t
-      .db('wallets')
-      .insert({ company_id: s.companyId, name: `w${i}`, chain: 'ethereum', network: 'devnet', secret_envelope: {} })
-      .returning('id');
-    ids.push(w.id);
-    await t.db('addresses').insert({
-      company_id: s.companyId,
-      wallet_id: w.id,
-      chain: 'ethereum',
-      network: 'devnet',
-      address,
-      match_key: address,
-      derivation_index: 0,
-      derivation_path: "m/44'/60'/0'/0/0",
-    });
-  }
-  wallets = { a: ids[0] as number, b: ids[1] as number };
+  wallets = { a: await seedWatchedAddress(t.db, s.companyId, a, 'w0'), b: await seedWatchedAddress(t.db, s.companyId, b, 'w1') };
   // One webhook for every event, one for wallet b's deposits only.
   const hook = (events: string[], walletIds: number[]) => ({
     company_id: s.companyId,

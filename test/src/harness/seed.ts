@@ -35,3 +35,24 @@ export async function keyFor(
   });
   return { key, id: record.id, memberId };
 }
+
+/**
+ * A devnet EVM wallet with one watched address, written straight to the tables: the indexer's
+ * store tests need the rows a deposit is matched to, not keys. Returns the wallet's id.
+ */
+export async function seedWatchedAddress(db: Db, companyId: number, address: string, name = 'w'): Promise<number> {
+  const [wallet] = await db('wallets')
+    .insert({ company_id: companyId, name, chain: 'ethereum', network: 'devnet', secret_envelope: {} })
+    .returning('id');
+  await db('addresses').insert({
+    company_id: companyId,
+    wallet_id: wallet.id,
+    chain: 'ethereum',
+    network: 'devnet',
+    address,
+    match_key: address,
+    derivation_index: 0,
+    derivation_path: "m/44'/60'/0'/0/0",
+  });
+  return wallet.id as number;
+}
