@@ -1,2 +1,3 @@
+export * from './concatBytes';
 export * from './jsonRpcClient';
 export * from './parseLossless';

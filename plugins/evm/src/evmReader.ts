@@ -1,4 +1,4 @@
-import { type AssetRef, type ChainReader, type ReaderOptions, createJsonRpcClient } from '@walletd/core';
+import { type AssetRef, type ChainReader, type ReaderOptions, concatBytes, createJsonRpcClient } from '@walletd/core';
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
@@ -40,7 +40,7 @@ export function createEvmReader(options: ReaderOptions): EvmReader {
         rpc.callRaw('eth_getBlockByNumber', [hex(height), true]),
         rpc.callRaw('eth_getBlockReceipts', [hex(height)]),
       ]);
-      return new TextEncoder().encode(`{"block":${block},"receipts":${receipts}}`);
+      return concatBytes(['{"block":', block, ',"receipts":', receipts, '}']);
     },
     balanceOf,
     // An EVM account has no minimum balance: all of it is spendable (gas is the sender's business).

@@ -1,4 +1,12 @@
-import { type AssetRef, type Balance, type ChainReader, type ReaderOptions, NodeCallError, createJsonRpcClient } from '@walletd/core';
+import {
+  type AssetRef,
+  type Balance,
+  type ChainReader,
+  type ReaderOptions,
+  NodeCallError,
+  concatBytes,
+  createJsonRpcClient,
+} from '@walletd/core';
 import { associatedTokenAccount } from './tokenAccounts';
 import { SYSTEM_ACCOUNT_SIZE, parseTokenContract } from './programs';
 
@@ -98,7 +106,7 @@ export function createSolanaReader(options: ReaderOptions): SolanaReader {
     head: async () => big(await call<number | string>('getSlot', [{ commitment: 'confirmed' }])),
     finalized: async () => big(await call<number | string>('getSlot', [{ commitment: 'finalized' }])),
     fetchBlock: async (slot) => {
-      let body: string;
+      let body: Uint8Array;
       try {
         body = await rpc.callRaw('getBlock', [
           Number(slot),
@@ -108,7 +116,7 @@ export function createSolanaReader(options: ReaderOptions): SolanaReader {
         if (isSkipped(e)) return null;
         throw e;
       }
-      return new TextEncoder().encode(`{"slot":${slot},"block":${body}}`);
+      return concatBytes([`{"slot":${slot},"block":`, body, '}']);
     },
     blockHash: async (slot) => {
       if (slot === 0n) return call<string>('getGenesisHash', []);
