@@ -10,7 +10,6 @@ export interface ClaimedDelivery {
   type: string;
   config: Record<string, unknown>;
   secretEnvelope: unknown;
-  webhookUpdatedAt: Date;
   /** The claim's token: the lease end in microseconds. Only this claim may record the attempt. */
   leaseUs: number;
 }
@@ -52,10 +51,10 @@ const CLAIM: PreparedStatement = {
        where d.id = any(array(select id from due))
        returning d.id, d.attempts, d.event_id, d.webhook_id, (extract(epoch from d.next_attempt_at) * 1000000)::bigint as lease_us
      )
-     select c.id, c.attempts, c.event_id, c.lease_us, e.body, w.id as webhook_id, w.type, w.config, w.secret_envelope, w.updated_at
+     select c.id, c.attempts, c.event_id, c.lease_us, e.body, w.id as webhook_id, w.type, w.config, w.secret_envelope
      from claimed c
      cross join lateral (select e.body from events e where e.id = c.event_id) e
-     cross join lateral (select w.id, w.type, w.config, w.secret_envelope, w.updated_at from webhooks w where w.id = c.webhook_id) w`,
+     cross join lateral (select w.id, w.type, w.config, w.secret_envelope from webhooks w where w.id = c.webhook_id) w`,
 };
 
 function toClaimed(r: Record<string, unknown>): ClaimedDelivery {
@@ -68,7 +67,6 @@ function toClaimed(r: Record<string, unknown>): ClaimedDelivery {
     type: r.type as string,
     config: r.config as Record<string, unknown>,
     secretEnvelope: r.secret_envelope,
-    webhookUpdatedAt: r.updated_at as Date,
     leaseUs: Number(r.lease_us),
   };
 }

@@ -258,6 +258,24 @@ describe('dispatcher', () => {
     expect(api.body.delivery.responseBody).toBe(d.response_body);
   });
 
+  it('records a batch whose receiver answered with a NUL byte (PostgreSQL text cannot hold one), once each', async () => {
+    // Two companies' deliveries in one claim: a NUL in one stored body made the batch's single
+    // UPDATE fail, both outcomes were dropped, both events POSTed again after the lease.
+    const binary = await setup({ config: { url: `${rx.url}/binary` } });
+    const plain = await setup();
+    await recordDeposit(t.db, binary.s.companyId, binary.walletId);
+    await recordDeposit(t.db, plain.s.companyId, plain.walletId);
+    rx.respond((r, res) => {
+      res.writeHead(200).end(r.path === '/binary' ? Buffer.from([0x6f, 0x6b, 0x00, 0x1f, 0x8b]) : 'fine');
+    });
+    expect(await dispatcher.runOnce()).toBe(2);
+    const [b, p] = [await delivery(binary.hookId), await delivery(plain.hookId)];
+    expect([b.status, b.attempts, p.status, p.attempts]).toEqual(['delivered', 1, 'delivered', 1]);
+    expect(b.response_body).toBe('ok\uFFFD\u001f\uFFFD');
+    expect(p.response_body).toBe('fine');
+    expect(rx.requests.map((r) => r.path).sort()).toEqual(['/binary', '/hook']);
+  });
+
   it('redacts an api signing secret that straddles the 2 KB cut (redacted before cutting)', async () => {
     const { s, walletId, hookId, secret } = await setup();
     await recordDeposit(t.db, s.companyId, walletId);
@@ -304,6 +322,21 @@ describe('dispatcher', () => {
     const hex = execFileSync('openssl', ['dgst', '-sha256', '-hmac', rotated], { input: last?.rawBody }).toString().trim().split(' ').pop();
     expect(last?.headers['x-service-signature']).toBe(`sha256=${hex}`);
     expect((await delivery(hookId)).status).toBe('delivered');
+  });
+
+  it('signs with a rotated secret even when the rotation left updated_at as it was (same millisecond)', async () => {
+    const { s, walletId, hookId } = await setup();
+    await recordDeposit(t.db, s.companyId, walletId);
+    await dispatcher.runOnce();
+    const before = (await t.db('webhooks').where({ id: hookId }).first()).updated_at;
+    const rotated = (await call(app.url, 'POST', `/v1/webhooks/${hookId}/rotate-secret`, { key: s.rootKey, body: {} })).body.signingSecret;
+    // A PATCH and a rotation in one millisecond leave one updated_at for two different secrets.
+    await t.db('webhooks').where({ id: hookId }).update({ updated_at: before });
+    await recordDeposit(t.db, s.companyId, walletId);
+    await dispatcher.runOnce();
+    const last = rx.requests[1];
+    const hex = execFileSync('openssl', ['dgst', '-sha256', '-hmac', rotated], { input: last?.rawBody }).toString().trim().split(' ').pop();
+    expect(last?.headers['x-service-signature']).toBe(`sha256=${hex}`);
   });
 
   it('sends nothing while a webhook is disabled and resumes when enabled', async () => {

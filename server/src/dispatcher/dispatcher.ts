@@ -26,13 +26,16 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   const policy = new DestinationPolicy(settings.allowCidrs);
   const sender = new HttpSender(policy, settings.timeoutMs, Math.max(4, Math.min(settings.concurrency, 128)));
   const claimSize = Math.min(settings.batchSize, settings.concurrency);
-  const secretCache = new Map<number, { at: number; secrets: WebhookSecrets }>();
+  // Keyed by the sealed envelope itself (fresh nonce per seal): `updated_at` has a millisecond's
+  // precision, and a PATCH and a rotation within one would keep signing with the old secret.
+  const secretCache = new Map<number, { sealed: string; secrets: WebhookSecrets }>();
 
   const secretsFor = (d: ClaimedDelivery): WebhookSecrets => {
+    const sealed = JSON.stringify(d.secretEnvelope);
     const cached = secretCache.get(d.webhookId);
-    if (cached && cached.at === d.webhookUpdatedAt.getTime()) return cached.secrets;
+    if (cached && cached.sealed === sealed) return cached.secrets;
     const secrets = openWebhookSecrets(common.masterKey, d.webhookId, d.secretEnvelope);
-    secretCache.set(d.webhookId, { at: d.webhookUpdatedAt.getTime(), secrets });
+    secretCache.set(d.webhookId, { sealed, secrets });
     return secrets;
   };
 

@@ -58,10 +58,15 @@ export class HttpSender {
     // The outcome is the status code alone (spec 3.3), whatever the body did after it.
     const ok = isSuccess(reply.statusCode);
     // Redact the whole read first, then cut: a secret straddling the 2 KB limit is gone whole.
+    // NUL becomes U+FFFD, as undecodable bytes do: PostgreSQL text cannot hold it, and one such
+    // body failed the whole batch's record (every outcome in it dropped, every event POSTed again).
     return {
       ok,
       responseCode: reply.statusCode,
-      responseBody: truncateUtf8(Buffer.from(clean(reply.bytes.toString('utf8'), reply.cut)), RESPONSE_BODY_LIMIT),
+      responseBody: truncateUtf8(
+        Buffer.from(clean(reply.bytes.toString('utf8').replaceAll('\u0000', '\uFFFD'), reply.cut)),
+        RESPONSE_BODY_LIMIT,
+      ),
       error: ok ? null : `HTTP ${reply.statusCode}`,
       retryAfterSeconds: reply.statusCode === 429 ? parseRetryAfter(reply.headers['retry-after']) : null,
     };
