@@ -176,6 +176,21 @@ export function taggedAddress(account: { address: string; matchKey: string }, ta
 }
 
 /**
+ * The forms a spending policy's destination list may name a payment's destination by.
+ * Key-per-address: its match key. Account-tag: the account alone and, when the payment carries a
+ * tag (in the address, an X-address, or as `destinationTag`), the tagged form first: a list entry
+ * naming the account covers every tag of it (a tag routes money inside the account holder, it does
+ * not change who is paid), one naming `account:tag` only that tag.
+ */
+export function destinationForms(addressing: AddressingMode, matchKey: string, destinationTag?: number): string[] {
+  if (addressing !== 'account-tag') return [matchKey];
+  const colon = matchKey.lastIndexOf(':');
+  const account = colon < 0 ? matchKey : matchKey.slice(0, colon);
+  const tag = colon < 0 ? destinationTag : matchKey.slice(colon + 1);
+  return tag === undefined ? [account] : [`${account}:${tag}`, account];
+}
+
+/**
  * A token account a deposit address owns for one asset (Solana associated token account per mint,
  * TON jetton wallet per master). The service watches `matchKey` and credits a transfer reported
  * there (`toKey` = this key) to the owner, and only when its asset is `assetKey`.

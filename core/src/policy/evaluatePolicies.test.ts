@@ -1,3 +1,4 @@
+import { destinationForms } from '../plugin/contract';
 import { evaluatePolicies, type SpendingPolicy, type WithdrawalContext } from './evaluatePolicies';
 
 const ctx = (over: Partial<WithdrawalContext> = {}): WithdrawalContext => ({
@@ -6,7 +7,7 @@ const ctx = (over: Partial<WithdrawalContext> = {}): WithdrawalContext => ({
   decimals: 18,
   symbol: 'ETH',
   amount: 2n * 10n ** 18n,
-  destinations: ['0xaaaa000000000000000000000000000000000001'],
+  destinations: [['0xaaaa000000000000000000000000000000000001']],
   volume24h: 0n,
   approvals: null,
   ...over,
@@ -44,13 +45,39 @@ describe('spending policies', () => {
     });
     const allow = policy('allow_destinations', { addresses: ['0xbbbb000000000000000000000000000000000002'] });
     expect(evaluatePolicies([allow], ctx())).toMatchObject({ code: 'policy_denied', policyIds: String(allow.id) });
-    expect(evaluatePolicies([allow], ctx({ destinations: ['0xBBBB000000000000000000000000000000000002'] }))).toEqual({ outcome: 'allow' });
+    expect(evaluatePolicies([allow], ctx({ destinations: [['0xBBBB000000000000000000000000000000000002']] }))).toEqual({
+      outcome: 'allow',
+    });
+  });
+
+  it('names an account-tag destination by its account too: a listed account covers every tag, a listed tag only itself', () => {
+    const account = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
+    // The tag in the address (r…:5, or an X-address: the same match key) or as destinationTag.
+    const tagged = destinationForms('account-tag', `${account}:5`);
+    const byField = destinationForms('account-tag', account, 5);
+    expect(tagged).toEqual([`${account}:5`, account]);
+    expect(byField).toEqual(tagged);
+    expect(destinationForms('account-tag', account)).toEqual([account]);
+    // Key-per-address keys are never split (a TON raw address has a colon of its own).
+    expect(destinationForms('key-per-address', '0:83df' + 'a'.repeat(60))).toEqual(['0:83df' + 'a'.repeat(60)]);
+
+    const denyAccount = policy('deny_destinations', { addresses: [account], matchKeys: [account] });
+    expect(evaluatePolicies([denyAccount], ctx({ destinations: [tagged] }))).toMatchObject({ code: 'policy_denied' });
+    const denyTag = policy('deny_destinations', { addresses: [`${account}:5`], matchKeys: [`${account}:5`] });
+    expect(evaluatePolicies([denyTag], ctx({ destinations: [byField] }))).toMatchObject({ code: 'policy_denied' });
+    expect(evaluatePolicies([denyTag], ctx({ destinations: [destinationForms('account-tag', account, 6)] }))).toEqual({ outcome: 'allow' });
+
+    const allowTag = policy('allow_destinations', { addresses: [`${account}:5`], matchKeys: [`${account}:5`] });
+    expect(evaluatePolicies([allowTag], ctx({ destinations: [tagged] }))).toEqual({ outcome: 'allow' });
+    expect(evaluatePolicies([allowTag], ctx({ destinations: [[account]] }))).toMatchObject({ code: 'policy_denied' });
+    const allowAccount = policy('allow_destinations', { addresses: [account], matchKeys: [account] });
+    expect(evaluatePolicies([allowAccount], ctx({ destinations: [byField] }))).toEqual({ outcome: 'allow' });
   });
 
   it("compares destinations with the lists' match forms when they carry them (UTXO: output scripts)", () => {
     const script = '0014c0cebcd6c3d3ca8c75dc5ec62ebe55330ef910e2';
     const deny = policy('deny_destinations', { addresses: ['bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu'], matchKeys: [script] });
-    expect(evaluatePolicies([deny], ctx({ destinations: [script] }))).toMatchObject({ code: 'policy_denied' });
+    expect(evaluatePolicies([deny], ctx({ destinations: [[script]] }))).toMatchObject({ code: 'policy_denied' });
     expect(evaluatePolicies([deny], ctx())).toEqual({ outcome: 'allow' });
   });
 

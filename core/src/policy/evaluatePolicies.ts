@@ -31,8 +31,12 @@ export interface WithdrawalContext {
   decimals: number;
   symbol: string;
   amount: bigint;
-  /** Destinations in the chain's match form. */
-  destinations: string[];
+  /**
+   * Each destination as the forms a list entry may name it by (`destinationForms`: its match key;
+   * on account-tag chains the tagged form and the account). Denied when any form is on a deny
+   * list; allowed when some form is on the allow list.
+   */
+  destinations: string[][];
   /** Confirmed and pending outgoing volume of the wallet/asset in the last 24 h, base units. */
   volume24h: bigint;
   /** null for a direct withdrawal; the number of distinct approvals for one from a request. */
@@ -82,17 +86,21 @@ export function evaluatePolicies(policies: SpendingPolicy[], c: WithdrawalContex
     policyIds: ps.map((p) => p.id).join(','),
     message: `${ps.map(label).join(', ')}: ${why}`,
   });
-  const destinations = c.destinations.map((d) => d.toLowerCase());
+  const destinations = c.destinations.map((forms) => forms.map((f) => f.toLowerCase()));
 
   for (const kind of POLICY_KINDS.slice(0, 4)) {
     const hits = active
       .filter((p) => p.kind === kind)
       .filter((p) => {
         switch (kind) {
-          case 'deny_destinations':
-            return destinations.some((d) => destinationList(p.params).includes(d));
-          case 'allow_destinations':
-            return destinations.some((d) => !destinationList(p.params).includes(d));
+          case 'deny_destinations': {
+            const listed = destinationList(p.params);
+            return destinations.some((forms) => forms.some((f) => listed.includes(f)));
+          }
+          case 'allow_destinations': {
+            const listed = destinationList(p.params);
+            return destinations.some((forms) => !forms.some((f) => listed.includes(f)));
+          }
           case 'max_per_transaction':
             return c.amount > units(p.params.max);
           default:

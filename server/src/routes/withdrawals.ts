@@ -102,7 +102,7 @@ export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r:
     );
     const wallet = await walletFor(db, a, String(body.walletId), ['withdrawal_requests:create']);
     const { walletId: _w, note, idempotencyKey, ...intentBody } = body;
-    const { row, replayed } = await proposeWithdrawal(db, wallet, {
+    const { row, replayed } = await proposeWithdrawal(db, plugins, wallet, {
       intent: resolveIntent(config, plugins, wallet, intentBody),
       note: note ?? null,
       idempotencyKey: idempotencyKey ?? null,

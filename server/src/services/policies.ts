@@ -1,10 +1,13 @@
 import {
+  type AddressingMode,
   BaseError,
   type Db,
+  type PluginRegistry,
   POLICY_KINDS,
   type PolicyDecision,
   type PolicyKind,
   type SpendingPolicy,
+  destinationForms,
   evaluatePolicies,
   parseBaseUnits,
 } from '@walletd/core';
@@ -125,23 +128,35 @@ export async function volume24h(db: Db | Knex.Transaction, walletId: number, ass
   return parseBaseUnits(row.total);
 }
 
+/** How the chain of an asset key (`<chain>:<network>:…`) addresses deposits, as its plugin declares. */
+export function addressingOf(plugins: PluginRegistry, chain: string): AddressingMode {
+  return plugins.forChain(chain)?.chains.find((c) => c.chain === chain)?.addressing ?? 'key-per-address';
+}
+
+/** Each output's destination in the forms a policy list may name it by (XRP: `r…:tag` and `r…`). */
+export function policyDestinations(addressing: AddressingMode, outputs: readonly { toKey: string; destinationTag?: number }[]): string[][] {
+  return outputs.map((o) => destinationForms(addressing, o.toKey, o.destinationTag));
+}
+
 /**
  * The company's policies applied to one intent. `approvals`: null for a direct withdrawal, the
  * number of distinct approvals for one from a request.
  */
 export async function decidePolicies(
   db: Db | Knex.Transaction,
+  plugins: PluginRegistry,
   wallet: { id: number; company_id: number },
   intent: ResolvedIntent,
   approvals: number | null,
 ): Promise<PolicyDecision> {
+  const chain = intent.asset.key.slice(0, intent.asset.key.indexOf(':'));
   return evaluatePolicies(await loadPolicies(db, wallet.company_id), {
     walletId: wallet.id,
     assetKey: intent.asset.key,
     decimals: intent.asset.decimals,
     symbol: intent.asset.symbol,
     amount: totalAmount(intent),
-    destinations: intent.outputs.map((o) => o.toKey),
+    destinations: policyDestinations(addressingOf(plugins, chain), intent.outputs),
     volume24h: await volume24h(db, wallet.id, intent.asset.key),
     approvals,
   });

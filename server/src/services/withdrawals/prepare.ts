@@ -128,7 +128,7 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
   // Again here: a request proposed before memos were checked must not lose its memo at approval.
   checkCapabilities(access.plugin, wallet.chain, wallet.network, intent.outputs);
   const amount = totalAmount(intent);
-  const decide = (trx: Knex) => decidePolicies(trx, wallet, intent, input.request ? input.request.approvals : null);
+  const decide = (trx: Knex) => decidePolicies(trx, plugins, wallet, intent, input.request ? input.request.approvals : null);
   refuseByPolicy(await decide(db));
 
   const source = await chooseSource(db, wallet, intent);

@@ -1,4 +1,4 @@
-import { BaseError, type Db, ROLE_ACTIONS, fromBaseUnits, isRole, parseBaseUnits } from '@walletd/core';
+import { BaseError, type Db, type PluginRegistry, ROLE_ACTIONS, fromBaseUnits, isRole, parseBaseUnits } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
@@ -126,7 +126,12 @@ export interface ProposeInput {
  * could approve it into existence). It needs at least one approval, more when an approval policy
  * asks for more; the number is fixed now and can only grow if policies tighten before the quorum.
  */
-export async function proposeWithdrawal(db: Db, wallet: WalletRow, input: ProposeInput): Promise<{ row: RequestRow; replayed: boolean }> {
+export async function proposeWithdrawal(
+  db: Db,
+  plugins: PluginRegistry,
+  wallet: WalletRow,
+  input: ProposeInput,
+): Promise<{ row: RequestRow; replayed: boolean }> {
   const hash = intentHash(wallet.id, input.intent);
   const find = async (trx: Db | Knex.Transaction) =>
     input.idempotencyKey
@@ -146,7 +151,7 @@ export async function proposeWithdrawal(db: Db, wallet: WalletRow, input: Propos
   if (earlier) return replay(earlier);
   // Checked as prepare checks it: approvers must never be shown a source that is not the wallet's.
   if (input.intent.from) await ownedSource(db, wallet.id, input.intent.from);
-  const decision = await decidePolicies(db, wallet, input.intent, 0);
+  const decision = await decidePolicies(db, plugins, wallet, input.intent, 0);
   if (decision.outcome === 'refuse' && decision.code === 'policy_denied')
     throw new BaseError(decision.code, decision.message, { details: { policyIds: decision.policyIds } });
   const required = decision.outcome === 'refuse' ? (decision.requiredApprovals ?? 1) : 1;
@@ -247,7 +252,7 @@ export async function voteOnRequest(common: Common, requestId: number, memberId:
     }
     const approvals = await countApprovals(trx, req.id);
     const wallet = { id: req.wallet_id, company_id: req.company_id };
-    const decision = await decidePolicies(trx, wallet, toIntent(req.intent), approvals);
+    const decision = await decidePolicies(trx, common.plugins, wallet, toIntent(req.intent), approvals);
     if (decision.outcome === 'refuse' && decision.code === 'policy_denied') {
       const [closed] = await close('rejected', decision.message);
       return {

@@ -3,7 +3,7 @@ import { type WithdrawalRow, addHistory, moveWithdrawal, storedUnsigned, unsigne
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import { audit } from '../audit';
-import { loadPolicies } from '../policies';
+import { addressingOf, loadPolicies, policyDestinations } from '../policies';
 import { withWalletSecret } from '../wallets';
 import { holdsSigningClaim, releaseSendClaim, releaseSigningClaim, takeSendClaim, takeSigningClaim, untilClaimed } from './claims';
 import { changeAddressOf } from './changeAddress';
@@ -30,7 +30,10 @@ async function recheckDestinations(trx: Knex.Transaction, row: WithdrawalRow, ac
     decimals: row.asset.decimals,
     symbol: row.asset.symbol,
     amount: BigInt(row.amount),
-    destinations: row.outputs.map((o) => access.plugin.matchKey(row.chain as Chain, row.network, o.toAddress)),
+    destinations: policyDestinations(
+      addressingOf(access.readers, row.chain),
+      row.outputs.map((o) => ({ ...o, toKey: access.plugin.matchKey(row.chain as Chain, row.network, o.toAddress) })),
+    ),
     volume24h: 0n,
     approvals: null,
   });
