@@ -57,6 +57,16 @@ export const TON_FEE_BOUND = 20_000_000n;
 export const JETTON_ATTACHED = 50_000_000n;
 /** TON forwarded with the recipient's transfer_notification (so a comment reaches its wallet). */
 const FORWARD_TON = 1n;
+/** How `sign` sends: fees paid apart from the value (the recipient gets the whole amount), errors ignored. */
+const SEND_MODE = SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS;
+/**
+ * Send modes a message signed elsewhere may use: fees apart from the value, with or without
+ * ignoring errors. Not 0 (fees taken from the value: the recipient gets less), nor 64/128 (carry
+ * the inbound value or the whole balance), 32 (destroy the account) or 16 (bounce on failure).
+ */
+const ACCEPTED_SEND_MODES: ReadonlySet<number> = new Set([SendMode.PAY_GAS_SEPARATELY, SEND_MODE]);
+/** Clock difference allowed between the signer and this service when judging a message's valid_until. */
+const VALID_UNTIL_SKEW_SECONDS = 60;
 const OP_JETTON_TRANSFER = 0x0f8a7ea5;
 
 const ton = (nano: bigint) => `${fromBaseUnits(nano, 9)} TON`;
@@ -176,7 +186,7 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
           seqno: p.seqno,
           secretKey: key.secretKey,
           timeout: p.validUntil,
-          sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
+          sendMode: SEND_MODE,
           messages: [
             internal({
               to: Address.parseRaw(p.message.to),
@@ -206,6 +216,13 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
         return refuse(`it is not a wallet v5r1 external message (${(e as Error).message})`);
       }
       if (signed.wallet !== p.source) refuse(`it is sent by ${signed.wallet}, not ${p.source}`);
+      if (!ACCEPTED_SEND_MODES.has(signed.mode))
+        refuse(`it sends with mode ${signed.mode}; only ${[...ACCEPTED_SEND_MODES].join(' or ')} pay exactly the amount and nothing more`);
+      // The wallet checks the signature (a message it refuses never lands and expires), but a far
+      // seqno or valid_until would hold the source's next seqno for ever: both are bounded here.
+      if (signed.seqno !== p.seqno) refuse(`its seqno is ${signed.seqno}; the wallet's next is ${p.seqno} (prepare it again)`);
+      if (signed.validUntil > Math.floor(Date.now() / 1000) + VALID_FOR_SECONDS + VALID_UNTIL_SKEW_SECONDS)
+        refuse(`it stays valid until ${new Date(signed.validUntil * 1000).toISOString()}, longer than ${VALID_FOR_SECONDS} s`);
       const m = signed.message;
       if (m.to !== p.message.to) refuse(`it pays ${m.to}, not ${p.message.to}`);
       if (p.jetton) {
@@ -215,9 +232,15 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
         if (!actual || !expected) return refuse('its body is not a jetton transfer');
         if (actual.amount !== expected.amount) refuse('it moves another jetton amount');
         if (actual.destination !== expected.destination) refuse(`it pays the jetton to ${actual.destination}`);
+        if (actual.responseDestination !== expected.responseDestination)
+          refuse(`it sends the excess TON to ${actual.responseDestination ?? 'nobody'}, not back to the wallet`);
+        if (actual.customPayload) refuse('it carries a custom payload');
+        if (actual.forwardTon !== expected.forwardTon) refuse('it forwards another TON amount with the notification');
         if (actual.memo !== expected.memo) refuse('its memo differs');
       } else {
         if (m.value !== p.message.value) refuse('it pays another amount');
+        // A body that is not a comment (binary, encrypted) reads as no memo: only none at all matches none.
+        if (p.message.body === null && m.body !== null) refuse('it carries a message body the prepared withdrawal has not');
         if (
           commentOf(m.body ? Cell.fromBase64(m.body).beginParse() : null) !==
           commentOf(p.message.body ? Cell.fromBase64(p.message.body).beginParse() : null)
@@ -315,6 +338,7 @@ function readSignedTransfer(raw: string) {
   const info = send.outMsg.info;
   return {
     wallet: ext.info.dest.toRawString(),
+    mode: send.mode,
     deploy: ext.init !== undefined && ext.init !== null,
     validUntil,
     seqno,
@@ -327,18 +351,28 @@ function readSignedTransfer(raw: string) {
   };
 }
 
-function jettonTransferOf(body: string | null): { amount: bigint; destination: string; memo: string | null } | null {
+interface JettonTransfer {
+  amount: bigint;
+  destination: string;
+  /** Where the jetton wallets send the unused TON back. */
+  responseDestination: string | null;
+  customPayload: boolean;
+  forwardTon: bigint;
+  memo: string | null;
+}
+
+function jettonTransferOf(body: string | null): JettonTransfer | null {
   if (!body) return null;
   const s = Cell.fromBase64(body).beginParse();
   if (s.loadUint(32) !== OP_JETTON_TRANSFER) return null;
   s.loadUintBig(64);
   const amount = s.loadCoins();
   const destination = s.loadAddress().toRawString();
-  s.loadMaybeAddress();
-  s.loadMaybeRef();
-  s.loadCoins();
+  const responseDestination = s.loadMaybeAddress()?.toRawString() ?? null;
+  const customPayload = s.loadMaybeRef() !== null;
+  const forwardTon = s.loadCoins();
   const payload = s.loadBit() ? s.loadRef().beginParse() : s;
-  return { amount, destination, memo: commentOf(payload) };
+  return { amount, destination, responseDestination, customPayload, forwardTon, memo: commentOf(payload) };
 }
 
 /**

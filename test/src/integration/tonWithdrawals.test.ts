@@ -1,6 +1,6 @@
-import { Address, beginCell, toNano } from '@ton/core';
-import { BaseError, type WithdrawalIntent, nativeAsset, openWalletSecret } from '@walletd/core';
-import { TON_FEE_BOUND, type TonPayload, type TonReader, createTonPlugin } from '@walletd/plugin-ton';
+import { Address, Cell, SendMode, beginCell, external, internal, storeMessage, toNano } from '@ton/core';
+import { BaseError, type UnsignedWithdrawal, type WithdrawalIntent, nativeAsset, openWalletSecret } from '@walletd/core';
+import { TON_FEE_BOUND, type TonPayload, type TonReader, createTonPlugin, tonKey, walletOf } from '@walletd/plugin-ton';
 import { TonSandboxNode } from '@walletd/test-harness';
 
 /**
@@ -37,6 +37,38 @@ describe('TON withdrawals on the sandbox', () => {
     sources: [source],
   });
   const balance = async (a: Address) => (await node.chain.getContract(a)).balance;
+
+  /** Signed with the wallet's real key, as an outside signer would, with one thing changed. */
+  const signedElsewhere = (prepared: UnsignedWithdrawal, over: { sendMode?: number; seqno?: number; timeout?: number; body?: Cell }) => {
+    const p = prepared.payload as TonPayload;
+    const key = tonKey(secret.seed(), 0);
+    const wallet = walletOf('localnet', key.publicKey);
+    const body = wallet.createTransfer({
+      seqno: over.seqno ?? p.seqno,
+      secretKey: key.secretKey,
+      timeout: over.timeout ?? p.validUntil,
+      sendMode: over.sendMode ?? SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
+      messages: [
+        internal({
+          to: Address.parseRaw(p.message.to),
+          value: BigInt(p.message.value),
+          bounce: p.message.bounce,
+          body: over.body ?? (p.message.body ? Cell.fromBase64(p.message.body) : undefined),
+        }),
+      ],
+    });
+    const ext = external({ to: wallet.address, init: p.deploy ? wallet.init : undefined, body });
+    return beginCell().store(storeMessage(ext)).endCell().toBoc().toString('base64');
+  };
+  /** checkSigned's refusal as [code, message], or null when it accepts. */
+  const refusal = (prepared: UnsignedWithdrawal, raw: string) => {
+    try {
+      verbs.checkSigned(prepared, raw, prepared);
+      return null;
+    } catch (e) {
+      return [(e as BaseError).code, (e as Error).message];
+    }
+  };
 
   it('pays TON from an undeployed wallet (state-init on its first send) with the memo; the fee is exactly what the wallet lost beyond the amount; a replay changes nothing', async () => {
     const prepared = await verbs.build(
@@ -88,6 +120,28 @@ describe('TON withdrawals on the sandbox', () => {
     expect(refused).toBeInstanceOf(BaseError);
     expect((refused as BaseError).code).toBe('insufficient_funds');
     const prepared = await verbs.build(intent(recipient.toString(), 12_000_000n, 'inv 9', USDT), reader);
+    // Signed elsewhere: the same jetton transfer, but the unused TON goes to someone else.
+    const transfer = Cell.fromBase64((prepared.payload as TonPayload).message.body as string).beginParse();
+    const [op, queryId, amount, destination] = [
+      transfer.loadUint(32),
+      transfer.loadUintBig(64),
+      transfer.loadCoins(),
+      transfer.loadAddress(),
+    ];
+    transfer.loadMaybeAddress(); // the response destination: the wallet itself
+    const elsewhere = beginCell()
+      .storeUint(op, 32)
+      .storeUint(queryId, 64)
+      .storeCoins(amount)
+      .storeAddress(destination)
+      .storeAddress(recipient)
+      .storeSlice(transfer)
+      .endCell();
+    expect(refusal(prepared, signedElsewhere(prepared, {}))).toBeNull();
+    expect(refusal(prepared, signedElsewhere(prepared, { body: elsewhere }))).toEqual([
+      'unprocessable',
+      expect.stringMatching(/excess TON/),
+    ]);
     const signed = await verbs.sign(prepared, secret, [0]);
     const before = await balance(Address.parse(source));
     await verbs.broadcast(signed, reader);
@@ -116,5 +170,30 @@ describe('TON withdrawals on the sandbox', () => {
     } finally {
       node.chain.now = undefined;
     }
+  });
+  it('accepts a message signed elsewhere only when it can do no more than the intent: send mode, seqno, valid_until, body', async () => {
+    const prepared = await verbs.build(intent(recipient.toString(), 2_000_000n), reader);
+    const p = prepared.payload as TonPayload;
+    expect(refusal(prepared, signedElsewhere(prepared, {}))).toBeNull();
+    expect(refusal(prepared, signedElsewhere(prepared, { sendMode: SendMode.PAY_GAS_SEPARATELY }))).toBeNull();
+    // Mode 128 with value = the amount sends the whole balance; mode 0 takes the fees out of the amount
+    // (the v5r1 wallet code adds IGNORE_ERRORS, 2, to an external request's mode).
+    expect(refusal(prepared, signedElsewhere(prepared, { sendMode: SendMode.CARRY_ALL_REMAINING_BALANCE }))).toEqual([
+      'unprocessable',
+      expect.stringMatching(/sends with mode 130;/),
+    ]);
+    expect(refusal(prepared, signedElsewhere(prepared, { sendMode: SendMode.NONE }))).toEqual([
+      'unprocessable',
+      expect.stringMatching(/sends with mode 2;/),
+    ]);
+    // A seqno far ahead or a valid_until years away would hold the wallet's next seqno for good.
+    expect(refusal(prepared, signedElsewhere(prepared, { seqno: 2 ** 32 - 1 }))).toEqual(['unprocessable', expect.stringMatching(/seqno/)]);
+    expect(refusal(prepared, signedElsewhere(prepared, { timeout: 2 ** 32 - 1 }))).toEqual([
+      'unprocessable',
+      expect.stringMatching(/valid until/),
+    ]);
+    // A binary body reads as no comment, but the intent carries no body at all.
+    const binary = beginCell().storeUint(0xdeadbeef, 32).storeUint(7, 64).endCell();
+    expect(refusal(prepared, signedElsewhere(prepared, { body: binary }))).toEqual(['unprocessable', expect.stringMatching(/body/)]);
   });
 });
