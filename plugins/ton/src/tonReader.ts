@@ -40,7 +40,11 @@ export interface TonReader extends ChainReader {
   jettonWalletAddress(master: Address, owner: Address): Promise<Address>;
   jettonBalance(jettonWallet: Address): Promise<bigint>;
   seqno(wallet: Address): Promise<number>;
-  transactions(address: Address, limit: number): Promise<RawTransactionItem[]>;
+  /**
+   * The account's transactions, newest first: the latest `limit`, or with `from` the `limit` that
+   * start at that transaction (inclusive) and go back (toncenter's `lt` + `hash` paging).
+   */
+  transactions(address: Address, limit: number, from?: RawTransactionItem['transaction_id']): Promise<RawTransactionItem[]>;
   sendBoc(boc: Buffer): Promise<void>;
 }
 
@@ -166,8 +170,13 @@ export function createTonReader(network: string, options: ReaderOptions): TonRea
       const r = await runGetMethod(wallet, 'seqno');
       return Number(num(r.stack[0]));
     },
-    async transactions(address, limit) {
-      return http.get<RawTransactionItem[]>('getTransactions', { address: address.toString(), limit, archival: 'true' });
+    async transactions(address, limit, from) {
+      return http.get<RawTransactionItem[]>('getTransactions', {
+        address: address.toString(),
+        limit,
+        archival: 'true',
+        ...(from ? { lt: from.lt, hash: from.hash } : {}),
+      });
     },
     async sendBoc(boc) {
       await http.send('sendBoc', { boc: boc.toString('base64') });

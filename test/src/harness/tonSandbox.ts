@@ -155,11 +155,15 @@ export class TonSandboxNode {
       }
       case 'getTransactions': {
         const address = Address.parse(q.get('address') ?? '');
-        const all = this.blocks.flatMap((b) => b.items).filter((i) => i.account.equals(address));
-        return all
-          .reverse()
-          .slice(0, Number(q.get('limit') ?? 10))
-          .map((i) => this.item(i));
+        const all = this.blocks
+          .flatMap((b) => b.items)
+          .filter((i) => i.account.equals(address))
+          .reverse();
+        // toncenter's paging: from the transaction named by lt + hash (inclusive), going back.
+        const lt = q.get('lt');
+        const start = lt === null ? 0 : all.findIndex((i) => i.tx.lt.toString() === lt && b64(i.hash) === q.get('hash'));
+        if (start < 0) throw Object.assign(new Error('transaction not found'), { code: 404 });
+        return all.slice(start, start + Number(q.get('limit') ?? 10)).map((i) => this.item(i));
       }
       case 'getAddressInformation': {
         const contract = await this.chain.getContract(Address.parse(q.get('address') ?? ''));

@@ -196,4 +196,22 @@ describe('TON withdrawals on the sandbox', () => {
     const binary = beginCell().storeUint(0xdeadbeef, 32).storeUint(7, 64).endCell();
     expect(refusal(prepared, signedElsewhere(prepared, { body: binary }))).toEqual(['unprocessable', expect.stringMatching(/body/)]);
   });
+  it('a withdrawal pushed out of the 32 newest transactions by a burst of deposits is confirmed, not expired (no second payment)', async () => {
+    const prepared = await verbs.build(intent(recipient.toString(), 3_000_000n), reader);
+    const signed = await verbs.sign(prepared, secret, [0]);
+    await verbs.broadcast(signed, reader);
+    node.mine();
+    const admin = await node.chain.treasury('admin');
+    for (let i = 0; i < 40; i++) node.record(await admin.send({ to: Address.parse(source), value: toNano('0.01'), bounce: false }));
+    node.mine();
+    expect((await reader.transactions(Address.parse(source), 32)).length).toBe(32);
+    // Judged after valid_until: the old reading of the newest page alone answered `expired` here.
+    const later = ((prepared.payload as TonPayload).validUntil + 60) * 1000;
+    const spy = jest.spyOn(Date, 'now').mockReturnValue(later);
+    try {
+      expect(await verbs.verify(prepared, signed.txHash, reader)).toMatchObject({ status: 'confirmed' });
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
