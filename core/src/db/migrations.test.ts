@@ -1,4 +1,4 @@
-import { createEmptyDatabase } from '@walletd/test-harness';
+import { createEmptyDatabase, seedWatchedAddress } from '@walletd/test-harness';
 import { migrateLatest, migrateRollbackAll } from './createDb';
 
 describe('migrations', () => {
@@ -22,6 +22,7 @@ describe('migrations', () => {
         '010_addressing',
         '011_unlogged_rate_limits',
         '012_delivery_due_order',
+        '013_polkadot_transfer_key',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));
@@ -71,6 +72,41 @@ describe('migrations', () => {
       expect(after[0].id).toBe(ids[0]);
       expect(after[1].last_error).toMatch(/^superseded/);
       await expect(t.db('webhook_deliveries').insert(row)).rejects.toThrow(/webhook_deliveries_one_pending/);
+    } finally {
+      await t.drop();
+    }
+  });
+  it('013 gives stored Polkadot transfers their key by extrinsic hash, and back', async () => {
+    const t = await createEmptyDatabase();
+    try {
+      for (let i = 0; i < 12; i++) await t.db.migrate.up();
+      const [company] = await t.db('companies').insert({ name: 'c' }).returning('id');
+      const walletId = await seedWatchedAddress(t.db, company.id, '0x00000000000000000000000000000000000000aa');
+      const address = await t.db('addresses').where({ wallet_id: walletId }).first('id');
+      const hash = `0x${'4f'.repeat(32)}`;
+      const row = {
+        company_id: company.id,
+        wallet_id: walletId,
+        address_id: address.id,
+        chain: 'polkadot',
+        network: 'mainnet',
+        tx_hash: hash,
+        tx_key: '18468942-2',
+        event_index: 45,
+        direction: 'incoming',
+        event_type: 'balances_transfer',
+        asset_key: 'polkadot:mainnet:dot',
+        amount: '176556075744',
+        to_address: '12y2M12CHhtZy583XyiaXj2tAHB9bj4PxEazyErDp7yGjfFM',
+        status: 'pending',
+        extra: { extrinsicIndex: 2 },
+      };
+      await t.db('transfers').insert([row, { ...row, chain: 'ethereum', tx_key: hash, asset_key: 'ethereum:mainnet:eth' }]);
+      await t.db.migrate.up();
+      const keys = async () => (await t.db('transfers').orderBy('chain').select('chain', 'tx_key')).map((r) => `${r.chain} ${r.tx_key}`);
+      expect(await keys()).toEqual([`ethereum ${hash}`, `polkadot 18468942-${hash}`]);
+      await t.db.migrate.down();
+      expect(await keys()).toEqual([`ethereum ${hash}`, 'polkadot 18468942-2']);
     } finally {
       await t.drop();
     }

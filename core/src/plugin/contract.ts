@@ -117,7 +117,10 @@ export interface DetectedTransfer {
   txHash: string;
   /**
    * The transfer's transaction identity where a hash is not unique on the chain (Polkadot:
-   * `<block number>-<extrinsic index>`); unique by (chain, network, txKey ?? txHash, eventIndex).
+   * `<block number>-<extrinsic hash>`); unique by (chain, network, txKey ?? txHash, eventIndex). It
+   * must determine what the transfer is: the store re-attaches a row seen again under its identity
+   * and keeps its amount and recipient, so a key another fork can give to another transfer (a
+   * position in a block) invents one deposit and loses another.
    */
   txKey?: string;
   eventIndex: number;

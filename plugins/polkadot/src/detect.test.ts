@@ -65,7 +65,7 @@ describe('Polkadot detect on real mainnet data (block 18468942)', () => {
     expect(r.transfers).toEqual([
       {
         txHash: '0x4f151b3e1443437bb55460b602fcea37f0f78196e690d7e4522d0cd81facd9d3',
-        txKey: '18468942-2',
+        txKey: '18468942-0x4f151b3e1443437bb55460b602fcea37f0f78196e690d7e4522d0cd81facd9d3',
         eventIndex: 45,
         from: '15gq3Ln9s8jVTyHqwX8WYf8Nwu3maJo946fCHDNS5ePFFZVq',
         to: '12y2M12CHhtZy583XyiaXj2tAHB9bj4PxEazyErDp7yGjfFM',
@@ -77,7 +77,7 @@ describe('Polkadot detect on real mainnet data (block 18468942)', () => {
       },
       {
         txHash: '0x6172c09512af2ce39298b449fa4aa37317016447bcb2348825553b64c3c17a92',
-        txKey: '18468942-3',
+        txKey: '18468942-0x6172c09512af2ce39298b449fa4aa37317016447bcb2348825553b64c3c17a92',
         eventIndex: 52,
         from: '12FLicyoTAPLCVv6WgMDBRmezuZqCDKSwjDhXj7cSEe19Asq',
         to: '12nr7GiDrYHzAYT9L8HdeXnMfWcBuYfAXpgfzf3upujeCciz',
@@ -94,6 +94,25 @@ describe('Polkadot detect on real mainnet data (block 18468942)', () => {
     const transfer = (e: { events: { method: string; data: unknown }[] }) => e.events.find((x) => x.method === 'Transfer');
     expect(transfer(ext2.data)).toBeDefined();
     expect(transfer(ext3.data)).toBeDefined();
+  });
+
+  it("names another fork's different extrinsic at the same height and position as another transfer", () => {
+    // The same height on another fork, extrinsic 2 being other bytes (here: extrinsic 3's) with the
+    // same events: the transfer there is not the one recorded from this block.
+    const b = block.data.block;
+    const forked = encodeFrame(
+      {
+        ...decodeFrame(frame()).header,
+        hash: '0x' + 'ab'.repeat(32),
+        extrinsics: b.extrinsics.map((x: string, i: number) => (i === 2 ? b.extrinsics[3] : x)),
+      },
+      hexToU8a(staticPolkadot),
+    );
+    const watched = ctx(['12y2M12CHhtZy583XyiaXj2tAHB9bj4PxEazyErDp7yGjfFM']);
+    const [here] = detect(frame(), watched).transfers;
+    const [there] = detect(forked, watched).transfers;
+    expect(there?.extra).toMatchObject({ extrinsicIndex: 2 });
+    expect([here?.txKey, here?.eventIndex]).not.toEqual([there?.txKey, there?.eventIndex]);
   });
 
   it('reports nothing for unwatched recipients, senders, fee receivers or a token that is not allow-listed', () => {

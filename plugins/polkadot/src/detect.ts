@@ -55,9 +55,14 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
     if (!ctx.watched.has(toKey)) return;
     const bytes = header.extrinsics[extrinsic];
     if (bytes === undefined) throw new Error(`block ${header.number}: event for extrinsic ${extrinsic} of ${header.extrinsics.length}`);
+    const txHash = blake2AsHex(hexToU8a(bytes), 256);
     transfers.push({
-      txHash: blake2AsHex(hexToU8a(bytes), 256),
-      txKey: `${header.number}-${extrinsic}`,
+      txHash,
+      // Height and extrinsic hash: a hash alone is not unique on Substrate (an immortal extrinsic
+      // of a reaped account can come again), and height + position (the key before migration 013)
+      // named another fork's different extrinsic at the same place as the same transfer, whose
+      // amount and recipient the store then kept (an invented deposit, the real one lost).
+      txKey: `${header.number}-${txHash}`,
       eventIndex,
       from: encodeAddress(arg(data, fromIdx).toU8a(), prefix),
       to: encodeAddress(arg(data, fromIdx + 1).toU8a(), prefix),

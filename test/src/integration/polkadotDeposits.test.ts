@@ -93,9 +93,13 @@ describe('Polkadot deposits through the follower (chopsticks, Rococo Asset Hub r
     expect(methods).toContain('utility.BatchInterrupted');
     expect(methods).toContain('system.ExtrinsicFailed');
 
-    // Each transaction's position in the block (after the runtime's inherents).
+    // Each transfer's identity: the block and the hash of the extrinsic that carried it (as
+    // polkadot.js computes it), which is in the block.
     const body = await api.rpc.chain.getBlock(await api.rpc.chain.getBlockHash(block));
-    const at = (i: number) => `${block}-${body.block.extrinsics.findIndex((x) => x.toHex() === txs[i])}`;
+    const at = (i: number) => {
+      expect(body.block.extrinsics.findIndex((x) => x.toHex() === txs[i])).toBeGreaterThan(0);
+      return `${block}-${api.createType('Extrinsic', txs[i]).hash.toHex()}`;
+    };
 
     await f.tick();
     const expected = (status: string) => [

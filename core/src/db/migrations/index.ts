@@ -11,6 +11,7 @@ import * as m009ChangeAddresses from './009_change_addresses';
 import * as m010Addressing from './010_addressing';
 import * as m011UnloggedRateLimits from './011_unlogged_rate_limits';
 import * as m012DeliveryDueOrder from './012_delivery_due_order';
+import * as m013PolkadotTransferKey from './013_polkadot_transfer_key';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '010_addressing': m010Addressing,
   '011_unlogged_rate_limits': m011UnloggedRateLimits,
   '012_delivery_due_order': m012DeliveryDueOrder,
+  '013_polkadot_transfer_key': m013PolkadotTransferKey,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
