@@ -56,8 +56,13 @@ export interface Follower {
   followRound(): Promise<void>;
   /** Withdrawals of this chain through the plugin's `verify` (the indexer runs it in a loop of its own). */
   trackWithdrawals(): Promise<TrackOutcome>;
-  /** Re-reads blocks from a height (rescan): finds what was missed, emits nothing twice. */
-  rescanFrom(height: bigint): Promise<void>;
+  /**
+   * Re-reads blocks from a height (rescan): finds what was missed, emits nothing twice. Final
+   * blocks are read up to the final height; past it only blocks the live follower recorded (same
+   * hash), whose reorgs it handles. Returns the last height read and, when it stopped before the
+   * head, the first it did not.
+   */
+  rescanFrom(height: bigint): Promise<{ to: bigint; stoppedAt: bigint | null }>;
   stats(): FollowerStats;
 }
 
@@ -445,15 +450,35 @@ export function createFollower(deps: FollowerDeps): Follower {
       await trackRound();
     },
     async rescanFrom(height: bigint) {
+      await checkChainIdentity(db, key, reader);
       await refreshWatched();
       const head = await reader.head();
+      const finalized = await finalizedHeight();
+      // A block this deep is final under the chain's rule (finalized tag, or `threshold` confirmations).
+      const final = finalized ?? head - BigInt(Math.max(1, threshold)) + 1n;
+      let to = height - 1n;
       for (let h = height; h <= head; h++) {
         const result = await detectAt(h);
-        if (result === null) continue;
+        if (result !== null && h > final) {
+          // Not final: no parent is checked here, so a block of another fork (a lagging or
+          // balanced node) would be recorded and later confirmed by depth alone. Only the block
+          // the live follower recorded at this height is, its reorgs then being the follower's.
+          const [recorded] = await recordedBlocksBelow(db, key, h + 1n, h);
+          if (recorded?.hash !== result.block.hash) {
+            logger.warn(
+              { stoppedAt: h.toString(), final: final.toString() },
+              'rescan stopped at a block that is not final and not the one the live follower recorded; rescan from here once it is final',
+            );
+            await confirmPending(head, finalized);
+            return { to, stoppedAt: h };
+          }
+        }
         // Transfers and events only: the live follower's cursor and block window are not touched.
-        await persistBlock(db, key, result, assets.byKey, window, head, false);
+        if (result !== null) await persistBlock(db, key, result, assets.byKey, window, head, false);
+        to = h;
       }
-      await confirmPending(head, await finalizedHeight());
+      await confirmPending(head, finalized);
+      return { to, stoppedAt: null };
     },
   };
 }

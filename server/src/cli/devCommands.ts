@@ -52,9 +52,16 @@ export function registerDev(program: Command): void {
       const pool = createDetectPool(config.indexer.threads);
       try {
         const before = Number((await rt.db('events').count('* as n'))[0]?.n ?? 0);
-        await createFollower({ db: rt.db, logger, pool, plugin, settings }).rescanFrom(BigInt(o.from));
+        const { to, stoppedAt } = await createFollower({ db: rt.db, logger, pool, plugin, settings }).rescanFrom(BigInt(o.from));
         const after = Number((await rt.db('events').count('* as n'))[0]?.n ?? 0);
-        printJson({ chain: o.chain, network: o.network, from: Number(o.from), newEvents: after - before });
+        printJson({
+          chain: o.chain,
+          network: o.network,
+          from: Number(o.from),
+          to: Number(to),
+          ...(stoppedAt !== null ? { stoppedAt: Number(stoppedAt) } : {}),
+          newEvents: after - before,
+        });
       } finally {
         await pool.close();
         await rt.close();

@@ -136,6 +136,56 @@ describe('EVM deposits on anvil', () => {
     const replacement = detected.find((e) => e.data.txHash !== old);
     expect(await t.db('transfers').where({ tx_hash: replacement.data.txHash }).count('* as n')).toEqual([{ n: 1 }]);
   });
+
+  it('a rescan records nothing from a block that is not final and not the chain the live follower recorded', async () => {
+    const addr = await depositAddress();
+    const f = follower();
+    await f.tick();
+    // Fork A: a block paying the address, read (as a lagging or balanced node would still serve
+    // it), then replaced on the node by an empty block at the same height.
+    const snapshot = await anvil.rpc<string>('evm_snapshot');
+    const tx = await anvil.send(addr.address, 5n);
+    const height = BigInt(await anvil.rpc<string>('eth_blockNumber'));
+    const live = plugin.createReader('ethereum', 'devnet', { rpcUrl: anvil.url });
+    const forkA = await live.fetchBlock(height);
+    await anvil.rpc('evm_revert', [snapshot]);
+    await anvil.mine(1);
+    expect(BigInt(await anvil.rpc<string>('eth_blockNumber'))).toBe(height);
+    // A copy each time: the pool takes the bytes it is handed (transferred, not copied).
+    const stale = {
+      ...live,
+      fetchBlock: async (h: bigint) => (h === height ? (forkA as Uint8Array).slice() : live.fetchBlock(h)),
+      head: async () => height,
+    };
+    const rescan = createFollower({
+      db: t.db,
+      logger,
+      pool,
+      metrics,
+      reader: stale,
+      plugin: registry.forChain('ethereum')!,
+      settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 3, startBlock: 0 },
+    });
+    expect(await rescan.rescanFrom(height - 1n)).toEqual({ to: height - 1n, stoppedAt: height });
+    // Once the real chain is deep enough, nothing of fork A was ever recorded, detected or confirmed.
+    await anvil.mine(4);
+    await f.tick();
+    expect(await t.db('transfers').where({ tx_hash: tx }).count('* as n')).toEqual([{ n: 0 }]);
+    expect((await events('deposit.detected')).filter((e) => e.data.txHash === tx)).toHaveLength(0);
+    // A rescan through the node itself: final up to head - 2, the rest the live follower's own
+    // blocks; it reads to the head and fork A's payment is still nowhere.
+    const head = BigInt(await anvil.rpc<string>('eth_blockNumber'));
+    const again = createFollower({
+      db: t.db,
+      logger,
+      pool,
+      metrics,
+      plugin: registry.forChain('ethereum')!,
+      settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 3, startBlock: 0 },
+    });
+    expect(await again.rescanFrom(height)).toEqual({ to: head, stoppedAt: null });
+    expect(await t.db('transfers').where({ tx_hash: tx }).count('* as n')).toEqual([{ n: 0 }]);
+  });
 });
 
 describe('finality by the finalized tag', () => {

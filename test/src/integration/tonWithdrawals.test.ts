@@ -171,9 +171,9 @@ describe('TON withdrawals on the sandbox', () => {
       node.chain.now = undefined;
     }
   });
+
   it('accepts a message signed elsewhere only when it can do no more than the intent: send mode, seqno, valid_until, body', async () => {
     const prepared = await verbs.build(intent(recipient.toString(), 2_000_000n), reader);
-    const p = prepared.payload as TonPayload;
     expect(refusal(prepared, signedElsewhere(prepared, {}))).toBeNull();
     expect(refusal(prepared, signedElsewhere(prepared, { sendMode: SendMode.PAY_GAS_SEPARATELY }))).toBeNull();
     // Mode 128 with value = the amount sends the whole balance; mode 0 takes the fees out of the amount
@@ -196,6 +196,7 @@ describe('TON withdrawals on the sandbox', () => {
     const binary = beginCell().storeUint(0xdeadbeef, 32).storeUint(7, 64).endCell();
     expect(refusal(prepared, signedElsewhere(prepared, { body: binary }))).toEqual(['unprocessable', expect.stringMatching(/body/)]);
   });
+
   it('a withdrawal pushed out of the 32 newest transactions by a burst of deposits is confirmed, not expired (no second payment)', async () => {
     const prepared = await verbs.build(intent(recipient.toString(), 3_000_000n), reader);
     const signed = await verbs.sign(prepared, secret, [0]);
