@@ -125,7 +125,12 @@ describe('walletd serve on Tron (recorded-response server)', () => {
       ].sort(),
     );
     // The durable feed holds exactly these four deposit events: the hostile transfers made none.
-    const feed = (await api('GET', '/events?limit=100')).body as { events: Envelope[] };
+    // An event shows there once every older transaction in the cluster has ended (never skipped):
+    // other test files' transactions on the shared test server can delay it a moment.
+    const feed = await eventually(
+      async () => (await api('GET', '/events?limit=100')).body as { events: Envelope[] },
+      (f) => f.events.length >= 4,
+    );
     expect(feed.events.map((e) => e.type).sort()).toEqual([
       'deposit.confirmed',
       'deposit.confirmed',

@@ -164,8 +164,12 @@ describe('walletd serve on the XRP Ledger (recorded-response server)', () => {
     );
     node.queueOnly = false;
     expect(expired.reason).toBe('expired');
-    // Announced once, with the reason, in the durable feed.
-    const feed = (await api('GET', '/events?limit=100')).body as { events: Envelope[] };
+    // Announced once, with the reason, in the durable feed (once every older transaction in the
+    // cluster has ended: other test files' transactions on the shared test server can delay it).
+    const feed = await eventually(
+      async () => (await api('GET', '/events?limit=100')).body as { events: Envelope[] },
+      (f) => f.events.some((e) => e.type === 'withdrawal.rejected'),
+    );
     const announced = feed.events.filter((e) => e.type === 'withdrawal.rejected');
     expect(announced.map((e) => [e.data.withdrawalId, e.data.reason])).toEqual([[late.body.id, 'expired']]);
   });
