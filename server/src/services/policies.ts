@@ -128,7 +128,7 @@ export async function volume24h(db: Db | Knex.Transaction, walletId: number, ass
   return parseBaseUnits(row.total);
 }
 
-/** How the chain of an asset key (`<chain>:<network>:…`) addresses deposits, as its plugin declares. */
+/** How a chain addresses deposits (key-per-address or account-tag), as its plugin declares. */
 export function addressingOf(plugins: PluginRegistry, chain: string): AddressingMode {
   return plugins.forChain(chain)?.chains.find((c) => c.chain === chain)?.addressing ?? 'key-per-address';
 }
