@@ -55,4 +55,21 @@ describe('access log', () => {
     for (let i = 0; i < 50 && accessLines('no-key-1').length === 0; i++) await new Promise((res) => setTimeout(res, 10));
     expect(accessLines('no-key-1')).toEqual([expect.objectContaining({ level: 30, res: { statusCode: 401 } })]);
   });
+  it("logs a probe's 503 (not ready yet) at info, not as an error", async () => {
+    const chains = [{ chain: 'ethereum', network: 'devnet', rpcUrl: 'http://127.0.0.1:9' }];
+    const starting = await startTestApp(t.db, { chains });
+    try {
+      const r = await call(starting.url, 'GET', '/readyz', { headers: { 'x-request-id': 'probe-1' } });
+      expect(r.status).toBe(503);
+      const lines = () =>
+        starting.logs
+          .flatMap((chunk) => chunk.split('\n').filter(Boolean))
+          .map((l) => JSON.parse(l) as Line)
+          .filter((l) => l.reqId === 'probe-1');
+      for (let i = 0; i < 50 && lines().length === 0; i++) await new Promise((res) => setTimeout(res, 10));
+      expect(lines()).toEqual([expect.objectContaining({ level: 30, res: { statusCode: 503 } })]);
+    } finally {
+      await starting.close();
+    }
+  });
 });

@@ -10,12 +10,16 @@ declare module 'node:http' {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const PROBES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
 /**
  * One access log line per request, written when the response is done: the request id, method,
  * path without the query, client address, status and duration — nothing else, because headers
- * carry keys and bodies carry addresses and amounts. 5xx lines are `error`, the rest `info`; a
- * request whose connection closed before the response was sent logs `request aborted`.
+ * carry keys and bodies carry addresses and amounts. 5xx lines are `error`, the rest `info`, except
+ * the probes' (`/healthz`, `/readyz`): their 503 is an answer ("not ready yet", polled by load
+ * balancers through every start and catch-up), not a failure, and would page whoever alerts on
+ * errors; the readiness reason is logged by the indexer itself. A request whose connection closed
+ * before the response was sent logs `request aborted`.
  *
  * Why not pino-http: it builds a child logger and runs its serializers for every request, which
  * the API bench measured at about a tenth of walletd's CPU per authenticated read (bench/README.md,
@@ -34,14 +38,15 @@ export function accessLog(logger: Logger): RequestHandler {
     const started = performance.now();
     res.once('close', () => {
       const query = req.originalUrl.indexOf('?');
+      const url = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
       const entry = {
         reqId: id,
-        req: { method: req.method, url: query < 0 ? req.originalUrl : req.originalUrl.slice(0, query), ip: req.socket.remoteAddress },
+        req: { method: req.method, url, ip: req.socket.remoteAddress },
         res: { statusCode: res.statusCode },
         responseTime: Math.round(performance.now() - started),
       };
       if (!res.writableFinished) logger.info(entry, 'request aborted');
-      else if (res.statusCode >= 500) logger.error(entry, 'request completed');
+      else if (res.statusCode >= 500 && !PROBES.has(url)) logger.error(entry, 'request completed');
       else logger.info(entry, 'request completed');
     });
     next();
