@@ -18,6 +18,7 @@ export interface TonBlock {
 export const OP_COMMENT = 0x00000000;
 export const OP_TRANSFER_NOTIFICATION = 0x7362d09c;
 export const OP_EXCESSES = 0xd53276db;
+export const OP_INTERNAL_TRANSFER = 0x178d4519;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const decoder = new TextDecoder();
 
@@ -49,11 +50,28 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   const show = (a: Address, bounceable: boolean) => a.toString({ bounceable, urlSafe: true, testOnly });
   const transfers: DetectedTransfer[] = [];
   for (const item of block.transactions) {
-    if (!ctx.watched.has(item.account)) continue;
+    const jettonWallet = registeredJettonWallet(item.account, ctx);
+    if (!jettonWallet && !ctx.watched.has(item.account)) continue;
     const cell = Cell.fromBase64(item.boc);
     const tx = loadTransaction(cell.beginParse());
     const account = `0:${tx.address.toString(16).padStart(64, '0')}`;
     if (account !== item.account) throw new Error(`transaction listed under ${item.account} belongs to ${account}`);
+    if (jettonWallet) {
+      const silent = silentJettonTransfer(tx);
+      if (silent)
+        transfers.push({
+          txHash: cell.hash().toString('hex'),
+          eventIndex: 1,
+          from: silent.from ? show(silent.from, true) : undefined,
+          to: show(Address.parseRaw(account), true),
+          toKey: jettonWallet.key,
+          assetKey: jettonWallet.assetKey,
+          amount: silent.amount,
+          eventType: 'jetton_transfer',
+          extra: { memo: silent.memo },
+        });
+      continue;
+    }
     const msg = tx.inMessage;
     if (!msg || msg.info.type !== 'internal' || msg.info.bounced) continue;
     // A bounceable message our wallet could not process went back to its sender (value and all).
@@ -95,6 +113,44 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
     });
   }
   return { block: { number: BigInt(block.seqno), hash: block.hash, parentHash: block.parentHash }, transfers };
+}
+
+/** The registered token account `<jetton wallet>:<master>` this account is, for an allow-listed master. */
+function registeredJettonWallet(account: string, ctx: DetectContext): { key: string; assetKey: string } | null {
+  for (const token of ctx.tokens.values()) {
+    const key = `${account}:${token.matchKey}`;
+    if (ctx.watched.has(key)) return { key, assetKey: token.key };
+  }
+  return null;
+}
+
+/**
+ * Jettons received by a deposit address's own jetton wallet that no `transfer_notification` will
+ * announce: the sender asked for a `forward_ton_amount` of 0, so the jetton wallet tells the owner
+ * nothing, yet its balance grew. Read from the jetton wallet's own transaction: an
+ * `internal_transfer` it executed successfully (its code accepts one only from the master or a
+ * jetton wallet of the same master, so the jettons are real). With a forward amount the
+ * notification at the owner is what is credited (as before), never both.
+ */
+function silentJettonTransfer(tx: ReturnType<typeof loadTransaction>) {
+  const msg = tx.inMessage;
+  if (!msg || msg.info.type !== 'internal' || msg.info.bounced) return null;
+  const d = tx.description;
+  if (d.type !== 'generic' || d.aborted || d.computePhase.type !== 'vm' || !d.computePhase.success) return null;
+  if (d.actionPhase && !d.actionPhase.success) return null;
+  try {
+    const body = msg.body.beginParse();
+    if (body.remainingBits < 32 || body.loadUint(32) !== OP_INTERNAL_TRANSFER) return null;
+    body.loadUintBig(64); // query_id
+    const amount = body.loadCoins();
+    const from = body.loadMaybeAddress();
+    body.loadMaybeAddress(); // response_address
+    if (body.loadCoins() !== 0n) return null; // forward_ton_amount: the owner is notified
+    const payload = body.remainingBits > 0 && body.loadBit() ? body.loadRef().beginParse() : body;
+    return amount > 0n ? { amount, from, memo: commentOf(payload) } : null;
+  } catch {
+    return null; // the jetton wallet accepted it, so it parsed there; a body we cannot read is not guessed at
+  }
 }
 
 /**

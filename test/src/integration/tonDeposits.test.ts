@@ -105,4 +105,44 @@ describe('TON deposits through the follower, on the sandbox adapter', () => {
     const tokenAccount = await t.db('addresses').where({ owner_address_id: a.id, kind: 'token_account' }).first();
     expect(tokenAccount.match_key).toBe(`${(await minter.getWalletAddress(aAddr)).toRawString()}:${minter.address.toRawString()}`);
   });
+  it('credits jettons sent with no forward amount (no notification) from the jetton wallet itself, and a notified one once', async () => {
+    const { JettonMinter } = require('@ton-community/assets-sdk') as typeof import('@ton-community/assets-sdk');
+    const admin = await node.chain.treasury('admin');
+    const minter = node.chain.openContract(
+      JettonMinter.createFromConfig({ admin: admin.address, content: beginCell().storeUint(2, 8).endCell() }),
+    );
+    node.record(await minter.sendDeploy(admin.getSender(), toNano('0.1')));
+    const start = node.mine() + 1;
+    const s = await seedCompany(t.db);
+    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'ton', chain: 'ton', network: 'localnet' });
+    const row = await t.db('wallets').where({ id: w.id }).first();
+    const settings: ChainSettings = {
+      chain: 'ton',
+      network: 'localnet',
+      rpcUrl: node.url,
+      startBlock: start,
+      tokens: [{ contract: minter.address.toString(), symbol: 'USDT', decimals: 6 }],
+    };
+    const tonRegistry = registerPlugins([plugin as never]);
+    const a = await generateAddress({ db: t.db, masterKey, plugins: tonRegistry }, row, null);
+    const aAddr = Address.parse(a.address);
+    // forward_ton_amount 0: the jetton wallet's balance grows and the owner is told nothing.
+    node.record(await minter.sendMint(admin.getSender(), aAddr, 7_000_000n, { value: toNano('0.2'), notify: false }));
+    // With a forward amount: the notification at the owner is credited, the jetton wallet's own transaction not again.
+    node.record(await minter.sendMint(admin.getSender(), aAddr, 3_000_000n, { value: toNano('0.2'), notify: { amount: 1n } }));
+    node.mine();
+    const follower = createFollower({
+      db: t.db,
+      logger: createLogger({ level: 'silent' }),
+      pool,
+      plugin: tonRegistry.forChain('ton')!,
+      settings,
+    });
+    await follower.tick();
+    const rows = await transfers(row.id);
+    expect(rows.map((r) => [r.event_type, r.amount, r.to_address, r.address_id]).sort()).toEqual([
+      ['jetton_transfer', '3000000', a.address, a.id],
+      ['jetton_transfer', '7000000', a.address, a.id],
+    ]);
+  });
 });
