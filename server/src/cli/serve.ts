@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { type Db, createLogger, createMetrics, loadConfig } from '@walletd/core';
+import { ConfigError, type Db, createLogger, createMetrics, loadConfig } from '@walletd/core';
 import { createApp } from '../app';
 import { createDispatcher, type Dispatcher } from '../dispatcher/dispatcher';
 import { createIndexer, type Indexer } from '@walletd/indexer';
@@ -42,6 +42,16 @@ export async function serve(opts: ServeOptions): Promise<void> {
   logger.info({ config: config.source, dataDir: config.dataDir, roles }, 'walletd starting');
   // Plugins are checked before anything starts: a bad plugin stops start-up with its name.
   const plugins = loadPlugins(config.plugins);
+  // So is each configured chain's reader (made now, connected on first use): a node URL its plugin
+  // cannot use (XRP's WebSocket client given http://) stops start-up naming the chain, where it
+  // answered 500 at the first withdrawal.
+  for (const c of config.chains) {
+    try {
+      plugins.readerFor(c);
+    } catch (e) {
+      throw new ConfigError(`chains[] ${c.chain}/${c.network}: ${(e as Error).message}`);
+    }
+  }
   const rt = await openRuntime(config, logger, { createCluster: true });
   const metrics = createMetrics();
   const common: Common = { config, logger: root, db: rt.db, masterKey: rt.masterKey, plugins, metrics };

@@ -197,4 +197,29 @@ describe('walletd serve on the XRP Ledger (recorded-response server)', () => {
     expect(deposits).toHaveLength(3);
     for (const d of deposits) expect(d.address).toBe(`${account.address}:${d.destinationTag}`);
   });
+  it('refuses to start with an XRP node URL its client cannot use, naming the chain (not a 500 at the first withdrawal)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'walletd-xrp-bad-'));
+    const config = join(dir, 'walletd.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        bootstrap: false,
+        devnet: { enabled: false },
+        plugins: ['@walletd/plugin-evm', '@walletd/plugin-xrp'],
+        chains: [{ chain: 'xrp', network: 'localnet', rpcUrl: 'http://127.0.0.1:5005' }],
+      }),
+    );
+    const p = spawnWalletd(['serve', '--config', config, '--roles', 'api'], {
+      DATABASE_URL: t.url,
+      WALLETD_MASTER_KEY: hex,
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+    });
+    // Without the check it starts and serves: stopped after a while, and then it is not a 1.
+    const stop = setTimeout(() => p.child.kill('SIGTERM'), 20_000);
+    const status = await p.exited.finally(() => clearTimeout(stop));
+    const r = { status, stderr: p.stderr() };
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^walletd: chains\[\] xrp\/localnet: .*wss?:\/\//m);
+  }, 40_000);
 });
