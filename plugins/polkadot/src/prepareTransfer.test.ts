@@ -168,25 +168,10 @@ describe('transferKeepAlive against the current Polkadot Asset Hub metadata (spe
       metadata,
     );
     const r = detect(raw, ctx);
+    const hash = (extrinsic: string) => blake2AsHex(hexToU8a(extrinsic), 256);
     expect(r.transfers.map((t) => [t.txKey, t.eventIndex, t.assetKey, t.amount, t.from, t.to, t.txHash])).toEqual([
-      [
-        `7000001-${blake2AsHex(hexToU8a('0x0401'), 256)}`,
-        1,
-        'polkadot:mainnet:dot',
-        176_556_075_744n,
-        source.address,
-        dest,
-        blake2AsHex(hexToU8a('0x0401'), 256),
-      ],
-      [
-        `7000001-${blake2AsHex(hexToU8a('0x0402'), 256)}`,
-        4,
-        'polkadot:mainnet:1984',
-        2_500_000n,
-        source.address,
-        dest,
-        blake2AsHex(hexToU8a('0x0402'), 256),
-      ],
+      [`7000001-${hash('0x0401')}`, 1, 'polkadot:mainnet:dot', 176_556_075_744n, source.address, dest, hash('0x0401')],
+      [`7000001-${hash('0x0402')}`, 4, 'polkadot:mainnet:1984', 2_500_000n, source.address, dest, hash('0x0402')],
     ]);
     // A runtime upgrade between blocks: the next block's frame names another runtime (the relay
     // chain's metadata from npm here, with other pallet indexes); each block is decoded with its

@@ -49,27 +49,28 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   const testOnly = ctx.network !== 'mainnet';
   const show = (a: Address, bounceable: boolean) => a.toString({ bounceable, urlSafe: true, testOnly });
   const transfers: DetectedTransfer[] = [];
+  const jettonTransfer = (txHash: string, to: string, wallet: JettonWallet, credit: JettonCredit): DetectedTransfer => ({
+    txHash,
+    eventIndex: 1,
+    from: credit.from ? show(credit.from, true) : undefined,
+    to,
+    toKey: wallet.key,
+    assetKey: wallet.assetKey,
+    amount: credit.amount,
+    eventType: 'jetton_transfer',
+    extra: { memo: credit.memo },
+  });
   for (const item of block.transactions) {
-    const jettonWallet = registeredJettonWallet(item.account, ctx);
-    if (!jettonWallet && !ctx.watched.has(item.account)) continue;
+    const owner = ctx.watched.has(item.account);
+    const jettonWallet = owner ? null : registeredJettonWallet(item.account, ctx);
+    if (!owner && !jettonWallet) continue;
     const cell = Cell.fromBase64(item.boc);
     const tx = loadTransaction(cell.beginParse());
     const account = `0:${tx.address.toString(16).padStart(64, '0')}`;
     if (account !== item.account) throw new Error(`transaction listed under ${item.account} belongs to ${account}`);
     if (jettonWallet) {
       const silent = silentJettonTransfer(tx);
-      if (silent)
-        transfers.push({
-          txHash: cell.hash().toString('hex'),
-          eventIndex: 1,
-          from: silent.from ? show(silent.from, true) : undefined,
-          to: show(Address.parseRaw(account), true),
-          toKey: jettonWallet.key,
-          assetKey: jettonWallet.assetKey,
-          amount: silent.amount,
-          eventType: 'jetton_transfer',
-          extra: { memo: silent.memo },
-        });
+      if (silent) transfers.push(jettonTransfer(cell.hash().toString('hex'), show(Address.parseRaw(account), true), jettonWallet, silent));
       continue;
     }
     const msg = tx.inMessage;
@@ -82,19 +83,10 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
     const op = body.remainingBits >= 32 ? body.preloadUint(32) : null;
     if (op === OP_EXCESSES) continue; // the change of our own jetton withdrawal, never a deposit
     if (op === OP_TRANSFER_NOTIFICATION) {
-      const jetton = jettonOf(msg.info.src, body, ctx);
-      if (jetton)
-        transfers.push({
-          txHash,
-          eventIndex: 1,
-          from: jetton.from ? show(jetton.from, true) : undefined,
-          to,
-          toKey: jetton.tokenAccountKey,
-          assetKey: jetton.assetKey,
-          amount: jetton.amount,
-          eventType: 'jetton_transfer',
-          extra: { memo: jetton.memo },
-        });
+      // Only from the deposit address's own jetton wallet (see notifiedJettons).
+      const wallet = registeredJettonWallet(msg.info.src.toRawString(), ctx);
+      const credit = wallet ? notifiedJettons(body) : null;
+      if (wallet && credit) transfers.push(jettonTransfer(txHash, to, wallet, credit));
       // The notification's own TON (the sender's forward amount) is part of the jetton transfer.
       continue;
     }
@@ -115,8 +107,18 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   return { block: { number: BigInt(block.seqno), hash: block.hash, parentHash: block.parentHash }, transfers };
 }
 
+interface JettonWallet {
+  key: string;
+  assetKey: string;
+}
+interface JettonCredit {
+  amount: bigint;
+  from: Address | null;
+  memo: string | null;
+}
+
 /** The registered token account `<jetton wallet>:<master>` this account is, for an allow-listed master. */
-function registeredJettonWallet(account: string, ctx: DetectContext): { key: string; assetKey: string } | null {
+function registeredJettonWallet(account: string, ctx: DetectContext): JettonWallet | null {
   for (const token of ctx.tokens.values()) {
     const key = `${account}:${token.matchKey}`;
     if (ctx.watched.has(key)) return { key, assetKey: token.key };
@@ -132,9 +134,9 @@ function registeredJettonWallet(account: string, ctx: DetectContext): { key: str
  * jetton wallet of the same master, so the jettons are real). With a forward amount the
  * notification at the owner is what is credited (as before), never both.
  */
-function silentJettonTransfer(tx: ReturnType<typeof loadTransaction>) {
+function silentJettonTransfer(tx: ReturnType<typeof loadTransaction>): JettonCredit | null {
   const msg = tx.inMessage;
-  if (!msg || msg.info.type !== 'internal' || msg.info.bounced) return null;
+  if (msg?.info.type !== 'internal' || msg.info.bounced) return null;
   const d = tx.description;
   if (d.type !== 'generic' || d.aborted || d.computePhase.type !== 'vm' || !d.computePhase.success) return null;
   if (d.actionPhase && !d.actionPhase.success) return null;
@@ -156,24 +158,18 @@ function silentJettonTransfer(tx: ReturnType<typeof loadTransaction>) {
 /**
  * A `transfer_notification` counts only when its sender is the deposit address's own jetton wallet
  * for an allow-listed master: the registered token account `<jetton wallet>:<master>` (the key
- * `tokenAccounts` gave it). Anyone can send this op from a contract of their own (the fake-jetton
- * attack); only the wallet the master names is registered.
+ * `tokenAccounts` gave it; the caller checks it). Anyone can send this op from a contract of their
+ * own (the fake-jetton attack); only the wallet the master names is registered.
  */
-function jettonOf(src: Address, body: Slice, ctx: DetectContext) {
-  const wallet = src.toRawString();
-  for (const token of ctx.tokens.values()) {
-    const key = `${wallet}:${token.matchKey}`;
-    if (!ctx.watched.has(key)) continue;
-    try {
-      body.loadUint(32);
-      body.loadUintBig(64); // query_id
-      const amount = body.loadCoins();
-      const from = body.loadMaybeAddress();
-      const payload = body.loadBit() ? body.loadRef().beginParse() : body;
-      return amount > 0n ? { tokenAccountKey: key, assetKey: token.key, amount, from, memo: commentOf(payload) } : null;
-    } catch {
-      return null; // a malformed notification from our own jetton wallet cannot happen; never guess
-    }
+function notifiedJettons(body: Slice): JettonCredit | null {
+  try {
+    body.loadUint(32);
+    body.loadUintBig(64); // query_id
+    const amount = body.loadCoins();
+    const from = body.loadMaybeAddress();
+    const payload = body.loadBit() ? body.loadRef().beginParse() : body;
+    return amount > 0n ? { amount, from, memo: commentOf(payload) } : null;
+  } catch {
+    return null; // a malformed notification from our own jetton wallet cannot happen; never guess
   }
-  return null;
 }

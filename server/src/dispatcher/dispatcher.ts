@@ -1,4 +1,4 @@
-import { DELIVERY_CHANNEL, type Logger, type WebhookSettings, withRole } from '@walletd/core';
+import { DELIVERY_CHANNEL, type Envelope, type Logger, type WebhookSettings, withRole } from '@walletd/core';
 import pg from 'pg';
 import type { Common } from '../context';
 import { DestinationPolicy } from '../webhooks/destinationPolicy';
@@ -26,12 +26,13 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   const policy = new DestinationPolicy(settings.allowCidrs);
   const sender = new HttpSender(policy, settings.timeoutMs, Math.max(4, Math.min(settings.concurrency, 128)));
   const claimSize = Math.min(settings.batchSize, settings.concurrency);
-  // Keyed by the sealed envelope itself (fresh nonce per seal): `updated_at` has a millisecond's
-  // precision, and a PATCH and a rotation within one would keep signing with the old secret.
+  // Keyed by the envelope's ciphertext (a fresh IV per seal, so a new secret is a new key), not
+  // `updated_at`: it has a millisecond's precision, and a PATCH and a rotation within one would
+  // keep signing with the old secret.
   const secretCache = new Map<number, { sealed: string; secrets: WebhookSecrets }>();
 
   const secretsFor = (d: ClaimedDelivery): WebhookSecrets => {
-    const sealed = JSON.stringify(d.secretEnvelope);
+    const sealed = (d.secretEnvelope as Envelope).ct;
     const cached = secretCache.get(d.webhookId);
     if (cached && cached.sealed === sealed) return cached.secrets;
     const secrets = openWebhookSecrets(common.masterKey, d.webhookId, d.secretEnvelope);

@@ -34,29 +34,31 @@ describe('walletd serve on the XRP Ledger (recorded-response server)', () => {
   let base: string;
   const hex = randomBytes(32).toString('hex');
 
-  beforeAll(async () => {
-    t = await createTestDatabase();
-    node = await startRecordedRippled();
-    rx = await startReceiver();
-    const dir = mkdtempSync(join(tmpdir(), 'walletd-xrp-'));
-    const config = join(dir, 'walletd.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        bootstrap: false,
-        devnet: { enabled: false },
-        plugins: ['@walletd/plugin-evm', '@walletd/plugin-utxo', '@walletd/plugin-xrp'],
-        chains: [{ chain: 'xrp', network: 'localnet', rpcUrl: node.url, startBlock: node.validated + 1, pollIntervalMs: 100 }],
-        webhooks: { allowCidrs: ['127.0.0.0/8'], pollIntervalMs: 100 },
-      }),
-    );
-    const port = await freePort();
-    serve = spawnWalletd(['serve', '--config', config], {
+  /** `walletd serve` on this suite's database, with `config` written to a fresh walletd.json. */
+  function startServe(config: Record<string, unknown>, port: number, args: string[] = []): WalletdProcess {
+    const file = join(mkdtempSync(join(tmpdir(), 'walletd-xrp-')), 'walletd.json');
+    writeFileSync(file, JSON.stringify({ bootstrap: false, devnet: { enabled: false }, ...config }));
+    return spawnWalletd(['serve', '--config', file, ...args], {
       DATABASE_URL: t.url,
       WALLETD_MASTER_KEY: hex,
       PORT: String(port),
       HOST: '127.0.0.1',
     });
+  }
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    node = await startRecordedRippled();
+    rx = await startReceiver();
+    const port = await freePort();
+    serve = startServe(
+      {
+        plugins: ['@walletd/plugin-evm', '@walletd/plugin-utxo', '@walletd/plugin-xrp'],
+        chains: [{ chain: 'xrp', network: 'localnet', rpcUrl: node.url, startBlock: node.validated + 1, pollIntervalMs: 100 }],
+        webhooks: { allowCidrs: ['127.0.0.0/8'], pollIntervalMs: 100 },
+      },
+      port,
+    );
     await serve.waitFor(/API listening/);
     base = `http://127.0.0.1:${port}`;
   });
@@ -197,29 +199,19 @@ describe('walletd serve on the XRP Ledger (recorded-response server)', () => {
     expect(deposits).toHaveLength(3);
     for (const d of deposits) expect(d.address).toBe(`${account.address}:${d.destinationTag}`);
   });
+
   it('refuses to start with an XRP node URL its client cannot use, naming the chain (not a 500 at the first withdrawal)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'walletd-xrp-bad-'));
-    const config = join(dir, 'walletd.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        bootstrap: false,
-        devnet: { enabled: false },
+    const p = startServe(
+      {
         plugins: ['@walletd/plugin-evm', '@walletd/plugin-xrp'],
         chains: [{ chain: 'xrp', network: 'localnet', rpcUrl: 'http://127.0.0.1:5005' }],
-      }),
+      },
+      await freePort(),
+      ['--roles', 'api'],
     );
-    const p = spawnWalletd(['serve', '--config', config, '--roles', 'api'], {
-      DATABASE_URL: t.url,
-      WALLETD_MASTER_KEY: hex,
-      PORT: String(await freePort()),
-      HOST: '127.0.0.1',
-    });
     // Without the check it starts and serves: stopped after a while, and then it is not a 1.
     const stop = setTimeout(() => p.child.kill('SIGTERM'), 20_000);
-    const status = await p.exited.finally(() => clearTimeout(stop));
-    const r = { status, stderr: p.stderr() };
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^walletd: chains\[\] xrp\/localnet: .*wss?:\/\//m);
+    expect(await p.exited.finally(() => clearTimeout(stop))).toBe(1);
+    expect(p.stderr()).toMatch(/^walletd: chains\[\] xrp\/localnet: .*wss?:\/\//m);
   }, 40_000);
 });

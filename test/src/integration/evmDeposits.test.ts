@@ -1,4 +1,4 @@
-import { type ChainSettings, MasterKey, createLogger, createMetrics, registerPlugins } from '@walletd/core';
+import { type ChainReader, type ChainSettings, MasterKey, createLogger, createMetrics, registerPlugins } from '@walletd/core';
 import { createDetectPool, createFollower, createIndexer, type DetectPool, type Follower } from '@walletd/indexer';
 import { createEvmPlugin } from '@walletd/plugin-evm';
 import { createWallet, generateAddress, loadPlugins } from '@walletd/server';
@@ -27,12 +27,14 @@ describe('EVM deposits on anvil', () => {
   });
 
   const metrics = createMetrics();
-  const follower = () =>
+  /** `reader`: the node as another reader sees it (a stale one); the follower's own by default. */
+  const follower = (reader?: ChainReader) =>
     createFollower({
       db: t.db,
       logger,
       pool,
       metrics,
+      ...(reader ? { reader } : {}),
       plugin: registry.forChain('ethereum')!,
       settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 3, startBlock: 0 },
     });
@@ -157,15 +159,7 @@ describe('EVM deposits on anvil', () => {
       fetchBlock: async (h: bigint) => (h === height ? (forkA as Uint8Array).slice() : live.fetchBlock(h)),
       head: async () => height,
     };
-    const rescan = createFollower({
-      db: t.db,
-      logger,
-      pool,
-      metrics,
-      reader: stale,
-      plugin: registry.forChain('ethereum')!,
-      settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 3, startBlock: 0 },
-    });
+    const rescan = follower(stale);
     expect(await rescan.rescanFrom(height - 1n)).toEqual({ to: height - 1n, stoppedAt: height });
     // Once the real chain is deep enough, nothing of fork A was ever recorded, detected or confirmed.
     await anvil.mine(4);
@@ -175,15 +169,7 @@ describe('EVM deposits on anvil', () => {
     // A rescan through the node itself: final up to head - 2, the rest the live follower's own
     // blocks; it reads to the head and fork A's payment is still nowhere.
     const head = BigInt(await anvil.rpc<string>('eth_blockNumber'));
-    const again = createFollower({
-      db: t.db,
-      logger,
-      pool,
-      metrics,
-      plugin: registry.forChain('ethereum')!,
-      settings: { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 3, startBlock: 0 },
-    });
-    expect(await again.rescanFrom(height)).toEqual({ to: head, stoppedAt: null });
+    expect(await follower().rescanFrom(height)).toEqual({ to: head, stoppedAt: null });
     expect(await t.db('transfers').where({ tx_hash: tx }).count('* as n')).toEqual([{ n: 0 }]);
   });
 });

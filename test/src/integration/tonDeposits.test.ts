@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Address, beginCell, toNano } from '@ton/core';
+import { Address, type Cell, beginCell, toNano } from '@ton/core';
 import { type ChainSettings, MasterKey, createLogger, registerPlugins } from '@walletd/core';
 import { type DetectPool, createDetectPool, createFollower } from '@walletd/indexer';
 import { createTonPlugin } from '@walletd/plugin-ton';
@@ -38,37 +38,42 @@ describe('TON deposits through the follower, on the sandbox adapter', () => {
       .orderBy(['block_number', 'event_index'])
       .select('tx_hash', 'event_index', 'asset_key', 'amount', 'to_address', 'address_id', 'status', 'event_type', 'extra');
 
-  it("credits TON with its comment and allow-listed jettons from the owner's own jetton wallet only; never a forged notification, a bounce or an excess", async () => {
+  /** A jetton master of the sandbox's admin; `content` tells masters apart (their addresses follow from it). */
+  async function deployMinter(content: Cell) {
     const { JettonMinter } = require('@ton-community/assets-sdk') as typeof import('@ton-community/assets-sdk');
     const admin = await node.chain.treasury('admin');
-    const minter = node.chain.openContract(JettonMinter.createFromConfig({ admin: admin.address, content: beginCell().endCell() }));
+    const minter = node.chain.openContract(JettonMinter.createFromConfig({ admin: admin.address, content }));
     node.record(await minter.sendDeploy(admin.getSender(), toNano('0.1')));
-    const lookalike = node.chain.openContract(
-      JettonMinter.createFromConfig({ admin: admin.address, content: beginCell().storeUint(1, 8).endCell() }),
-    );
-    node.record(await lookalike.sendDeploy(admin.getSender(), toNano('0.1')));
-    const start = node.mine() + 1;
-
+    return { admin, minter };
+  }
+  /** A new company's TON wallet row. */
+  async function tonWallet() {
     const s = await seedCompany(t.db);
     const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'ton', chain: 'ton', network: 'localnet' });
-    const row = await t.db('wallets').where({ id: w.id }).first();
-    const a = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
-    const b = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
-    expect(a.address).toMatch(/^0Q/); // non-bounceable, test-only: a payment to the undeployed wallet stays
+    return t.db('wallets').where({ id: w.id }).first();
+  }
+  /** The real follower from `start`, with `master`'s jetton allow-listed as USDT. */
+  const followerFrom = (start: number, master: Address) => {
     const settings: ChainSettings = {
       chain: 'ton',
       network: 'localnet',
       rpcUrl: node.url,
       startBlock: start,
-      tokens: [{ contract: minter.address.toString(), symbol: 'USDT', decimals: 6 }],
+      tokens: [{ contract: master.toString(), symbol: 'USDT', decimals: 6 }],
     };
-    const follower = createFollower({
-      db: t.db,
-      logger: createLogger({ level: 'silent' }),
-      pool,
-      plugin: registry.forChain('ton')!,
-      settings,
-    });
+    return createFollower({ db: t.db, logger: createLogger({ level: 'silent' }), pool, plugin: registry.forChain('ton')!, settings });
+  };
+
+  it("credits TON with its comment and allow-listed jettons from the owner's own jetton wallet only; never a forged notification, a bounce or an excess", async () => {
+    const { admin, minter } = await deployMinter(beginCell().endCell());
+    const { minter: lookalike } = await deployMinter(beginCell().storeUint(1, 8).endCell());
+    const start = node.mine() + 1;
+
+    const row = await tonWallet();
+    const a = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
+    const b = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
+    expect(a.address).toMatch(/^0Q/); // non-bounceable, test-only: a payment to the undeployed wallet stays
+    const follower = followerFrom(start, minter.address);
 
     const aAddr = Address.parse(a.address);
     const bAddr = Address.parse(b.address);
@@ -106,39 +111,17 @@ describe('TON deposits through the follower, on the sandbox adapter', () => {
     expect(tokenAccount.match_key).toBe(`${(await minter.getWalletAddress(aAddr)).toRawString()}:${minter.address.toRawString()}`);
   });
   it('credits jettons sent with no forward amount (no notification) from the jetton wallet itself, and a notified one once', async () => {
-    const { JettonMinter } = require('@ton-community/assets-sdk') as typeof import('@ton-community/assets-sdk');
-    const admin = await node.chain.treasury('admin');
-    const minter = node.chain.openContract(
-      JettonMinter.createFromConfig({ admin: admin.address, content: beginCell().storeUint(2, 8).endCell() }),
-    );
-    node.record(await minter.sendDeploy(admin.getSender(), toNano('0.1')));
+    const { admin, minter } = await deployMinter(beginCell().storeUint(2, 8).endCell());
     const start = node.mine() + 1;
-    const s = await seedCompany(t.db);
-    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'ton', chain: 'ton', network: 'localnet' });
-    const row = await t.db('wallets').where({ id: w.id }).first();
-    const settings: ChainSettings = {
-      chain: 'ton',
-      network: 'localnet',
-      rpcUrl: node.url,
-      startBlock: start,
-      tokens: [{ contract: minter.address.toString(), symbol: 'USDT', decimals: 6 }],
-    };
-    const tonRegistry = registerPlugins([plugin as never]);
-    const a = await generateAddress({ db: t.db, masterKey, plugins: tonRegistry }, row, null);
+    const row = await tonWallet();
+    const a = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
     const aAddr = Address.parse(a.address);
     // forward_ton_amount 0: the jetton wallet's balance grows and the owner is told nothing.
     node.record(await minter.sendMint(admin.getSender(), aAddr, 7_000_000n, { value: toNano('0.2'), notify: false }));
     // With a forward amount: the notification at the owner is credited, the jetton wallet's own transaction not again.
     node.record(await minter.sendMint(admin.getSender(), aAddr, 3_000_000n, { value: toNano('0.2'), notify: { amount: 1n } }));
     node.mine();
-    const follower = createFollower({
-      db: t.db,
-      logger: createLogger({ level: 'silent' }),
-      pool,
-      plugin: tonRegistry.forChain('ton')!,
-      settings,
-    });
-    await follower.tick();
+    await followerFrom(start, minter.address).tick();
     const rows = await transfers(row.id);
     expect(rows.map((r) => [r.event_type, r.amount, r.to_address, r.address_id]).sort()).toEqual([
       ['jetton_transfer', '3000000', a.address, a.id],
