@@ -1,4 +1,4 @@
-import { DecimalString, Id, RecipientAmount, SignedDecimalString, Timestamp } from './common';
+import { DecimalString, Id, RecipientAmount, Timestamp } from './common';
 
 export const Address = {
   $id: 'Address',
@@ -61,12 +61,20 @@ export const Balances = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['asset', 'confirmed', 'pending'],
+        required: ['asset', 'confirmed', 'pending', 'reserved', 'available'],
         additionalProperties: false,
         properties: {
           asset: { $ref: 'Asset' },
-          confirmed: SignedDecimalString,
-          pending: DecimalString,
+          confirmed: {
+            ...DecimalString,
+            description: 'confirmed deposits minus confirmed withdrawals and every fee paid on chain',
+          },
+          pending: { ...DecimalString, description: 'detected deposits not yet final (never spendable)' },
+          reserved: {
+            ...DecimalString,
+            description: 'held by in-flight withdrawals (prepared, signed, broadcast): amounts, and fee caps on the native asset',
+          },
+          available: { ...DecimalString, description: 'what a new withdrawal can take: confirmed minus reserved, never below 0' },
           onchain: { ...DecimalString, description: "with ?onchain=true: what the node reports across the wallet's addresses" },
           onchainSpendable: {
             ...DecimalString,

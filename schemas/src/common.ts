@@ -10,6 +10,8 @@ export const ErrorBody = {
     message: { type: 'string' },
     code: { type: 'string', description: 'Stable machine-readable code (policy refusals and selected errors)' },
     policyIds: { type: 'string', description: 'Comma-separated ids of the policies that refused (policy refusals only)' },
+    available: { type: 'string', description: 'insufficient_funds: what the source (or the wallet, where funds are pooled) has available' },
+    reservedBy: { type: 'string', description: 'insufficient_funds: comma-separated ids of the in-flight withdrawals holding the rest' },
   },
 } as const;
 
@@ -19,13 +21,6 @@ export const DecimalString = {
   type: 'string',
   pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$',
   description: 'Exact decimal in display units, never a JSON number',
-} as const;
-
-/** A balance can read below zero when funds arrived before the indexer followed the chain. */
-export const SignedDecimalString = {
-  type: 'string',
-  pattern: '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$',
-  description: 'Exact decimal in display units; negative only if spends exceed what was indexed',
 } as const;
 
 /** One recipient of a withdrawal (spec 2.7 `outputs`). */

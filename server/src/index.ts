@@ -16,5 +16,6 @@ export * from './services/policies';
 export * from './services/withdrawals/intent';
 export * from './services/withdrawals/prepare';
 export * from './services/withdrawals/send';
+export * from './services/withdrawals/broadcast';
 export * from './services/withdrawals/requests';
 export * from './services/withdrawals/view';

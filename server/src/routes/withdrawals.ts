@@ -9,7 +9,8 @@ import { auth, keySeesWallet, parseId, requireGlobal, walletFor } from '../http/
 import { type IntentBody, resolveIntent } from '../services/withdrawals/intent';
 import { prepareWithdrawal } from '../services/withdrawals/prepare';
 import { type RequestRow, listRequests, proposeWithdrawal, toRequestView } from '../services/withdrawals/requests';
-import { acceptSigned, broadcastWithdrawal, cancelWithdrawal, signWithdrawal } from '../services/withdrawals/send';
+import { broadcastWithdrawal, cancelWithdrawal } from '../services/withdrawals/broadcast';
+import { acceptSigned, signWithdrawal } from '../services/withdrawals/send';
 import { toWithdrawalView } from '../services/withdrawals/view';
 
 /**

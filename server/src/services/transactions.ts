@@ -11,6 +11,7 @@ import {
   nativeAsset,
   parseBaseUnits,
 } from '@walletd/core';
+import { ledger } from './funds/ledger';
 
 /** Assets a wallet's chain/network knows: the native one and the operator's allow-listed tokens. */
 export function knownAssets(config: WalletdConfig, plugins: PluginRegistry, chain: string, network: string): Map<string, AssetRef> {
@@ -31,47 +32,40 @@ export function knownAssets(config: WalletdConfig, plugins: PluginRegistry, chai
 
 export interface BalanceView {
   asset: AssetRef;
-  /** Credited: confirmed deposits minus withdrawals from signing on and the fees they paid. */
+  /** Credited: confirmed deposits minus confirmed withdrawals and every fee paid on chain. */
   confirmed: string;
   /** Detected, not yet final: never to be credited. */
   pending: string;
+  /** Held by in-flight withdrawals (prepared, signed, broadcast): their amounts and fee caps. */
+  reserved: string;
+  /** What a new withdrawal can take: confirmed minus reserved. */
+  available: string;
 }
 
-/** Balances from indexed transfers, per asset, exact decimal strings. */
-export async function walletBalances(db: Db, assets: Map<string, AssetRef>, walletId: number): Promise<BalanceView[]> {
-  const rows = (await db('transfers')
-    .where({ wallet_id: walletId, direction: 'incoming' })
-    .whereIn('status', ['pending', 'confirmed'])
-    .groupBy('asset_key', 'status')
-    .select('asset_key', 'status', db.raw('sum(amount)::text as total'))) as { asset_key: string; status: string; total: string }[];
-  const totals = new Map<string, { confirmed: bigint; pending: bigint }>();
-  for (const key of assets.keys()) totals.set(key, { confirmed: 0n, pending: 0n });
-  const add = (key: string, field: 'confirmed' | 'pending', delta: bigint) => {
-    const t = totals.get(key) ?? { confirmed: 0n, pending: 0n };
-    t[field] += delta;
-    totals.set(key, t);
-  };
-  for (const r of rows) add(r.asset_key, r.status === 'confirmed' ? 'confirmed' : 'pending', parseBaseUnits(r.total));
-  // Spent: every withdrawal from signing on (its transaction exists), and the fees paid on chain.
-  const spent = (await db('withdrawals')
-    .where({ wallet_id: walletId })
-    .whereIn('status', ['signed', 'broadcast', 'confirmed', 'rejected'])
-    .groupBy('asset_key', 'chain', 'network')
-    .select(
-      'asset_key',
-      'chain',
-      'network',
-      db.raw(`coalesce(sum(amount) filter (where status <> 'rejected'), 0)::text as amount`),
-      db.raw('coalesce(sum(fee), 0)::text as fees'),
-    )) as { asset_key: string; chain: string; network: string; amount: string; fees: string }[];
-  for (const w of spent) {
-    add(w.asset_key, 'confirmed', -parseBaseUnits(w.amount));
-    if (isChain(w.chain)) add(nativeAsset(w.chain, w.network).key, 'confirmed', -parseBaseUnits(w.fees));
-  }
-  return [...totals].flatMap(([key, t]) => {
-    const asset = assets.get(key);
-    if (!asset) return [];
-    return [{ asset, confirmed: fromBaseUnits(t.confirmed, asset.decimals), pending: fromBaseUnits(t.pending, asset.decimals) }];
+/**
+ * Balances from indexed transfers and the withdrawals' own rows (`ledger`), per asset, exact
+ * decimal strings. No figure is negative: reservations are only taken against what is credited,
+ * so `reserved` never exceeds `confirmed` unless a credited deposit was later retracted (a reorg
+ * deeper than the confirmation threshold); `available` then reads 0 until it settles.
+ */
+export async function walletBalances(db: Db, assets: Map<string, AssetRef>, walletId: number, nativeKey: string): Promise<BalanceView[]> {
+  const pending = (await db('transfers')
+    .where({ wallet_id: walletId, direction: 'incoming', status: 'pending' })
+    .groupBy('asset_key')
+    .select('asset_key', db.raw('sum(amount)::text as total'))) as { asset_key: string; total: string }[];
+  const pendingBy = new Map(pending.map((r) => [r.asset_key, parseBaseUnits(r.total)]));
+  const held = await ledger(db, { walletId, address: null, nativeKey });
+  const nonNegative = (units: bigint) => (units < 0n ? 0n : units);
+  return [...assets.values()].map((asset) => {
+    const h = held.get(asset.key) ?? { credited: 0n, reserved: 0n };
+    const show = (units: bigint) => fromBaseUnits(nonNegative(units), asset.decimals);
+    return {
+      asset,
+      confirmed: show(h.credited),
+      pending: show(pendingBy.get(asset.key) ?? 0n),
+      reserved: show(h.reserved),
+      available: show(h.credited - h.reserved),
+    };
   });
 }
 

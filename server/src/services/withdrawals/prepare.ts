@@ -1,4 +1,4 @@
-import { BaseError, type Chain, type PolicyDecision, type UnsignedWithdrawal, isBaseError } from '@walletd/core';
+import { BaseError, type Chain, type PolicyDecision, type UnsignedWithdrawal, isBaseError, nativeAsset } from '@walletd/core';
 import { type WithdrawalRow, addHistory, storedUnsigned, unsignedFromRow } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
@@ -8,6 +8,9 @@ import { decidePolicies } from '../policies';
 import { type ChainAccess, type ResolvedIntent, chainAccess, checkCapabilities, intentHash, memoFields, totalAmount } from './intent';
 import { ownedSource } from './ownedSource';
 import { ensureChangeAddress } from './changeAddress';
+import { lockWalletFunds } from '../funds/ledger';
+import { pooledFunds, requireFunds } from '../funds/requireFunds';
+import { internalOutputs } from './internalOutputs';
 
 export interface PrepareInput {
   intent: ResolvedIntent;
@@ -36,13 +39,17 @@ async function chooseSource(db: Knex, wallet: WalletRow, intent: ResolvedIntent)
     | { address: string; derivation_index: number }
     | undefined;
   if (account) return { address: account.address, index: account.derivation_index };
+  // Roughly what `ledger` counts (fees aside): the choice only has to find the address with room;
+  // `requireFunds` decides exactly under the wallet's lock.
   const { rows } = await db.raw(
     `select a.address, a.derivation_index,
         coalesce((select sum(t.amount) from transfers t
                    where t.address_id = a.id and t.asset_key = :asset and t.status = 'confirmed' and t.direction = 'incoming'), 0)
+      + coalesce((select sum(w.internal_amount) from withdrawals w
+                   where w.to_address_id = a.id and w.asset_key = :asset and w.status = 'confirmed'), 0)
       - coalesce((select sum(w.amount) from withdrawals w
                    where w.wallet_id = a.wallet_id and w.from_address = a.address and w.asset_key = :asset
-                     and w.status in ('signed', 'broadcast', 'confirmed')), 0) as available
+                     and w.status in ('prepared', 'signed', 'broadcast', 'confirmed')), 0) as available
        from addresses a where a.wallet_id = :wallet and a.kind = 'deposit'
       order by available desc, a.derivation_index asc limit 1`,
     { asset: intent.asset.key, wallet: wallet.id },
@@ -112,9 +119,11 @@ function replayOrConflict(existing: WithdrawalRow, hash: string): Prepared {
 
 /**
  * Prepare: intent → policy → the plugin's `build` (nonce or inputs, fee bound, funds check) →
- * a `prepared` withdrawal. A refusal (policy, funds, address) records nothing. The policy is
- * decided twice: before touching the node, and again under a per wallet/asset lock right before
- * the row is written, so two concurrent withdrawals cannot both fit a daily limit meant for one.
+ * a `prepared` withdrawal that reserves its amount and fee cap. A refusal (policy, funds, address)
+ * records nothing. The policy is decided twice: before touching the node, and again under the
+ * wallet's funds lock right before the row is written, together with the funds check against what
+ * the wallet's other in-flight withdrawals hold: two concurrent withdrawals cannot both fit a
+ * daily limit, or funds, meant for one.
  */
 export async function prepareWithdrawal(common: Common, wallet: WalletRow, input: PrepareInput): Promise<Prepared> {
   const { db, config, plugins } = common;
@@ -151,9 +160,21 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
     ),
   );
 
+  const internal = await internalOutputs(db, wallet.id, intent);
+  const pooled = pooledFunds(access.plugin, wallet.chain);
   return db.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`walletd:withdraw:${wallet.id}:${intent.asset.key}`]);
+    await lockWalletFunds(trx, wallet.id);
     refuseByPolicy(await decide(trx));
+    await requireFunds(trx, {
+      walletId: wallet.id,
+      pooled,
+      asset: intent.asset,
+      native: nativeAsset(wallet.chain as Chain, wallet.network),
+      amount,
+      fee: unsigned.fee,
+      source: source.address,
+      feePayer: unsigned.sourceAddresses.at(-1) ?? source.address,
+    });
     // The memo and tag are part of the intent: stored per output, under the intent's guard (002, 008).
     const outputs = intent.outputs.map((o) => ({ toAddress: o.to, amount: o.amount.toString(), ...memoFields(o) }));
     const [row] = (await trx('withdrawals')
@@ -171,6 +192,8 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
         to_address: outputs.length === 1 ? outputs[0]?.toAddress : null,
         outputs: JSON.stringify(outputs),
         from_address: source.address,
+        internal_amount: internal.amount.toString(),
+        to_address_id: pooled ? null : internal.addressId,
         source_addresses: unsigned.sourceAddresses,
         source_indexes: await indexesOf(trx, wallet.id, unsigned.sourceAddresses),
         status: 'prepared',

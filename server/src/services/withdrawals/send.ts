@@ -1,20 +1,17 @@
-import { BaseError, type Chain, type Db, type UnsignedWithdrawal, evaluatePolicies, isBaseError } from '@walletd/core';
-import { type WithdrawalRow, addHistory, moveWithdrawal, storedUnsigned, unsignedFromRow } from '@walletd/core';
+import { BaseError, type Chain, type Db, type UnsignedWithdrawal, evaluatePolicies } from '@walletd/core';
+import { type WithdrawalRow, moveWithdrawal, storedUnsigned, unsignedFromRow } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import { audit } from '../audit';
 import { addressingOf, loadPolicies, policyDestinations } from '../policies';
 import { withWalletSecret } from '../wallets';
-import { holdsSigningClaim, releaseSendClaim, releaseSigningClaim, takeSendClaim, takeSigningClaim, untilClaimed } from './claims';
+import { holdsSigningClaim, releaseSigningClaim, takeSigningClaim, untilClaimed } from './claims';
 import { changeAddressOf } from './changeAddress';
 import { type ChainAccess, chainAccess } from './intent';
 import { inFlight, indexesOf, onNode } from './prepare';
-
-async function lockRow(trx: Knex.Transaction, id: number): Promise<WithdrawalRow> {
-  const row = (await trx('withdrawals').where({ id }).forUpdate().first()) as WithdrawalRow | undefined;
-  if (!row) throw new BaseError('not_found', 'Withdrawal not found');
-  return row;
-}
+import { lockWalletFunds } from '../funds/ledger';
+import { fundsNeedOf, requireFunds } from '../funds/requireFunds';
+import { lockRow } from './lockRow';
 
 /**
  * Destinations are checked again right before signing: a payee denied (or taken off the allow-list)
@@ -53,7 +50,7 @@ const notSignable = (row: WithdrawalRow) =>
   new BaseError('conflict', `withdrawal ${row.id} is ${row.status}; only a prepared withdrawal can be signed`);
 const signingBusy = (id: number) => () =>
   new BaseError('conflict', `withdrawal ${id}: another signature on its wallet is still in progress; retry`);
-const claimLost = (id: number) =>
+export const claimLost = (id: number) =>
   new BaseError('conflict', `withdrawal ${id}: the claim ran out while the node answered and another caller took it; retry`);
 
 /**
@@ -83,9 +80,11 @@ async function storeSigned(
   row: WithdrawalRow,
   token: string,
   access: ChainAccess,
+  signed: { fee: bigint; sourceAddresses: string[] },
   store: (trx: Knex.Transaction, cur: WithdrawalRow) => Promise<WithdrawalRow>,
 ): Promise<WithdrawalRow> {
   return db.transaction(async (trx) => {
+    await lockWalletFunds(trx, row.wallet_id);
     const cur = await lockRow(trx, row.id);
     if (cur.status !== 'prepared') {
       if (cur.signed_tx) return cur;
@@ -93,6 +92,12 @@ async function storeSigned(
     }
     if (!(await holdsSigningClaim(trx, cur.wallet_id, token))) throw claimLost(cur.id);
     await recheckDestinations(trx, cur, access);
+    // The fee cap signed now may exceed the one reserved at prepare: the new one must fit too.
+    await requireFunds(trx, {
+      ...fundsNeedOf(cur, access.plugin),
+      fee: signed.fee,
+      feePayer: signed.sourceAddresses.at(-1) ?? cur.from_address,
+    });
     const updated = await store(trx, cur);
     await releaseSigningClaim(trx, cur.wallet_id, token);
     return updated;
@@ -126,7 +131,7 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
     const signed = await withWalletSecret(masterKey, row.wallet_id, wallet.secret_envelope, (secret) =>
       access.verbs.sign(rebuilt, secret, sourceIndexes),
     );
-    return await storeSigned(db, row, token, access, async (trx, cur) => {
+    return await storeSigned(db, row, token, access, rebuilt, async (trx, cur) => {
       const updated = await moveWithdrawal(
         trx,
         cur,
@@ -188,7 +193,7 @@ export async function acceptSigned(common: Common, id: number, raw: string, keyI
     await db.transaction((trx) => recheckDestinations(trx, row, access));
     // Against a fresh build: the nonce must be the next free one (an old, mined transaction is refused).
     const checked = access.verbs.checkSigned(unsignedFromRow(row), raw, await rebuild(db, row, access));
-    return await storeSigned(db, row, token, access, async (trx, cur) => {
+    return await storeSigned(db, row, token, access, { fee: checked.fee, sourceAddresses: row.source_addresses }, async (trx, cur) => {
       const taken = await trx('withdrawals').whereRaw('lower(tx_hash) = lower(?)', [checked.signed.txHash]).first('id');
       if (taken) throw new BaseError('conflict', 'this transaction already belongs to another withdrawal');
       const updated = await moveWithdrawal(
@@ -219,94 +224,4 @@ export async function acceptSigned(common: Common, id: number, raw: string, keyI
   } finally {
     await releaseSigningClaim(db, row.wallet_id, token).catch(() => undefined);
   }
-}
-
-/**
- * At most one send per withdrawal, with no transaction open across a node call: (1) a short
- * transaction takes the row's send claim (a concurrent call waits for it, then finds the
- * withdrawal broadcast); (2) the node is asked whether it already knows the hash (a process that
- * died after sending and before recording: then nothing is sent) and otherwise the stored bytes
- * are sent; (3) a short transaction records the outcome if the claim is still ours and releases
- * it. Only a claim whose lease ran out (its holder died or hung past it) lets a second caller
- * send, and then the same stored bytes: one transaction, never two.
- */
-export async function broadcastWithdrawal(common: Common, id: number): Promise<WithdrawalRow> {
-  const { db, config, plugins } = common;
-  const { row, token } = await untilClaimed(
-    () =>
-      db.transaction(async (trx) => {
-        const row = await lockRow(trx, id);
-        if (row.status !== 'signed') return { row, token: null };
-        const token = await takeSendClaim(trx, id);
-        return token ? { row, token } : null;
-      }),
-    () => new BaseError('conflict', `withdrawal ${id} is being broadcast by another call; retry`),
-  );
-  if (!token) {
-    if (row.status === 'prepared' || row.status === 'cancelled')
-      throw new BaseError('conflict', `withdrawal ${row.id} is ${row.status}; sign it first (or send signedTransaction)`);
-    return row;
-  }
-  /** Short transaction 3: the row still signed and the claim ours, then `move`, releasing the claim. */
-  const record = (move: (trx: Knex.Transaction, cur: WithdrawalRow) => Promise<WithdrawalRow>) =>
-    db.transaction(async (trx) => {
-      const cur = await lockRow(trx, id);
-      // The tracker reconciled it meanwhile (it found the hash on the node): already recorded.
-      if (cur.status !== 'signed') return cur;
-      if (cur.send_claim !== token) throw claimLost(id);
-      return move(trx, cur);
-    });
-  try {
-    const access = chainAccess(config, plugins, row.chain, row.network);
-    const reader = access.readers.readerFor(access.settings);
-    const unsigned = unsignedFromRow(row);
-    const verdict = await onNode(row.chain, () => access.verbs.verify(unsigned, row.tx_hash as string, reader, { seenInBlock: false }));
-    const released = { send_claim: null, send_until: null };
-    if (verdict.status === 'rejected' && verdict.blockNumber === undefined) {
-      // Its nonce (or inputs) went to another transaction: this one can never be published.
-      return await record((trx, cur) =>
-        moveWithdrawal(trx, cur, 'rejected', { ...released, reason: verdict.reason ?? 'mempool_dropped' }, { reason: verdict.reason }),
-      );
-    }
-    if (verdict.status === 'missing') {
-      try {
-        await access.verbs.broadcast({ raw: row.signed_tx as string, txHash: row.tx_hash as string }, reader);
-      } catch (e) {
-        // "nonce too low" may mean it was mined meanwhile (or another backend has it): ask again.
-        const again = await access.verbs.verify(unsigned, row.tx_hash as string, reader, { seenInBlock: false }).catch(() => null);
-        if (!again || again.status === 'missing' || (again.status === 'rejected' && again.blockNumber === undefined)) {
-          const f = isBaseError(e) ? e : new BaseError('node_error', `the ${row.chain} node did not take the transaction`, { cause: e });
-          await db.transaction(async (trx) => {
-            const n = await trx('withdrawals')
-              .where({ id, status: 'signed', send_claim: token })
-              .update({ ...released, last_error: f.message, updated_at: trx.fn.now() });
-            if (n) await addHistory(trx, id, 'broadcast_failed', { code: f.code, message: f.message });
-          });
-          throw f;
-        }
-      }
-    }
-    return await record((trx, cur) =>
-      moveWithdrawal(
-        trx,
-        cur,
-        'broadcast',
-        { ...released, broadcast_at: trx.fn.now(), last_error: null },
-        verdict.status === 'missing' ? { txHash: cur.tx_hash } : { txHash: cur.tx_hash, reconciled: 'the node already knew it' },
-      ),
-    );
-  } finally {
-    await releaseSendClaim(db, id, token).catch(() => undefined);
-  }
-}
-
-/** Only a prepared withdrawal can be cancelled: once signed, its transaction may exist elsewhere. */
-export async function cancelWithdrawal(common: Common, id: number): Promise<WithdrawalRow> {
-  return common.db.transaction(async (trx) => {
-    const row = await lockRow(trx, id);
-    if (row.status === 'cancelled') return row;
-    if (row.status !== 'prepared')
-      throw new BaseError('conflict', `withdrawal ${row.id} is ${row.status}; only a prepared one can be cancelled`);
-    return moveWithdrawal(trx, row, 'cancelled', {});
-  });
 }
