@@ -321,6 +321,10 @@ export interface UnsignedWithdrawal {
   payload: unknown;
   /** The most the transaction can cost in the native asset (the real fee comes from `verify`). */
   fee: bigint;
+  /**
+   * Every address the transaction spends from. On account chains the first pays the amount and
+   * the last the fee (Solana's fee payer after a token's source): the service reserves each there.
+   */
   sourceAddresses: string[];
   expiresAt?: WithdrawalExpiry;
 }

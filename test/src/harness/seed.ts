@@ -56,3 +56,36 @@ export async function seedWatchedAddress(db: Db, companyId: number, address: str
   });
   return wallet.id as number;
 }
+
+let credits = 0;
+
+/**
+ * A confirmed deposit recorded as the indexer records one, for tests whose node is a double that
+ * no indexer follows: the funds ledger counts only what was credited, so a withdrawal needs it.
+ */
+export async function creditAddress(db: Db, address: { id: number; address: string }, assetKey: string, amount: bigint): Promise<void> {
+  const row = await db('addresses as a')
+    .join('wallets as w', 'w.id', 'a.wallet_id')
+    .where('a.id', address.id)
+    .first('a.wallet_id', 'w.company_id', 'a.chain', 'a.network');
+  credits += 1;
+  const txHash = `credit-${process.pid}-${credits}`;
+  await db('transfers').insert({
+    company_id: row.company_id,
+    wallet_id: row.wallet_id,
+    address_id: address.id,
+    chain: row.chain,
+    network: row.network,
+    tx_hash: txHash,
+    tx_key: txHash,
+    event_index: 0,
+    direction: 'incoming',
+    event_type: 'native_transfer',
+    asset_key: assetKey,
+    amount: amount.toString(),
+    to_address: address.address,
+    block_number: 1,
+    status: 'confirmed',
+    confirmations: 100,
+  });
+}

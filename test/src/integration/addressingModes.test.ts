@@ -21,6 +21,7 @@ import {
   expectSchema,
   seedCompany,
   startTestApp,
+  creditAddress,
 } from '@walletd/test-harness';
 
 /**
@@ -117,6 +118,9 @@ describe('addressing modes of contract v2', () => {
     });
 
     it('pays withdrawals from the account', async () => {
+      // The account's funds as the indexer would have credited them (no indexer follows this double).
+      const acct = await t.db('addresses').where({ wallet_id: walletId, kind: 'account' }).first('id', 'address');
+      await creditAddress(t.db, acct, nativeAsset('xrp', 'devnet').key, 5_000_000n);
       const res = await api('POST', `/wallets/${walletId}/withdrawals`, {
         idempotencyKey: 'tag-1',
         asset: 'XRP',
