@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda } from '@solana-program/token';
-import { generateSealingKeyPair, openSealed } from '@walletd/core';
+import { getAddressDecoder } from '@solana/kit';
+import { fromBaseUnits, generateSealingKeyPair, openSealed } from '@walletd/core';
 import {
   type SolanaSvmNode,
   type TestDatabase,
@@ -208,5 +209,50 @@ describe('walletd serve on Solana (litesvm behind the JSON-RPC adapter)', () => 
         listed.map((a) => a.path),
       ),
     ).toEqual(listed.map((a) => a.address));
+  });
+
+  it('parallel payouts never promise more than the address holds, and a later deposit pays nothing by itself', async () => {
+    const s = await seedCompany(t.db, 'paid', 'Parallel payouts');
+    const api = (method: string, path: string, body?: unknown) => call(base, method, `/v1${path}`, { key: s.rootKey, body });
+    const wallet = (await api('POST', '/wallets', { name: 'sol-par', chain: 'solana', network: 'localnet' })).body;
+    const payer = (await api('POST', `/wallets/${wallet.id}/addresses`)).body.address as string;
+    const payee = getAddressDecoder().decode(randomBytes(32));
+    const sol = async () =>
+      ((await api('GET', `/wallets/${wallet.id}/balances`)).body.balances as { asset: { symbol: string }; [k: string]: unknown }[]).find(
+        (b) => b.asset.symbol === 'SOL',
+      ) as Record<string, string>;
+    await node.sendSol(payer, 1_000_000_000n);
+    await eventually(sol, (b) => b.confirmed === '1', 60_000);
+
+    const tries = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) =>
+        api('POST', `/wallets/${wallet.id}/withdrawals`, { asset: 'SOL', toAddress: payee, amount: '0.9', idempotencyKey: `par-${i}` }),
+      ),
+    );
+    const won = tries.filter((r) => r.status === 201);
+    expect(won).toHaveLength(1);
+    const refused = tries.filter((r) => r.status === 422);
+    expect(refused).toHaveLength(4);
+    for (const r of refused) expect(r.body).toMatchObject({ code: 'insufficient_funds', reservedBy: String(won[0]?.body.id) });
+    expect((await sol()).available).toBe(refused[0]?.body.available);
+
+    const id = won[0]?.body.id as number;
+    expect((await api('POST', `/withdrawals/${id}/broadcast`)).status).toBe(200);
+    const done = await eventually(
+      async () => (await api('GET', `/withdrawals/${id}`)).body,
+      (w) => w.status === 'confirmed',
+      60_000,
+    );
+    const [whole, fraction = ''] = (done.fee.amount as string).split('.');
+    const fee = BigInt(`${whole}${fraction.padEnd(9, '0')}`);
+    const left = 1_000_000_000n - 900_000_000n - fee;
+    const show = (lamports: bigint) => fromBaseUnits(lamports, 9);
+    expect(await sol()).toMatchObject({ confirmed: show(left), reserved: '0', available: show(left) });
+
+    // 2 SOL arrive later: the payee still has exactly the one payout, and nothing else was recorded.
+    await node.sendSol(payer, 2_000_000_000n);
+    await eventually(sol, (b) => b.confirmed === show(left + 2_000_000_000n), 60_000);
+    expect(node.svm.getBalance(payee as never)).toBe(900_000_000n);
+    expect(await t.db('withdrawals').where({ wallet_id: wallet.id }).pluck('id')).toEqual([id]);
   });
 });

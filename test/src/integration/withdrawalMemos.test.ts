@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey, createLogger, registerPlugins } from '@walletd/core';
+import { type ChainSettings, MasterKey, createLogger, nativeAsset, registerPlugins } from '@walletd/core';
 import { createEvmPlugin } from '@walletd/plugin-evm';
 import { type Common, voteOnRequest } from '@walletd/server';
 import {
@@ -15,6 +15,7 @@ import {
   seedCompany,
   startTestApp,
   testConfig,
+  creditAddress,
 } from '@walletd/test-harness';
 
 /**
@@ -56,8 +57,10 @@ describe('memo and destination tag of a withdrawal', () => {
     s = await seedCompany(t.db);
     xrp = (await api('POST', '/wallets', { name: 'xrp', chain: 'xrp', network: 'devnet' })).body.id;
     eth = (await api('POST', '/wallets', { name: 'eth', chain: 'ethereum', network: 'devnet' })).body.id;
-    await api('POST', `/wallets/${xrp}/addresses`);
+    const xrpAddress = (await api('POST', `/wallets/${xrp}/addresses`)).body;
     await api('POST', `/wallets/${eth}/addresses`);
+    // Funds as the indexer would have credited them (no indexer follows the double).
+    await creditAddress(t.db, xrpAddress, nativeAsset('xrp', 'devnet').key, 1_000_000_000n);
   });
   afterAll(async () => {
     await app.close();
