@@ -15,6 +15,7 @@ import {
   seedCompany,
   spawnWalletd,
   startAnvil,
+  creditAddress,
 } from '@walletd/test-harness';
 
 /**
@@ -99,6 +100,9 @@ describe('a withdrawal survives kill -9 between sending and recording', () => {
     const walletId = (await api(first.base, 'POST', '/wallets', { name: 'hot', chain: 'ethereum', network: 'devnet' })).body.id;
     const source = (await api(first.base, 'POST', `/wallets/${walletId}/addresses`)).body.address;
     await anvil.send(source, 10n ** 18n);
+    // Credited as the indexer would credit it: this first process serves the API only.
+    const funded = await t.db('addresses').where({ wallet_id: walletId, address: source }).first('id', 'address');
+    await creditAddress(t.db, funded, 'ethereum:devnet:eth', 10n ** 18n);
     const nonceBefore = Number(BigInt(await anvil.rpc<string>('eth_getTransactionCount', [source, 'latest'])));
     const prepared = await api(first.base, 'POST', `/wallets/${walletId}/withdrawals`, {
       asset: 'ETH',
