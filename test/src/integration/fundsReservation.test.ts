@@ -202,4 +202,24 @@ describe('funds reservations on anvil', () => {
     expect(fromSecond.status).toBe(201);
     expect(await t.db('transfers').where({ tx_hash: done.body.txHash }).pluck('id')).toEqual([]);
   });
+
+  it('never hands the node a signed payout its source no longer covers (a credited deposit retracted after signing)', async () => {
+    const third = (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    const hash = await anvil.send(third, ETH / 2n);
+    await round(2);
+    const prepared = await prepare({ asset: 'ETH', toAddress: recipient, amount: '0.4', fromAddress: third, idempotencyKey: 'retract-1' });
+    expect(prepared.status).toBe(201);
+    expect((await api('POST', `/withdrawals/${prepared.body.id}/sign`)).status).toBe(200);
+    // What a reorg deeper than the threshold does to the deposit's row.
+    await t.db('transfers').where({ tx_hash: hash }).update({ status: 'rejected', reason: 'reorg' });
+    const nonce = await anvil.rpc<string>('eth_getTransactionCount', [third, 'pending']);
+    const sent = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
+    expect(sent.status).toBe(422);
+    expect(sent.body).toMatchObject({ code: 'insufficient_funds', available: '0' });
+    expect(await anvil.rpc<string>('eth_getTransactionCount', [third, 'pending'])).toBe(nonce);
+    expect((await api('GET', `/withdrawals/${prepared.body.id}`)).body.status).toBe('signed');
+    // The credit back (the deposit mined again): the same signed transaction goes out.
+    await t.db('transfers').where({ tx_hash: hash }).update({ status: 'confirmed', reason: null });
+    expect((await api('POST', `/withdrawals/${prepared.body.id}/broadcast`)).body.status).toBe('broadcast');
+  });
 });
