@@ -177,7 +177,7 @@ export const OPERATIONS: Operation[] = [
     method: 'get',
     path: '/wallets/{id}/balances',
     operationId: 'getBalances',
-    summary: 'Confirmed and pending balance per asset',
+    summary: 'Confirmed, pending, reserved (held by in-flight withdrawals) and available balance per asset',
     action: 'wallets:read',
     response: 'Balances',
   },
@@ -195,7 +195,7 @@ export const OPERATIONS: Operation[] = [
     path: '/wallets/{id}/withdrawals',
     operationId: 'prepareWithdrawal',
     summary:
-      'Prepare a withdrawal: intent → spending policies → unsigned transaction (fee cap, nonce/inputs, funds checked). 201, or 200 with Idempotent-Replayed for a repeated idempotencyKey; 403 policy_*; 409 idempotency_conflict; 422 insufficient_funds / unknown_asset. 20/min per key.',
+      'Prepare a withdrawal: intent → spending policies → unsigned transaction (fee cap, nonce/inputs, funds checked) that reserves its amount and fee cap until it settles. 201, or 200 with Idempotent-Replayed for a repeated idempotencyKey; 403 policy_*; 409 idempotency_conflict; 422 insufficient_funds (with available and reservedBy) / unknown_asset. 20/min per key.',
     action: 'withdrawals:create',
     request: 'WithdrawalPrepareRequest',
     response: 'Withdrawal',
