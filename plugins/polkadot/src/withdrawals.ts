@@ -14,6 +14,7 @@ import {
   type WithdrawalIntent,
   type WithdrawalVerbs,
   type WithdrawalVerdict,
+  refusingUnreadableSigned,
 } from '@walletd/core';
 import { accountIdOf, isAssetId, polkadotKeyPair } from './addresses';
 import { arg } from './eventArgs';
@@ -155,7 +156,7 @@ function paysIntent(events: EventRecord[], p: PolkadotPayload): boolean {
  * multiplier moves between blocks), the exact fee comes from the block's events on `verify`.
  */
 export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
-  return {
+  return refusingUnreadableSigned('Polkadot extrinsic', {
     async build(intent: WithdrawalIntent, reader: PolkadotReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const output = intent.outputs[0];
       if (!output || intent.outputs.length !== 1)
@@ -388,5 +389,5 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
       if (pool.some((x) => blake2AsHex(hexToU8a(x), 256) === txHash)) return { status: 'pending', confirmations: 0 };
       return { status: 'missing', confirmations: 0 };
     },
-  };
+  });
 }

@@ -31,6 +31,7 @@ import {
   type WithdrawalIntent,
   type WithdrawalVerbs,
   type WithdrawalVerdict,
+  refusingUnreadableSigned,
 } from '@walletd/core';
 import { signEd25519, solanaKey } from './addresses';
 import { type MessageSummary, base58, summarizeMessage } from './message';
@@ -255,7 +256,7 @@ function difference(signed: MessageSummary, p: SolanaTxPayload, expected: Messag
  *   limit goes up by one until it differs).
  */
 export function createSolanaWithdrawals(): WithdrawalVerbs<SolanaReader> {
-  return {
+  return refusingUnreadableSigned('Solana transaction', {
     async build(intent: WithdrawalIntent, reader: SolanaReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const [output] = intent.outputs;
       const source = intent.sources[0];
@@ -410,8 +411,11 @@ export function createSolanaWithdrawals(): WithdrawalVerbs<SolanaReader> {
       try {
         tx = getTransactionDecoder().decode(new Uint8Array(Buffer.from(raw, 'base64')));
         summary = summarizeMessage(new Uint8Array(tx.messageBytes));
-      } catch {
-        throw new BaseError('validation_failed', 'signedTransaction is not a base64 wire-format Solana transaction');
+      } catch (e) {
+        throw new BaseError(
+          'unprocessable',
+          `signedTransaction is not a base64 wire-format Solana transaction: ${(e as Error).message.slice(0, 160)}`,
+        );
       }
       const refuse = (what: string): never => {
         throw new BaseError('unprocessable', `the signed transaction does not pay the prepared withdrawal: ${what}`);
@@ -515,7 +519,7 @@ export function createSolanaWithdrawals(): WithdrawalVerbs<SolanaReader> {
       const head = await reader.head();
       return { status: 'confirmed', confirmations: Number(head - blockNumber + 1n), fee, blockNumber };
     },
-  };
+  });
 }
 
 async function signatureStatus(reader: SolanaReader, signature: string): Promise<{ slot: number | string; err: unknown } | null> {

@@ -22,6 +22,7 @@ import {
   type WithdrawalVerbs,
   type WithdrawalVerdict,
   fromBaseUnits,
+  refusingUnreadableSigned,
 } from '@walletd/core';
 import { parseTonAddress, tonKey, walletOf } from './addresses';
 import { OP_EXCESSES, commentOf } from './detect';
@@ -90,7 +91,7 @@ const inMessageHash = (tx: Transaction): string | null =>
   tx.inMessage ? beginCell().store(storeMessage(tx.inMessage)).endCell().hash().toString('hex') : null;
 
 export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
-  return {
+  return refusingUnreadableSigned('TON external message', {
     async build(intent: WithdrawalIntent, reader: TonReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const sourceText = intent.sources[0];
       const source = sourceText ? parseTonAddress(intent.network, sourceText) : null;
@@ -318,7 +319,7 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
       }
       return { status: 'confirmed', confirmations: 1, fee, blockNumber, ...onChain };
     },
-  };
+  });
 }
 
 /** Pages of the source's history (32 transactions each) read back at most, looking for a withdrawal's. */

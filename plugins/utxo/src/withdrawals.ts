@@ -10,6 +10,7 @@ import {
   type WithdrawalIntent,
   type WithdrawalVerbs,
   type WithdrawalVerdict,
+  refusingUnreadableSigned,
 } from '@walletd/core';
 import { keyScript, scriptOf } from './addresses';
 import { coinsToUnits } from './coins';
@@ -90,7 +91,7 @@ async function spendable(reader: UtxoReader, net: UtxoNetwork, sources: string[]
  * The inputs of the wallet's in-flight withdrawals are skipped: two withdrawals never share a coin.
  */
 export function createUtxoWithdrawals(): WithdrawalVerbs {
-  return {
+  return refusingUnreadableSigned('bitcoin-family transaction', {
     async build(intent: WithdrawalIntent, reader: ChainReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const utxo = asUtxo(reader);
       const net = utxoNetwork(intent.chain, intent.network);
@@ -192,8 +193,11 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
       let tx: ReturnType<typeof bitcoin.Transaction.fromHex>;
       try {
         tx = bitcoin.Transaction.fromHex(raw);
-      } catch {
-        throw new BaseError('validation_failed', 'signedTransaction is not a serialized bitcoin-family transaction');
+      } catch (e) {
+        throw new BaseError(
+          'unprocessable',
+          `signedTransaction is not a serialized bitcoin-family transaction: ${(e as Error).message.slice(0, 160)}`,
+        );
       }
       const refuse = (what: string) => {
         throw new BaseError('unprocessable', `the signed transaction does not pay the prepared withdrawal: ${what}`);
@@ -266,5 +270,5 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
       }
       return { status: 'rejected', confirmations: 0, reason: context?.seenInBlock ? 'reorg' : 'mempool_dropped' };
     },
-  };
+  });
 }
