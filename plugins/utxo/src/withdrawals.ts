@@ -15,6 +15,7 @@ import {
 import { keyScript, scriptOf } from './addresses';
 import { coinsToUnits } from './coins';
 import { bip32, bitcoin } from './libs';
+import { nodeRefusal } from './nodeRefusal';
 import { type UtxoNetwork, utxoNetwork } from './networks';
 import type { UtxoReader } from './utxoReader';
 
@@ -216,11 +217,9 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
         await asUtxo(reader).call<string>('sendrawtransaction', [signed.raw]);
       } catch (e) {
         const m = (e as Error).message.toLowerCase();
+        // The same bytes again (a retry after a crash): the node already has them.
         if (m.includes('already in block chain') || m.includes('txn-already-known') || m.includes('txn-already-in-mempool')) return;
-        if (m.includes('missingorspent') || m.includes('missing inputs') || m.includes('mempool-conflict'))
-          throw new BaseError('conflict', 'its coins were spent by another transaction');
-        if (m.includes('fee')) throw new BaseError('conflict', 'the node refused the fee (too low for its mempool)');
-        throw new BaseError('node_error', `the node refused the transaction: ${(e as Error).message.slice(0, 200)}`);
+        throw nodeRefusal(e);
       }
     },
 
