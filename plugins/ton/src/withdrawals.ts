@@ -24,6 +24,7 @@ import {
   fromBaseUnits,
   refusingUnreadableSigned,
 } from '@walletd/core';
+import { nodeRefusal } from './nodeRefusal';
 import { parseTonAddress, tonKey, walletOf } from './addresses';
 import { OP_EXCESSES, commentOf } from './detect';
 import type { RawTransactionItem, TonReader } from './tonReader';
@@ -267,10 +268,7 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
         const wallet = ext.info.dest as Address;
         const history = await reader.transactions(wallet, 16);
         if (history.some((i) => inMessageHash(loadTransaction(Cell.fromBase64(i.data).beginParse())) === signed.txHash)) return;
-        throw new BaseError(
-          'conflict',
-          `the TON node refused the message (its seqno is used or it expired); prepare it again (${(e as Error).message})`,
-        );
+        throw nodeRefusal(e);
       }
     },
 
