@@ -3,3 +3,4 @@ export * from './registerPlugins';
 export * from './confirmByDepth';
 export * from './chainAssets';
 export * from './tokenAccounts';
+export * from './unreadableSigned';

@@ -10,9 +10,11 @@ import {
   type WithdrawalVerbs,
   type WithdrawalVerdict,
   type VerifyContext,
+  refusingUnreadableSigned,
 } from '@walletd/core';
 import { HDNodeWallet, Transaction, keccak256 } from 'ethers';
 import { TRANSFER_TOPIC } from './detectTransfers';
+import { nodeRefusal } from './nodeRefusal';
 import type { EvmReader } from './evmReader';
 
 /** The unsigned EVM transaction a withdrawal carries (quantities as decimal strings: JSON-safe). */
@@ -27,6 +29,9 @@ export interface EvmTxPayload {
   maxPriorityFeePerGas: string;
 }
 
+/** A library's message about the caller's bytes, short enough for an error body. */
+const reason = (e: unknown) =>
+  (e instanceof Error ? ((e as { shortMessage?: string }).shortMessage ?? e.message) : String(e)).slice(0, 160);
 const word = (hex: string) => hex.slice(2).toLowerCase().padStart(64, '0');
 const asEvm = (reader: ChainReader) => reader as EvmReader;
 
@@ -35,22 +40,11 @@ export function transferCalldata(to: string, amount: bigint): string {
   return `0xa9059cbb${word(to)}${amount.toString(16).padStart(64, '0')}`;
 }
 
-/** Maps node refusals to errors a caller can act on; anything else is a node error. */
-export function nodeRefusal(message: string): BaseError {
-  const m = message.toLowerCase();
-  if (m.includes('insufficient funds')) return new BaseError('insufficient_funds', 'insufficient funds for the amount plus gas');
-  if (m.includes('nonce too low')) return new BaseError('conflict', 'the nonce was already used (nonce too low)');
-  if (m.includes('underpriced') || m.includes('fee too low') || m.includes('max fee per gas less than block base fee')) {
-    return new BaseError('conflict', 'the transaction is underpriced for the current fees');
-  }
-  return new BaseError('node_error', `the node refused the transaction: ${message.slice(0, 200)}`);
-}
-
 async function rpcOrRefusal<T>(reader: EvmReader, method: string, params: unknown[]): Promise<T> {
   try {
     return await reader.call<T>(method, params);
   } catch (e) {
-    throw nodeRefusal((e as Error).message);
+    throw nodeRefusal(e);
   }
 }
 
@@ -69,7 +63,7 @@ async function nodeHas(reader: ChainReader, txHash: string): Promise<boolean> {
 }
 
 export function createEvmWithdrawals(): WithdrawalVerbs {
-  return {
+  return refusingUnreadableSigned('EVM transaction', {
     async build(intent: WithdrawalIntent, reader: ChainReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const evm = asEvm(reader);
       const [output] = intent.outputs;
@@ -156,20 +150,29 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
       let tx: Transaction;
       try {
         tx = Transaction.from(raw);
-      } catch {
-        throw new BaseError('validation_failed', 'signedTransaction is not a serialized, signed EVM transaction');
+      } catch (e) {
+        throw new BaseError('unprocessable', `signedTransaction is not a serialized, signed EVM transaction: ${reason(e)}`);
       }
       const refuse = (what: string) => {
         throw new BaseError('unprocessable', `the signed transaction does not pay the prepared withdrawal: ${what}`);
       };
-      if (!tx.signature || !tx.from) refuse('it is not signed');
+      if (!tx.signature) refuse('it is not signed');
+      // The signer is recovered here: a signature no key can make (r or s zero or past the curve's
+      // order) throws in the curve library.
+      let signer: string | null;
+      try {
+        signer = tx.from;
+      } catch (e) {
+        throw new BaseError('unprocessable', `the signed transaction's signature is invalid, no key can make it (${reason(e)})`);
+      }
+      if (!signer) refuse('it is not signed');
       if (tx.chainId !== BigInt(p.chainId)) refuse(`chain id ${tx.chainId} instead of ${p.chainId}`);
       if ((tx.to ?? '').toLowerCase() !== p.to.toLowerCase()) refuse(`it is sent to ${tx.to} instead of ${p.to}`);
       if (tx.value !== BigInt(p.value)) refuse(`it moves ${tx.value} wei of value instead of ${p.value}`);
       if (tx.data.toLowerCase() !== p.data.toLowerCase()) refuse('its call data (token recipient or amount) differs');
       if (tx.nonce !== p.nonce) refuse(`its nonce is ${tx.nonce}; the next free nonce of the source is ${p.nonce}`);
-      if ((tx.from ?? '').toLowerCase() !== (unsigned.sourceAddresses[0] ?? '').toLowerCase())
-        refuse(`it is signed by ${tx.from}, not the source ${unsigned.sourceAddresses[0]}`);
+      if ((signer ?? '').toLowerCase() !== (unsigned.sourceAddresses[0] ?? '').toLowerCase())
+        refuse(`it is signed by ${signer}, not the source ${unsigned.sourceAddresses[0]}`);
       const maxFeePerGas = tx.maxFeePerGas ?? tx.gasPrice ?? 0n;
       const fee = tx.gasLimit * maxFeePerGas;
       if (fee > unsigned.fee * 2n) refuse(`its fee cap ${fee} wei is more than twice the prepared ${unsigned.fee}`);
@@ -193,7 +196,7 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
         // words it ("already known" on geth, "transaction already imported" on anvil, "nonce too
         // low" once it is mined): if the node has this very transaction, the broadcast happened.
         if (await nodeHas(reader, signed.txHash)) return;
-        throw nodeRefusal((e as Error).message);
+        throw nodeRefusal(e);
       }
       if (hash.toLowerCase() !== signed.txHash.toLowerCase())
         throw new BaseError('node_error', 'the node reported another transaction hash');
@@ -237,7 +240,7 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
       const head = BigInt(await evm.call<string>('eth_blockNumber', []));
       return { status: 'confirmed', confirmations: Number(head - blockNumber + 1n), fee, blockNumber };
     },
-  };
+  });
 }
 
 /** After every nonce already signed from this address (the in-flight withdrawals). */

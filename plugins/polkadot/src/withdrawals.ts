@@ -14,10 +14,12 @@ import {
   type WithdrawalIntent,
   type WithdrawalVerbs,
   type WithdrawalVerdict,
+  refusingUnreadableSigned,
 } from '@walletd/core';
 import { accountIdOf, isAssetId, polkadotKeyPair } from './addresses';
 import { arg } from './eventArgs';
 import { signedParts } from './extrinsicBytes';
+import { nodeRefusal } from './nodeRefusal';
 import { prepareTransfer } from './prepareTransfer';
 import type { PolkadotReader } from './polkadotReader';
 
@@ -71,21 +73,6 @@ function verifies(message: Uint8Array, signature: Uint8Array, publicKey: Uint8Ar
   } catch {
     return false;
   }
-}
-
-/** A node's refusal of a transaction (`author_submitExtrinsic` 1010 "Invalid Transaction"), as the API's codes. */
-export function nodeRefusal(message: string): BaseError {
-  const m = message.toLowerCase();
-  if (m.includes('inability to pay some fees') || m.includes('payment'))
-    return new BaseError(
-      'insufficient_funds',
-      'the sender cannot pay the fee (the node refused the transaction: Inability to pay some fees)',
-    );
-  if (m.includes('bad signature') || m.includes('badproof') || m.includes('bad proof'))
-    return new BaseError('unprocessable', 'the node refused the transaction: it has a bad signature');
-  if (m.includes('ancientbirthblock') || m.includes('ancient birth block'))
-    return new BaseError('conflict', `the transaction can no longer be included (${message.slice(0, 120)}): sign it again`);
-  return new BaseError('node_error', `the node refused the transaction: ${message.slice(0, 200)}`);
 }
 
 const nodeMessage = (e: unknown): string => (e as Error).message;
@@ -155,7 +142,7 @@ function paysIntent(events: EventRecord[], p: PolkadotPayload): boolean {
  * multiplier moves between blocks), the exact fee comes from the block's events on `verify`.
  */
 export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
-  return {
+  return refusingUnreadableSigned('Polkadot extrinsic', {
     async build(intent: WithdrawalIntent, reader: PolkadotReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const output = intent.outputs[0];
       if (!output || intent.outputs.length !== 1)
@@ -346,8 +333,7 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
         // broadcast that landed, or by another transaction. `verify` tells the two apart (found in
         // a block of its era, or expired), so a retry is never an error here.
         if (m.includes('outdated') || m.includes('stale')) return;
-        if (e instanceof NodeCallError && e.node.kind !== 'rpc') throw e;
-        throw nodeRefusal(message);
+        throw nodeRefusal(e);
       }
     },
 
@@ -388,5 +374,5 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
       if (pool.some((x) => blake2AsHex(hexToU8a(x), 256) === txHash)) return { status: 'pending', confirmations: 0 };
       return { status: 'missing', confirmations: 0 };
     },
-  };
+  });
 }

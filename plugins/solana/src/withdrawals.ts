@@ -31,9 +31,11 @@ import {
   type WithdrawalIntent,
   type WithdrawalVerbs,
   type WithdrawalVerdict,
+  refusingUnreadableSigned,
 } from '@walletd/core';
 import { signEd25519, solanaKey } from './addresses';
 import { type MessageSummary, base58, summarizeMessage } from './message';
+import { nodeRefusal } from './nodeRefusal';
 import {
   LAMPORTS_PER_SIGNATURE,
   SYSTEM_ACCOUNT_SIZE,
@@ -81,18 +83,6 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 /** Lamports the transaction can cost its fee payer: signatures, the priority fee (rounded up), and the new account's rent. */
 export function maxFee(signers: number, cuLimit: number, cuPrice: bigint, accountRent: bigint): bigint {
   return LAMPORTS_PER_SIGNATURE * BigInt(signers) + (BigInt(cuLimit) * cuPrice + 999_999n) / 1_000_000n + accountRent;
-}
-
-/** Maps node refusals to errors a caller can act on; anything else is a node error. */
-export function nodeRefusal(message: string): BaseError {
-  const m = message.toLowerCase();
-  if (m.includes('blockhash not found') || m.includes('blockhashnotfound'))
-    return new BaseError('conflict', 'the transaction expired (its blockhash is no longer valid): sign it again');
-  if (m.includes('insufficient funds') || m.includes('insufficientfunds') || m.includes('custom program error: 0x1'))
-    return new BaseError('insufficient_funds', 'insufficient funds for the amount plus fees');
-  if (m.includes('insufficientfundsforrent') || m.includes('insufficient funds for rent'))
-    return new BaseError('insufficient_funds', 'the transaction would leave an account below its rent-exempt minimum');
-  return new BaseError('node_error', `the node refused the transaction: ${message.slice(0, 200)}`);
 }
 
 async function priorityFee(reader: SolanaReader, accounts: string[]): Promise<bigint> {
@@ -255,7 +245,7 @@ function difference(signed: MessageSummary, p: SolanaTxPayload, expected: Messag
  *   limit goes up by one until it differs).
  */
 export function createSolanaWithdrawals(): WithdrawalVerbs<SolanaReader> {
-  return {
+  return refusingUnreadableSigned('Solana transaction', {
     async build(intent: WithdrawalIntent, reader: SolanaReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const [output] = intent.outputs;
       const source = intent.sources[0];
@@ -410,8 +400,11 @@ export function createSolanaWithdrawals(): WithdrawalVerbs<SolanaReader> {
       try {
         tx = getTransactionDecoder().decode(new Uint8Array(Buffer.from(raw, 'base64')));
         summary = summarizeMessage(new Uint8Array(tx.messageBytes));
-      } catch {
-        throw new BaseError('validation_failed', 'signedTransaction is not a base64 wire-format Solana transaction');
+      } catch (e) {
+        throw new BaseError(
+          'unprocessable',
+          `signedTransaction is not a base64 wire-format Solana transaction: ${(e as Error).message.slice(0, 160)}`,
+        );
       }
       const refuse = (what: string): never => {
         throw new BaseError('unprocessable', `the signed transaction does not pay the prepared withdrawal: ${what}`);
@@ -458,9 +451,8 @@ export function createSolanaWithdrawals(): WithdrawalVerbs<SolanaReader> {
       } catch (e) {
         // The same bytes again (a retry after a crash): the node already has this very signature.
         if (await knownSignature(reader, signed.txHash)) return;
-        const message = (e as Error).message;
-        if (message.toLowerCase().includes('already been processed')) return;
-        throw nodeRefusal(message);
+        if ((e as Error).message.toLowerCase().includes('already been processed')) return;
+        throw nodeRefusal(e);
       }
       if (signature !== signed.txHash) throw new BaseError('node_error', 'the node reported another transaction signature');
     },
@@ -515,7 +507,7 @@ export function createSolanaWithdrawals(): WithdrawalVerbs<SolanaReader> {
       const head = await reader.head();
       return { status: 'confirmed', confirmations: Number(head - blockNumber + 1n), fee, blockNumber };
     },
-  };
+  });
 }
 
 async function signatureStatus(reader: SolanaReader, signature: string): Promise<{ slot: number | string; err: unknown } | null> {

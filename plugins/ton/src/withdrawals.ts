@@ -22,7 +22,9 @@ import {
   type WithdrawalVerbs,
   type WithdrawalVerdict,
   fromBaseUnits,
+  refusingUnreadableSigned,
 } from '@walletd/core';
+import { nodeRefusal } from './nodeRefusal';
 import { parseTonAddress, tonKey, walletOf } from './addresses';
 import { OP_EXCESSES, commentOf } from './detect';
 import type { RawTransactionItem, TonReader } from './tonReader';
@@ -90,7 +92,7 @@ const inMessageHash = (tx: Transaction): string | null =>
   tx.inMessage ? beginCell().store(storeMessage(tx.inMessage)).endCell().hash().toString('hex') : null;
 
 export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
-  return {
+  return refusingUnreadableSigned('TON external message', {
     async build(intent: WithdrawalIntent, reader: TonReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const sourceText = intent.sources[0];
       const source = sourceText ? parseTonAddress(intent.network, sourceText) : null;
@@ -266,10 +268,7 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
         const wallet = ext.info.dest as Address;
         const history = await reader.transactions(wallet, 16);
         if (history.some((i) => inMessageHash(loadTransaction(Cell.fromBase64(i.data).beginParse())) === signed.txHash)) return;
-        throw new BaseError(
-          'conflict',
-          `the TON node refused the message (its seqno is used or it expired); prepare it again (${(e as Error).message})`,
-        );
+        throw nodeRefusal(e);
       }
     },
 
@@ -318,7 +317,7 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
       }
       return { status: 'confirmed', confirmations: 1, fee, blockNumber, ...onChain };
     },
-  };
+  });
 }
 
 /** Pages of the source's history (32 transactions each) read back at most, looking for a withdrawal's. */

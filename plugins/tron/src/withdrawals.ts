@@ -11,6 +11,7 @@ import {
   type WithdrawalVerbs,
   type WithdrawalVerdict,
   fromBaseUnits,
+  refusingUnreadableSigned,
 } from '@walletd/core';
 import { deriveTronKey, formatTronAddress, matchKeyOfKey, tronMatchKey, validateTronAddress } from './addresses';
 import { TRANSFER_TOPIC } from './detectTransfers';
@@ -443,7 +444,7 @@ export function createTronWithdrawals(): WithdrawalVerbs<TronReader> {
     return p;
   }
 
-  return {
+  return refusingUnreadableSigned('Tron transaction', {
     build,
 
     async sign(unsigned: UnsignedWithdrawal, secret: WalletSecret, derivationIndexes: number[]): Promise<SignedWithdrawal> {
@@ -604,5 +605,5 @@ export function createTronWithdrawals(): WithdrawalVerbs<TronReader> {
       if (solid.timestamp > expiration) return { status: 'rejected', confirmations: 0, reason: context?.seenInBlock ? 'reorg' : 'expired' };
       return { status: 'missing', confirmations: 0 };
     },
-  };
+  });
 }

@@ -10,10 +10,12 @@ import {
   type WithdrawalIntent,
   type WithdrawalVerbs,
   type WithdrawalVerdict,
+  refusingUnreadableSigned,
 } from '@walletd/core';
 import { keyScript, scriptOf } from './addresses';
 import { coinsToUnits } from './coins';
 import { bip32, bitcoin } from './libs';
+import { nodeRefusal } from './nodeRefusal';
 import { type UtxoNetwork, utxoNetwork } from './networks';
 import type { UtxoReader } from './utxoReader';
 
@@ -90,7 +92,7 @@ async function spendable(reader: UtxoReader, net: UtxoNetwork, sources: string[]
  * The inputs of the wallet's in-flight withdrawals are skipped: two withdrawals never share a coin.
  */
 export function createUtxoWithdrawals(): WithdrawalVerbs {
-  return {
+  return refusingUnreadableSigned('bitcoin-family transaction', {
     async build(intent: WithdrawalIntent, reader: ChainReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const utxo = asUtxo(reader);
       const net = utxoNetwork(intent.chain, intent.network);
@@ -192,8 +194,11 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
       let tx: ReturnType<typeof bitcoin.Transaction.fromHex>;
       try {
         tx = bitcoin.Transaction.fromHex(raw);
-      } catch {
-        throw new BaseError('validation_failed', 'signedTransaction is not a serialized bitcoin-family transaction');
+      } catch (e) {
+        throw new BaseError(
+          'unprocessable',
+          `signedTransaction is not a serialized bitcoin-family transaction: ${(e as Error).message.slice(0, 160)}`,
+        );
       }
       const refuse = (what: string) => {
         throw new BaseError('unprocessable', `the signed transaction does not pay the prepared withdrawal: ${what}`);
@@ -212,11 +217,9 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
         await asUtxo(reader).call<string>('sendrawtransaction', [signed.raw]);
       } catch (e) {
         const m = (e as Error).message.toLowerCase();
+        // The same bytes again (a retry after a crash): the node already has them.
         if (m.includes('already in block chain') || m.includes('txn-already-known') || m.includes('txn-already-in-mempool')) return;
-        if (m.includes('missingorspent') || m.includes('missing inputs') || m.includes('mempool-conflict'))
-          throw new BaseError('conflict', 'its coins were spent by another transaction');
-        if (m.includes('fee')) throw new BaseError('conflict', 'the node refused the fee (too low for its mempool)');
-        throw new BaseError('node_error', `the node refused the transaction: ${(e as Error).message.slice(0, 200)}`);
+        throw nodeRefusal(e);
       }
     },
 
@@ -266,5 +269,5 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
       }
       return { status: 'rejected', confirmations: 0, reason: context?.seenInBlock ? 'reorg' : 'mempool_dropped' };
     },
-  };
+  });
 }

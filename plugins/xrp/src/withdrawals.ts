@@ -10,6 +10,7 @@ import {
   type WithdrawalVerbs,
   type WithdrawalVerdict,
   fromBaseUnits,
+  refusingUnreadableSigned,
 } from '@walletd/core';
 import { Wallet, decode, deriveAddress, hashes, verifySignature } from 'xrpl';
 import { deriveXrpKey, issuedCurrencyKey, parseXrpDestination } from './addresses';
@@ -134,7 +135,7 @@ function differenceFromIntent(intent: WithdrawalIntent, tx: Record<string, unkno
 }
 
 export function createXrpWithdrawals(): WithdrawalVerbs<XrpReader> {
-  return {
+  return refusingUnreadableSigned('XRP Ledger transaction', {
     async build(intent: WithdrawalIntent, reader: XrpReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const source = intent.sources[0];
       if (!source) throw new BaseError('validation_failed', 'a source account is required');
@@ -294,5 +295,5 @@ export function createXrpWithdrawals(): WithdrawalVerbs<XrpReader> {
         return { status: 'rejected', confirmations, fee, blockNumber, reason: 'failed_on_chain' };
       return { status: 'confirmed', confirmations, fee, blockNumber };
     },
-  };
+  });
 }

@@ -93,7 +93,35 @@ const hints = () => ({
   memo: ['invoice 7'],
 });
 
-type Req = { path: string; method: string; query: Record<string, unknown>; body: unknown };
+/** `raw`: body text sent as is (shapes JSON.stringify cannot make: duplicate keys); wins over `body`. */
+type Req = { path: string; method: string; query: Record<string, unknown>; body: unknown; raw?: string };
+
+/** Nesting far past the body limit, of objects, arrays or both (10,000 deep once answered 500). */
+const deepBody = (depth: number, kinds: string) => {
+  let open = '';
+  let close = '';
+  for (let i = 0; i < depth; i++) {
+    const k = kinds[i % kinds.length];
+    open += k === '{' ? '{"a":' : '[';
+    close = (k === '{' ? '}' : ']') + close;
+  }
+  return `${open}1${close}`;
+};
+
+/** The body's text with its first key named twice (last-wins once took the second amount). */
+function duplicateFirstKey(body: unknown): string {
+  const text = JSON.stringify(body ?? {});
+  const first = body && typeof body === 'object' && !Array.isArray(body) ? Object.entries(body)[0] : undefined;
+  if (!first || text === '{}') return '{"a":1,"a":2}';
+  return `{${JSON.stringify(first[0])}:"0.0001",${text.slice(1)}`;
+}
+
+/** Random shape attacks for any operation that can carry a body. */
+const shapeAttack = (): fc.Arbitrary<string> =>
+  fc.oneof(
+    fc.tuple(fc.integer({ min: 33, max: 12_000 }), fc.constantFrom('{', '[', '{[', '[[{')).map(([d, k]) => deepBody(d, k)),
+    fc.dictionary(fc.constantFrom('amount', 'name', 'url', 'a'), fc.string({ maxLength: 4 }), { minKeys: 1 }).map(duplicateFirstKey),
+  );
 
 function requestFor(path: string, method: string, op: Op, doc: Doc): fc.Arbitrary<Req> {
   const params = op.parameters ?? [];
@@ -118,6 +146,7 @@ function requestFor(path: string, method: string, op: Op, doc: Doc): fc.Arbitrar
         ? fc.constant(undefined)
         : fc.constantFrom<unknown>(undefined, {}, 'x', { a: '\u0000' }),
     method: fc.constant(method.toUpperCase()),
+    raw: method === 'get' ? fc.constant(undefined) : fc.option(shapeAttack(), { nil: undefined, freq: 4 }),
   });
 }
 
@@ -136,11 +165,16 @@ function regressions(path: string, method: string, op: Op, doc: Doc): [Req][] {
     concrete = concrete.replace(`{${p.name}}`, String(ids[p.name === 'deliveryId' ? 2 : 0]));
   const base = { path: concrete, method: method.toUpperCase(), query: {} as Record<string, unknown>, body: undefined as unknown };
   const out: [Req][] = [];
+  let body: unknown;
   if (op.requestBody) {
-    const body = canonicalFromSchema(op.requestBody.content['application/json'].schema, components, hints());
+    body = canonicalFromSchema(op.requestBody.content['application/json'].schema, components, hints());
     out.push([{ ...base, body }]);
     for (const mutated of singleLeafMutations(body, UNSTORABLE)) out.push([{ ...base, body: mutated }]);
   }
+  // Every operation that can carry a body: 10,000 deep (20 KB) and a key named twice.
+  if (method !== 'get')
+    for (const raw of [deepBody(10_000, '{'), deepBody(10_000, '['), deepBody(10_000, '[{'), duplicateFirstKey(body)])
+      out.push([{ ...base, raw }]);
   for (const q of params.filter((x) => x.in === 'query')) for (const v of UNSTORABLE) out.push([{ ...base, query: { [q.name]: v } }]);
   return out;
 }
@@ -174,8 +208,15 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
         fc.asyncProperty(requestFor(o.path, o.method, o.op, doc), async (r) => {
           const res = await call(app.url, r.method, `${o.base}${r.path}${queryString(r.query as Record<string, unknown>)}`, {
             key,
-            ...(r.body === undefined ? {} : { body: r.body }),
+            ...(r.raw !== undefined
+              ? { rawBody: r.raw, headers: { 'content-type': 'application/json' } }
+              : r.body === undefined
+                ? {}
+                : { body: r.body }),
           });
+          // A shape attack is refused as such, never taken (or answered as something else).
+          if (r.raw !== undefined && res.status !== 400)
+            throw new Error(`shape attack not refused: ${r.method} ${o.base}${r.path} -> ${res.status} ${res.text.slice(0, 300)}`);
           const context = `${r.method} ${o.base}${r.path} -> ${res.status} ${res.text.slice(0, 300)}`;
           if (res.status >= 500) throw new Error(`server error: ${context}`);
           if (res.status >= 400) {

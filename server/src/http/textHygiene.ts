@@ -8,20 +8,26 @@ import { BaseError } from '@walletd/core';
 // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this looks for.
 const UNSTORABLE = /[\u0000\p{Cs}]/u;
 
-function findUnstorable(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return UNSTORABLE.test(value) ? path : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const hit = findUnstorable(value[i], `${path}[${i}]`);
-      if (hit) return hit;
-    }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (UNSTORABLE.test(k)) return `${path} (a field name)`;
-      const hit = findUnstorable(v, `${path}.${k}`);
-      if (hit) return hit;
+/**
+ * The path of the first string (or key) the database cannot store. An explicit stack, not
+ * recursion: how deep a value nests is the caller's choice (bodies are bounded by
+ * MAX_BODY_DEPTH, but the walk does not rely on it).
+ */
+function findUnstorable(root: unknown, rootPath: string): string | null {
+  const todo: [unknown, string][] = [[root, rootPath]];
+  for (let next = todo.pop(); next; next = todo.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'string') {
+      if (UNSTORABLE.test(value)) return path;
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) todo.push([value[i], `${path}[${i}]`]);
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (const [k] of entries) if (UNSTORABLE.test(k)) return `${path} (a field name)`;
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, v] = entries[i] as [string, unknown];
+        todo.push([v, `${path}.${k}`]);
+      }
     }
   }
   return null;

@@ -418,7 +418,8 @@ describe('withdrawals through the API on anvil', () => {
       expect(r.body.message).toMatch(/does not pay the prepared withdrawal: its call data/);
     }
     const garbage = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`, { signedTransaction: '0xdeadbeef' });
-    expect(garbage.status).toBe(400);
+    expect(garbage.status).toBe(422);
+    expect(garbage.body.message).toMatch(/^signedTransaction is not a serialized, signed EVM transaction: /);
     expect((await api('GET', `/withdrawals/${prepared.body.id}`)).body.status).toBe('prepared');
 
     const good = await sign(p.data);
