@@ -23,6 +23,7 @@ describe('migrations', () => {
         '011_unlogged_rate_limits',
         '012_delivery_due_order',
         '013_polkadot_transfer_key',
+        '015_delivery_by_event',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -12,6 +12,7 @@ import * as m010Addressing from './010_addressing';
 import * as m011UnloggedRateLimits from './011_unlogged_rate_limits';
 import * as m012DeliveryDueOrder from './012_delivery_due_order';
 import * as m013PolkadotTransferKey from './013_polkadot_transfer_key';
+import * as m015DeliveryByEvent from './015_delivery_by_event';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '011_unlogged_rate_limits': m011UnloggedRateLimits,
   '012_delivery_due_order': m012DeliveryDueOrder,
   '013_polkadot_transfer_key': m013PolkadotTransferKey,
+  '015_delivery_by_event': m015DeliveryByEvent,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
