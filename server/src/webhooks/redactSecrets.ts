@@ -1,6 +1,6 @@
 import { standardWebhooksKey } from '../dispatcher/signing';
 import { base64Needles, hexNeedle, type Needle, textNeedle } from './secretEncodings';
-import type { RetiredSecret, WebhookSecrets } from './webhookSecrets';
+import type { WebhookSecrets } from './webhookSecrets';
 
 const MIN_SECRET = 4;
 // A prefix shorter than this left at a cut is too little of a secret to matter (and too likely
@@ -55,7 +55,7 @@ export function secretNeedles(secrets: WebhookSecrets): Needle[] {
   const add = (n: Needle) => {
     if (n.units.length >= MIN_SECRET) bySource.set(n.units.join(''), n);
   };
-  const sets: Partial<WebhookSecrets>[] = [secrets, ...((secrets.previous ?? []) as RetiredSecret[])];
+  const sets: Partial<WebhookSecrets>[] = [secrets, ...(secrets.previous ?? [])];
   for (const set of sets) {
     const { texts, bytes } = credentials(set);
     for (const t of texts) add(textNeedle(t));
