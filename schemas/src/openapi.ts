@@ -141,7 +141,8 @@ export const OPERATIONS: Operation[] = [
     method: 'post',
     path: '/webhooks/{id}/replay',
     operationId: 'replayEvents',
-    summary: 'Re-queue every matching event of a time window (events with a delivery pending are skipped). 20/min per key.',
+    summary:
+      'Re-queue the matching events of a time window (events with a delivery pending are skipped), at most 10,000 per call in event order; while hasMore, call again with after: next to queue the rest. 20/min per key.',
     action: 'webhooks:manage',
     request: 'ReplayRequest',
     response: 'ReplayResponse',

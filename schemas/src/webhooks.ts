@@ -56,6 +56,11 @@ export const ReplayRequest = {
     since: Timestamp,
     until: Timestamp,
     status: { enum: ['pending', 'delivered', 'failed'], description: 'only events whose latest delivery to this webhook has this status' },
+    after: {
+      type: 'string',
+      pattern: '^(0|[1-9][0-9]{0,18})$',
+      description: '`next` of the previous replay of the same window: queue the events after the last one it queued',
+    },
   },
 } as const;
 
@@ -167,7 +172,14 @@ export const DeliveryDetail = {
 export const ReplayResponse = {
   $id: 'ReplayResponse',
   type: 'object',
-  required: ['queued'],
+  required: ['queued', 'hasMore', 'next'],
   additionalProperties: false,
-  properties: { queued: { type: 'integer', minimum: 0 } },
+  properties: {
+    queued: { type: 'integer', minimum: 0, maximum: 10000, description: 'deliveries queued by this call (at most 10,000 events per call)' },
+    hasMore: { type: 'boolean', description: 'matching events of the window remain: call again with `after: next`' },
+    next: {
+      type: ['string', 'null'],
+      description: 'opaque cursor: pass as `after` with the same since, until and status to queue the rest; null when none remain',
+    },
+  },
 } as const;

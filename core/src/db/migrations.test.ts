@@ -24,6 +24,7 @@ describe('migrations', () => {
         '012_delivery_due_order',
         '013_polkadot_transfer_key',
         '014_withdrawal_reservations',
+        '015_delivery_by_event',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -2,7 +2,7 @@ import { DELIVERY_CHANNEL, type Envelope, type Logger, type WebhookSettings, wit
 import pg from 'pg';
 import type { Common } from '../context';
 import { DestinationPolicy } from '../webhooks/destinationPolicy';
-import { redact } from '../webhooks/redactSecrets';
+import { type Redactor, redactorFor } from '../webhooks/redactSecrets';
 import { openWebhookSecrets, type WebhookSecrets } from '../webhooks/webhookSecrets';
 import { chatMessage } from './chatMessage';
 import { type AttemptOutcome, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
@@ -28,30 +28,32 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   const claimSize = Math.min(settings.batchSize, settings.concurrency);
   // Keyed by the envelope's ciphertext (a fresh IV per seal, so a new secret is a new key), not
   // `updated_at`: it has a millisecond's precision, and a PATCH and a rotation within one would
-  // keep signing with the old secret.
-  const secretCache = new Map<number, { sealed: string; secrets: WebhookSecrets }>();
+  // keep signing with the old secret. The redactor (every encoding of every secret the webhook
+  // has had, compiled) is built with it, once per version, not per attempt.
+  const secretCache = new Map<number, { sealed: string; secrets: WebhookSecrets; redact: Redactor }>();
 
-  const secretsFor = (d: ClaimedDelivery): WebhookSecrets => {
+  const secretsFor = (d: ClaimedDelivery) => {
     const sealed = (d.secretEnvelope as Envelope).ct;
     const cached = secretCache.get(d.webhookId);
-    if (cached && cached.sealed === sealed) return cached.secrets;
+    if (cached && cached.sealed === sealed) return cached;
     const secrets = openWebhookSecrets(common.masterKey, d.webhookId, d.secretEnvelope);
-    secretCache.set(d.webhookId, { sealed, secrets });
-    return secrets;
+    const entry = { sealed, secrets, redact: redactorFor(secrets) };
+    secretCache.set(d.webhookId, entry);
+    return entry;
   };
 
   async function attempt(d: ClaimedDelivery): Promise<AttemptOutcome> {
-    let secrets: WebhookSecrets | undefined;
+    let redact: Redactor | undefined;
     let result: PostResult;
     try {
-      secrets = secretsFor(d);
-      const known = secrets;
-      result = await send(d, known, (text, cutAtEnd) => redact(text, known, cutAtEnd));
+      const known = secretsFor(d);
+      redact = known.redact;
+      result = await send(d, known.secrets, known.redact);
     } catch (e) {
       result = { ok: false, responseCode: null, responseBody: null, error: `internal: ${(e as Error).message}`, retryAfterSeconds: null };
     }
     const made = d.attempts + 1;
-    const clean = (s: string | null) => (s !== null && secrets ? redact(s, secrets) : s);
+    const clean = (s: string | null) => (s !== null && redact ? redact(s) : s);
     const outcome: AttemptOutcome = {
       id: d.id,
       leaseUs: d.leaseUs,

@@ -158,6 +158,6 @@ describe('date-times PostgreSQL cannot store are a 400; offsets it cannot parse 
   it.each([['2026-01-01T00:00:00+23:59'], ['2026-01-01T00:00:00-16:00']])('an offset beyond ±15:59, %p', async (since) => {
     const r = await replay({ since });
     expect(r.status).toBe(202);
-    expect(r.body).toEqual({ queued: 0 });
+    expect(r.body).toEqual({ queued: 0, hasMore: false, next: null });
   });
 });

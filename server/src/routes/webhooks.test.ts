@@ -56,8 +56,8 @@ describe('webhook endpoints', () => {
     expectSchema('WebhookList', list.body);
     expect(list.text).not.toContain(created.body.signingSecret);
 
-    const own = await hook(s.rootKey, apiHook({ signingSecret: 'x'.repeat(16) }));
-    expect(own.body.signingSecret).toBe('x'.repeat(16));
+    const own = await hook(s.rootKey, apiHook({ signingSecret: 'abcdefgh12345678' }));
+    expect(own.body.signingSecret).toBe('abcdefgh12345678');
     expect((await hook(s.rootKey, apiHook({ signingSecret: 'x'.repeat(15) }))).status).toBe(400);
     expect((await hook(s.rootKey, apiHook({ signingSecret: 'x'.repeat(257) }))).status).toBe(400);
 
@@ -80,14 +80,40 @@ describe('webhook endpoints', () => {
     expect(rotated.body.signingSecret).not.toBe(created.body.signingSecret);
     const chosen = await call(app.url, 'POST', `/v1/webhooks/${id}/rotate-secret`, {
       key: s.rootKey,
-      body: { signingSecret: 'y'.repeat(40) },
+      body: { signingSecret: `chosen-by-hand-${'y'.repeat(25)}` },
     });
-    expect(chosen.body.signingSecret).toBe('y'.repeat(40));
+    expect(chosen.body.signingSecret).toBe(`chosen-by-hand-${'y'.repeat(25)}`);
     const noBody = await call(app.url, 'POST', `/v1/webhooks/${id}/rotate-secret`, { key: s.rootKey });
     expect(noBody.status).toBe(200);
 
     expect((await call(app.url, 'DELETE', `/v1/webhooks/${id}`, { key: s.rootKey })).status).toBe(204);
     expect((await call(app.url, 'PATCH', `/v1/webhooks/${id}`, { key: s.rootKey, body: { enabled: true } })).status).toBe(404);
+  });
+
+  it('refuses a signing secret without entropy (whitespace, one character repeated) on create and rotate', async () => {
+    const s = await seedCompany(t.db);
+    const id = (await hook(s.rootKey, apiHook())).body.id;
+    const rotate = (signingSecret: string) =>
+      call(app.url, 'POST', `/v1/webhooks/${id}/rotate-secret`, { key: s.rootKey, body: { signingSecret } });
+    const message =
+      'signingSecret must have at least 16 characters other than whitespace, at least 8 of them different; omit it to have one generated';
+    for (const weak of [
+      ' '.repeat(16),
+      '\t\n'.repeat(20),
+      `${' '.repeat(10)}abcdefgh${' '.repeat(10)}`,
+      'x'.repeat(16),
+      'abababab'.repeat(4),
+    ]) {
+      for (const r of [await hook(s.rootKey, apiHook({ signingSecret: weak })), await rotate(weak)]) {
+        expect({ status: r.status, body: r.body }).toEqual({
+          status: 400,
+          body: { statusCode: 400, error: 'Bad Request', code: 'validation_failed', message },
+        });
+      }
+    }
+    // Spaces inside a secret are fine when there is enough besides them.
+    expect((await rotate('correct horse battery staple')).status).toBe(200);
+    expect((await hook(s.rootKey, apiHook({ signingSecret: ' padded but 16+ chars ' }))).status).toBe(201);
   });
 
   it('needs webhooks:manage and applies the wallet-scope rules 3 to 5', async () => {

@@ -95,7 +95,7 @@ export function webhooksRouter(common: Common, policy: DestinationPolicy, writeL
 
   r.post('/webhooks/:id/replay', writeLimit, async (req, res) => {
     const { row } = await managed(req);
-    res.status(202).json({ queued: await replay(db, row!, checkBody('ReplayRequest', req.body)) });
+    res.status(202).json(await replay(db, row!, checkBody('ReplayRequest', req.body)));
   });
 
   // GET /webhooks/:id is not in the spec; answer it anyway, it is what a caller tries first.

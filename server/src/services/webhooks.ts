@@ -4,7 +4,13 @@ import type { AuthContext } from '../http/authContext';
 import { keySeesAllWallets, keySeesWallet } from '../http/scope';
 import type { DestinationPolicy } from '../webhooks/destinationPolicy';
 import { displayConfig, splitConfig, type WebhookType } from '../webhooks/kinds';
-import { generateSigningSecret, openWebhookSecrets, sealWebhookSecrets } from '../webhooks/webhookSecrets';
+import {
+  checkSigningSecret,
+  generateSigningSecret,
+  openWebhookSecrets,
+  replaceSecrets,
+  sealWebhookSecrets,
+} from '../webhooks/webhookSecrets';
 
 export interface WebhookRow {
   id: number;
@@ -89,6 +95,7 @@ export async function createWebhook(
 ): Promise<WebhookView & { signingSecret: string }> {
   const { db, masterKey, policy } = deps;
   const walletIds = input.walletIds ?? [];
+  if (input.signingSecret !== undefined) checkSigningSecret(input.signingSecret);
   await checkWalletIds(db, ctx, walletIds);
   const split = splitConfig(input.type, input.config, policy);
   const signingSecret = input.signingSecret ?? generateSigningSecret();
@@ -145,10 +152,15 @@ export async function updateWebhook(deps: WebhookDeps, ctx: AuthContext, row: We
     if (input.events !== undefined) patch.events = input.events;
     if (input.enabled !== undefined) patch.enabled = input.enabled;
     if (split) {
-      // Replaced whole (rule 1); waiting deliveries read it at send time (rule 6).
+      // Replaced whole (rule 1); waiting deliveries read it at send time (rule 6). A bot token or
+      // Slack URL it replaces is kept sealed for redaction.
       const secrets = openWebhookSecrets(masterKey, row.id, current.secret_envelope);
       patch.config = split.config;
-      patch.secret_envelope = sealWebhookSecrets(masterKey, row.id, { signingSecret: secrets.signingSecret, ...split.secrets });
+      patch.secret_envelope = sealWebhookSecrets(
+        masterKey,
+        row.id,
+        replaceSecrets(secrets, { signingSecret: secrets.signingSecret, ...split.secrets }),
+      );
     }
     const [updated] = await trx('webhooks').where({ id: row.id }).update(patch).returning('*');
     return toWebhookView(masterKey, updated as WebhookRow);
@@ -160,6 +172,7 @@ export async function rotateSecret(
   row: WebhookRow,
   signingSecret?: string,
 ): Promise<{ id: number; signingSecret: string }> {
+  if (signingSecret !== undefined) checkSigningSecret(signingSecret);
   const next = signingSecret ?? generateSigningSecret();
   return deps.db.transaction(async (trx) => {
     const current = (await trx('webhooks').where({ id: row.id }).whereNull('deleted_at').forUpdate().first()) as WebhookRow | undefined;
@@ -168,7 +181,8 @@ export async function rotateSecret(
     await trx('webhooks')
       .where({ id: row.id })
       .update({
-        secret_envelope: sealWebhookSecrets(deps.masterKey, row.id, { ...secrets, signingSecret: next }),
+        // The replaced secret stays sealed in `previous`: a receiver may still echo it.
+        secret_envelope: sealWebhookSecrets(deps.masterKey, row.id, replaceSecrets(secrets, { ...secrets, signingSecret: next })),
         updated_at: trx.fn.now(),
       });
     return { id: row.id, signingSecret: next };

@@ -1,3 +1,5 @@
+import { standardWebhooksKey } from '../dispatcher/signing';
+import { base64Needles, hexNeedle, type Needle, textNeedle } from './secretEncodings';
 import type { WebhookSecrets } from './webhookSecrets';
 
 const MIN_SECRET = 4;
@@ -5,62 +7,131 @@ const MIN_SECRET = 4;
 // to be ordinary text to strip).
 const MIN_TAIL = 4;
 
+/** Redacts a text before it is stored; `cutAtEnd`: the text is the start of something longer. */
+export type Redactor = (text: string, cutAtEnd?: boolean) => string;
+
 /**
- * Every form in which a receiver (or a proxy in front of it) may echo a secret back: as is,
- * URL-encoded, JSON-escaped (`\/`). A Slack incoming-webhook URL is a credential in each of its
- * parts: the whole URL, its path alone, and the token (last path segment) alone.
+ * The credentials in one set of secrets, as text and as the bytes a receiver may hex- or
+ * base64-encode. A Slack incoming-webhook URL is a credential in each of its parts: the whole
+ * URL, its path alone, and the token (last path segment) alone. A `whsec_` signing secret's key
+ * is the bytes its base64 part decodes to (what Standard Webhooks signs with).
  */
-export function secretForms(secrets: WebhookSecrets): string[] {
-  const raw: string[] = [secrets.signingSecret];
-  if (secrets.botToken) raw.push(secrets.botToken, secrets.botToken.slice(secrets.botToken.indexOf(':') + 1));
-  if (secrets.url) {
-    raw.push(secrets.url, secrets.url.replace(/\/+$/, ''));
+function credentials(s: Partial<WebhookSecrets>): { texts: string[]; bytes: Buffer[] } {
+  const texts: string[] = [];
+  const bytes: Buffer[] = [];
+  if (s.signingSecret) {
+    texts.push(s.signingSecret);
+    bytes.push(Buffer.from(s.signingSecret, 'utf8'), standardWebhooksKey(s.signingSecret));
+  }
+  if (s.botToken) {
+    const token = s.botToken.slice(s.botToken.indexOf(':') + 1);
+    texts.push(s.botToken, token);
+    bytes.push(Buffer.from(s.botToken, 'utf8'), Buffer.from(token, 'utf8'));
+  }
+  if (s.url) {
+    texts.push(s.url, s.url.replace(/\/+$/, ''));
     try {
-      const u = new URL(secrets.url);
-      raw.push(`${u.host}${u.pathname}`, u.pathname, u.pathname.replace(/^\/+/, ''));
+      const u = new URL(s.url);
+      texts.push(`${u.host}${u.pathname}`, u.pathname, u.pathname.replace(/^\/+/, ''));
       const token = u.pathname.split('/').filter(Boolean).pop();
-      if (token && token.length >= 8) raw.push(token);
+      if (token && token.length >= 8) {
+        texts.push(token);
+        bytes.push(Buffer.from(token, 'utf8'));
+      }
     } catch {
       /* a stored URL always parses; nothing more to add otherwise */
     }
   }
-  const forms = new Set<string>();
-  for (const v of raw) {
-    if (!v || v.length < MIN_SECRET) continue;
-    forms.add(v);
-    forms.add(encodeURIComponent(v));
-    forms.add(v.replaceAll('/', '\\/'));
-  }
-  // Longest first: a whole URL becomes one marker, not a marker per part.
-  return [...forms].sort((a, b) => b.length - a.length);
+  return { texts, bytes };
 }
 
-/** Per secrets object (the dispatcher keeps one per webhook version): computed once, not per attempt. */
-const formsOf = new WeakMap<WebhookSecrets, string[]>();
-
 /**
- * Replaces every form of the webhook's secrets in a text (error messages, receiver bodies)
- * before it is stored or cut. `cutAtEnd`: the text is the first part of something longer, so a
- * secret may start at its very end; a trailing beginning of one is redacted too.
+ * Every needle for every secret the webhook has (current and `previous`): the secret as text in
+ * any of the encodings of `textNeedle`, and its bytes in hex (either case) and base64 (both
+ * alphabets, any alignment). Longest first: a whole URL becomes one marker, not one per part.
  */
-export function redact(text: string, secrets: WebhookSecrets, cutAtEnd = false): string {
-  // Most receivers answer with an empty or tiny body: nothing to look for.
-  if (text.length < MIN_TAIL) return text;
-  let forms = formsOf.get(secrets);
-  if (!forms) {
-    forms = secretForms(secrets);
-    formsOf.set(secrets, forms);
-  }
-  let out = text;
-  for (const f of forms) out = out.split(f).join('[redacted]');
-  if (!cutAtEnd) return out;
-  for (const f of forms) {
-    for (let k = Math.min(f.length - 1, out.length); k >= MIN_TAIL; k--) {
-      if (out.endsWith(f.slice(0, k))) {
-        out = `${out.slice(0, out.length - k)}[redacted]`;
-        break;
-      }
+export function secretNeedles(secrets: WebhookSecrets): Needle[] {
+  const bySource = new Map<string, Needle>();
+  const add = (n: Needle) => {
+    if (n.units.length >= MIN_SECRET) bySource.set(n.units.join(''), n);
+  };
+  const sets: Partial<WebhookSecrets>[] = [secrets, ...(secrets.previous ?? [])];
+  for (const set of sets) {
+    const { texts, bytes } = credentials(set);
+    for (const t of texts) add(textNeedle(t));
+    for (const b of new Map(bytes.map((x) => [x.toString('hex'), x])).values()) {
+      add(hexNeedle(b));
+      for (const n of base64Needles(b)) add(n);
     }
   }
-  return out;
+  return [...bySource.values()].sort((a, b) => b.units.length - a.units.length);
+}
+
+// The longest text one character of a secret can become (`&#x1F600;`, four `%XX`).
+const MAX_UNIT_TEXT = 12;
+
+interface Compiled {
+  anchor: string | null;
+  caseless: boolean;
+  anywhere: RegExp;
+  /** Any prefix of at least MIN_TAIL characters of the secret, then the end of the text. */
+  atEnd: RegExp | null;
+  /** How far from the end such a prefix can start. */
+  tailWindow: number;
+}
+
+function compile(n: Needle): Compiled {
+  // `(?:unit|END)`: once the text has ended every remaining unit matches the end, so this is "a
+  // prefix of the needle, then the end" without nesting one group per character. The end may
+  // come inside one character's encoding (`%2`, `\u00`): up to a unit's text less one is allowed.
+  const end = `[%\\\\&#0-9A-Za-z]{0,${MAX_UNIT_TEXT - 1}}$`;
+  const tail = `${n.units.slice(0, MIN_TAIL).join('')}${n.units
+    .slice(MIN_TAIL, -1)
+    .map((u) => `(?:${u}|${end})`)
+    .join('')}${end}`;
+  return {
+    anchor: n.anchor,
+    caseless: n.caseless,
+    anywhere: new RegExp(n.units.join(''), 'g'),
+    atEnd: n.units.length > MIN_TAIL ? new RegExp(tail) : null,
+    tailWindow: n.units.length * MAX_UNIT_TEXT,
+  };
+}
+
+/**
+ * Compiles a webhook's needles once per set of secrets (the dispatcher keeps one redactor per
+ * webhook version), not per attempt. A text is searched only for the needles whose anchor it
+ * contains (one `indexOf` each), so a body without a secret costs about one scan per needle.
+ * `cutAtEnd`: a secret may start at the very end of the text; a trailing prefix of at least
+ * MIN_TAIL characters of one is redacted too.
+ */
+export function redactorFor(secrets: WebhookSecrets): Redactor {
+  const compiled = secretNeedles(secrets).map(compile);
+  return (text, cutAtEnd = false) => {
+    // Most receivers answer with an empty or tiny body: nothing to look for.
+    if (text.length < MIN_TAIL) return text;
+    let out = text;
+    let lower: string | undefined;
+    for (const c of compiled) {
+      if (c.anchor !== null) {
+        if (c.caseless && lower === undefined) lower = out.toLowerCase();
+        if (!(c.caseless ? (lower as string) : out).includes(c.anchor)) continue;
+      }
+      const replaced = out.replace(c.anywhere, '[redacted]');
+      if (replaced !== out) {
+        out = replaced;
+        lower = undefined;
+      }
+    }
+    if (!cutAtEnd) return out;
+    // The earliest start of any secret's beginning left at the end.
+    let cut = out.length;
+    for (const c of compiled) {
+      if (!c.atEnd) continue;
+      const from = Math.max(0, out.length - c.tailWindow);
+      const m = c.atEnd.exec(out.slice(from));
+      if (m && from + m.index < cut) cut = from + m.index;
+    }
+    return cut < out.length ? `${out.slice(0, cut)}[redacted]` : out;
+  };
 }

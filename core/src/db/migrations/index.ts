@@ -13,6 +13,7 @@ import * as m011UnloggedRateLimits from './011_unlogged_rate_limits';
 import * as m012DeliveryDueOrder from './012_delivery_due_order';
 import * as m013PolkadotTransferKey from './013_polkadot_transfer_key';
 import * as m014WithdrawalReservations from './014_withdrawal_reservations';
+import * as m015DeliveryByEvent from './015_delivery_by_event';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '012_delivery_due_order': m012DeliveryDueOrder,
   '013_polkadot_transfer_key': m013PolkadotTransferKey,
   '014_withdrawal_reservations': m014WithdrawalReservations,
+  '015_delivery_by_event': m015DeliveryByEvent,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
