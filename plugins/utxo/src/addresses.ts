@@ -46,7 +46,10 @@ export function validateUtxoAddress(chain: string, network: string, text: string
 /** The canonical display form (bech32 lower case; base58 as is). */
 export function formatUtxoAddress(chain: string, network: string, text: string): string {
   const net = utxoNetwork(chain, network);
-  return address.fromOutputScript(scriptOfAny(net, text), net.params);
+  // Not bitcoinjs' fromOutputScript: it needs a process-wide ECC library for taproot (500 without one).
+  const shown = addressOfScript(net, scriptOfAny(net, text));
+  if (shown === null) throw new BaseError('invalid_address', `"${text}" is not a valid ${chain} ${network} address`);
+  return shown;
 }
 
 /**
