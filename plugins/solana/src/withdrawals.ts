@@ -33,6 +33,7 @@ import {
   type WithdrawalVerdict,
 } from '@walletd/core';
 import { signEd25519, solanaKey } from './addresses';
+import { checkSolanaIntent } from './checkIntent';
 import { type MessageSummary, base58, summarizeMessage } from './message';
 import {
   LAMPORTS_PER_SIGNATURE,
@@ -256,11 +257,12 @@ function difference(signed: MessageSummary, p: SolanaTxPayload, expected: Messag
  */
 export function createSolanaWithdrawals(): WithdrawalVerbs<SolanaReader> {
   return {
+    checkIntent: checkSolanaIntent,
     async build(intent: WithdrawalIntent, reader: SolanaReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
+      checkSolanaIntent(intent);
       const [output] = intent.outputs;
       const source = intent.sources[0];
-      if (!output || intent.outputs.length !== 1)
-        throw new BaseError('validation_failed', 'a Solana withdrawal pays exactly one recipient');
+      if (!output) throw new BaseError('validation_failed', 'a Solana withdrawal pays exactly one recipient');
       if (!source) throw new BaseError('validation_failed', 'a source address is required');
       if (output.amount <= 0n) throw new BaseError('invalid_amount', 'the amount must be positive');
       const keepSystem = await reader.rentExemptMinimum(SYSTEM_ACCOUNT_SIZE);
