@@ -22,7 +22,10 @@ export function checkTonIntent(intent: WithdrawalIntent) {
   const to = parseTonAddress(intent.network, output.to);
   if (!to) throw new BaseError('invalid_address', `"${output.to}" is not a valid TON address for ${intent.network}`);
   if (!WORKCHAINS.has(to.workChain))
-    throw new BaseError('invalid_address', `"${output.to}" is on workchain ${to.workChain}, which does not exist: nothing can be delivered there`);
+    throw new BaseError(
+      'invalid_address',
+      `"${output.to}" is on workchain ${to.workChain}, which does not exist: nothing can be delivered there`,
+    );
   if (output.amount <= 0n) throw new BaseError('invalid_amount', 'the amount must be positive');
   const source = intent.sources[0] === undefined ? null : parseTonAddress(intent.network, intent.sources[0]);
   if (source && to.equals(source)) throw new BaseError('validation_failed', 'a TON withdrawal cannot pay its own source');

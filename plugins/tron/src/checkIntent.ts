@@ -16,7 +16,8 @@ export function checkTronIntent(intent: WithdrawalIntent): void {
   if (!validateTronAddress(output.to)) throw new BaseError('invalid_address', `"${output.to}" is not a valid Tron address`);
   if (output.amount <= 0n) throw new BaseError('invalid_amount', 'the amount must be positive');
   const to = tronMatchKey(output.to);
-  if (to === ZERO_KEY) throw new BaseError('invalid_address', `${output.to} is the zero address: no key controls it, so what is paid there is lost`);
+  if (to === ZERO_KEY)
+    throw new BaseError('invalid_address', `${output.to} is the zero address: no key controls it, so what is paid there is lost`);
   const trx = !intent.asset.contractAddress;
   if (trx && output.amount > 2n ** 63n - 1n) throw new BaseError('invalid_amount', 'a TRX amount is an int64 in sun');
   const source = intent.sources[0];

@@ -12,7 +12,7 @@ import {
   type WithdrawalVerdict,
   fromBaseUnits,
 } from '@walletd/core';
-import { deriveTronKey, formatTronAddress, matchKeyOfKey, tronMatchKey, validateTronAddress } from './addresses';
+import { deriveTronKey, formatTronAddress, matchKeyOfKey, tronMatchKey } from './addresses';
 import { checkTronIntent } from './checkIntent';
 import { TRANSFER_TOPIC } from './detectTransfers';
 import { bytesToHex, hexToBytes } from './hex';

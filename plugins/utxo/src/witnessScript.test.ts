@@ -21,9 +21,17 @@ describe('witness outputs a chain can spend', () => {
     bitcoin.initEccLib(ecc);
     for (const a of [BIP86, BIP350_V1]) {
       const pubkey = Buffer.from(utxoMatchKey('bitcoin', 'mainnet', a).slice(4), 'hex');
-      expect(Buffer.from(bitcoin.payments.p2tr({ pubkey }).output as Uint8Array).toString('hex')).toBe(utxoMatchKey('bitcoin', 'mainnet', a));
+      expect(Buffer.from(bitcoin.payments.p2tr({ pubkey }).output as Uint8Array).toString('hex')).toBe(
+        utxoMatchKey('bitcoin', 'mainnet', a),
+      );
     }
-    expect(validateUtxoAddress('bitcoin', 'regtest', segwitAddress('bcrt', 1, Buffer.from(utxoMatchKey('bitcoin', 'mainnet', BIP86).slice(4), 'hex'), 0, 32))).toBe(true);
+    expect(
+      validateUtxoAddress(
+        'bitcoin',
+        'regtest',
+        segwitAddress('bcrt', 1, Buffer.from(utxoMatchKey('bitcoin', 'mainnet', BIP86).slice(4), 'hex'), 0, 32),
+      ),
+    ).toBe(true);
   });
 
   it('refuses witness v2–v16 (anyone can spend them until a soft fork), v1 programs that are no key, and a bech32 v1 checksum', () => {

@@ -66,7 +66,12 @@ describe('issued amounts in base units', () => {
 
 describe('XRP black holes', () => {
   test('are valid classic addresses (so the refusal can match them) and ordinary accounts are not among them', () => {
-    for (const a of ['rrrrrrrrrrrrrrrrrrrrrhoLvTp', 'rrrrrrrrrrrrrrrrrrrrBZbvji', 'rrrrrrrrrrrrrrrrrNAMEtxvNvQ', 'rrrrrrrrrrrrrrrrrrrn5RM1rHd']) {
+    for (const a of [
+      'rrrrrrrrrrrrrrrrrrrrrhoLvTp',
+      'rrrrrrrrrrrrrrrrrrrrBZbvji',
+      'rrrrrrrrrrrrrrrrrNAMEtxvNvQ',
+      'rrrrrrrrrrrrrrrrrrrn5RM1rHd',
+    ]) {
       expect(parseXrpDestination('mainnet', a)).toEqual({ account: a });
       expect(xrpBurnReason(a)).not.toBeNull();
     }

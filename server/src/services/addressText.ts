@@ -6,6 +6,6 @@ import { BaseError } from '@walletd/core';
  * trimmed into something the caller did not send. No chain's address contains one.
  */
 export function refusePaddedAddress(text: string, field: string): void {
-  if (/^[\s\u200b\u200c\u200d\u2060\ufeff]|[\s\u200b\u200c\u200d\u2060\ufeff]$/u.test(text))
+  if (/^(?:\s|\u200b|\u200c|\u200d|\u2060)|(?:\s|\u200b|\u200c|\u200d|\u2060)$/u.test(text))
     throw new BaseError('invalid_address', `${field} ${JSON.stringify(text)} has blanks around it; give the address exactly, without them`);
 }

@@ -89,7 +89,14 @@ describe('walletd admin and dev commands: checks and messages', () => {
       expect([r.status, r.stderr]).toEqual([1, expect.stringMatching(/has blanks around it/)]);
     }
     // A bech32 string with a valid checksum: dogecoin has no segwit, so no payment can go there.
-    const dogeBech32 = policyAdd('--kind', 'deny_destinations', '--chain', 'dogecoin', '--addresses', 'doge1qqurswpc8qurswpc8qurswpc8qurswpc8xnkc0f');
+    const dogeBech32 = policyAdd(
+      '--kind',
+      'deny_destinations',
+      '--chain',
+      'dogecoin',
+      '--addresses',
+      'doge1qqurswpc8qurswpc8qurswpc8qurswpc8xnkc0f',
+    );
     expect([dogeBech32.status, dogeBech32.stderr]).toEqual([1, expect.stringMatching(/is not a valid address on dogecoin/)]);
     expect(walletd('admin', 'policy', 'list', '--company', String(companyId)).json).toEqual([]);
   });

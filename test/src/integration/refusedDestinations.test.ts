@@ -1,14 +1,6 @@
 import type { ChainSettings } from '@walletd/core';
 import { loadPlugins } from '@walletd/server';
-import {
-  type Seeded,
-  type TestApp,
-  type TestDatabase,
-  call,
-  createTestDatabase,
-  seedCompany,
-  startTestApp,
-} from '@walletd/test-harness';
+import { type Seeded, type TestApp, type TestDatabase, call, createTestDatabase, seedCompany, startTestApp } from '@walletd/test-harness';
 
 /**
  * Issue 28, section 3: a destination the chain cannot pay, or that burns what it is paid, is
@@ -72,8 +64,9 @@ describe('destinations refused alike by prepare and by a withdrawal request', ()
     const tagMismatch = /the address carries destination tag 5 but destinationTag is 6/;
     await refusedAlike('xrp', { asset: 'XRP', toAddress: xAddress, amount: '20', destinationTag: 6 }, 'validation_failed', tagMismatch);
     await refusedAlike('xrp', { asset: 'XRP', toAddress: `${other}:5`, amount: '20', destinationTag: 6 }, 'validation_failed', tagMismatch);
-    const account = (wallets.xrp?.address as string).split(':')[0] as string;
-    for (const own of [account, `${account}:7`, (wallets.xrp as { address: string }).address])
+    const deposit = (wallets.xrp as { address: string }).address;
+    const account = deposit.split(':')[0] as string;
+    for (const own of [account, `${account}:7`, deposit])
       await refusedAlike('xrp', { asset: 'XRP', toAddress: own, amount: '20' }, 'validation_failed', /cannot pay its own sender/);
     // What agrees is a request (no node needed until approval).
     const [, fine] = await both('xrp', { asset: 'XRP', toAddress: xAddress, amount: '20', destinationTag: 5 });
@@ -81,13 +74,23 @@ describe('destinations refused alike by prepare and by a withdrawal request', ()
   });
 
   it('XRP black holes: no key controls them', async () => {
-    for (const hole of ['rrrrrrrrrrrrrrrrrrrrrhoLvTp', 'rrrrrrrrrrrrrrrrrrrrBZbvji', 'rrrrrrrrrrrrrrrrrNAMEtxvNvQ', 'rrrrrrrrrrrrrrrrrrrn5RM1rHd'])
+    for (const hole of [
+      'rrrrrrrrrrrrrrrrrrrrrhoLvTp',
+      'rrrrrrrrrrrrrrrrrrrrBZbvji',
+      'rrrrrrrrrrrrrrrrrNAMEtxvNvQ',
+      'rrrrrrrrrrrrrrrrrrrn5RM1rHd',
+    ])
       await refusedAlike('xrp', { asset: 'XRP', toAddress: hole, amount: '20' }, 'invalid_address', /no key controls it/);
   });
 
   it('Tron and TON: a wallet paying its only address (the one that would pay)', async () => {
     const tron = wallets.tron as { address: string };
-    await refusedAlike('tron', { asset: 'TRX', toAddress: tron.address, amount: '1' }, 'validation_failed', /TRX transfer to its own sender/);
+    await refusedAlike(
+      'tron',
+      { asset: 'TRX', toAddress: tron.address, amount: '1' },
+      'validation_failed',
+      /TRX transfer to its own sender/,
+    );
     await refusedAlike(
       'tron',
       { asset: 'TRX', toAddress: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb', amount: '1' },
@@ -100,7 +103,12 @@ describe('destinations refused alike by prepare and by a withdrawal request', ()
 
   it('TON: workchain 1 does not exist (refused); the masterchain does (a request is taken)', async () => {
     const hash = 'ab'.repeat(32);
-    await refusedAlike('ton', { asset: 'TON', toAddress: `1:${hash}`, amount: '1' }, 'invalid_address', /workchain 1, which does not exist/);
+    await refusedAlike(
+      'ton',
+      { asset: 'TON', toAddress: `1:${hash}`, amount: '1' },
+      'invalid_address',
+      /workchain 1, which does not exist/,
+    );
     const [, master] = await both('ton', { asset: 'TON', toAddress: `-1:${hash}`, amount: '1' });
     expect(master.status).toBe(201);
   });
@@ -123,14 +131,28 @@ describe('destinations refused alike by prepare and by a withdrawal request', ()
   });
 
   it('Solana: the incinerator and programs', async () => {
-    for (const to of ['1nc1nerator11111111111111111111111111111111', '11111111111111111111111111111111', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'])
+    for (const to of [
+      '1nc1nerator11111111111111111111111111111111',
+      '11111111111111111111111111111111',
+      'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+    ])
       await refusedAlike('solana', { asset: 'SOL', toAddress: to, amount: '1' }, 'invalid_address', /no key controls it/);
   });
 
-  it('UTXO: dogecoin bech32 and bitcoin witness v2 are refused everywhere, policies included; taproot is taken', async () => {
+  it('UTXO: dogecoin bech32 and bitcoin witness v2 are refused (the admin CLI refuses them in policies: adminCliChecks); taproot is taken', async () => {
     const dogeBech32 = 'dcrt1qqurswpc8qurswpc8qurswpc8qurswpc8g264cg';
-    await refusedAlike('dogecoin', { asset: 'DOGE', toAddress: dogeBech32, amount: '10' }, 'invalid_address', /not a valid dogecoin regtest/);
-    await refusedAlike('bitcoin', { asset: 'BTC', toAddress: 'bcrt1zqurswpc8qurswpc8qurswpc8qufpzj6p', amount: '0.1' }, 'invalid_address', /.*/);
+    await refusedAlike(
+      'dogecoin',
+      { asset: 'DOGE', toAddress: dogeBech32, amount: '10' },
+      'invalid_address',
+      /not a valid dogecoin regtest/,
+    );
+    await refusedAlike(
+      'bitcoin',
+      { asset: 'BTC', toAddress: 'bcrt1zqurswpc8qurswpc8qurswpc8qufpzj6p', amount: '0.1' },
+      'invalid_address',
+      /is not a valid bitcoin regtest address/,
+    );
     const taproot = 'bcrt1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqc8gma6';
     const [, request] = await both('bitcoin', { asset: 'BTC', toAddress: taproot, amount: '0.1' });
     expect(request.status).toBe(201);
