@@ -377,6 +377,14 @@ export interface VerifyContext {
 }
 
 export interface WithdrawalVerbs<R extends ChainReader = ChainReader> {
+  /**
+   * What can be refused without a node (a tag in the address against the output's, a payment to its
+   * own source, a destination that burns funds): throws the BaseError `build` would. `build` runs
+   * it first; the server runs it on a withdrawal request too, which reaches `build` only after its
+   * approval. `sources` is empty there when the paying address is not known yet (UTXO and account
+   * chains choose it by balance at prepare). Optional: a plugin without it is checked at `build`.
+   */
+  checkIntent?(intent: WithdrawalIntent): void;
   build(intent: WithdrawalIntent, reader: R, context?: BuildContext): Promise<UnsignedWithdrawal>;
   sign(unsigned: UnsignedWithdrawal, secret: WalletSecret, derivationIndexes: number[]): Promise<SignedWithdrawal>;
   /**

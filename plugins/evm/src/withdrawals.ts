@@ -13,6 +13,7 @@ import {
   refusingUnreadableSigned,
 } from '@walletd/core';
 import { HDNodeWallet, Transaction, keccak256 } from 'ethers';
+import { checkEvmIntent } from './checkIntent';
 import { TRANSFER_TOPIC } from './detectTransfers';
 import { nodeRefusal } from './nodeRefusal';
 import type { EvmReader } from './evmReader';
@@ -64,11 +65,13 @@ async function nodeHas(reader: ChainReader, txHash: string): Promise<boolean> {
 
 export function createEvmWithdrawals(): WithdrawalVerbs {
   return refusingUnreadableSigned('EVM transaction', {
+    checkIntent: checkEvmIntent,
     async build(intent: WithdrawalIntent, reader: ChainReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const evm = asEvm(reader);
+      checkEvmIntent(intent);
       const [output] = intent.outputs;
       const from = intent.sources[0];
-      if (!output || intent.outputs.length !== 1) throw new BaseError('validation_failed', 'an EVM withdrawal pays exactly one recipient');
+      if (!output) throw new BaseError('validation_failed', 'an EVM withdrawal pays exactly one recipient');
       if (!from) throw new BaseError('validation_failed', 'a source address is required');
       const token = intent.asset.contractAddress;
       // First, so a token amount above the balance reads as that, not as a failed gas estimate.

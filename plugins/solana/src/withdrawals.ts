@@ -34,6 +34,7 @@ import {
   refusingUnreadableSigned,
 } from '@walletd/core';
 import { signEd25519, solanaKey } from './addresses';
+import { checkSolanaIntent } from './checkIntent';
 import { type MessageSummary, base58, summarizeMessage } from './message';
 import { nodeRefusal } from './nodeRefusal';
 import {
@@ -246,11 +247,12 @@ function difference(signed: MessageSummary, p: SolanaTxPayload, expected: Messag
  */
 export function createSolanaWithdrawals(): WithdrawalVerbs<SolanaReader> {
   return refusingUnreadableSigned('Solana transaction', {
+    checkIntent: checkSolanaIntent,
     async build(intent: WithdrawalIntent, reader: SolanaReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
+      checkSolanaIntent(intent);
       const [output] = intent.outputs;
       const source = intent.sources[0];
-      if (!output || intent.outputs.length !== 1)
-        throw new BaseError('validation_failed', 'a Solana withdrawal pays exactly one recipient');
+      if (!output) throw new BaseError('validation_failed', 'a Solana withdrawal pays exactly one recipient');
       if (!source) throw new BaseError('validation_failed', 'a source address is required');
       if (output.amount <= 0n) throw new BaseError('invalid_amount', 'the amount must be positive');
       const keepSystem = await reader.rentExemptMinimum(SYSTEM_ACCOUNT_SIZE);

@@ -26,6 +26,7 @@ import {
 } from '@walletd/core';
 import { nodeRefusal } from './nodeRefusal';
 import { parseTonAddress, tonKey, walletOf } from './addresses';
+import { checkTonIntent } from './checkIntent';
 import { OP_EXCESSES, commentOf } from './detect';
 import type { RawTransactionItem, TonReader } from './tonReader';
 
@@ -75,17 +76,6 @@ const ton = (nano: bigint) => `${fromBaseUnits(nano, 9)} TON`;
 const payloadOf = (u: UnsignedWithdrawal) => u.payload as TonPayload;
 const commentCell = (text: string) => beginCell().storeUint(0, 32).storeStringTail(text).endCell();
 
-function recipientOf(intent: WithdrawalIntent) {
-  const output = intent.outputs[0];
-  if (!output || intent.outputs.length !== 1) throw new BaseError('validation_failed', 'a TON withdrawal pays exactly one recipient');
-  if (output.destinationTag !== undefined) throw new BaseError('validation_failed', 'a TON transfer cannot carry a destination tag');
-  const to = parseTonAddress(intent.network, output.to);
-  if (!to) throw new BaseError('invalid_address', `"${output.to}" is not a valid TON address for ${intent.network}`);
-  if (output.amount <= 0n) throw new BaseError('invalid_amount', 'the amount must be positive');
-  const bounceable = Address.isFriendly(output.to) ? Address.parseFriendly(output.to).isBounceable : null;
-  return { to, bounceable, amount: output.amount, memo: output.memo };
-}
-
 /** The external message's hash: the withdrawal's id until its wallet transaction exists. */
 const messageHash = (boc: string) => Cell.fromBase64(boc).hash().toString('hex');
 const inMessageHash = (tx: Transaction): string | null =>
@@ -93,12 +83,14 @@ const inMessageHash = (tx: Transaction): string | null =>
 
 export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
   return refusingUnreadableSigned('TON external message', {
+    checkIntent: (intent) => {
+      checkTonIntent(intent);
+    },
     async build(intent: WithdrawalIntent, reader: TonReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const sourceText = intent.sources[0];
       const source = sourceText ? parseTonAddress(intent.network, sourceText) : null;
       if (!source) throw new BaseError('validation_failed', 'a source address is required');
-      const r = recipientOf(intent);
-      if (r.to.equals(source)) throw new BaseError('validation_failed', 'a TON withdrawal cannot pay its own source');
+      const r = checkTonIntent(intent);
       const [info, seqnoNow, destination] = await Promise.all([reader.accountInfo(source), reader.seqno(source), reader.accountInfo(r.to)]);
       let seqno = seqnoNow;
       for (const w of context?.inFlight ?? []) {

@@ -13,7 +13,8 @@ import {
   fromBaseUnits,
   refusingUnreadableSigned,
 } from '@walletd/core';
-import { deriveTronKey, formatTronAddress, matchKeyOfKey, tronMatchKey, validateTronAddress } from './addresses';
+import { deriveTronKey, formatTronAddress, matchKeyOfKey, tronMatchKey } from './addresses';
+import { checkTronIntent } from './checkIntent';
 import { TRANSFER_TOPIC } from './detectTransfers';
 import { bytesToHex, hexToBytes } from './hex';
 import {
@@ -358,18 +359,13 @@ export function createTronWithdrawals(): WithdrawalVerbs<TronReader> {
   async function build(intent: WithdrawalIntent, reader: TronReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
     const [output] = intent.outputs;
     const source = intent.sources[0];
-    if (!output || intent.outputs.length !== 1) throw new BaseError('validation_failed', 'a Tron withdrawal pays exactly one recipient');
     if (!source) throw new BaseError('validation_failed', 'a source address is required');
-    if (output.destinationTag !== undefined) throw new BaseError('validation_failed', 'a Tron transaction cannot carry a destination tag');
-    if (!validateTronAddress(output.to)) throw new BaseError('invalid_address', `"${output.to}" is not a valid Tron address`);
-    if (output.amount <= 0n) throw new BaseError('invalid_amount', 'the amount must be positive');
+    checkTronIntent(intent);
+    if (!output) throw new BaseError('validation_failed', 'a Tron withdrawal pays exactly one recipient');
     const owner = formatTronAddress(source);
     const to = formatTronAddress(output.to);
     const token = intent.asset.contractAddress;
     const kind: TronTxPayload['kind'] = token ? 'trc20' : 'trx';
-    if (kind === 'trx' && output.amount > 2n ** 63n - 1n) throw new BaseError('invalid_amount', 'a TRX amount is an int64 in sun');
-    if (kind === 'trx' && tronMatchKey(owner) === tronMatchKey(to))
-      throw new BaseError('validation_failed', 'Tron refuses a TRX transfer to its own sender');
 
     const [now, balance, tokenBalance] = await Promise.all([
       reader.nowBlock(),
@@ -445,6 +441,7 @@ export function createTronWithdrawals(): WithdrawalVerbs<TronReader> {
   }
 
   return refusingUnreadableSigned('Tron transaction', {
+    checkIntent: checkTronIntent,
     build,
 
     async sign(unsigned: UnsignedWithdrawal, secret: WalletSecret, derivationIndexes: number[]): Promise<SignedWithdrawal> {

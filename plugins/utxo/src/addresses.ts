@@ -2,6 +2,7 @@ import { BaseError, type DerivedAddress } from '@walletd/core';
 import { bip32, bitcoin } from './libs';
 import { type UtxoNetwork, utxoNetwork } from './networks';
 import { segwitAddress } from './segwitAddress';
+import { witnessScript } from './witnessScript';
 
 const { address, payments } = bitcoin;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -12,6 +13,8 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
  * addresses on the hot path.
  */
 export function scriptOf(net: UtxoNetwork, text: string): Uint8Array {
+  const witness = witnessScript(net, text);
+  if (witness) return witness;
   try {
     return address.toOutputScript(text, net.params);
   } catch {
@@ -22,8 +25,9 @@ export function scriptOf(net: UtxoNetwork, text: string): Uint8Array {
 /** An address, or a match key (the script hex of a standard output): the contract takes both forms. */
 function scriptOfAny(net: UtxoNetwork, text: string): Uint8Array {
   if (/^([0-9a-f]{2})+$/.test(text)) {
-    const bytes = Buffer.from(text, 'hex');
-    if (addressOfScript(net, bytes) !== null) return bytes;
+    const shown = addressOfScript(net, Buffer.from(text, 'hex'));
+    // Through the address again: a script no address of this chain may pay (witness v2) is refused.
+    if (shown !== null) return scriptOf(net, shown);
   }
   return scriptOf(net, text);
 }
@@ -42,7 +46,10 @@ export function validateUtxoAddress(chain: string, network: string, text: string
 /** The canonical display form (bech32 lower case; base58 as is). */
 export function formatUtxoAddress(chain: string, network: string, text: string): string {
   const net = utxoNetwork(chain, network);
-  return address.fromOutputScript(scriptOfAny(net, text), net.params);
+  // Not bitcoinjs' fromOutputScript: it needs a process-wide ECC library for taproot (500 without one).
+  const shown = addressOfScript(net, scriptOfAny(net, text));
+  if (shown === null) throw new BaseError('invalid_address', `"${text}" is not a valid ${chain} ${network} address`);
+  return shown;
 }
 
 /**

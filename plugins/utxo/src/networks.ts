@@ -8,6 +8,8 @@ export interface UtxoNetwork {
   chain: 'bitcoin' | 'dogecoin';
   network: string;
   params: Network;
+  /** Witness outputs exist (bitcoin: v0 and taproot); dogecoin has none, so bech32 is refused there. */
+  segwit: boolean;
   /** BIP-84 native segwit (bitcoin) or BIP-44 P2PKH (dogecoin). */
   purpose: 84 | 44;
   coinType: number;
@@ -37,14 +39,77 @@ const dogecoinTestnet: Network = {
 const dogecoinRegtest: Network = { ...dogecoinTestnet, bech32: 'dcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
 
 export const UTXO_NETWORKS: UtxoNetwork[] = [
-  { chain: 'bitcoin', network: 'mainnet', params: networks.bitcoin, purpose: 84, coinType: 0, dustLimit: 546n, minFeeRate: 1n },
-  { chain: 'bitcoin', network: 'testnet', params: networks.testnet, purpose: 84, coinType: 1, dustLimit: 546n, minFeeRate: 1n },
-  { chain: 'bitcoin', network: 'signet', params: networks.testnet, purpose: 84, coinType: 1, dustLimit: 546n, minFeeRate: 1n },
-  { chain: 'bitcoin', network: 'regtest', params: networks.regtest, purpose: 84, coinType: 1, dustLimit: 546n, minFeeRate: 1n },
+  {
+    chain: 'bitcoin',
+    network: 'mainnet',
+    params: networks.bitcoin,
+    segwit: true,
+    purpose: 84,
+    coinType: 0,
+    dustLimit: 546n,
+    minFeeRate: 1n,
+  },
+  {
+    chain: 'bitcoin',
+    network: 'testnet',
+    params: networks.testnet,
+    segwit: true,
+    purpose: 84,
+    coinType: 1,
+    dustLimit: 546n,
+    minFeeRate: 1n,
+  },
+  {
+    chain: 'bitcoin',
+    network: 'signet',
+    params: networks.testnet,
+    segwit: true,
+    purpose: 84,
+    coinType: 1,
+    dustLimit: 546n,
+    minFeeRate: 1n,
+  },
+  {
+    chain: 'bitcoin',
+    network: 'regtest',
+    params: networks.regtest,
+    segwit: true,
+    purpose: 84,
+    coinType: 1,
+    dustLimit: 546n,
+    minFeeRate: 1n,
+  },
   // Dogecoin's dust and relay floor are 0.01 DOGE (1,000,000 base units per kB: 1,000 per byte).
-  { chain: 'dogecoin', network: 'mainnet', params: dogecoin, purpose: 44, coinType: 3, dustLimit: 1_000_000n, minFeeRate: 1_000n },
-  { chain: 'dogecoin', network: 'testnet', params: dogecoinTestnet, purpose: 44, coinType: 1, dustLimit: 1_000_000n, minFeeRate: 1_000n },
-  { chain: 'dogecoin', network: 'regtest', params: dogecoinRegtest, purpose: 44, coinType: 1, dustLimit: 1_000_000n, minFeeRate: 1_000n },
+  {
+    chain: 'dogecoin',
+    network: 'mainnet',
+    params: dogecoin,
+    segwit: false,
+    purpose: 44,
+    coinType: 3,
+    dustLimit: 1_000_000n,
+    minFeeRate: 1_000n,
+  },
+  {
+    chain: 'dogecoin',
+    network: 'testnet',
+    params: dogecoinTestnet,
+    segwit: false,
+    purpose: 44,
+    coinType: 1,
+    dustLimit: 1_000_000n,
+    minFeeRate: 1_000n,
+  },
+  {
+    chain: 'dogecoin',
+    network: 'regtest',
+    params: dogecoinRegtest,
+    segwit: false,
+    purpose: 44,
+    coinType: 1,
+    dustLimit: 1_000_000n,
+    minFeeRate: 1_000n,
+  },
 ];
 
 export function utxoNetwork(chain: string, network: string): UtxoNetwork {

@@ -44,9 +44,13 @@ export interface UtxoTxPayload {
 const asUtxo = (reader: ChainReader) => reader as UtxoReader;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-/** vbytes: P2WPKH input 68, P2PKH input 148, outputs 31 / 34, overhead 11 (segwit marker rounded up). */
+/** vbytes: P2WPKH input 68, P2PKH input 148, overhead 11 (segwit marker rounded up). */
 const inputVsize = (script: string) => (script.startsWith('0014') ? 68 : 148);
-const outputVsize = (script: string) => (script.startsWith('0014') ? 31 : 34);
+/**
+ * An output is its value (8), the script's length (1 byte below 253) and the script: P2WPKH 31,
+ * P2SH 32, P2PKH 34, P2WSH and taproot 43 (counting every non-P2WPKH output as 34 under-paid those).
+ */
+export const outputVsize = (script: string) => 8 + 1 + script.length / 2;
 
 /** The node's fee estimate for about an hour (6 blocks), never below the network's floor. */
 async function feeRate(reader: UtxoReader, net: UtxoNetwork): Promise<bigint> {

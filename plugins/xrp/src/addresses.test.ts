@@ -1,5 +1,6 @@
 import { classicAddressToXAddress } from 'xrpl';
 import { issuedCurrencyKey, parseXrpDestination, xrpMatchKey } from './addresses';
+import { xrpBurnReason } from './burnAddress';
 import { canonicalCurrency } from './currency';
 import { issuedValueToUnits, unitsToIssuedValue } from './issuedAmount';
 
@@ -60,5 +61,20 @@ describe('issued amounts in base units', () => {
     expect(unitsToIssuedValue(12_500_000n, 6)).toBe('12.5');
     expect(unitsToIssuedValue(1n, 6)).toBe('0.000001');
     expect(unitsToIssuedValue(7_000000n, 6)).toBe('7');
+  });
+});
+
+describe('XRP black holes', () => {
+  test('are valid classic addresses (so the refusal can match them) and ordinary accounts are not among them', () => {
+    for (const a of [
+      'rrrrrrrrrrrrrrrrrrrrrhoLvTp',
+      'rrrrrrrrrrrrrrrrrrrrBZbvji',
+      'rrrrrrrrrrrrrrrrrNAMEtxvNvQ',
+      'rrrrrrrrrrrrrrrrrrrn5RM1rHd',
+    ]) {
+      expect(parseXrpDestination('mainnet', a)).toEqual({ account: a });
+      expect(xrpBurnReason(a)).not.toBeNull();
+    }
+    expect(xrpBurnReason(ACCOUNT)).toBeNull();
   });
 });

@@ -13,9 +13,11 @@ import {
   refusingUnreadableSigned,
 } from '@walletd/core';
 import { Wallet, decode, deriveAddress, hashes, verifySignature } from 'xrpl';
-import { deriveXrpKey, issuedCurrencyKey, parseXrpDestination } from './addresses';
+import { deriveXrpKey, issuedCurrencyKey } from './addresses';
+import { checkXrpIntent } from './checkIntent';
 import { TF_PARTIAL_PAYMENT, deliveredOf } from './detect';
 import { issuedValueToUnits, unitsToIssuedValue } from './issuedAmount';
+import { recipientOf } from './recipient';
 import type { XrpReader } from './xrpReader';
 
 /** An issued-currency amount as a Payment carries it. */
@@ -69,24 +71,6 @@ function issuedOf(intent: WithdrawalIntent): { currency: string; issuer: string 
   return { currency: key.slice(0, dot), issuer: key.slice(dot + 1) };
 }
 
-/** The one recipient, with the tag from the address (`r…:tag`, X-address) or the output; both must agree. */
-function recipientOf(intent: WithdrawalIntent): { account: string; tag?: number; amount: bigint; memo?: string } {
-  const output = intent.outputs[0];
-  if (!output || intent.outputs.length !== 1) throw new BaseError('validation_failed', 'an XRP Payment pays exactly one recipient');
-  const d = parseXrpDestination(intent.network, output.to);
-  if (!d) throw new BaseError('invalid_address', `"${output.to}" is not a valid XRP Ledger address for ${intent.network}`);
-  if (d.tag !== undefined && output.destinationTag !== undefined && d.tag !== output.destinationTag)
-    throw new BaseError('validation_failed', `the address carries destination tag ${d.tag} but destinationTag is ${output.destinationTag}`);
-  const tag = d.tag ?? output.destinationTag;
-  if (output.amount <= 0n) throw new BaseError('invalid_amount', 'the amount must be positive');
-  return {
-    account: d.account,
-    ...(tag !== undefined ? { tag } : {}),
-    amount: output.amount,
-    ...(output.memo !== undefined ? { memo: output.memo } : {}),
-  };
-}
-
 function memosOf(memo: string | undefined): PaymentJson['Memos'] {
   if (memo === undefined) return undefined;
   const data = Buffer.from(memo, 'utf8');
@@ -136,11 +120,13 @@ function differenceFromIntent(intent: WithdrawalIntent, tx: Record<string, unkno
 
 export function createXrpWithdrawals(): WithdrawalVerbs<XrpReader> {
   return refusingUnreadableSigned('XRP Ledger transaction', {
+    checkIntent: (intent) => {
+      checkXrpIntent(intent);
+    },
     async build(intent: WithdrawalIntent, reader: XrpReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const source = intent.sources[0];
       if (!source) throw new BaseError('validation_failed', 'a source account is required');
-      const r = recipientOf(intent);
-      if (r.account === source) throw new BaseError('validation_failed', 'an XRP Payment cannot pay its own sender');
+      const r = checkXrpIntent(intent);
       const issued = issuedOf(intent);
       const Memos = memosOf(r.memo);
       const [validated, sender, destination, reserve, fees, networkId] = await Promise.all([

@@ -15,6 +15,9 @@ const list = (text: string | undefined) =>
         .map((s) => s.trim())
         .filter(Boolean);
 
+/** `--addresses a,b`: split on commas only; each is checked as the API checks an address (exactly, never trimmed). */
+const addressList = (text: string | undefined) => (text === undefined ? undefined : text.split(',').filter((s) => s !== ''));
+
 /** `walletd admin policy …` and `walletd admin request …`: spending policies and approvals. */
 export function registerPolicyCommands(admin: Command): void {
   const g = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions;
@@ -44,7 +47,7 @@ export function registerPolicyCommands(admin: Command): void {
           if (!asset) throw new BaseError('validation_failed', 'amounts need --asset (they are read in its display units)');
           return toBaseUnits(text, asset.decimals);
         };
-        const given = list(o.addresses);
+        const given = addressList(o.addresses);
         // Addresses are checked on the asset's chain when the policy has one, else on --chain, else on any chain.
         const [assetChain, assetNetwork] = asset ? asset.key.split(':') : [];
         const destinations = given?.length

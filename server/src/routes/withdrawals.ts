@@ -6,7 +6,8 @@ import type { Common } from '../context';
 import type { AuthContext } from '../http/authContext';
 import { checkBody } from '../http/body';
 import { auth, keySeesWallet, parseId, requireGlobal, walletFor } from '../http/scope';
-import { type IntentBody, resolveIntent } from '../services/withdrawals/intent';
+import { checkedIntent } from '../services/withdrawals/checkedIntent';
+import type { IntentBody } from '../services/withdrawals/intent';
 import { prepareWithdrawal } from '../services/withdrawals/prepare';
 import { type RequestRow, listRequests, proposeWithdrawal, toRequestView } from '../services/withdrawals/requests';
 import { broadcastWithdrawal, cancelWithdrawal } from '../services/withdrawals/broadcast';
@@ -20,7 +21,7 @@ import { toWithdrawalView } from '../services/withdrawals/view';
  * Registered on `r`: the app passes its one /v1 router (a nested router costs every request a pass).
  */
 export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r: Router = Router()): Router {
-  const { db, config, plugins } = common;
+  const { db, plugins } = common;
 
   /** The withdrawal if the key sees its wallet (404 otherwise, like a wallet), then the action (403). */
   async function withdrawalFor(a: AuthContext, raw: unknown, actions: readonly Action[]): Promise<WithdrawalRow> {
@@ -35,7 +36,7 @@ export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r:
     const a = auth(req);
     const wallet = await walletFor(db, a, req.params.id, ['withdrawals:create']);
     const body = checkBody<IntentBody & { idempotencyKey: string }>('WithdrawalPrepareRequest', req.body);
-    const intent = resolveIntent(config, plugins, wallet, body);
+    const intent = await checkedIntent(common, wallet, body);
     const { row, replayed } = await prepareWithdrawal(common, wallet, {
       intent,
       idempotencyKey: body.idempotencyKey,
@@ -104,7 +105,7 @@ export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r:
     const wallet = await walletFor(db, a, String(body.walletId), ['withdrawal_requests:create']);
     const { walletId: _w, note, idempotencyKey, ...intentBody } = body;
     const { row, replayed } = await proposeWithdrawal(db, plugins, wallet, {
-      intent: resolveIntent(config, plugins, wallet, intentBody),
+      intent: await checkedIntent(common, wallet, intentBody),
       note: note ?? null,
       idempotencyKey: idempotencyKey ?? null,
       keyId: a.keyId,

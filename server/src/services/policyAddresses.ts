@@ -1,4 +1,5 @@
 import { BaseError, type Chain, type PluginRegistry } from '@walletd/core';
+import { refusePaddedAddress } from './addressText';
 
 export interface PolicyAddresses {
   /** The addresses as the operator gave them (shown in `policy list`). */
@@ -27,6 +28,7 @@ export function resolvePolicyAddresses(
   }
   const matchKeys = new Set<string>();
   for (const address of addresses) {
+    refusePaddedAddress(address, 'address');
     const valid = targets.filter((t) => t.plugin.validateAddress(t.chain as Chain, t.network, address));
     if (valid.length === 0) {
       const where = scope.chain ? [scope.chain, scope.network].filter(Boolean).join('/') : 'any chain this service supports';

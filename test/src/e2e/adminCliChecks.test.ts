@@ -82,6 +82,25 @@ describe('walletd admin and dev commands: checks and messages', () => {
     expect(walletd('admin', 'policy', 'remove', String(ok.json.id)).status).toBe(0);
   });
 
+  it('checks list addresses as the API checks a destination: blanks around one and dogecoin bech32 are refused, nothing stored', () => {
+    const address = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
+    for (const padded of [` ${address}`, `${address}\u00a0`, `${address}, ${address}`]) {
+      const r = policyAdd('--kind', 'deny_destinations', '--chain', 'bitcoin', '--addresses', padded);
+      expect([r.status, r.stderr]).toEqual([1, expect.stringMatching(/has blanks around it/)]);
+    }
+    // A bech32 string with a valid checksum: dogecoin has no segwit, so no payment can go there.
+    const dogeBech32 = policyAdd(
+      '--kind',
+      'deny_destinations',
+      '--chain',
+      'dogecoin',
+      '--addresses',
+      'doge1qqurswpc8qurswpc8qurswpc8qurswpc8xnkc0f',
+    );
+    expect([dogeBech32.status, dogeBech32.stderr]).toEqual([1, expect.stringMatching(/is not a valid address on dogecoin/)]);
+    expect(walletd('admin', 'policy', 'list', '--company', String(companyId)).json).toEqual([]);
+  });
+
   it('takes --asset as the API does (a symbol such as USDC) and shows amounts in display units with the symbol', async () => {
     const byKey = policyAdd('--kind', 'max_per_transaction', '--asset', 'ethereum:sepolia:eth', '--max', '1.5');
     expect(byKey.status).toBe(0);

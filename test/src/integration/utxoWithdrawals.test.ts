@@ -277,4 +277,38 @@ describeWithLitecoind('UTXO withdrawals on a regtest node', () => {
     expect((await api('GET', `/withdrawals/${prepared.body.id}`)).body.status).toBe('rejected');
     expect(await node.rpc<string[]>('getrawmempool')).not.toContain(rival);
   });
+
+  it('pays a taproot address: the output is OP_1 <key> on chain and the estimate covers its 43 vbytes', async () => {
+    const funded = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
+    await node.rpc('sendtoaddress', [toNode(funded), '0.3']);
+    await round(1);
+    // BIP-86's first output key, on regtest.
+    const key = 'a60869f0dbcf1dc659c9cecbaf8050135ea9e8cdc487053f1dc6880949dc684c';
+    const taproot = addressOfScript(net, Buffer.from(`5120${key}`, 'hex')) as string;
+    expect(taproot).toMatch(/^bcrt1p/);
+    const prepared = await api('POST', `/wallets/${walletId}/withdrawals`, {
+      asset: 'BTC',
+      toAddress: taproot,
+      amount: '0.1',
+      fromAddress: funded,
+      idempotencyKey: 'taproot-1',
+    });
+    expect(prepared.status).toBe(201);
+    const sent = await api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
+    expect(sent.status).toBe(200);
+    const tx = await node.rpc<{ vsize: number; vout: { value: number; scriptPubKey: { hex: string; type: string } }[] }>(
+      'getrawtransaction',
+      [sent.body.txHash, true],
+    );
+    const paid = tx.vout.find((o) => o.scriptPubKey.hex === `5120${key}`);
+    expect(paid && String(paid.value)).toBe('0.1');
+    const row = await t.db('withdrawals').where({ id: prepared.body.id }).first('unsigned_tx');
+    const payload = row.unsigned_tx.payload as UtxoTxPayload;
+    // The estimate is never below what the node measures (it was 9 vbytes short per taproot output).
+    expect(payload.vsize).toBeGreaterThanOrEqual(tx.vsize);
+    expect(payload.vsize - tx.vsize).toBeLessThanOrEqual(2);
+    await round(1);
+    const confirmed = (await events('withdrawal.confirmed')).filter((e) => e.data.withdrawalId === prepared.body.id);
+    expect(confirmed).toHaveLength(1);
+  });
 });

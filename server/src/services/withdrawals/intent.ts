@@ -13,6 +13,7 @@ import {
 } from '@walletd/core';
 import { outputMemo } from '@walletd/core';
 import type { WalletRow } from '../../http/scope';
+import { refusePaddedAddress } from '../addressText';
 import { knownAssets } from '../transactions';
 import { intentAmount } from './amountBound';
 
@@ -127,6 +128,7 @@ export function resolveIntent(config: WalletdConfig, plugins: PluginRegistry, wa
   checkCapabilities(plugin, wallet.chain, wallet.network, raw, single ? (_i, field) => field : undefined);
   const asset = resolveAsset(config, plugins, wallet, body.asset);
   const address = (text: string, field: string) => {
+    refusePaddedAddress(text, field);
     if (!plugin.validateAddress(chain, wallet.network, text))
       throw new BaseError('invalid_address', `${field} "${text}" is not a valid ${wallet.chain} ${wallet.network} address`);
     return { display: plugin.formatAddress(chain, wallet.network, text), key: plugin.matchKey(chain, wallet.network, text) };
