@@ -127,6 +127,12 @@ export interface DetectedTransfer {
   /** EVM log index in the block, or the vout on UTXO chains. */
   logIndex?: number;
   from?: string;
+  /**
+   * Match form of the sender, on account chains (the form `toKey` has). A transfer whose sender is
+   * an address of the recipient's own wallet is an internal movement: the store never records or
+   * announces it as a deposit, whatever transaction carries it.
+   */
+  fromKey?: string;
   /** Display form of the recipient. */
   to: string;
   /** Match form of the recipient (the key of `watched`). */

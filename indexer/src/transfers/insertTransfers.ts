@@ -1,7 +1,7 @@
 import type { AssetRef, DetectedTransfer } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { TransferRow } from '../depositEvents';
-import { ownMovementKey, ownMovements } from '../ownMovements';
+import { ownMovements } from '../ownMovements';
 import { addressesFor } from './addressesFor';
 import type { AddressRow, ChainKey } from './types';
 
@@ -40,8 +40,8 @@ export async function insertTransfers(
     k,
     seen.map((s) => s.transfer),
   );
-  // Outputs paying the wallet inside its own withdrawals (change) are never stored nor announced.
-  const own = await ownMovements(
+  // The wallet's own movements (change of its withdrawals, moves between its addresses) are never stored nor announced.
+  const isOwn = await ownMovements(
     trx,
     k,
     seen.map((s) => s.transfer),
@@ -53,7 +53,7 @@ export async function insertTransfers(
     const t = s.transfer;
     const address = byKey.get(t.toKey);
     const id = identity(t);
-    if (!address || !assets.has(t.assetKey) || ids.has(id) || own.has(ownMovementKey(t.txHash, t.toKey))) continue;
+    if (!address || !assets.has(t.assetKey) || ids.has(id) || isOwn(t)) continue;
     // A token account is credited only in its own asset: anything else reported there (a
     // look-alike token naming it) is not the owner's deposit.
     if (address.only_asset !== null && address.only_asset !== t.assetKey) continue;

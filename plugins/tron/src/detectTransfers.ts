@@ -120,7 +120,9 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
             transfers.push({
               txHash,
               eventIndex: 0,
-              ...(typeof owner === 'string' && HEX41.test(owner) ? { from: owner.slice(2).toLowerCase() } : {}),
+              ...(typeof owner === 'string' && HEX41.test(owner)
+                ? { from: owner.slice(2).toLowerCase(), fromKey: owner.slice(2).toLowerCase() }
+                : {}),
               to: toKey,
               toKey,
               assetKey: ctx.native.key,
@@ -160,6 +162,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
         txHash,
         eventIndex: i + 1,
         from: fromWord.slice(24).toLowerCase(),
+        fromKey: fromWord.slice(24).toLowerCase(),
         to: toKey,
         toKey,
         assetKey: token.key,
