@@ -58,8 +58,10 @@ export async function trackWithdrawals(
     try {
       verdict = await verbs.verify(unsignedFromRow(row), row.tx_hash, reader, { seenInBlock: row.block_number !== null });
     } catch (err) {
-      // One withdrawal the node cannot answer for does not hold up the others.
+      // One withdrawal the node cannot answer for does not hold up the others. Its status stays (an
+      // unknown outcome is never a verdict); why it is unknown is shown as its lastError.
       logger.warn({ err, withdrawalId: row.id }, 'could not verify a withdrawal; retrying next round');
+      await noteUnverified(db, row, err, fence);
       continue;
     }
     const block = verdict.blockNumber?.toString();
@@ -68,6 +70,8 @@ export async function trackWithdrawals(
       await fence?.(trx);
       let cur = (await trx('withdrawals').where({ id: row.id }).forUpdate().skipLocked().first()) as WithdrawalRow | undefined;
       if (!cur || cur.status !== row.status) return;
+      // The node answers again: an earlier "could not verify" no longer holds.
+      if (cur.last_error?.startsWith(UNVERIFIED)) await trx('withdrawals').where({ id: cur.id }).update({ last_error: null });
       if (cur.status === 'signed') {
         if (verdict.status === 'missing') return;
         // Known to the node (pending, mined, or mined and reverted): it was sent. Rejected without a
@@ -142,6 +146,18 @@ export async function trackWithdrawals(
     }
   }
   return out;
+}
+
+const UNVERIFIED = 'could not verify: ';
+
+/** Records why a withdrawal could not be verified, on the row as it is (status untouched). */
+async function noteUnverified(db: Db, row: WithdrawalRow, err: unknown, fence?: Fence): Promise<void> {
+  const message = `${UNVERIFIED}${err instanceof Error ? err.message : String(err)}`;
+  if (row.last_error === message) return;
+  await db.transaction(async (trx) => {
+    await fence?.(trx);
+    await trx('withdrawals').where({ id: row.id, status: row.status }).update({ last_error: message, updated_at: trx.fn.now() });
+  });
 }
 
 /** Past its validity limit by the node's head or the clock (contract v2 `expiresAt`). */

@@ -118,15 +118,22 @@ export interface DetectedTransfer {
   /**
    * The transfer's transaction identity where a hash is not unique on the chain (Polkadot:
    * `<block number>-<extrinsic hash>`); unique by (chain, network, txKey ?? txHash, eventIndex). It
-   * must determine what the transfer is: the store re-attaches a row seen again under its identity
-   * and keeps its amount and recipient, so a key another fork can give to another transfer (a
-   * position in a block) invents one deposit and loses another.
+   * must determine what the transfer is: the store re-attaches a row seen again under its identity;
+   * seen again with other content (amount, asset, recipient: the same signature executed on another
+   * fork) it retracts the stored one (`deposit.rejected` `reorg`) and announces the new content, so
+   * a key another fork can give to another transfer (a position in a block) only churns events.
    */
   txKey?: string;
   eventIndex: number;
   /** EVM log index in the block, or the vout on UTXO chains. */
   logIndex?: number;
   from?: string;
+  /**
+   * Match form of the sender, on account chains (the form `toKey` has). A transfer whose sender is
+   * an address of the recipient's own wallet is an internal movement: the store never records or
+   * announces it as a deposit, whatever transaction carries it.
+   */
+  fromKey?: string;
   /** Display form of the recipient. */
   to: string;
   /** Match form of the recipient (the key of `watched`). */

@@ -1,8 +1,9 @@
 import type { AssetRef, DetectedTransfer } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { TransferRow } from '../depositEvents';
-import { ownMovementKey, ownMovements } from '../ownMovements';
+import { ownMovements } from '../ownMovements';
 import { addressesFor } from './addressesFor';
+import { retractChanged } from './retractChanged';
 import type { AddressRow, ChainKey } from './types';
 
 /** Where a transfer was seen: a block (with its depth at the head), or the mempool (`block` null). */
@@ -23,7 +24,8 @@ export interface Announced {
  * often a block is read. Returns what is to be announced (`deposit.detected`), in input order:
  * - from a block: a new row; a row seen again (a rescan, a re-inclusion after a reorg, a mempool
  *   deposit now mined) is re-attached to the block and announces nothing, unless a reorg or the
- *   mempool had retracted it, in which case it is pending again and announced again;
+ *   mempool had retracted it, in which case it is pending again and announced again; seen again
+ *   with other content (amount, asset, recipient), it is retracted first and announced anew;
  * - from the mempool: a new row only (pending, 0 confirmations, no block); a known one is left alone.
  */
 export async function insertTransfers(
@@ -40,8 +42,8 @@ export async function insertTransfers(
     k,
     seen.map((s) => s.transfer),
   );
-  // Outputs paying the wallet inside its own withdrawals (change) are never stored nor announced.
-  const own = await ownMovements(
+  // The wallet's own movements (change of its withdrawals, moves between its addresses) are never stored nor announced.
+  const isOwn = await ownMovements(
     trx,
     k,
     seen.map((s) => s.transfer),
@@ -53,7 +55,7 @@ export async function insertTransfers(
     const t = s.transfer;
     const address = byKey.get(t.toKey);
     const id = identity(t);
-    if (!address || !assets.has(t.assetKey) || ids.has(id) || own.has(ownMovementKey(t.txHash, t.toKey))) continue;
+    if (!address || !assets.has(t.assetKey) || ids.has(id) || isOwn(t)) continue;
     // A token account is credited only in its own asset: anything else reported there (a
     // look-alike token naming it) is not the owner's deposit.
     if (address.only_asset !== null && address.only_asset !== t.assetKey) continue;
@@ -62,9 +64,16 @@ export async function insertTransfers(
   }
   if (rows.length === 0) return [];
   const inBlock = from === 'blocks';
+  // The identity must determine the transfer: one seen again with other content is another transfer.
+  if (inBlock) await retractChanged(trx, k, rows, assets);
+  // Content is taken from what was seen: the same as stored, or a row retracted (by a reorg, or just
+  // above) that is now this transfer and announced as such.
   const onConflict = inBlock
     ? `do update
          set block_number = excluded.block_number, block_hash = excluded.block_hash, log_index = excluded.log_index,
+             company_id = excluded.company_id, wallet_id = excluded.wallet_id, address_id = excluded.address_id, tx_hash = excluded.tx_hash,
+             event_type = excluded.event_type, asset_key = excluded.asset_key, amount = excluded.amount,
+             from_address = excluded.from_address, to_address = excluded.to_address, extra = excluded.extra,
              status = 'pending', reason = null, confirmations = excluded.confirmations, seen_in_block = true, updated_at = now()
          where transfers.status = 'pending' or (transfers.status = 'rejected' and transfers.reason in ('reorg', 'mempool_dropped'))`
     : 'do nothing';

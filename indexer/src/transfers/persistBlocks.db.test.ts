@@ -100,4 +100,40 @@ describe('persistBlocks: a catch-up writes several blocks in one transaction', (
       .map((e: { type: string }) => e.type);
     expect(types).toEqual(['deposit.detected', 'deposit.rejected', 'deposit.detected']);
   });
+
+  it('the same identity on another fork with other content (amount, recipient) is another transfer: retracted, then announced anew', async () => {
+    // Another fork's block 106 executes the same signature with other balance deltas.
+    expect(await persistBlocks(t.db, key, [block(106n, '0x68', [transfer(tx(11), a)])], assets, 64, 106n)).toEqual([1]);
+    await rewindTo(t.db, key, 105n, '0x69');
+    const other = {
+      ...block(106n, '0x69', [{ ...transfer(tx(11), a), amount: 7n }]),
+      block: { number: 106n, hash: '0xf106', parentHash: '0x69' },
+    };
+    expect(await persistBlocks(t.db, key, [other], assets, 64, 106n)).toEqual([1]);
+    // And again on a third fork: the whole transfer moves to b.
+    await rewindTo(t.db, key, 105n, '0x69');
+    expect(await persistBlocks(t.db, key, [block(106n, '0x69', [{ ...transfer(tx(11), b), amount: 7n }])], assets, 64, 106n)).toEqual([1]);
+    const seen = (await t.db('events').orderBy('seq').pluck('body'))
+      .map((body: string) => JSON.parse(body))
+      .filter((e: { data: { txHash: string } }) => e.data.txHash === tx(11))
+      .map((e: { type: string; data: { amount: string; toAddress: string; reason?: string } }) => [
+        e.type,
+        e.data.amount,
+        e.data.toAddress,
+      ]);
+    const units = (n: number) => `0.00000000000000000${n}`;
+    expect(seen).toEqual([
+      ['deposit.detected', units(5), a],
+      ['deposit.rejected', units(5), a],
+      ['deposit.detected', units(7), a],
+      ['deposit.rejected', units(7), a],
+      ['deposit.detected', units(7), b],
+    ]);
+    expect(
+      await t
+        .db('transfers')
+        .where({ tx_hash: tx(11) })
+        .select('amount', 'to_address', 'wallet_id', 'status', 'block_hash'),
+    ).toEqual([{ amount: '7', to_address: b, wallet_id: wallets.b, status: 'pending', block_hash: '0x6a' }]);
+  });
 });

@@ -81,10 +81,12 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
     if (tx.to !== null && tx.value !== '0x0') {
       const to = tx.to.toLowerCase();
       if (watched.has(to)) {
+        const from = tx.from.toLowerCase();
         transfers.push({
           txHash: tx.hash,
           eventIndex: 0,
-          from: tx.from.toLowerCase(),
+          from,
+          fromKey: from,
           to,
           toKey: to,
           assetKey: ctx.native.key,
@@ -102,11 +104,13 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
       if (!token) continue;
       const to = `0x${(topics[2] as string).slice(26).toLowerCase()}`;
       if (!watched.has(to) || log.data.length !== 66) continue;
+      const from = `0x${(topics[1] as string).slice(26).toLowerCase()}`;
       transfers.push({
         txHash: tx.hash,
         eventIndex: i + 1,
         logIndex: Number(log.logIndex),
-        from: `0x${(topics[1] as string).slice(26).toLowerCase()}`,
+        from,
+        fromKey: from,
         to,
         toKey: to,
         assetKey: token.key,

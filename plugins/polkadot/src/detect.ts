@@ -65,6 +65,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
       txKey: `${header.number}-${txHash}`,
       eventIndex,
       from: encodeAddress(arg(data, fromIdx).toU8a(), prefix),
+      fromKey: u8aToHex(arg(data, fromIdx).toU8a()),
       to: encodeAddress(arg(data, fromIdx + 1).toU8a(), prefix),
       toKey,
       assetKey,

@@ -77,6 +77,12 @@ function verifies(message: Uint8Array, signature: Uint8Array, publicKey: Uint8Ar
 
 const nodeMessage = (e: unknown): string => (e as Error).message;
 
+const unknownOutcome = (n: bigint) =>
+  new BaseError(
+    'node_error',
+    `the node has no events for block ${n}, which includes the withdrawal (state pruned?): its outcome is unknown; verify with an archive node`,
+  );
+
 /** The events of extrinsic `index` in a block, as decoded records. */
 function eventsOf(records: Vec<EventRecord>, index: number): EventRecord[] {
   return records.filter((r) => r.phase.isApplyExtrinsic && r.phase.asApplyExtrinsic.toNumber() === index);
@@ -354,11 +360,18 @@ export function createPolkadotWithdrawals(): WithdrawalVerbs<PolkadotReader> {
         const index = (await reader.extrinsicHashes(hash)).indexOf(txHash);
         if (index < 0) continue;
         const content = await reader.blockContent(hash);
+        // A pruned node has the block but no longer its state (its System.Events): the outcome is
+        // unknown, never a failure (a paid withdrawal would read as failed). The node's "State already
+        // discarded" errors end here the same way; the tracker keeps the row and records why.
+        if (content.events === null) throw unknownOutcome(n);
         const { registry } = await reader.runtimeAt(content.header.parentHash);
-        const records = registry.createType<Vec<EventRecord>>('Vec<EventRecord>', hexToU8a(content.events ?? '0x00'));
+        const records = registry.createType<Vec<EventRecord>>('Vec<EventRecord>', hexToU8a(content.events));
         const events = eventsOf(records, index);
+        const outcome = (method: string) => events.some((r) => r.event.section === 'system' && r.event.method === method);
+        // Every applied extrinsic ends with ExtrinsicSuccess or ExtrinsicFailed: neither is no answer.
+        if (!outcome('ExtrinsicSuccess') && !outcome('ExtrinsicFailed')) throw unknownOutcome(n);
         const fee = feeFromEvents(events, p.signer);
-        const failed = events.some((r) => r.event.section === 'system' && r.event.method === 'ExtrinsicFailed');
+        const failed = outcome('ExtrinsicFailed');
         const final = n <= finalized;
         const confirmations = Number(head - n + 1n);
         if (failed)

@@ -144,10 +144,11 @@ function detectParsed(parsed: unknown, ctx: DetectContext): DetectResult {
       // Beyond 2^53 on a watched account: `lamports` asks for the lossless re-parse of the block.
       const delta = lamports(post_) - lamports(pre_);
       if (delta <= 0n) continue;
+      const from = largestLamportDecrease(meta, keys);
       transfers.push({
         txHash,
         eventIndex: i,
-        from: largestLamportDecrease(meta, keys),
+        ...(from !== undefined ? { from, fromKey: from } : {}),
         to: key,
         toKey: key,
         assetKey: ctx.native.key,
@@ -177,7 +178,7 @@ function detectParsed(parsed: unknown, ctx: DetectContext): DetectResult {
       transfers.push({
         txHash,
         eventIndex: TOKEN_EVENT_OFFSET + index,
-        ...(from !== undefined ? { from } : {}),
+        ...(from !== undefined ? { from, fromKey: from } : {}),
         to: account,
         toKey: account,
         assetKey: token.key,

@@ -43,15 +43,29 @@ const block = (list = items) =>
 const hexOf = (b64: string) => Buffer.from(b64, 'base64').toString('hex');
 
 describe('TON detect on the recorded mainnet wallet history', () => {
-  test("credits the incoming 0.3 TON, never the excesses refund or the wallet's own sends; nothing for unwatched accounts", () => {
+  test("credits the incoming 0.3 TON and the excesses of a jetton transfer another app made (its query_id is not walletd's); never the wallet's own sends; nothing for unwatched accounts", () => {
     expect(detect(block(), ctx([])).transfers).toEqual([]);
     const { block: ref, transfers } = detect(block(), ctx([OWNER]));
     expect(ref).toEqual({ number: 38_000_000n, hash: 'ab'.repeat(32), parentHash: 'cd'.repeat(32) });
     expect(transfers).toEqual([
       {
+        // Only the excesses answering walletd's own jetton transfer (query_id tagged) is the wallet's.
+        txHash: '8ce7e395b24e4483227947f340ddd7acab8febc7fadeb386cb162b079e22e33d',
+        eventIndex: 0,
+        from: 'EQDqiUpFpvfxbjdS_kycd_rvhfcm6BJPBgO7zeDdl9Cc1yec',
+        fromKey: '0:ea894a45a6f7f16e3752fe4c9c77faef85f726e8124f0603bbcde0dd97d09cd7',
+        to: 'UQAWnJNnwByLThRxli2zLpnj5Ec6r7R-GmpkOkF3pnWPFry7',
+        toKey: OWNER,
+        assetKey: 'ton:mainnet:ton',
+        amount: 53_567_941n,
+        eventType: 'ton_transfer',
+        extra: { memo: null },
+      },
+      {
         txHash: hexOf('tVP59sxeqaaA7S21TNy+g6o/qynUd8b7SPFq9+4Dj08='),
         eventIndex: 0,
         from: 'EQBOB-2EhMl2C1WGjL1cfdDPXb5iAyijJCg--xbRzNVfiX-L',
+        fromKey: '0:4e07ed8484c9760b55868cbd5c7dd0cf5dbe620328a324283efb16d1ccd55f89',
         to: 'UQAWnJNnwByLThRxli2zLpnj5Ec6r7R-GmpkOkF3pnWPFry7',
         toKey: OWNER,
         assetKey: 'ton:mainnet:ton',

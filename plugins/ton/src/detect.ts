@@ -19,6 +19,20 @@ export const OP_COMMENT = 0x00000000;
 export const OP_TRANSFER_NOTIFICATION = 0x7362d09c;
 export const OP_EXCESSES = 0xd53276db;
 export const OP_INTERNAL_TRANSFER = 0x178d4519;
+/**
+ * The query_id of walletd's jetton transfers: this tag in the high 32 bits, the source wallet's
+ * seqno below. The jetton wallets echo it in the `excesses` that returns the unused TON, which is
+ * how detect tells that refund (already netted in the withdrawal's fee) from anyone else's message
+ * with the same op, which is a deposit like any other.
+ */
+const OWN_QUERY_TAG = 0x77646a74n; // "wdjt"
+export const ownJettonQueryId = (seqno: number): bigint => (OWN_QUERY_TAG << 32n) | BigInt(seqno);
+/** An `excesses` answering one of walletd's own jetton transfers (its query_id carries the tag). */
+function isOwnExcess(body: Slice): boolean {
+  if (body.remainingBits < 96) return false;
+  const s = body.clone();
+  return s.loadUint(32) === OP_EXCESSES && s.loadUintBig(64) >> 32n === OWN_QUERY_TAG;
+}
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const decoder = new TextDecoder();
 
@@ -52,7 +66,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   const jettonTransfer = (txHash: string, to: string, wallet: JettonWallet, credit: JettonCredit): DetectedTransfer => ({
     txHash,
     eventIndex: 1,
-    from: credit.from ? show(credit.from, true) : undefined,
+    ...(credit.from ? { from: show(credit.from, true), fromKey: credit.from.toRawString() } : {}),
     to,
     toKey: wallet.key,
     assetKey: wallet.assetKey,
@@ -81,7 +95,8 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
     const to = show(Address.parseRaw(account), false);
     const body = msg.body.beginParse();
     const op = body.remainingBits >= 32 ? body.preloadUint(32) : null;
-    if (op === OP_EXCESSES) continue; // the change of our own jetton withdrawal, never a deposit
+    // The change of our own jetton withdrawal, netted in its fee; anyone else's excesses is a deposit.
+    if (op === OP_EXCESSES && isOwnExcess(body)) continue;
     if (op === OP_TRANSFER_NOTIFICATION) {
       // Only from the deposit address's own jetton wallet (see notifiedJettons).
       const wallet = registeredJettonWallet(msg.info.src.toRawString(), ctx);
@@ -96,6 +111,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
       txHash,
       eventIndex: 0,
       from: show(msg.info.src, true),
+      fromKey: msg.info.src.toRawString(),
       to,
       toKey: account,
       assetKey: ctx.native.key,

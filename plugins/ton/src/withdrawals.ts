@@ -27,7 +27,7 @@ import {
 import { nodeRefusal } from './nodeRefusal';
 import { parseTonAddress, tonKey, walletOf } from './addresses';
 import { checkTonIntent } from './checkIntent';
-import { OP_EXCESSES, commentOf } from './detect';
+import { OP_EXCESSES, commentOf, ownJettonQueryId } from './detect';
 import type { RawTransactionItem, TonReader } from './tonReader';
 
 /** The one message the wallet sends, as signed (`body` a BOC in base64). */
@@ -119,7 +119,7 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
           );
         const body = beginCell()
           .storeUint(OP_JETTON_TRANSFER, 32)
-          .storeUint(0, 64)
+          .storeUint(ownJettonQueryId(seqno), 64) // echoed in the excesses: how detect knows the refund is ours
           .storeCoins(r.amount)
           .storeAddress(r.to)
           .storeAddress(source) // response_destination: the excess comes back to the wallet
@@ -225,6 +225,8 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
         const actual = jettonTransferOf(m.body);
         if (!actual || !expected) return refuse('its body is not a jetton transfer');
         if (actual.amount !== expected.amount) refuse('it moves another jetton amount');
+        // Another query_id would bring its excess back as a customer deposit (counted twice).
+        if (actual.queryId !== expected.queryId) refuse(`its query_id is ${actual.queryId}, not ${expected.queryId}`);
         if (actual.destination !== expected.destination) refuse(`it pays the jetton to ${actual.destination}`);
         if (actual.responseDestination !== expected.responseDestination)
           refuse(`it sends the excess TON to ${actual.responseDestination ?? 'nobody'}, not back to the wallet`);
@@ -393,6 +395,7 @@ function readSignedTransfer(raw: string) {
 }
 
 interface JettonTransfer {
+  queryId: bigint;
   amount: bigint;
   destination: string;
   /** Where the jetton wallets send the unused TON back. */
@@ -406,14 +409,14 @@ function jettonTransferOf(body: string | null): JettonTransfer | null {
   if (!body) return null;
   const s = Cell.fromBase64(body).beginParse();
   if (s.loadUint(32) !== OP_JETTON_TRANSFER) return null;
-  s.loadUintBig(64);
+  const queryId = s.loadUintBig(64);
   const amount = s.loadCoins();
   const destination = s.loadAddress().toRawString();
   const responseDestination = s.loadMaybeAddress()?.toRawString() ?? null;
   const customPayload = s.loadMaybeRef() !== null;
   const forwardTon = s.loadCoins();
   const payload = s.loadBit() ? s.loadRef().beginParse() : s;
-  return { amount, destination, responseDestination, customPayload, forwardTon, memo: commentOf(payload) };
+  return { queryId, amount, destination, responseDestination, customPayload, forwardTon, memo: commentOf(payload) };
 }
 
 /**

@@ -27,6 +27,8 @@ const FAKE_USDT: TokenDefinition = {
 };
 
 const key = (hex41: string) => hex41.slice(2).toLowerCase();
+/** The recorded block's timestamp: the blockTimeStamp of its transactions' infos. */
+const BLOCK_TIME = blockFixture.data.block_header.raw_data.timestamp;
 
 function ctx(watched: string[], tokens: TokenDefinition[] = []): DetectContext {
   const set = new Set(watched);
@@ -62,7 +64,8 @@ function envelope(tx: Record<string, any>, number: number, extra: Record<string,
   return {
     blockID: number.toString(16).padStart(16, '0') + 'ab'.repeat(24),
     block_header: {
-      raw_data: { number, parentHash: (number - 1).toString(16).padStart(16, '0') + 'cd'.repeat(24), timestamp: 1738601505000 },
+      // The recorded item's block time: its info's blockTimeStamp, which detect pairs the block by.
+      raw_data: { number, parentHash: (number - 1).toString(16).padStart(16, '0') + 'cd'.repeat(24), timestamp: tx.block_timestamp },
     },
     transactions: [plain, ...extra],
   };
@@ -85,6 +88,7 @@ describe('Tron detect on real mainnet data', () => {
         txHash: expected.txID,
         eventIndex: 0,
         from: 'c33eeefda1059afba41d86759e281bcb851edfc8',
+        fromKey: 'c33eeefda1059afba41d86759e281bcb851edfc8',
         to: key(expected.toHex),
         toKey: key(expected.toHex),
         assetKey: 'tron:mainnet:trx',
@@ -110,6 +114,7 @@ describe('Tron detect on real mainnet data', () => {
         txHash: e.txID,
         eventIndex: 1,
         from: '6e3b44b96104b26f84057974a1f0c9880f7c9b13',
+        fromKey: '6e3b44b96104b26f84057974a1f0c9880f7c9b13',
         to: key(e.toHex),
         toKey: key(e.toHex),
         assetKey: USDT.key,
@@ -161,7 +166,7 @@ describe('Tron detect on real mainnet data', () => {
   it('never credits a failed TRX transfer, an unwatched recipient, a zero amount, or a 4-topic (TRC-721) Transfer', () => {
     const tx = clone(blockFixture.data.transactions[0]);
     const to = key(blockFixture.expected.transfers[0].toHex);
-    const info = [{ id: tx.txID, blockNumber: 30864544, receipt: { net_usage: 267 } }];
+    const info = [{ id: tx.txID, blockNumber: 30864544, blockTimeStamp: BLOCK_TIME, receipt: { net_usage: 267 } }];
     const block = { ...blockFixture.data, transactions: [tx] };
     tx.ret = [{ contractRet: 'REVERT' }];
     expect(detect(bytes(block, info), ctx([to])).transfers).toEqual([]);
@@ -183,7 +188,7 @@ describe('Tron detect on real mainnet data', () => {
     const tx = clone(blockFixture.data.transactions[0]);
     const to = key(blockFixture.expected.transfers[0].toHex);
     const text = JSON.stringify({ ...blockFixture.data, transactions: [tx] }).replace('"amount":50000000', '"amount":9007199254740993');
-    const infos = JSON.stringify([{ id: tx.txID, blockNumber: 30864544 }]);
+    const infos = JSON.stringify([{ id: tx.txID, blockNumber: 30864544, blockTimeStamp: BLOCK_TIME }]);
     const r = detect(new TextEncoder().encode(`{"block":${text},"infos":${infos}}`), ctx([to]));
     // Number(9007199254740993) is 9007199254740992: a float would lose the last sun.
     expect(r.transfers[0]?.amount).toBe(9007199254740993n);
@@ -195,7 +200,7 @@ describe('Tron detect on real mainnet data', () => {
     const tx = clone(blockFixture.data.transactions[0]);
     tx.raw_data.data = Buffer.from('invoice 42').toString('hex');
     const r = detect(
-      bytes({ ...blockFixture.data, transactions: [tx] }, [{ id: tx.txID, blockNumber: 30864544 }]),
+      bytes({ ...blockFixture.data, transactions: [tx] }, [{ id: tx.txID, blockNumber: 30864544, blockTimeStamp: BLOCK_TIME }]),
       ctx([key(blockFixture.expected.transfers[0].toHex)]),
     );
     expect(r.transfers[0]?.extra).toEqual({ memo: 'invoice 42' });
@@ -208,9 +213,13 @@ describe('Tron detect on real mainnet data', () => {
     expect(() =>
       detect(bytes(block, [{ ...usdtFixture.data.transactionInfo, blockNumber: e.blockNumber + 1 }]), ctx([key(e.toHex)], [USDT])),
     ).toThrow(/belong to another block/);
+    // Same height and count, another block: an info of another transaction, or of the same
+    // transaction in another fork's block at this height (made in another slot: another time).
     expect(() => detect(bytes(block, [{ ...usdtFixture.data.transactionInfo, id: 'ff'.repeat(32) }]), ctx([key(e.toHex)], [USDT]))).toThrow(
-      /lacks the transaction info/,
+      /belong to another block/,
     );
+    const forked = { ...usdtFixture.data.transactionInfo, blockTimeStamp: usdtFixture.data.transactionInfo.blockTimeStamp + 3000 };
+    expect(() => detect(bytes(block, [forked]), ctx([key(e.toHex)], [USDT]))).toThrow(/belong to another block/);
     expect(() => detect(bytes({}, []), ctx([]))).toThrow(/no block/);
   });
 
@@ -224,7 +233,7 @@ describe('Tron detect on real mainnet data', () => {
     const other = clone(blockFixture.data.transactions[0]);
     const b = detect(
       bytes(envelope(usdtFixture.data.transaction, e.blockNumber + 5, [other]), [
-        { id: other.txID, blockNumber: e.blockNumber + 5 },
+        { id: other.txID, blockNumber: e.blockNumber + 5, blockTimeStamp: moved.blockTimeStamp },
         moved,
       ]),
       ctx([key(e.toHex)], [USDT]),

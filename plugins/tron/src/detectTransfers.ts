@@ -16,7 +16,7 @@ interface TronTxJson {
 }
 interface TronBlockJson {
   blockID?: string;
-  block_header?: { raw_data?: { number?: number | string; parentHash?: string } };
+  block_header?: { raw_data?: { number?: number | string; parentHash?: string; timestamp?: number | string } };
   transactions?: TronTxJson[];
 }
 interface TronLogJson {
@@ -27,6 +27,7 @@ interface TronLogJson {
 interface TronInfoJson {
   id?: string;
   blockNumber?: number | string;
+  blockTimeStamp?: number | string;
   receipt?: { result?: string };
   log?: TronLogJson[];
 }
@@ -86,13 +87,25 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   const transactions = block.transactions ?? [];
   const infos = Array.isArray(parsed.infos) ? parsed.infos : [];
   // Block and infos are two requests: a load balancer or a switch to another fork can answer them
-  // from different blocks. Refuse the pair rather than miss a receipt (the follower retries).
+  // from different blocks. Refuse the pair rather than miss a receipt or read another fork's (the
+  // follower retries). An info names no block hash, so the block is told by what it does carry:
+  // the height, the block's timestamp (a fork's block at the same height is made in another slot)
+  // and one info for each of the block's transactions (the same count alone pairs other blocks).
   if (infos.length !== transactions.length)
     throw new Error(`block ${number} has ${transactions.length} transactions but ${infos.length} transaction infos`);
+  const time = integer(header.timestamp);
+  const txIds = new Set(transactions.map((tx) => tx.txID));
   const byId = new Map<string, TronInfoJson>();
   for (const info of infos) {
-    if (integer(info.blockNumber) !== number) throw new Error(`the transaction infos of block ${number} belong to another block`);
-    if (typeof info.id === 'string') byId.set(info.id, info);
+    if (
+      integer(info.blockNumber) !== number ||
+      time === null ||
+      integer(info.blockTimeStamp) !== time ||
+      !txIds.has(info.id) ||
+      byId.has(info.id as string)
+    )
+      throw new Error(`the transaction infos of block ${number} (${block.blockID}) belong to another block`);
+    byId.set(info.id as string, info);
   }
 
   const transfers: DetectedTransfer[] = [];
@@ -120,7 +133,9 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
             transfers.push({
               txHash,
               eventIndex: 0,
-              ...(typeof owner === 'string' && HEX41.test(owner) ? { from: owner.slice(2).toLowerCase() } : {}),
+              ...(typeof owner === 'string' && HEX41.test(owner)
+                ? { from: owner.slice(2).toLowerCase(), fromKey: owner.slice(2).toLowerCase() }
+                : {}),
               to: toKey,
               toKey,
               assetKey: ctx.native.key,
@@ -160,6 +175,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
         txHash,
         eventIndex: i + 1,
         from: fromWord.slice(24).toLowerCase(),
+        fromKey: fromWord.slice(24).toLowerCase(),
         to: toKey,
         toKey,
         assetKey: token.key,

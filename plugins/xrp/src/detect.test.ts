@@ -114,6 +114,7 @@ describe('XRP detect on real mainnet ledgers', () => {
         txHash: 'C2B8DF4694253E8F17B3199F4A186EB7CB7F30E71ED2BA8F5866859566CFD0B7',
         eventIndex: 0,
         from: 'rHji8oDyR7fB85jPAG2d25GC2bUSHPCpaH',
+        fromKey: 'rHji8oDyR7fB85jPAG2d25GC2bUSHPCpaH',
         to: `${account}:352660523`,
         toKey: `${account}:352660523`,
         assetKey: 'xrp:mainnet:xrp',

@@ -68,6 +68,8 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
       txHash: hash,
       eventIndex: 0,
       from: tx.Account,
+      // The wallet's account row: a payment from it to one of its tags is the wallet's own.
+      fromKey: tx.Account,
       to: toKey,
       toKey,
       assetKey: credit.assetKey,

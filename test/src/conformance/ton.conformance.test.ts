@@ -17,7 +17,7 @@ const incoming = history.find((i) => i.transaction_id.hash === 'tVP59sxeqaaA7S21
 // The same real mainnet transactions replayed on every TON network: the rules are the network's, the bytes are real.
 const networks = ['mainnet', 'testnet', 'localnet'];
 const blocks: ConformanceBlock[] = networks.map((network) => ({
-  name: `ton/${network}: the recorded wallet history (0.3 TON in; excesses, own sends and notifications of unregistered jetton wallets not credited)`,
+  name: `ton/${network}: the recorded wallet history (0.3 TON and the excesses of another app's jetton transfer in; own sends and notifications of unregistered jetton wallets not credited)`,
   chain: 'ton' as Chain,
   network,
   raw: bytes({
@@ -28,6 +28,14 @@ const blocks: ConformanceBlock[] = networks.map((network) => ({
   }),
   watched: [owner.toString({ bounceable: false, testOnly: network !== 'mainnet' })],
   expected: [
+    {
+      // An excesses whose query_id is not walletd's: TON arriving like any other.
+      txHash: '8ce7e395b24e4483227947f340ddd7acab8febc7fadeb386cb162b079e22e33d',
+      eventIndex: 0,
+      to: owner.toString({ bounceable: false, urlSafe: true, testOnly: network !== 'mainnet' }),
+      amount: '53567941',
+      assetKey: `ton:${network}:ton`,
+    },
     {
       txHash: Buffer.from(incoming?.transaction_id.hash ?? '', 'base64').toString('hex'),
       eventIndex: 0,

@@ -26,7 +26,8 @@ function envelope(tx: Record<string, any>, info: Record<string, any>, number: nu
   return bytes(
     {
       blockID: number.toString(16).padStart(16, '0') + 'ab'.repeat(24),
-      block_header: { raw_data: { number, parentHash: 'cd'.repeat(32) } },
+      // The recorded block time (its info's blockTimeStamp): detect pairs block and infos by it.
+      block_header: { raw_data: { number, parentHash: 'cd'.repeat(32), timestamp: tx.block_timestamp } },
       transactions: [plain],
     },
     [info],
@@ -42,7 +43,13 @@ const blocks: ConformanceBlock[] = networks.flatMap((network) => [
     chain: 'tron',
     network,
     raw: bytes(block.data, [
-      { id: block.data.transactions[0].txID, blockNumber: 30864544, contractResult: [''], receipt: { net_usage: 267 } },
+      {
+        id: block.data.transactions[0].txID,
+        blockNumber: 30864544,
+        blockTimeStamp: block.data.block_header.raw_data.timestamp,
+        contractResult: [''],
+        receipt: { net_usage: 267 },
+      },
     ]),
     watched: [block.expected.transfers[0].to],
     expected: [

@@ -144,6 +144,11 @@ export interface RecordedTronNode {
   broadcasts(txID: string): number;
   /** Rewrites a mined transaction's info (a node answering in another shape, or lying). */
   rewriteInfo(txID: string, rewrite: (info: Json) => Json): void;
+  /**
+   * The next `gettransactioninfobyblocknum` for `num` answers `rewrite(its infos)` instead, once: what
+   * a load balancer or a node switching forks between the block request and this one would give.
+   */
+  answerInfosOnce(num: number, rewrite: (infos: Json[]) => Json[]): void;
   close(): Promise<void>;
 }
 
@@ -164,6 +169,7 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
   const accepted = new Map<string, number>();
   let outcome: CallOutcome = 'SUCCESS';
   let refusal: { code: string; message: string } | null = null;
+  const infosOnce = new Map<number, (infos: Json[]) => Json[]>();
   const requests: { path: string; body: Json }[] = [];
 
   const timeOf = (h: number): number => times.get(h) ?? startTime + (h - startHead) * 3000;
@@ -473,8 +479,13 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
         return (blockAt(Math.max(0, head - solidLag)) as StoredBlock).block;
       case '/wallet/getblockbynum':
         return blockAt(num)?.block ?? {};
-      case '/wallet/gettransactioninfobyblocknum':
-        return num <= 0 ? {} : (blockAt(num)?.infos ?? []);
+      case '/wallet/gettransactioninfobyblocknum': {
+        if (num <= 0) return {};
+        const infos = blockAt(num)?.infos ?? [];
+        const once = infosOnce.get(num);
+        infosOnce.delete(num);
+        return once ? once(structuredClone(infos)) : infos;
+      }
       case '/wallet/gettransactioninfobyid':
         return infoById.get(String(body.value)) ?? {};
       case '/wallet/gettransactionbyid':
@@ -633,6 +644,9 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
       pending.delete(txID);
     },
     broadcasts: (txID) => accepted.get(txID) ?? 0,
+    answerInfosOnce: (num, rewrite) => {
+      infosOnce.set(num, rewrite);
+    },
     rewriteInfo: (txID, rewrite) => {
       const info = infoById.get(txID);
       if (!info) throw new Error(`no info for ${txID}`);

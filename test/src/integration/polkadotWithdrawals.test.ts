@@ -1,9 +1,20 @@
 import { hexToU8a, u8aToHex } from '@polkadot/util';
-import { type AssetRef, BaseError, type WithdrawalIntent, nativeAsset, openWalletSecret } from '@walletd/core';
+import {
+  type AssetRef,
+  BaseError,
+  type WithdrawalIntent,
+  createLogger,
+  nativeAsset,
+  openWalletSecret,
+  storedUnsigned,
+} from '@walletd/core';
+import { trackWithdrawals } from '@walletd/indexer';
 import { type PolkadotPayload, type PolkadotReader, createPolkadotPlugin } from '@walletd/plugin-polkadot';
-import { type Chopsticks, startChopsticks } from '@walletd/test-harness';
+import { type Chopsticks, createTestDatabase, seedCompany, startChopsticks, startRpcProxy } from '@walletd/test-harness';
 
 const ROC = 10n ** 12n;
+/** The storage key of System.Events (twox128("System") ++ twox128("Events")). */
+const SYSTEM_EVENTS = '0x26aa394eea5630e07c48ae0c9558cef780d41e5e16056765bc8461851072c9d7';
 const USDT = 1984;
 
 /**
@@ -171,4 +182,85 @@ describe('Polkadot withdrawals executed by a real runtime (chopsticks)', () => {
     expect(await verbs.verify(u, signed.txHash, reader)).toMatchObject({ status: 'rejected', reason: 'expired' });
     await expect(verbs.broadcast(signed, reader)).rejects.toBeInstanceOf(BaseError);
   }, 120_000);
+
+  it('a node that pruned the block state: the outcome is unknown, so the withdrawal stays broadcast with the reason in lastError, never failed_on_chain', async () => {
+    const t = await createTestDatabase();
+    try {
+      const u = await verbs.build(intent(roc, ROC), reader);
+      const signed = await verbs.sign(u, secret, [0]);
+      await verbs.broadcast(signed, reader);
+      const block = await node.newBlock();
+      const s = await seedCompany(t.db);
+      const [wallet] = await t
+        .db('wallets')
+        .insert({ company_id: s.companyId, name: 'dot', chain: 'polkadot', network: 'localnet', secret_envelope: '{}' })
+        .returning('id');
+      const [{ id }] = await t
+        .db('withdrawals')
+        .insert({
+          company_id: s.companyId,
+          wallet_id: wallet.id,
+          intent_hash: 'x',
+          chain: 'polkadot',
+          network: 'localnet',
+          asset_key: roc.key,
+          amount: ROC.toString(),
+          to_address: bob,
+          outputs: JSON.stringify([{ toAddress: bob, amount: ROC.toString() }]),
+          source_addresses: [primary],
+          asset: JSON.stringify(roc),
+          unsigned_tx: storedUnsigned(u),
+          status: 'broadcast',
+          signed_tx: signed.raw,
+          tx_hash: signed.txHash,
+        })
+        .returning('id');
+      const track = async (rpcUrl: string) => {
+        const r = plugin.createReader('polkadot', 'localnet', { rpcUrl, retries: 0 });
+        await trackWithdrawals(
+          t.db,
+          createLogger({ level: 'silent' }),
+          plugin,
+          r,
+          { chain: 'polkadot', network: 'localnet' },
+          {
+            head: await r.head(),
+            finalized: await r.finalized(),
+            threshold: 1,
+            finality: 'finalized',
+          },
+        );
+        return t.db('withdrawals').where({ id }).first('status', 'last_error');
+      };
+      const eventsAt = (call: { method: string; params?: unknown[] }) =>
+        call.method === 'state_getStorage' && call.params?.[0] === SYSTEM_EVENTS && call.params.length === 2;
+      // A node that answers null for the block's System.Events, and one that answers as a pruned
+      // Substrate node does (error 4003, the recorded message of substrate-api-sidecar#1562).
+      const empty = await startRpcProxy(node.url, (call, reply) => {
+        if (eventsAt(call)) reply.result = null;
+      });
+      const pruned = await startRpcProxy(node.url, (call, reply) => {
+        if (!eventsAt(call)) return;
+        delete reply.result;
+        Object.assign(reply, {
+          error: { code: 4003, message: `Client error: Api called for an unknown Block: State already discarded for ${call.params?.[1]}` },
+        });
+      });
+      try {
+        expect(await track(empty.url)).toEqual({
+          status: 'broadcast',
+          last_error: expect.stringMatching(/no events for block .*outcome is unknown/),
+        });
+        expect(await track(pruned.url)).toEqual({ status: 'broadcast', last_error: expect.stringMatching(/State already discarded/) });
+      } finally {
+        await empty.close();
+        await pruned.close();
+      }
+      // The node answers again: confirmed, and the note is gone.
+      expect(await track(node.url)).toEqual({ status: 'confirmed', last_error: null });
+      expect(block).toBeGreaterThan(0n);
+    } finally {
+      await t.drop();
+    }
+  }, 60_000);
 });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Address, type Cell, beginCell, toNano } from '@ton/core';
-import { type ChainSettings, MasterKey, createLogger, registerPlugins } from '@walletd/core';
+import { type ChainSettings, MasterKey, type WithdrawalIntent, createLogger, nativeAsset, registerPlugins } from '@walletd/core';
 import { type DetectPool, createDetectPool, createFollower } from '@walletd/indexer';
 import { createTonPlugin } from '@walletd/plugin-ton';
-import { createWallet, generateAddress } from '@walletd/server';
+import { createWallet, generateAddress, withWalletSecret } from '@walletd/server';
 import { type TestDatabase, TonSandboxNode, createTestDatabase, seedCompany } from '@walletd/test-harness';
 
 /**
@@ -127,5 +127,56 @@ describe('TON deposits through the follower, on the sandbox adapter', () => {
       ['jetton_transfer', '3000000', a.address, a.id],
       ['jetton_transfer', '7000000', a.address, a.id],
     ]);
+  });
+
+  it("a move between two addresses of one wallet is no deposit (TON and jetton), nor the excess of its own jetton transfer; anyone else's excesses op is", async () => {
+    const { admin, minter } = await deployMinter(beginCell().storeUint(3, 8).endCell());
+    const start = node.mine() + 1;
+    const row = await tonWallet();
+    const a = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
+    const b = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
+    const aAddr = Address.parse(a.address);
+    node.record(await admin.send({ to: aAddr, value: toNano('3'), bounce: false }));
+    node.record(await minter.sendMint(admin.getSender(), aAddr, 40_000_000n, { value: toNano('0.2'), notify: { amount: 1n } }));
+    node.mine();
+    // a pays b, signed with the wallet's own key: the recipient's transaction has a hash of its own.
+    const reader = plugin.createReader('ton', 'localnet', { rpcUrl: node.url, retries: 0 });
+    const verbs = plugin.withdrawals!;
+    const move = async (asset: WithdrawalIntent['asset'], amount: bigint) => {
+      const intent: WithdrawalIntent = {
+        chain: 'ton',
+        network: 'localnet',
+        asset,
+        outputs: [{ to: b.address, amount }],
+        sources: [a.address],
+      };
+      const prepared = await verbs.build(intent, reader);
+      const signed = await withWalletSecret(masterKey, row.id, row.secret_envelope, (secret) => verbs.sign(prepared, secret, [0]));
+      await verbs.broadcast(signed, reader);
+      node.mine();
+    };
+    await move(nativeAsset('ton', 'localnet'), 1_000_000_000n);
+    const usdt = {
+      key: `ton:localnet:${minter.address.toRawString()}`,
+      symbol: 'USDT',
+      decimals: 6,
+      contractAddress: minter.address.toString(),
+    };
+    await move(usdt, 15_000_000n);
+    // Anyone's internal message with op excesses (0xd53276db) and value is money arriving: a deposit.
+    const excesses = beginCell().storeUint(0xd53276db, 32).storeUint(0, 64).endCell();
+    node.record(await admin.send({ to: aAddr, value: toNano('0.5'), bounce: false, body: excesses }));
+    node.mine();
+
+    await followerFrom(start, minter.address).tick();
+    const rows = await transfers(row.id);
+    expect(rows.map((r) => [r.event_type, r.amount, r.to_address])).toEqual([
+      ['ton_transfer', '3000000000', a.address],
+      ['jetton_transfer', '40000000', a.address],
+      ['ton_transfer', '500000000', a.address],
+    ]);
+    // Announced: those three, never b's side of a move.
+    const announced = (await t.db('events').where({ type: 'deposit.detected', wallet_id: row.id }).pluck('body')) as string[];
+    expect(announced.map((body) => JSON.parse(body).data.amount).sort()).toEqual(['0.5', '3', '40']);
   });
 });

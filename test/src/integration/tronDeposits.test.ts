@@ -137,6 +137,28 @@ describe('Tron deposits through the follower, against the recorded-response serv
     expect(confirmed.map((e) => e.data.txHash).sort()).toEqual([trx, usdt].sort());
   });
 
+  it("never pairs a block with another block's receipts of the same height and count: refused, then read from its own", async () => {
+    node = await startRecordedTronNode({ head: 3000, solidLag: 0 });
+    const { row, address } = await wallet('shasta');
+    const a = await address();
+    const f = follower('shasta', { rpcUrl: node.url, startBlock: 3001, tokens: [{ contract: USDT, symbol: 'USDT', decimals: 6 }] });
+    const usdt = node.payTrc20(USDT, a.address, 7_000_000n);
+    const height = node.mine();
+    // The receipts of another fork's block at this height (made in another slot) that executed the
+    // same transaction with another outcome: 70 USDT in its Transfer log.
+    node.answerInfosOnce(height, (infos) =>
+      infos.map((info) => ({
+        ...info,
+        blockTimeStamp: Number(info.blockTimeStamp) + 3000,
+        log: (info.log as { data: string }[]).map((l) => ({ ...l, data: (70_000_000).toString(16).padStart(64, '0') })),
+      })),
+    );
+    await expect(f.tick()).rejects.toThrow(/belong to another block/);
+    expect(await transfers(row.id)).toEqual([]);
+    await f.tick();
+    expect((await transfers(row.id)).map((x) => [x.tx_hash, x.amount])).toEqual([[usdt, '7000000']]);
+  });
+
   it('with finality "confirmations", the operator threshold decides instead of the solidified block', async () => {
     node = await startRecordedTronNode({ head: 2000, solidLag: 50 });
     const { row, address } = await wallet('nile');
