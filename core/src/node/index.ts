@@ -1,3 +1,4 @@
 export * from './concatBytes';
 export * from './jsonRpcClient';
 export * from './parseLossless';
+export * from './nodeAnswerOf';

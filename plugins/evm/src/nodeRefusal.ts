@@ -1,4 +1,4 @@
-import { BaseError, isBaseError, NodeCallError } from '@walletd/core';
+import { BaseError, NodeCallError, nodeAnswerOf } from '@walletd/core';
 
 /**
  * JSON-RPC errors that are about the node, not the transaction: it could not parse our request,
@@ -20,12 +20,10 @@ const BUSY = ['txpool is full', 'transaction pool is full', 'too many requests',
  * -32000, for all of them), so those are told apart by their text here and nowhere else.
  */
 export function nodeRefusal(e: unknown): BaseError {
-  if (!(e instanceof NodeCallError)) {
-    if (isBaseError(e)) return e;
-    return new BaseError('node_error', `the node did not answer: ${(e as Error).message.slice(0, 160)}`, { cause: e });
-  }
-  const { kind, rpcCode } = e.node;
-  const message = e.message;
+  const answer = nodeAnswerOf(e);
+  if (!(answer instanceof NodeCallError)) return answer;
+  const { kind, rpcCode } = answer.node;
+  const message = answer.message;
   const m = message.toLowerCase();
   if (kind !== 'rpc' || (typeof rpcCode === 'number' && NODE_FAILURE_CODES.has(rpcCode)) || BUSY.some((b) => m.includes(b)))
     return new BaseError('node_error', `the node did not answer: ${message.slice(0, 200)}`, { cause: e });

@@ -1,4 +1,4 @@
-import { BaseError, isBaseError, NodeCallError } from '@walletd/core';
+import { BaseError, NodeCallError, nodeAnswerOf } from '@walletd/core';
 
 /**
  * Codes about the node, not the transaction: our request, a missing method, an internal failure,
@@ -16,12 +16,10 @@ const NODE_FAILURE_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601,
  * reason. The program's reason is text inside the -32002 message, read here and nowhere else.
  */
 export function nodeRefusal(e: unknown): BaseError {
-  if (!(e instanceof NodeCallError)) {
-    if (isBaseError(e)) return e;
-    return new BaseError('node_error', `the node did not answer: ${(e as Error).message.slice(0, 160)}`, { cause: e });
-  }
-  const { kind, rpcCode } = e.node;
-  const message = e.message;
+  const answer = nodeAnswerOf(e);
+  if (!(answer instanceof NodeCallError)) return answer;
+  const { kind, rpcCode } = answer.node;
+  const message = answer.message;
   const m = message.toLowerCase();
   if (kind !== 'rpc' || (typeof rpcCode === 'number' && NODE_FAILURE_CODES.has(rpcCode)))
     return new BaseError('node_error', `the node did not answer: ${message.slice(0, 200)}`, { cause: e });

@@ -1,4 +1,4 @@
-import { BaseError, isBaseError, NodeCallError } from '@walletd/core';
+import { BaseError, NodeCallError, nodeAnswerOf } from '@walletd/core';
 
 /** Bitcoin Core's RPC codes (src/rpc/protocol.h) that judge the transaction. */
 const RPC_VERIFY_ERROR = -25;
@@ -17,12 +17,10 @@ const RPC_DESERIALIZATION_ERROR = -22;
  * (already known, already in the chain) are the caller's concern before this is asked.
  */
 export function nodeRefusal(e: unknown): BaseError {
-  if (!(e instanceof NodeCallError)) {
-    if (isBaseError(e)) return e;
-    return new BaseError('node_error', `the node did not answer: ${(e as Error).message.slice(0, 160)}`, { cause: e });
-  }
-  const { kind, rpcCode } = e.node;
-  const message = e.message;
+  const answer = nodeAnswerOf(e);
+  if (!(answer instanceof NodeCallError)) return answer;
+  const { kind, rpcCode } = answer.node;
+  const message = answer.message;
   if (kind !== 'rpc' || (rpcCode !== RPC_VERIFY_ERROR && rpcCode !== RPC_VERIFY_REJECTED && rpcCode !== RPC_DESERIALIZATION_ERROR))
     return new BaseError('node_error', `the node did not take the transaction now: ${message.slice(0, 200)}`, { cause: e });
   const m = message.toLowerCase();
