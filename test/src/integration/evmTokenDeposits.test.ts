@@ -124,8 +124,20 @@ describe('EVM token deposits on anvil', () => {
       const balances = await call(app.url, 'GET', `/v1/wallets/${wallet.id}/balances`, { key: s.rootKey });
       expect(validator('Balances')(balances.body)).toBe(true);
       expect(balances.body.balances).toEqual([
-        { asset: { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18, contractAddress: null }, confirmed: '0', pending: '0' },
-        { asset: { key, symbol: 'USDC', decimals: 6, contractAddress: usdc.address }, confirmed: '14.345682', pending: '0' },
+        {
+          asset: { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18, contractAddress: null },
+          confirmed: '0',
+          pending: '0',
+          reserved: '0',
+          available: '0',
+        },
+        {
+          asset: { key, symbol: 'USDC', decimals: 6, contractAddress: usdc.address },
+          confirmed: '14.345682',
+          pending: '0',
+          reserved: '0',
+          available: '14.345682',
+        },
       ]);
       const live = await call(app.url, 'GET', `/v1/wallets/${wallet.id}/balances?onchain=true`, { key: s.rootKey });
       expect(validator('Balances')(live.body)).toBe(true);
