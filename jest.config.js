@@ -35,5 +35,9 @@ module.exports = {
   globalSetup: '<rootDir>/test/src/harness/globalSetup.ts',
   globalTeardown: '<rootDir>/test/src/harness/globalTeardown.ts',
   testTimeout: 60000,
-  maxWorkers: process.env.CI ? 2 : '50%',
+  // Two workers even on two cores: with one, jest runs every file in its own process, whose heap
+  // grows with each file's fresh module registry (polkadot.js, xrpl, solana kit…) until it dies
+  // out of memory near the end of a full run. Workers are recycled past the limit instead.
+  maxWorkers: 2,
+  workerIdleMemoryLimit: '1GB',
 };
