@@ -18,4 +18,5 @@ export * from './services/withdrawals/prepare';
 export * from './services/withdrawals/send';
 export * from './services/withdrawals/broadcast';
 export * from './services/withdrawals/requests';
+export * from './services/withdrawals/requestView';
 export * from './services/withdrawals/view';

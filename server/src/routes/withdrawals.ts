@@ -9,7 +9,8 @@ import { auth, keySeesWallet, parseId, requireGlobal, walletFor } from '../http/
 import { checkedIntent } from '../services/withdrawals/checkedIntent';
 import type { IntentBody } from '../services/withdrawals/intent';
 import { prepareWithdrawal } from '../services/withdrawals/prepare';
-import { type RequestRow, listRequests, proposeWithdrawal, toRequestView } from '../services/withdrawals/requests';
+import { type RequestRow, toRequestView } from '../services/withdrawals/requestView';
+import { listRequests, proposeWithdrawal } from '../services/withdrawals/requests';
 import { broadcastWithdrawal, cancelWithdrawal } from '../services/withdrawals/broadcast';
 import { acceptSigned, signWithdrawal } from '../services/withdrawals/send';
 import { toWithdrawalView } from '../services/withdrawals/view';

@@ -1,0 +1,107 @@
+import { type Db, fromBaseUnits, parseBaseUnits } from '@walletd/core';
+import type { Knex } from 'knex';
+import { type ResolvedIntent, memoFields } from './intent';
+
+/**
+ * The stored intent of a request: fixed at proposal (a database trigger refuses any change). The
+ * memo and tag are per output; a request stored before that carried them at the top level (for
+ * its one recipient), read as the output's.
+ */
+export interface StoredIntent {
+  asset: ResolvedIntent['asset'];
+  outputs: { toAddress: string; toKey: string; amount: string; memo?: string; destinationTag?: number }[];
+  from: ResolvedIntent['from'];
+  memo?: string;
+  destinationTag?: number;
+  note?: string;
+}
+
+/** The outputs of a stored intent, a top-level memo or tag of an older one given to its single output. */
+export const storedOutputs = (s: StoredIntent): StoredIntent['outputs'] =>
+  s.outputs.length === 1 && (s.memo !== undefined || s.destinationTag !== undefined)
+    ? s.outputs.map((o) => ({ ...memoFields(s), ...o }))
+    : s.outputs;
+
+export interface RequestRow {
+  id: number;
+  company_id: number;
+  wallet_id: number;
+  intent: StoredIntent;
+  status: 'pending' | 'approved' | 'rejected';
+  proposed_by_key: number | null;
+  proposed_by_member: number | null;
+  required_approvals: number;
+  withdrawal_id: string | number | null;
+  idempotency_key: string | null;
+  intent_hash: string | null;
+  last_error: string | null;
+  decided_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface RequestView {
+  id: number;
+  walletId: number;
+  status: string;
+  asset: ResolvedIntent['asset'];
+  amount: string;
+  toAddress: string | null;
+  outputs: { toAddress: string; amount: string; memo?: string; destinationTag?: number }[];
+  fromAddress: string | null;
+  note: string | null;
+  idempotencyKey: string | null;
+  requiredApprovals: number;
+  approvals: { memberId: number; decision: string; at: string }[];
+  proposedByKey: number | null;
+  proposedByMember: number | null;
+  withdrawalId: number | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+  decidedAt: string | null;
+}
+
+export const toIntent = (s: StoredIntent): ResolvedIntent => ({
+  asset: s.asset,
+  outputs: storedOutputs(s).map((o) => ({ to: o.toAddress, toKey: o.toKey, amount: parseBaseUnits(o.amount), ...memoFields(o) })),
+  from: s.from,
+});
+
+export async function toRequestView(db: Db | Knex.Transaction, r: RequestRow): Promise<RequestView> {
+  const votes = (await db('withdrawal_approvals').where({ request_id: r.id }).orderBy('id')) as {
+    member_id: number;
+    decision: string;
+    created_at: Date;
+  }[];
+  const { asset } = r.intent;
+  const show = (units: string) => fromBaseUnits(parseBaseUnits(units), asset.decimals);
+  const total = r.intent.outputs.reduce((s, o) => s + parseBaseUnits(o.amount), 0n);
+  return {
+    id: r.id,
+    walletId: r.wallet_id,
+    status: r.status,
+    asset,
+    amount: fromBaseUnits(total, asset.decimals),
+    toAddress: r.intent.outputs.length === 1 ? (r.intent.outputs[0]?.toAddress ?? null) : null,
+    outputs: storedOutputs(r.intent).map((o) => ({ toAddress: o.toAddress, amount: show(o.amount), ...memoFields(o) })),
+    fromAddress: r.intent.from?.address ?? null,
+    note: r.intent.note ?? null,
+    idempotencyKey: r.idempotency_key,
+    requiredApprovals: r.required_approvals,
+    approvals: votes.map((v) => ({ memberId: v.member_id, decision: v.decision, at: v.created_at.toISOString() })),
+    proposedByKey: r.proposed_by_key,
+    proposedByMember: r.proposed_by_member,
+    withdrawalId: r.withdrawal_id === null ? null : Number(r.withdrawal_id),
+    lastError: r.last_error,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+    decidedAt: r.decided_at ? r.decided_at.toISOString() : null,
+  };
+}
+
+/** Distinct members who approved (one vote per member is a unique index). */
+export async function countApprovals(db: Db | Knex.Transaction, requestId: number): Promise<number> {
+  const row = await db('withdrawal_approvals').where({ request_id: requestId, decision: 'approve' }).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
