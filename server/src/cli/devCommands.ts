@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { createLogger, loadConfig, toBaseUnits } from '@walletd/core';
 import { createFollower, createDetectPool, forgetChain } from '@walletd/indexer';
-import { devnetChain, devnetInfoFile, fund, readDevnetInfo } from '../devnet/devnet';
+import { devnetChain, devnetInfoFile, readDevnetInfo } from '../devnet/devnet';
+import { fund } from '../devnet/fund';
 import { loadPlugins } from '../plugins';
 import { openRuntime } from '../runtime';
 import { printJson } from './output';

@@ -14,6 +14,7 @@ import {
   withFileLock,
 } from '@walletd/core';
 import { Interface } from 'ethers';
+import { rpc, waitMined } from './devnetRpc';
 import { discardState, keepFirstGenesis, restoredChainProblem } from './devnetState';
 import token from './testToken.json';
 
@@ -37,7 +38,7 @@ export interface Devnet extends DevnetInfo {
   stop(): Promise<void>;
 }
 
-const tokenInterface = new Interface(token.abi);
+export const tokenInterface = new Interface(token.abi);
 
 function anvilBinary(): string {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
@@ -46,47 +47,6 @@ function anvilBinary(): string {
     return join(require.resolve(`${pkg}/package.json`), '..', 'bin', 'anvil');
   } catch {
     throw new Error(`anvil for ${process.platform}-${arch} is not installed (${pkg}); configure chains[] or set WALLETD_DEVNET=0`);
-  }
-}
-
-/**
- * undici's "fetch failed" hides why; the cause (connection refused, DNS, reset) and the node's
- * URL are what someone running `walletd dev fund` needs to fix it.
- */
-export function describeFetchError(url: string, e: unknown): string {
-  const err = e as Error & { cause?: Error & { code?: string; errors?: (Error & { code?: string })[] } };
-  // Node reports a refused dual-stack connect as an AggregateError without a message of its own.
-  const inner = err.cause?.errors?.[0] ?? err.cause;
-  const why = inner
-    ? `${inner.message || inner.code || String(inner)}${inner.code && !inner.message?.includes(inner.code) ? ` (${inner.code})` : ''}`
-    : err.message;
-  return `the devnet node at ${url} did not answer: ${why}`;
-}
-
-export async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-  } catch (e) {
-    throw new Error(describeFetchError(url, e), { cause: e });
-  }
-  if (!res.ok) throw new Error(`the devnet node at ${url} answered ${method} with HTTP ${res.status}`);
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
-
-export async function waitMined(url: string, hash: string): Promise<{ status: string; contractAddress: string | null }> {
-  const until = Date.now() + 15_000;
-  for (;;) {
-    const r = await rpc<{ status: string; contractAddress: string | null } | null>(url, 'eth_getTransactionReceipt', [hash]);
-    if (r) return r;
-    if (Date.now() > until) throw new Error(`transaction ${hash} was not mined`);
-    await new Promise((res) => setTimeout(res, 20));
   }
 }
 
@@ -302,14 +262,4 @@ async function stopIfOwner(files: DevnetFiles, anvilPid: number, logger: Logger)
   }
   await stopAnvil(anvilPid);
   rmSync(files.owner, { force: true });
-}
-
-/** `walletd dev fund`: devnet ETH from the funder, or devnet USDC minted to the address. */
-export async function fund(info: DevnetInfo, address: string, amount: bigint, token?: 'USDC'): Promise<string> {
-  const tx = token
-    ? { from: DEVNET_FUNDER, to: info.usdc, data: tokenInterface.encodeFunctionData('mint', [address, amount]) }
-    : { from: DEVNET_FUNDER, to: address, value: `0x${amount.toString(16)}` };
-  const hash = await rpc<string>(info.rpcUrl, 'eth_sendTransaction', [tx]);
-  await waitMined(info.rpcUrl, hash);
-  return hash;
 }
