@@ -222,4 +222,14 @@ describe('funds reservations on anvil', () => {
     await t.db('transfers').where({ tx_hash: hash }).update({ status: 'confirmed', reason: null });
     expect((await api('POST', `/withdrawals/${prepared.body.id}/broadcast`)).body.status).toBe('broadcast');
   });
+
+  it('the same idempotency key sent five times at once is one withdrawal, never a refusal for the funds it holds', async () => {
+    const fourth = (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    await anvil.send(fourth, ETH);
+    await round(2);
+    const body = { asset: 'ETH', toAddress: recipient, amount: '0.9', fromAddress: fourth, idempotencyKey: 'same-key' };
+    const tries = await Promise.all([1, 2, 3, 4, 5].map(() => prepare(body)));
+    expect(tries.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 201]);
+    expect(new Set(tries.map((r) => r.body.id)).size).toBe(1);
+  });
 });

@@ -164,6 +164,12 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
   const pooled = pooledFunds(access.plugin, wallet.chain);
   return db.transaction(async (trx) => {
     await lockWalletFunds(trx, wallet.id);
+    // A parallel call with the same key may have committed while this one waited for the lock:
+    // its withdrawal is the answer (a replay), not a refusal for the funds it now holds.
+    if (input.idempotencyKey) {
+      const existing = await findByKey(trx, wallet.company_id, input.idempotencyKey);
+      if (existing) return replayOrConflict(existing, hash);
+    }
     refuseByPolicy(await decide(trx));
     await requireFunds(trx, {
       walletId: wallet.id,
