@@ -105,14 +105,26 @@ describe('webhook retries against walletd serve', () => {
     return { api, wallet, address, hook, deliveries };
   }
 
-  /** stderr lines of the process about one delivery: [message, attempt, retryInSeconds]. */
+  /** The process's log lines about one delivery: [message, attempt, retryInSeconds]. */
   const logOf = (deliveryId: number) =>
-    (proc.stdout() + proc.stderr())
+    proc
+      .stderr()
       .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { msg: string; deliveryId?: number; attempt?: number; retryInSeconds?: number })
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as { msg: string; deliveryId?: number; attempt?: number; retryInSeconds?: number }];
+        } catch {
+          return []; // not JSON, or the line being written
+        }
+      })
       .filter((l) => l.deliveryId === deliveryId)
       .map((l) => [l.msg, l.attempt, l.retryInSeconds]);
+  /** The log is written asynchronously: wait for `n` lines about the delivery. */
+  const logged = (deliveryId: number, n: number) =>
+    eventually(
+      async () => logOf(deliveryId),
+      (l) => l.length >= n,
+    );
 
   /** How long the delivery waited between the attempt recorded last and the claim now in flight (ms). */
   const waited = (d: Delivery) => Date.parse(d.nextAttemptAt as string) - LEASE_MS - Date.parse(d.updatedAt);
@@ -140,7 +152,7 @@ describe('webhook retries against walletd serve', () => {
     expect(seen.map((d) => [d.status, d.attempts])).toEqual([1, 2, 3, 4].map((n) => ['pending', n]));
     for (const [i, d] of seen.entries()) expect(waited(d)).toBeGreaterThanOrEqual(BASE_MS * 2 ** i - 1);
     // The schedule the dispatcher set, exactly: doubling from the base, then failed for good.
-    expect(logOf(final?.id as number)).toEqual([
+    expect(await logged(final?.id as number, 5)).toEqual([
       ['delivery attempt failed', 1, 0.2],
       ['delivery attempt failed', 2, 0.4],
       ['delivery attempt failed', 3, 0.8],
@@ -181,7 +193,7 @@ describe('webhook retries against walletd serve', () => {
     expect(during?.attempts).toBe(1);
     expect(waited(during as Delivery)).toBeGreaterThanOrEqual(1000 - 1);
     // Retry-After (1 s) won over the backoff (0.2 s).
-    expect(logOf(final?.id as number)).toEqual([['delivery attempt failed', 1, 1]]);
+    expect(await logged(final?.id as number, 1)).toEqual([['delivery attempt failed', 1, 1]]);
     const [first, second] = rx.requests as [ReceivedRequest, ReceivedRequest];
     expect(second.rawBody).toBe(first.rawBody);
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
