@@ -112,6 +112,7 @@ export const configSchema = {
         concurrency: { type: 'integer', minimum: 1, maximum: 1000 },
         pollIntervalMs: { type: 'integer', minimum: 10, maximum: 60000 },
         leaseMs: { type: 'integer', minimum: 1000, maximum: 600000 },
+        retryBaseMs: { type: 'integer', minimum: 10, maximum: 60000 },
         telegramApiBase: { type: 'string' },
       },
     },

@@ -92,6 +92,11 @@ export interface WebhookSettings {
   pollIntervalMs: number;
   /** A claimed delivery is re-offered to other dispatchers after this long (a dead dispatcher's work). */
   leaseMs: number;
+  /**
+   * The first retry's wait; later ones double it, capped at 12 times it (5 s → 60 s). A test knob:
+   * lowered, a test sees every retry of the real process in seconds.
+   */
+  retryBaseMs: number;
   telegramApiBase: string;
 }
 
@@ -114,6 +119,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     concurrency: 64,
     pollIntervalMs: 500,
     leaseMs: 60000,
+    retryBaseMs: 5000,
     telegramApiBase: 'https://api.telegram.org',
   },
 };

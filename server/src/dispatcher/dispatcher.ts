@@ -61,7 +61,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       responseCode: result.responseCode,
       responseBody: clean(result.responseBody),
       error: clean(result.error),
-      retryInSeconds: Math.max(backoffSeconds(made), result.retryAfterSeconds ?? 0),
+      retryInSeconds: Math.max(backoffSeconds(made, settings.retryBaseMs), result.retryAfterSeconds ?? 0),
     };
     common.metrics?.webhookAttempts.inc({ outcome: result.ok ? 'delivered' : made >= MAX_ATTEMPTS ? 'failed' : 'retry' });
     if (!result.ok) {

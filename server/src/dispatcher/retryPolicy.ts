@@ -5,9 +5,13 @@ export const MAX_BACKOFF_SECONDS = 60;
 /** A Retry-After beyond a day is taken as a day: a receiver cannot park an event forever. */
 export const MAX_RETRY_AFTER_SECONDS = 86_400;
 
-/** Delay before the next attempt, given how many attempts have been made (1 after the first). */
-export function backoffSeconds(attemptsMade: number): number {
-  return Math.min(FIRST_BACKOFF_SECONDS * 2 ** Math.max(0, attemptsMade - 1), MAX_BACKOFF_SECONDS);
+/**
+ * Delay before the next attempt, given how many attempts have been made (1 after the first).
+ * `baseMs` (`webhooks.retryBaseMs`) scales the whole schedule, cap included: a test knob.
+ */
+export function backoffSeconds(attemptsMade: number, baseMs = FIRST_BACKOFF_SECONDS * 1000): number {
+  const ms = Math.min(baseMs * 2 ** Math.max(0, attemptsMade - 1), baseMs * (MAX_BACKOFF_SECONDS / FIRST_BACKOFF_SECONDS));
+  return ms / 1000;
 }
 
 /** Retry-After as delta-seconds or an HTTP date; null when absent or unreadable. */
