@@ -66,6 +66,11 @@ export interface ChainSettings {
   rpcTimeoutMs?: number;
   /** Further attempts of an idempotent read after a transport failure (default 2); a broadcast is never repeated. */
   rpcRetries?: number;
+  /**
+   * The most bytes one node answer may have (default 64 MiB, above the largest real block of any
+   * supported chain): past it the connection is closed and the call fails with `node_error`.
+   */
+  maxResponseBytes?: number;
   /** Overrides the plugin's default threshold. */
   confirmations?: number;
   /** 'finalized': a deposit is final once the node's finalized block covers it (EVM `finalized` tag). */

@@ -2,3 +2,4 @@ export * from './concatBytes';
 export * from './jsonRpcClient';
 export * from './parseLossless';
 export * from './nodeAnswerOf';
+export * from './readCapped';

@@ -63,7 +63,13 @@ const cellOf = (entry: StackEntry | undefined): Cell => {
 };
 
 export function createTonReader(network: string, options: ReaderOptions): TonReader {
-  const http = createToncenterHttp({ url: options.rpcUrl, timeoutMs: options.timeoutMs, retries: options.retries });
+  const http = createToncenterHttp({
+    url: options.rpcUrl,
+    timeoutMs: options.timeoutMs,
+    retries: options.retries,
+    maxResponseBytes: options.maxResponseBytes,
+    name: options.name,
+  });
   const shardsCache = new Map<number, ShardBlock[]>();
   const shards = async (seqno: number): Promise<ShardBlock[]> => {
     const hit = shardsCache.get(seqno);

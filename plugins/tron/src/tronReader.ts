@@ -65,6 +65,8 @@ export function createTronReader(options: ReaderOptions): TronReader {
     url: options.rpcUrl,
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+    ...(options.name !== undefined ? { name: options.name } : {}),
   });
   let params: { at: number; value: Map<string, bigint> } | null = null;
 

@@ -19,3 +19,4 @@ export * from './solanaSvm';
 export * from './recordedRippled';
 export * from './tonSandbox';
 export * from './chopsticks';
+export * from './oversizedNode';
