@@ -64,6 +64,7 @@ export const configSchema = {
         threads: { type: 'integer', minimum: 1, maximum: 64 },
         maxLagBlocks: { type: 'integer', minimum: 0, maximum: 1000000 },
         healthMaxAgeMs: { type: 'integer', minimum: 45000, maximum: 86400000 },
+        stalledAfterMs: { type: 'integer', minimum: 1000, maximum: 86400000 },
         leaseTtlMs: { type: 'integer', minimum: 1000, maximum: 600000 },
         pipelineDepth: { type: 'integer', minimum: 1, maximum: 256 },
       },

@@ -45,6 +45,12 @@ export interface IndexerSettings {
    * 30 s a failing chain waits between rounds, so a failing chain reads as failing, not as stale.
    */
   healthMaxAgeMs: number;
+  /**
+   * `/readyz` is not ready (`stalled`) when a chain's last successful round or indexed block is
+   * older than this (or three of its poll intervals, if longer): the round under way is stuck on a
+   * node that hangs or trickles. Above the 15 s deadline of one node call by default.
+   */
+  stalledAfterMs: number;
   /** How long a stopped or unreachable indexer keeps its chains before a standby takes them. */
   leaseTtlMs: number;
   /** Heights a catching-up follower fetches and detects ahead of the one it writes (1 = one at a time). */
@@ -108,7 +114,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   masterKeyFile: null,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },
   bootstrap: true,
-  indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, leaseTtlMs: 15000, pipelineDepth: 8 },
+  indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
   devnet: { enabled: true, port: 58545 },
   plugins: ['@walletd/plugin-evm', '@walletd/plugin-utxo'],
   chains: [],
