@@ -6,6 +6,7 @@ import type { Db } from '../db/createDb';
  * `status` is `ok` or `failing`; a failing record names why in `reason`:
  * - `node_unreachable`: the node did not answer (or answered with an error) this round;
  * - `round_failed`: the round failed for another reason (the error is in `lastError`).
+ * - `wrong_heights`: the node answered a block of another height than the one asked (see wrongHeightError).
  * More reasons (a chain the indexer stopped following) are added here, one value each; readiness
  * treats any non-`ok` status as not ready and reports its reason as is.
  */

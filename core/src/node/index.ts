@@ -3,3 +3,4 @@ export * from './jsonRpcClient';
 export * from './parseLossless';
 export * from './nodeAnswerOf';
 export * from './readCapped';
+export * from './wrongHeightError';

@@ -24,7 +24,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge, readCapped } from './read
  * - An answer is read up to `maxResponseBytes` (`readCapped`): past it the connection is closed and
  *   the call fails (`too_large`, never retried: the node would send the same again).
  * - Every failure is a `NodeCallError`: a `BaseError('node_error')` (502 at the API) whose `node`
- *   says what happened (`kind`: `timeout`, `unreachable`, `http`, `rpc`, `too_large`; the method;
+ *   says what happened (`kind`: `timeout`, `unreachable`, `http`, `rpc`, `too_large`, `wrong_height`; the method;
  *   attempts; the node's own code for an RPC error). Kept out of `details`, which the API renders
  *   into the body. Its message says it all: no cause repeating it (a log line prints the causes'
  *   messages after the error's own: "timed out after 15000 ms: timed out after 15000 ms").
@@ -68,7 +68,7 @@ export interface JsonRpcClient {
 /** Publishing calls: repeating one blindly could double an effect nobody observed. */
 export const NEVER_RETRIED: ReadonlySet<string> = new Set(['eth_sendRawTransaction', 'eth_sendTransaction', 'sendrawtransaction']);
 
-export type NodeErrorKind = 'timeout' | 'unreachable' | 'http' | 'rpc' | 'too_large';
+export type NodeErrorKind = 'timeout' | 'unreachable' | 'http' | 'rpc' | 'too_large' | 'wrong_height';
 
 export interface NodeCallFailure {
   method: string;
