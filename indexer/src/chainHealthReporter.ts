@@ -21,6 +21,8 @@ function reasonOf(err: unknown): string {
   if (err instanceof ChainHaltedError) return err.reason;
   // The node answers, but blocks of other heights than asked: its fault, named as such (not a reorg).
   if (err instanceof NodeCallError && err.node.kind === 'wrong_height') return 'wrong_heights';
+  // It answered, more than the chain's maxResponseBytes: the operator raises the cap or fixes the node.
+  if (err instanceof NodeCallError && err.node.kind === 'too_large') return 'answer_too_large';
   return isBaseError(err) && err.code === 'node_error' ? 'node_unreachable' : 'round_failed';
 }
 

@@ -38,7 +38,11 @@ import { type TrackOutcome, trackWithdrawals } from './withdrawalTracker';
 /** Rewinds to the same block, with no block indexed between them, before the chain is stopped. */
 const MAX_REWINDS_IN_PLACE = 3;
 
-/** Heights fetched and detected ahead of the one being written, unless `indexer.pipelineDepth` says otherwise. */
+/**
+ * Heights fetched and detected ahead of the one being written, unless `indexer.pipelineDepth` says
+ * otherwise. It bounds the bytes in flight too: at most this many blocks, each at most the answers
+ * one block takes (EVM, Tron: 2) × the chain's `maxResponseBytes` (readCapped), whatever the node sends.
+ */
 export const DEFAULT_PIPELINE_DEPTH = 8;
 
 export interface FollowerStats {

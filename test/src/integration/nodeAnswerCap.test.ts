@@ -119,6 +119,7 @@ describe('an indexer whose node sends an oversized block', () => {
       try {
         const ready = await fetch(`${app.url}/readyz`);
         expect(ready.status).toBe(503);
+        expect(await ready.json()).toMatchObject({ chains: [{ ready: false, reason: 'answer_too_large', nodeReachable: true }] });
       } finally {
         await app.close();
       }
