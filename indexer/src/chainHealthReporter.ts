@@ -1,4 +1,4 @@
-import { type ChainHealth, type Db, type Logger, isBaseError, publishChainHealth } from '@walletd/core';
+import { type ChainHealth, type Db, type Logger, NodeCallError, isBaseError, publishChainHealth } from '@walletd/core';
 import { ChainHaltedError } from './chainHalt';
 import type { FollowerStats } from './follower';
 import type { ChainKey } from './transferStore';
@@ -19,6 +19,10 @@ export interface ChainHealthReporter {
 function reasonOf(err: unknown): string {
   // A stopped chain reports why (genesis_changed, blocks_do_not_link, …): what the operator must act on.
   if (err instanceof ChainHaltedError) return err.reason;
+  // The node answers, but blocks of other heights than asked: its fault, named as such (not a reorg).
+  if (err instanceof NodeCallError && err.node.kind === 'wrong_height') return 'wrong_heights';
+  // It answered, more than the chain's maxResponseBytes: the operator raises the cap or fixes the node.
+  if (err instanceof NodeCallError && err.node.kind === 'too_large') return 'answer_too_large';
   return isBaseError(err) && err.code === 'node_error' ? 'node_unreachable' : 'round_failed';
 }
 

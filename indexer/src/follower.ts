@@ -1,5 +1,4 @@
 import {
-  BaseError,
   type Chain,
   type ChainPlugin,
   type ChainReader,
@@ -12,6 +11,7 @@ import {
   chainAssets,
   ensureTokenAccounts,
   readerOptionsFor,
+  wrongHeightError,
 } from '@walletd/core';
 import type { Fence } from './chainLease';
 import { ChainHaltedError } from './chainHalt';
@@ -38,7 +38,11 @@ import { type TrackOutcome, trackWithdrawals } from './withdrawalTracker';
 /** Rewinds to the same block, with no block indexed between them, before the chain is stopped. */
 const MAX_REWINDS_IN_PLACE = 3;
 
-/** Heights fetched and detected ahead of the one being written, unless `indexer.pipelineDepth` says otherwise. */
+/**
+ * Heights fetched and detected ahead of the one being written, unless `indexer.pipelineDepth` says
+ * otherwise. It bounds the bytes in flight too: at most this many blocks, each at most the answers
+ * one block takes (EVM, Tron: 2) × the chain's `maxResponseBytes` (readCapped), whatever the node sends.
+ */
 export const DEFAULT_PIPELINE_DEPTH = 8;
 
 export interface FollowerStats {
@@ -172,8 +176,7 @@ export function createFollower(deps: FollowerDeps): Follower {
     const raw = await reader.fetchBlock(height);
     if (raw === null) return null;
     const result = await pool.detect(task(raw));
-    if (result.block.number !== height)
-      throw new BaseError('node_error', `${key.chain}/${key.network}: asked the node for block ${height}, got ${result.block.number}`);
+    if (result.block.number !== height) throw wrongHeightError(`${key.chain}/${key.network}`, 'fetchBlock', height, result.block.number);
     formatSenders(result.transfers);
     return result;
   }
@@ -246,12 +249,15 @@ export function createFollower(deps: FollowerDeps): Follower {
 
   /**
    * Walks back through the recorded blocks (heights without a block were never recorded) until our
-   * hash equals the node's, within the window.
+   * hash equals the node's, within the window. None equal: before calling it a reorg deeper than
+   * the window, the node's answer for the latest of them is checked for its height (a node
+   * answering every height with another block differs at every hash).
    */
   async function handleReorg(height: bigint): Promise<void> {
     stats.reorgs++;
     m?.reorgs.inc(labels);
-    for (const { height: h, hash: ours } of await recordedBlocksBelow(db, key, height, height - BigInt(window))) {
+    const recorded = await recordedBlocksBelow(db, key, height, height - BigInt(window));
+    for (const { height: h, hash: ours } of recorded) {
       if (ours === (await reader.blockHash(h))) {
         const { detached, confirmedAbove } = await rewindTo(db, key, h, ours, fence);
         rewindsInPlace = lastRewind === h ? rewindsInPlace + 1 : 1;
@@ -262,6 +268,7 @@ export function createFollower(deps: FollowerDeps): Follower {
         return;
       }
     }
+    if (recorded[0]) await detectAt(recorded[0].height);
     throw new Error(`reorg deeper than the ${window}-block window at height ${height}; raise reorgWindow or rescan`);
   }
 

@@ -45,6 +45,12 @@ export interface IndexerSettings {
    * 30 s a failing chain waits between rounds, so a failing chain reads as failing, not as stale.
    */
   healthMaxAgeMs: number;
+  /**
+   * `/readyz` is not ready (`stalled`) when a chain's last successful round or indexed block is
+   * older than this (or three of its poll intervals, if longer): the round under way is stuck on a
+   * node that hangs or trickles. Above the 15 s deadline of one node call by default.
+   */
+  stalledAfterMs: number;
   /** How long a stopped or unreachable indexer keeps its chains before a standby takes them. */
   leaseTtlMs: number;
   /** Heights a catching-up follower fetches and detects ahead of the one it writes (1 = one at a time). */
@@ -66,6 +72,11 @@ export interface ChainSettings {
   rpcTimeoutMs?: number;
   /** Further attempts of an idempotent read after a transport failure (default 2); a broadcast is never repeated. */
   rpcRetries?: number;
+  /**
+   * The most bytes one node answer may have (default 64 MiB, above the largest real block of any
+   * supported chain): past it the connection is closed and the call fails with `node_error`.
+   */
+  maxResponseBytes?: number;
   /** Overrides the plugin's default threshold. */
   confirmations?: number;
   /** 'finalized': a deposit is final once the node's finalized block covers it (EVM `finalized` tag). */
@@ -108,7 +119,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   masterKeyFile: null,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },
   bootstrap: true,
-  indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, leaseTtlMs: 15000, pipelineDepth: 8 },
+  indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
   devnet: { enabled: true, port: 58545 },
   plugins: ['@walletd/plugin-evm', '@walletd/plugin-utxo'],
   chains: [],

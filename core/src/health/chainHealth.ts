@@ -6,6 +6,8 @@ import type { Db } from '../db/createDb';
  * `status` is `ok` or `failing`; a failing record names why in `reason`:
  * - `node_unreachable`: the node did not answer (or answered with an error) this round;
  * - `round_failed`: the round failed for another reason (the error is in `lastError`).
+ * - `wrong_heights`: the node answered a block of another height than the one asked (see wrongHeightError);
+ * - `answer_too_large`: a node answer went over the chain's `maxResponseBytes` (see readCapped).
  * More reasons (a chain the indexer stopped following) are added here, one value each; readiness
  * treats any non-`ok` status as not ready and reports its reason as is.
  */

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { BaseError } from '../errors';
 import { parseLossless } from './parseLossless';
+import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge, readCapped } from './readCapped';
 
 /**
  * One HTTP JSON-RPC client for every plugin that speaks JSON-RPC: 2.0 (EVM nodes) or 1.0 (Bitcoin
@@ -20,9 +21,13 @@ import { parseLossless } from './parseLossless';
  *   node whether it knows the transaction instead.
  * - Results are parsed losslessly (`parseLossless`): a number with a fraction arrives as its
  *   decimal text, so no amount passes through a float; the body's text is returned too.
+ * - An answer is read up to `maxResponseBytes` (`readCapped`): past it the connection is closed and
+ *   the call fails (`too_large`, never retried: the node would send the same again).
  * - Every failure is a `NodeCallError`: a `BaseError('node_error')` (502 at the API) whose `node`
- *   says what happened (`kind`: `timeout`, `unreachable`, `http`, `rpc`; the method; attempts; the
- *   node's own code for an RPC error). Kept out of `details`, which the API renders into the body.
+ *   says what happened (`kind`: `timeout`, `unreachable`, `http`, `rpc`, `too_large`, `wrong_height`; the method;
+ *   attempts; the node's own code for an RPC error). Kept out of `details`, which the API renders
+ *   into the body. Its message says it all: no cause repeating it (a log line prints the causes'
+ *   messages after the error's own: "timed out after 15000 ms: timed out after 15000 ms").
  */
 export interface JsonRpcClientOptions {
   url: string;
@@ -33,6 +38,10 @@ export interface JsonRpcClientOptions {
   retries?: number;
   /** First pause between attempts, doubled each time; default 250. */
   backoffMs?: number;
+  /** The most bytes one answer may have; default `DEFAULT_MAX_RESPONSE_BYTES` (64 MiB). */
+  maxResponseBytes?: number;
+  /** Who the node serves ("ethereum/mainnet"), for messages; never the URL. */
+  name?: string;
 }
 
 export interface CallOptions {
@@ -59,7 +68,7 @@ export interface JsonRpcClient {
 /** Publishing calls: repeating one blindly could double an effect nobody observed. */
 export const NEVER_RETRIED: ReadonlySet<string> = new Set(['eth_sendRawTransaction', 'eth_sendTransaction', 'sendrawtransaction']);
 
-export type NodeErrorKind = 'timeout' | 'unreachable' | 'http' | 'rpc';
+export type NodeErrorKind = 'timeout' | 'unreachable' | 'http' | 'rpc' | 'too_large' | 'wrong_height';
 
 export interface NodeCallFailure {
   method: string;
@@ -70,15 +79,26 @@ export interface NodeCallFailure {
   rpcCode?: number | null;
   /** The HTTP status (kind `http`). */
   status?: number;
+  /** The cap an answer went over (kind `too_large`). */
+  limit?: number;
 }
 
 /** A node call that failed: `node_error`, with what happened for logs and callers (never credentials). */
 export class NodeCallError extends BaseError {
   readonly node: NodeCallFailure;
-  constructor(message: string, node: NodeCallFailure, cause?: unknown) {
-    super('node_error', message, cause === undefined ? {} : { cause });
+  constructor(message: string, node: NodeCallFailure) {
+    super('node_error', message);
     this.node = node;
   }
+}
+
+/** The `node_error` of an answer over the cap, naming the chain and the setting that raises it. */
+export function tooLargeError(name: string | undefined, method: string, limit: number): NodeCallError {
+  const who = name ? `${name}: ` : '';
+  return new NodeCallError(
+    `${who}${method} answered more than ${limit} bytes; reading stopped (raise chains[].maxResponseBytes if the node is right)`,
+    { method, kind: 'too_large', attempts: 1, limit },
+  );
 }
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
@@ -96,11 +116,12 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
   const timeoutMs = options.timeoutMs ?? 15_000;
   const retries = options.retries ?? 2;
   const backoffMs = options.backoffMs ?? 250;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) };
   let id = 0;
 
-  const fail = (method: string, kind: NodeErrorKind, message: string, extra: Partial<NodeCallFailure> = {}, cause?: unknown) =>
-    new NodeCallError(message, { method, kind, ...extra }, cause);
+  const fail = (method: string, kind: NodeErrorKind, message: string, extra: Partial<NodeCallFailure> = {}) =>
+    new NodeCallError(message, { method, kind, ...extra });
 
   /** One attempt: the body of an answer that is JSON-RPC (result or error), or a failure. */
   async function attempt(method: string, params: unknown[]): Promise<{ status: number; body: Buffer }> {
@@ -113,11 +134,11 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
         body: JSON.stringify({ jsonrpc: options.dialect, id: ++id, method, params }),
         signal: controller.signal,
       });
-      const body = Buffer.from(await res.body.arrayBuffer());
+      const body = await readCapped(res.body, maxBytes, res.headers['content-length'] as string | undefined);
       if (RETRYABLE_STATUS.has(res.statusCode)) throw new Transient(`HTTP ${res.statusCode}`);
       return { status: res.statusCode, body };
     } catch (e) {
-      if (e instanceof Transient) throw e;
+      if (e instanceof Transient || e instanceof ResponseTooLarge) throw e;
       if (controller.signal.aborted) throw new Transient(`timed out after ${timeoutMs} ms`);
       throw new Transient(((e as Error).cause as Error | undefined)?.message ?? (e as Error).message);
     } finally {
@@ -131,10 +152,11 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
       try {
         return await attempt(method, params);
       } catch (e) {
+        if (e instanceof ResponseTooLarge) throw tooLargeError(options.name, method, e.limit);
         const message = (e as Error).message;
         if (n >= attempts) {
           const kind: NodeErrorKind = message.startsWith('timed out') ? 'timeout' : message.startsWith('HTTP') ? 'http' : 'unreachable';
-          throw fail(method, kind, `${method} failed: ${message}`, { attempts: n }, e);
+          throw fail(method, kind, `${method} failed: ${message}`, { attempts: n });
         }
         await new Promise((r) => setTimeout(r, backoffMs * 2 ** (n - 1)));
       }

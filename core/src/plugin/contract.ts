@@ -409,14 +409,27 @@ export interface ReaderOptions {
   timeoutMs?: number;
   /** Further attempts of an idempotent read after a transport failure; never of a broadcast. */
   retries?: number;
+  /** The most bytes one node answer may have (`chains[].maxResponseBytes`; core's default 64 MiB). */
+  maxResponseBytes?: number;
+  /** Who the node serves ("ethereum/mainnet"), for the reader's messages; never the URL. */
+  name?: string;
 }
 
 /** The reader options a configured chain asks for. */
-export function readerOptionsFor(settings: { rpcUrl: string; rpcTimeoutMs?: number; rpcRetries?: number }): ReaderOptions {
+export function readerOptionsFor(settings: {
+  chain?: string;
+  network?: string;
+  rpcUrl: string;
+  rpcTimeoutMs?: number;
+  rpcRetries?: number;
+  maxResponseBytes?: number;
+}): ReaderOptions {
   return {
     rpcUrl: settings.rpcUrl,
     ...(settings.rpcTimeoutMs !== undefined ? { timeoutMs: settings.rpcTimeoutMs } : {}),
     ...(settings.rpcRetries !== undefined ? { retries: settings.rpcRetries } : {}),
+    ...(settings.maxResponseBytes !== undefined ? { maxResponseBytes: settings.maxResponseBytes } : {}),
+    ...(settings.chain !== undefined && settings.network !== undefined ? { name: `${settings.chain}/${settings.network}` } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { type AssetRef, type ChainReader, type ReaderOptions, concatBytes, createJsonRpcClient } from '@walletd/core';
+import { type AssetRef, type ChainReader, type ReaderOptions, concatBytes, createJsonRpcClient, wrongHeightError } from '@walletd/core';
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
@@ -21,6 +21,8 @@ export function createEvmReader(options: ReaderOptions): EvmReader {
     dialect: '2.0',
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+    ...(options.name !== undefined ? { name: options.name } : {}),
   });
   const call = async <T>(method: string, params: unknown[]): Promise<T> => (await rpc.call<T>(method, params)).result;
 
@@ -53,6 +55,12 @@ export function createEvmReader(options: ReaderOptions): EvmReader {
       return block ? BigInt(block.number) : null;
     },
     chainId: async () => BigInt(await call<string>('eth_chainId', [])).toString(),
-    blockHash: async (height) => (await call<{ hash: string } | null>('eth_getBlockByNumber', [hex(height), false]))?.hash ?? null,
+    blockHash: async (height) => {
+      const block = await call<{ hash: string; number: string } | null>('eth_getBlockByNumber', [hex(height), false]);
+      // Checked like a fetched block's: a hash of another height would read as a reorg of any depth.
+      if (block && BigInt(block.number) !== height)
+        throw wrongHeightError(options.name, 'eth_getBlockByNumber', height, BigInt(block.number));
+      return block?.hash ?? null;
+    },
   };
 }

@@ -97,6 +97,8 @@ export function createPolkadotReader(options: ReaderOptions): PolkadotReader {
     dialect: '2.0',
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+    ...(options.name !== undefined ? { name: options.name } : {}),
   });
   const call = async <T>(method: string, params: unknown[]): Promise<T> => (await rpc.call<T>(method, params)).result;
   const runtimes = new Map<string, Promise<Runtime>>();

@@ -46,6 +46,8 @@ export function createSolanaReader(options: ReaderOptions): SolanaReader {
     dialect: '2.0',
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+    ...(options.name !== undefined ? { name: options.name } : {}),
   });
   const call = async <T>(method: string, params: unknown[]): Promise<T> => (await rpc.call<T>(method, params)).result;
   const rent = new Map<number, bigint>();

@@ -1,5 +1,5 @@
 import { Address, beginCell, Cell } from '@ton/core';
-import { type AssetRef, BaseError, type Balance, type ChainReader, type ReaderOptions } from '@walletd/core';
+import { type AssetRef, BaseError, type Balance, type ChainReader, type ReaderOptions, wrongHeightError } from '@walletd/core';
 import { type ToncenterHttp, createToncenterHttp } from './toncenterHttp';
 import type { TonBlock } from './detect';
 
@@ -63,7 +63,13 @@ const cellOf = (entry: StackEntry | undefined): Cell => {
 };
 
 export function createTonReader(network: string, options: ReaderOptions): TonReader {
-  const http = createToncenterHttp({ url: options.rpcUrl, timeoutMs: options.timeoutMs, retries: options.retries });
+  const http = createToncenterHttp({
+    url: options.rpcUrl,
+    timeoutMs: options.timeoutMs,
+    retries: options.retries,
+    maxResponseBytes: options.maxResponseBytes,
+    name: options.name,
+  });
   const shardsCache = new Map<number, ShardBlock[]>();
   const shards = async (seqno: number): Promise<ShardBlock[]> => {
     const hit = shardsCache.get(seqno);
@@ -75,7 +81,7 @@ export function createTonReader(network: string, options: ReaderOptions): TonRea
     return list;
   };
   const header = (seqno: number) =>
-    http.get<{ id: { root_hash: string }; prev_blocks: { root_hash: string }[] }>('getBlockHeader', {
+    http.get<{ id: { root_hash: string; seqno?: number }; prev_blocks: { root_hash: string }[] }>('getBlockHeader', {
       workchain: -1,
       shard: MASTER_SHARD,
       seqno,
@@ -141,11 +147,16 @@ export function createTonReader(network: string, options: ReaderOptions): TonRea
       return new TextEncoder().encode(JSON.stringify(block));
     },
     async blockHash(height) {
+      let h: Awaited<ReturnType<typeof header>>;
       try {
-        return hexOf((await header(Number(height))).id.root_hash);
+        h = await header(Number(height));
       } catch {
         return null;
       }
+      // Checked like a fetched block's: a hash of another height would read as a reorg of any depth.
+      if (h.id.seqno !== undefined && BigInt(h.id.seqno) !== height)
+        throw wrongHeightError(options.name, 'getBlockHeader', height, BigInt(h.id.seqno));
+      return hexOf(h.id.root_hash);
     },
     async accountInfo(address) {
       const r = await http.get<{ balance: string; state: AccountInfo['state'] }>('getAddressInformation', { address: address.toString() });

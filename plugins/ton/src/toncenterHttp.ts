@@ -1,4 +1,12 @@
-import { NodeCallError, type NodeErrorKind, parseLossless } from '@walletd/core';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  NodeCallError,
+  type NodeErrorKind,
+  ResponseTooLarge,
+  parseLossless,
+  readCapped,
+  tooLargeError,
+} from '@walletd/core';
 
 /**
  * toncenter's HTTP API v2 (`GET /getMasterchainInfo?…`, `POST /runGetMethod`, `POST /sendBoc`;
@@ -20,7 +28,18 @@ export interface ToncenterHttp {
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 class Transient extends Error {}
 
-export function createToncenterHttp(options: { url: string; timeoutMs?: number; retries?: number; backoffMs?: number }): ToncenterHttp {
+export interface ToncenterHttpOptions {
+  url: string;
+  timeoutMs?: number;
+  retries?: number;
+  backoffMs?: number;
+  /** The most bytes one answer may have (`chains[].maxResponseBytes`); default 64 MiB. */
+  maxResponseBytes?: number;
+  /** Who the node serves ("ton/mainnet"), for messages. */
+  name?: string;
+}
+
+export function createToncenterHttp(options: ToncenterHttpOptions): ToncenterHttp {
   const root = new URL(options.url);
   const auth = new URLSearchParams(root.search);
   root.search = '';
@@ -28,13 +47,9 @@ export function createToncenterHttp(options: { url: string; timeoutMs?: number; 
   const timeoutMs = options.timeoutMs ?? 15_000;
   const retries = options.retries ?? 2;
   const backoffMs = options.backoffMs ?? 250;
-  const fail = (
-    method: string,
-    kind: NodeErrorKind,
-    message: string,
-    extra: { attempts?: number; status?: number } = {},
-    cause?: unknown,
-  ) => new NodeCallError(message, { method, kind, ...extra }, cause);
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const fail = (method: string, kind: NodeErrorKind, message: string, extra: { attempts?: number; status?: number } = {}) =>
+    new NodeCallError(message, { method, kind, ...extra });
 
   async function attempt(
     method: string,
@@ -49,11 +64,12 @@ export function createToncenterHttp(options: { url: string; timeoutMs?: number; 
         ...(body ? { body: JSON.stringify(body) } : {}),
         signal,
       });
-      const text = await res.text();
+      // Read up to the cap, never past it: an oversized answer closes the connection (readCapped).
+      const text = (await readCapped(res.body, maxBytes, res.headers.get('content-length'))).toString('utf8');
       if (RETRYABLE_STATUS.has(res.status)) throw new Transient(`HTTP ${res.status}`);
       return { status: res.status, text };
     } catch (e) {
-      if (e instanceof Transient) throw e;
+      if (e instanceof Transient || e instanceof ResponseTooLarge) throw e;
       if (signal.aborted) throw new Transient(`timed out after ${timeoutMs} ms`);
       throw new Transient(((e as Error).cause as Error | undefined)?.message ?? (e as Error).message);
     }
@@ -73,10 +89,11 @@ export function createToncenterHttp(options: { url: string; timeoutMs?: number; 
       try {
         answer = await attempt(method, query, body);
       } catch (e) {
+        if (e instanceof ResponseTooLarge) throw tooLargeError(options.name, method, e.limit);
         const message = (e as Error).message;
         if (n >= attempts) {
           const kind: NodeErrorKind = message.startsWith('timed out') ? 'timeout' : message.startsWith('HTTP') ? 'http' : 'unreachable';
-          throw fail(method, kind, `${method} failed: ${message}`, { attempts: n }, e);
+          throw fail(method, kind, `${method} failed: ${message}`, { attempts: n });
         }
         await new Promise((r) => setTimeout(r, backoffMs * 2 ** (n - 1)));
         continue;

@@ -1,4 +1,12 @@
-import { NodeCallError, type NodeErrorKind, parseLossless } from '@walletd/core';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  NodeCallError,
+  type NodeErrorKind,
+  ResponseTooLarge,
+  parseLossless,
+  readCapped,
+  tooLargeError,
+} from '@walletd/core';
 
 /**
  * The java-tron HTTP API (`POST /wallet/…`, `/walletsolidity/…` with a JSON body) under the same
@@ -15,6 +23,10 @@ export interface TronHttpOptions {
   timeoutMs?: number;
   retries?: number;
   backoffMs?: number;
+  /** The most bytes one answer may have (`chains[].maxResponseBytes`); default 64 MiB. */
+  maxResponseBytes?: number;
+  /** Who the node serves ("tron/mainnet"), for messages. */
+  name?: string;
 }
 
 export interface TronHttp {
@@ -44,19 +56,21 @@ export function createTronHttp(options: TronHttpOptions): TronHttp {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const retries = options.retries ?? 2;
   const backoffMs = options.backoffMs ?? 250;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
-  const fail = (path: string, kind: NodeErrorKind, message: string, extra: { attempts?: number; status?: number } = {}, cause?: unknown) =>
-    new NodeCallError(message, { method: path, kind, ...extra }, cause);
+  const fail = (path: string, kind: NodeErrorKind, message: string, extra: { attempts?: number; status?: number } = {}) =>
+    new NodeCallError(message, { method: path, kind, ...extra });
 
   async function attempt(path: string, body: Record<string, unknown>): Promise<{ status: number; text: string }> {
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       const res = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body), signal });
-      const text = await res.text();
+      // Read up to the cap, never past it: an oversized answer closes the connection (readCapped).
+      const text = (await readCapped(res.body, maxBytes, res.headers.get('content-length'))).toString('utf8');
       if (RETRYABLE_STATUS.has(res.status)) throw new Transient(`HTTP ${res.status}`);
       return { status: res.status, text };
     } catch (e) {
-      if (e instanceof Transient) throw e;
+      if (e instanceof Transient || e instanceof ResponseTooLarge) throw e;
       if (signal.aborted) throw new Transient(`timed out after ${timeoutMs} ms`);
       throw new Transient(((e as Error).cause as Error | undefined)?.message ?? (e as Error).message);
     }
@@ -69,10 +83,11 @@ export function createTronHttp(options: TronHttpOptions): TronHttp {
       try {
         answer = await attempt(path, body);
       } catch (e) {
+        if (e instanceof ResponseTooLarge) throw tooLargeError(options.name, path, e.limit);
         const message = (e as Error).message;
         if (n >= attempts) {
           const kind: NodeErrorKind = message.startsWith('timed out') ? 'timeout' : message.startsWith('HTTP') ? 'http' : 'unreachable';
-          throw fail(path, kind, `${path} failed: ${message}`, { attempts: n }, e);
+          throw fail(path, kind, `${path} failed: ${message}`, { attempts: n });
         }
         await new Promise((r) => setTimeout(r, backoffMs * 2 ** (n - 1)));
         continue;

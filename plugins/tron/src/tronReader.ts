@@ -1,4 +1,4 @@
-import { type AssetRef, BaseError, type ChainReader, type ReaderOptions } from '@walletd/core';
+import { type AssetRef, BaseError, type ChainReader, type ReaderOptions, wrongHeightError } from '@walletd/core';
 import { tronHexAddress, tronMatchKey } from './addresses';
 import { type TronHttp, createTronHttp } from './tronHttp';
 
@@ -65,6 +65,8 @@ export function createTronReader(options: ReaderOptions): TronReader {
     url: options.rpcUrl,
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+    ...(options.name !== undefined ? { name: options.name } : {}),
   });
   let params: { at: number; value: Map<string, bigint> } | null = null;
 
@@ -117,7 +119,14 @@ export function createTronReader(options: ReaderOptions): TronReader {
       ]);
       return new TextEncoder().encode(`{"block":${block},"infos":${infos}}`);
     },
-    blockHash: async (height) => (await http.post<BlockJson>('/wallet/getblockbynum', { num: Number(height) })).blockID ?? null,
+    blockHash: async (height) => {
+      const block = await http.post<BlockJson>('/wallet/getblockbynum', { num: Number(height) });
+      const number = block.block_header?.raw_data?.number;
+      // Checked like a fetched block's: a hash of another height would read as a reorg of any depth.
+      if (block.blockID !== undefined && number !== undefined && big(number) !== height)
+        throw wrongHeightError(options.name, '/wallet/getblockbynum', height, big(number));
+      return block.blockID ?? null;
+    },
     // Liquid TRX (staked TRX is not counted) or the token balance; Tron keeps no reserve, so all of it is spendable.
     getBalance: async (address, asset) => {
       const total = await balanceOf(address, asset);

@@ -33,6 +33,8 @@ export function createUtxoReader(options: ReaderOptions & { scriptOf: (address: 
     dialect: '1.0',
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+    ...(options.name !== undefined ? { name: options.name } : {}),
   });
   const call = <T>(method: string, params: unknown[]): Promise<{ result: T; text: string }> => rpc.call<T>(method, params);
 

@@ -1,4 +1,4 @@
-import { type AssetRef, BaseError, type Balance, type ChainReader, type ReaderOptions } from '@walletd/core';
+import { type AssetRef, BaseError, type Balance, type ChainReader, type ReaderOptions, wrongHeightError } from '@walletd/core';
 import { Client, ConnectionError, RippledError } from 'xrpl';
 import { issuedCurrencyKey } from './addresses';
 import { issuedValueToUnits } from './issuedAmount';
@@ -187,7 +187,13 @@ export function createXrpReader(network: string, options: ReaderOptions): XrpRea
     },
     async blockHash(height) {
       try {
-        const r = await request<{ ledger_hash: string; validated?: boolean }>({ command: 'ledger', ledger_index: Number(height) });
+        const r = await request<{ ledger_hash: string; ledger_index?: number | string; validated?: boolean }>({
+          command: 'ledger',
+          ledger_index: Number(height),
+        });
+        // Checked like a fetched ledger's: a hash of another height would read as a reorg of any depth.
+        if (r.ledger_index !== undefined && BigInt(r.ledger_index) !== height)
+          throw wrongHeightError(options.name, 'ledger', height, BigInt(r.ledger_index));
         return r.validated === true ? r.ledger_hash : null;
       } catch (e) {
         if (rippledCode(e) === 'lgrNotFound') return null;

@@ -5,7 +5,7 @@ import { type ChainHealthRow, type Db, type WalletdConfig, isDatabaseUnavailable
  * Why a chain is not ready (the `reason` of `/readyz`). Besides these, a failing health record's
  * own reason is passed through as is (`node_unreachable`, `round_failed`, …; see chainHealth.ts).
  */
-export type ReadinessReason = 'not_indexed' | 'stale' | 'lagging' | (string & {});
+export type ReadinessReason = 'not_indexed' | 'stale' | 'stalled' | 'lagging' | (string & {});
 
 export interface ChainReadiness {
   chain: string;
@@ -37,6 +37,10 @@ function judge(
   return halt ? { ...judged, ready: false, reason: halt.reason, halted: { message: halt.message, since: halt.since } } : judged;
 }
 
+/** How old a healthy record may get: `indexer.stalledAfterMs`, or three polls of a slow-polling chain. */
+export const stallAfterMs = (config: WalletdConfig, pollIntervalMs: number): number =>
+  Math.max(config.indexer.stalledAfterMs, 3 * pollIntervalMs);
+
 function judgeHealth(config: WalletdConfig, settings: WalletdConfig['chains'][number], row: ChainHealthRow | undefined): ChainReadiness {
   const base = { chain: settings.chain, network: settings.network };
   if (!row)
@@ -49,12 +53,17 @@ function judgeHealth(config: WalletdConfig, settings: WalletdConfig['chains'][nu
     lag: lag.toString(),
     ageSeconds: Math.round(row.ageMs / 1000),
   };
+  const poll = settings.pollIntervalMs ?? 2000;
   // A slow-polling chain writes rarely: its record may be as old as three of its polls.
-  const maxAgeMs = Math.max(config.indexer.healthMaxAgeMs, 3 * (settings.pollIntervalMs ?? 2000));
+  const maxAgeMs = Math.max(config.indexer.healthMaxAgeMs, 3 * poll);
   const maxLag = BigInt(settings.maxLagBlocks ?? config.indexer.maxLagBlocks);
   let reason: ReadinessReason | undefined;
   if (row.ageMs > maxAgeMs) reason = 'stale';
   else if (row.status !== 'ok') reason = row.reason ?? row.status;
+  // An ok record is rewritten by every successful round (one per poll) and every block indexed: one
+  // this old means the round under way is stuck, a node that hangs or answers at a byte a second
+  // (its calls' deadlines and retries end the round only after ~45 s).
+  else if (row.ageMs > stallAfterMs(config, poll)) reason = 'stalled';
   else if (lag > maxLag) reason = 'lagging';
   return reason ? { ...base, ready: false, reason, ...facts } : { ...base, ready: true, ...facts };
 }

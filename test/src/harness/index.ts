@@ -20,3 +20,4 @@ export * from './recordedRippled';
 export * from './tonSandbox';
 export * from './chopsticks';
 export * from './signedDelivery';
+export * from './oversizedNode';

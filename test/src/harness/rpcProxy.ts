@@ -19,6 +19,8 @@ export interface RpcProxyOptions {
    * 'drop' closes the connection without forwarding or answering (a transient network failure).
    */
   before?: (call: RpcCall) => Promise<undefined | 'drop'> | undefined | 'drop';
+  /** The call as the node gets it (another method or params): a node answering another question than asked. */
+  forward?: (call: RpcCall) => RpcCall;
 }
 
 /**
@@ -31,7 +33,8 @@ export async function startRpcProxy(
   target: string,
   options: RpcProxyOptions | ((call: RpcCall, reply: RpcReply) => void),
 ): Promise<RpcProxy> {
-  const { rewrite, before } = typeof options === 'function' ? { rewrite: options, before: undefined } : options;
+  const { rewrite, before, forward } =
+    typeof options === 'function' ? { rewrite: options, before: undefined, forward: undefined } : options;
   const calls: string[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -48,7 +51,7 @@ export async function startRpcProxy(
         }
         const headers: Record<string, string> = { 'content-type': 'application/json' };
         if (req.headers.authorization) headers.authorization = req.headers.authorization;
-        const upstream = await fetch(target, { method: 'POST', headers, body });
+        const upstream = await fetch(target, { method: 'POST', headers, body: forward ? JSON.stringify(forward(call)) : body });
         if (!rewrite) {
           res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text());
           return;
