@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { messageOnce } from './messageOnce';
 
 export type { Logger };
 
@@ -41,6 +42,13 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       base: { service: 'walletd', ...options.base },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      serializers: {
+        err: (e: unknown) => {
+          const out = pino.stdSerializers.err(e as Error);
+          if (e instanceof Error) out.message = messageOnce(e);
+          return out;
+        },
+      },
     },
     options.destination ?? pino.destination({ dest: 2, sync: false }),
   );
