@@ -4,7 +4,9 @@ export * from './networks';
 export * from './frame';
 export { detect } from './detect';
 export { createPolkadotReader, type PolkadotReader, type Runtime } from './polkadotReader';
-export * from './withdrawals';
+export { createPolkadotWithdrawals } from './withdrawals';
+export type { PolkadotPayload } from './payload';
+export { feeFromEvents } from './feeFromEvents';
 export * from './prepareTransfer';
 
 /** What walletd calls when the package is named in the config's `plugins` (see plugins/README.md). */

@@ -9,7 +9,9 @@ import { detect } from './detect';
 import { decodeFrame, encodeFrame } from './frame';
 import { prepareTransfer } from './prepareTransfer';
 import { registryFor } from './runtimeRegistry';
-import { type PolkadotPayload, createPolkadotWithdrawals, feeFromEvents } from './withdrawals';
+import { feeFromEvents } from './feeFromEvents';
+import type { PolkadotPayload } from './payload';
+import { createPolkadotWithdrawals } from './withdrawals';
 
 /**
  * Current Polkadot Asset Hub call and event layouts, offline: the Asset Hub metadata shipped in

@@ -6,7 +6,8 @@ export { detect, TOKEN_EVENT_OFFSET } from './detect';
 export { summarizeMessage, type MessageSummary } from './message';
 export { createSolanaReader, type SolanaReader, SKIPPED_SLOT_CODES } from './solanaReader';
 export { associatedTokenAccount, solanaTokenAccounts } from './tokenAccounts';
-export * from './withdrawals';
+export { createSolanaWithdrawals } from './withdrawals';
+export { type SolanaTxPayload, maxFee } from './payload';
 
 /** What walletd calls when the package is named in the config's `plugins` (see plugins/README.md). */
 export { createSolanaPlugin as createPlugin } from './createSolanaPlugin';

@@ -4,7 +4,10 @@ export * from './networks';
 export { TRANSFER_TOPIC, detect } from './detectTransfers';
 export { type TronReader, createTronReader } from './tronReader';
 export { createTronHttp } from './tronHttp';
-export * from './withdrawals';
+export { createTronWithdrawals } from './withdrawals';
+export { EXPIRATION_MS, type TronTxPayload, assemble, transferCalldata } from './payload';
+export { bandwidthBytes } from './build';
+export { broadcastRefusal } from './broadcast';
 export * as tronProtobuf from './protobuf';
 
 /** What walletd calls when the package is named in the config's `plugins` (see plugins/README.md). */

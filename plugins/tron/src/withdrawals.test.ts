@@ -4,7 +4,9 @@ import { BaseError, type UnsignedWithdrawal } from '@walletd/core';
 import { utils } from 'tronweb';
 import { formatTronAddress } from './addresses';
 import { encodeSignedTransaction } from './protobuf';
-import { type TronTxPayload, assemble, broadcastRefusal, createTronWithdrawals } from './withdrawals';
+import { broadcastRefusal } from './broadcast';
+import { type TronTxPayload, assemble } from './payload';
+import { createTronWithdrawals } from './withdrawals';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tron');
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
