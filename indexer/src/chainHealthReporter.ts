@@ -1,4 +1,4 @@
-import { type ChainHealth, type Db, type Logger, isBaseError, publishChainHealth } from '@walletd/core';
+import { type ChainHealth, type Db, type Logger, isBaseError, isDiskFull, publishChainHealth } from '@walletd/core';
 import { ChainHaltedError } from './chainHalt';
 import type { FollowerStats } from './follower';
 import type { ChainKey } from './transferStore';
@@ -19,6 +19,7 @@ export interface ChainHealthReporter {
 function reasonOf(err: unknown): string {
   // A stopped chain reports why (genesis_changed, blocks_do_not_link, …): what the operator must act on.
   if (err instanceof ChainHaltedError) return err.reason;
+  if (isDiskFull(err)) return 'disk_full';
   return isBaseError(err) && err.code === 'node_error' ? 'node_unreachable' : 'round_failed';
 }
 
