@@ -5,6 +5,7 @@ import type { Db } from '../db/createDb';
  *
  * `status` is `ok` or `failing`; a failing record names why in `reason`:
  * - `node_unreachable`: the node did not answer (or answered with an error) this round;
+ * - `disk_full`: the database refused a write for lack of disk space (53100, ENOSPC);
  * - `round_failed`: the round failed for another reason (the error is in `lastError`).
  * More reasons (a chain the indexer stopped following) are added here, one value each; readiness
  * treats any non-`ok` status as not ready and reports its reason as is.

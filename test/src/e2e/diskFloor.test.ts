@@ -60,7 +60,9 @@ describe('walletd serve below the free-space floor of its database disk', () => 
     // The API still answers; a deposit made now waits for the indexer.
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const post = async (path: string, body?: unknown) =>
-      (await (await fetch(url(`/v1${path}`), { method: 'POST', headers, body: body && JSON.stringify(body) })).json()) as any;
+      (await (
+        await fetch(url(`/v1${path}`), { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      ).json()) as any;
     const wallet = await post('/wallets', { name: 'dev', chain: 'ethereum', network: 'devnet' });
     const { address } = await post(`/wallets/${wallet.id}/addresses`);
     const funded = await runWalletdAsync(['dev', 'fund', '--address', address, '--amount', '1.5'], env);
