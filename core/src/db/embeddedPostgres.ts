@@ -7,6 +7,7 @@ import type { Logger } from '../log';
 import { formatIdentity, identityAlive, parseIdentity, processAlive, processStartTime, withFileLock } from '../process';
 import { initialiseCluster, isRoot, loadBinaries, type PgBinaries, postgresUser, type RunAs, run } from './pgBinaries';
 import { diskFullMessage, isDiskFull } from './diskFull';
+import { ensureDatabase } from './ensureDatabase';
 import { readPostmasterFile } from './postmasterFile';
 
 /**
@@ -282,21 +283,6 @@ async function otherWalletdProcess(baseUrl: string): Promise<number | null> {
     return null;
   } catch {
     return null;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  try {
-    await client.connect();
-    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database]);
-    if (!rowCount) await client.query(`create database "${database.replace(/"/g, '""')}"`);
-  } catch (e) {
-    // Two processes creating it at once: the loser sees a duplicate.
-    const code = (e as { code?: string }).code;
-    if (code !== '42P04' && code !== '23505') throw e;
   } finally {
     await client.end().catch(() => undefined);
   }
