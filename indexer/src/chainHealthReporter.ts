@@ -1,4 +1,4 @@
-import { type ChainHealth, type Db, type Logger, NodeCallError, isBaseError, publishChainHealth } from '@walletd/core';
+import { type ChainHealth, type Db, type Logger, NodeCallError, isBaseError, isDiskFull, publishChainHealth } from '@walletd/core';
 import { ChainHaltedError } from './chainHalt';
 import type { FollowerStats } from './follower';
 import type { ChainKey } from './transferStore';
@@ -23,6 +23,7 @@ function reasonOf(err: unknown): string {
   if (err instanceof NodeCallError && err.node.kind === 'wrong_height') return 'wrong_heights';
   // It answered, more than the chain's maxResponseBytes: the operator raises the cap or fixes the node.
   if (err instanceof NodeCallError && err.node.kind === 'too_large') return 'answer_too_large';
+  if (isDiskFull(err)) return 'disk_full';
   return isBaseError(err) && err.code === 'node_error' ? 'node_unreachable' : 'round_failed';
 }
 

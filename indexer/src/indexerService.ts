@@ -1,4 +1,13 @@
-import { type ChainSettings, type Db, type Logger, type Metrics, type PluginRegistry, withRole } from '@walletd/core';
+import {
+  type ChainSettings,
+  type Db,
+  type Logger,
+  type Metrics,
+  type PluginRegistry,
+  diskFullMessage,
+  isDiskFull,
+  withRole,
+} from '@walletd/core';
 import { type ChainHealthReporter, createChainHealthReporter } from './chainHealthReporter';
 import { ChainHaltedError, clearHalt, recordHalt } from './chainHalt';
 import { type ChainLease, LeaseLostError, createChainLease } from './chainLease';
@@ -26,6 +35,13 @@ export interface IndexerDeps {
   pipelineDepth?: number;
   /** First wait after a chain is stopped (doubling up to 10 minutes) before it is checked again. */
   haltBackoffMs?: number;
+  /**
+   * Why writes must wait (the database disk below its free-space floor), one line; null to go on.
+   * Asked before every round: a paused chain skips its rounds, logged once when it pauses and resumes.
+   */
+  writesPaused?: () => Promise<string | null>;
+  /** The embedded cluster's data directory, named when a round fails on a full disk. */
+  databaseDir?: string;
 }
 
 export const DEFAULT_LEASE_TTL_MS = 15_000;
@@ -109,12 +125,17 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     let failures = 0;
     let halts = 0;
     let haltedReason: string | null = null;
+    const paused = pauseGate(where);
     // Withdrawals in a loop of their own under the same lease: many in flight never hold up deposits.
-    const withdrawals = trackWithdrawalsWhileLeading(settings, follower, lease, () => haltedReason !== null);
+    const withdrawals = trackWithdrawalsWhileLeading(settings, follower, lease, () => haltedReason !== null || paused.now);
     try {
       while (running && lease.epoch() !== null) {
         const poll = settings.pollIntervalMs ?? 2000;
         let delay = poll;
+        if (await paused.check()) {
+          await sleep(poll);
+          continue;
+        }
         try {
           await follower.followRound();
           health.roundSucceeded(follower.stats());
@@ -138,6 +159,12 @@ export function createIndexer(deps: IndexerDeps): Indexer {
             deps.metrics?.chainHalted.set({ ...labels, reason: err.reason }, 1);
             await recordHalt(deps.db, where, err).catch((e) => logger.warn({ err: e, ...where }, 'could not record the stopped chain'));
             logger.error({ ...where, reason: err.reason, retryInMs: delay }, err.message);
+          } else if (isDiskFull(err)) {
+            failures++;
+            delay = Math.min(poll * 2 ** failures, 30_000);
+            // One line naming the disk, not the failed statement's SQL.
+            const path = deps.databaseDir ?? 'the database server';
+            logger.error({ ...where, failures, reason: 'disk_full' }, `${diskFullMessage(path)}: follow round failed; retrying`);
           } else {
             failures++;
             // A failing node or database is retried with backoff (doubling, at most 30 s), not hammered.
@@ -154,6 +181,21 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       // The stop is now the new leader's to report; this process no longer knows.
       if (haltedReason !== null) deps.metrics?.chainHalted.set({ ...labels, reason: haltedReason }, 0);
     }
+  }
+
+  /** Skips rounds while `writesPaused` says so; the pause and the resume are logged once each. */
+  function pauseGate(where: { chain: string; network: string }) {
+    const gate = {
+      now: false,
+      async check(): Promise<boolean> {
+        const why = deps.writesPaused ? await deps.writesPaused().catch(() => null) : null;
+        if (why && !gate.now) logger.error({ ...where, reason: 'disk_full' }, `${why}: indexer paused, no writes until space is freed`);
+        if (!why && gate.now) logger.warn(where, 'free space above the floor again: indexer resumed');
+        gate.now = why !== null;
+        return gate.now;
+      },
+    };
+    return gate;
   }
 
   /**

@@ -12,6 +12,7 @@ export const ErrorBody = {
     policyIds: { type: 'string', description: 'Comma-separated ids of the policies that refused (policy refusals only)' },
     available: { type: 'string', description: 'insufficient_funds: what the source (or the wallet, where funds are pooled) has available' },
     reservedBy: { type: 'string', description: 'insufficient_funds: comma-separated ids of the in-flight withdrawals holding the rest' },
+    reason: { type: 'string', description: '/readyz: why the database cannot serve (database_down, disk_full)' },
   },
 } as const;
 

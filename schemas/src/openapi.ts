@@ -307,9 +307,16 @@ function operationalPaths(): Record<string, unknown> {
       servers: root,
       get: {
         operationId: 'getHealth',
-        summary: 'Liveness: the process answers HTTP (checks nothing else)',
+        summary: 'Liveness: the process answers HTTP and can recover by itself; 503 once its embedded PostgreSQL could not be restarted',
         security: [],
-        responses: { '200': { description: 'alive', content: { 'application/json': { schema: status('ok') } } }, '405': wrongMethod },
+        responses: {
+          '200': { description: 'alive', content: { 'application/json': { schema: status('ok') } } },
+          '405': wrongMethod,
+          '503': {
+            description: 'cannot recover by itself: restart the process',
+            content: { 'application/json': { schema: ref('ErrorBody') } },
+          },
+        },
       },
     },
     '/readyz': {
@@ -321,7 +328,10 @@ function operationalPaths(): Record<string, unknown> {
         responses: {
           '200': { description: 'ready', content: { 'application/json': { schema: status('ready') } } },
           '405': wrongMethod,
-          '503': { description: 'database unreachable', content: { 'application/json': { schema: ref('ErrorBody') } } },
+          '503': {
+            description: 'not ready: database unreachable or down, disk full, or a chain not ready',
+            content: { 'application/json': { schema: ref('ErrorBody') } },
+          },
         },
       },
     },

@@ -1,4 +1,5 @@
 import type { Db, Logger, MasterKey, Metrics, PluginRegistry, WalletdConfig } from '@walletd/core';
+import type { DatabaseHealth } from './health/databaseHealth';
 
 /** What every service gets: passed explicitly, never a singleton. */
 export interface Common {
@@ -10,4 +11,6 @@ export interface Common {
   plugins: PluginRegistry;
   /** The process's Prometheus metrics (served at GET /metrics when present). */
   metrics?: Metrics;
+  /** The embedded cluster's supervisor and the disk's free-space floor, read by the probes (serve only). */
+  databaseHealth?: DatabaseHealth;
 }

@@ -1,5 +1,9 @@
 import {
+  type ClusterSupervisor,
   createDb,
+  createFreeSpaceFloor,
+  fileFreeBytes,
+  type FreeSpaceFloor,
   loadMasterKey,
   migrateLatest,
   startEmbeddedPostgres,
@@ -7,13 +11,20 @@ import {
   type EmbeddedPostgresHandle,
   type Logger,
   type MasterKey,
+  type Metrics,
+  superviseEmbeddedPostgres,
   type WalletdConfig,
 } from '@walletd/core';
+import { createDatabaseHealth, type DatabaseHealth } from './health/databaseHealth';
 
 export interface Runtime {
   db: Db;
   masterKey: MasterKey;
   embedded: EmbeddedPostgresHandle | null;
+  /** The embedded cluster's disk floor (`database.minFreeBytes`); null with DATABASE_URL (that disk is not ours to see). */
+  freeSpace: FreeSpaceFloor | null;
+  /** Read by the probes: the supervisor's state and the floor. */
+  databaseHealth: DatabaseHealth;
   close(): Promise<void>;
 }
 
@@ -28,6 +39,11 @@ export interface RuntimeOptions {
    * other commands refuse, so a command run from the wrong directory does not set up an empty one.
    */
   createCluster: boolean;
+  /**
+   * Watch the embedded cluster and start it again when it dies (`serve`): a long-running process
+   * must survive it. Short commands do not: they fail and are run again.
+   */
+  supervise?: { metrics?: Metrics };
 }
 
 export async function openRuntime(config: WalletdConfig, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
@@ -51,11 +67,17 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
       logger.warn({ file: source.origin }, 'created a new master key; back it up: without it wallet secrets cannot be opened');
     }
     await checkMasterKey(db, source.key, source.origin);
+    const freeSpace = embedded ? freeSpaceFloor(config, embedded.dataDir, options.supervise?.metrics) : null;
+    const supervisor = embedded && options.supervise ? supervise(config, embedded, logger, freeSpace, options.supervise.metrics) : null;
     return {
       db,
       masterKey: source.key,
       embedded,
+      freeSpace,
+      databaseHealth: createDatabaseHealth(supervisor, freeSpace),
       close: async () => {
+        // Stopped on purpose from here on: not a death to restart.
+        await supervisor?.stop();
         await db.destroy();
         await embedded?.stop();
       },
@@ -74,4 +96,44 @@ async function checkMasterKey(db: Db, key: MasterKey, origin: string): Promise<v
   if (row?.value !== fingerprint) {
     throw new Error(`the master key from ${origin} is not the key this database was set up with; refusing to start`);
   }
+}
+
+function freeSpaceFloor(config: WalletdConfig, pgDir: string, metrics: Metrics | undefined): FreeSpaceFloor {
+  // Test knob (README, "Development"): free bytes read from a file instead of statfs.
+  const knob = process.env.WALLETD_TEST_FREE_BYTES_FILE;
+  const floor = createFreeSpaceFloor({
+    path: pgDir,
+    floorBytes: config.database.minFreeBytes,
+    ...(knob ? { freeBytes: fileFreeBytes(knob) } : {}),
+  });
+  if (!metrics) return floor;
+  return {
+    ...floor,
+    shortage: async () => {
+      const shortage = await floor.shortage();
+      metrics.diskBelowFloor.set(shortage ? 1 : 0);
+      return shortage;
+    },
+  };
+}
+
+function supervise(
+  config: WalletdConfig,
+  embedded: EmbeddedPostgresHandle,
+  logger: Logger,
+  freeSpace: FreeSpaceFloor | null,
+  metrics: Metrics | undefined,
+): ClusterSupervisor {
+  metrics?.embeddedPostgresUp.set(1);
+  return superviseEmbeddedPostgres(embedded, {
+    logger,
+    backoffMs: config.database.embeddedRestartBackoffMs,
+    maxAttempts: config.database.embeddedRestartAttempts,
+    diskShortage: freeSpace ? () => freeSpace.shortage() : undefined,
+    onDown: () => metrics?.embeddedPostgresUp.set(0),
+    onRestart: (outcome) => {
+      metrics?.embeddedPostgresRestarts.inc({ outcome });
+      if (outcome === 'restarted') metrics?.embeddedPostgresUp.set(1);
+    },
+  });
 }

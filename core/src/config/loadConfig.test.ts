@@ -15,6 +15,7 @@ describe('loadConfig', () => {
     const c = loadConfig({ env: {} });
     expect(c.server.port).toBe(8080);
     expect(c.database.url).toBeNull();
+    expect(c.database).toMatchObject({ minFreeBytes: 536870912, embeddedRestartAttempts: 10, embeddedRestartBackoffMs: 1000 });
     expect(c.rateLimit).toEqual({ perIpPerMinute: 300, writesPerKeyPerMinute: 20 });
   });
 

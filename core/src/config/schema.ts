@@ -33,6 +33,9 @@ export const configSchema = {
         embeddedPort: { type: 'integer', minimum: 1, maximum: 65535 },
         poolMax: { type: 'integer', minimum: 1, maximum: 200 },
         preparedStatements: { type: 'boolean' },
+        minFreeBytes: { type: 'integer', minimum: 0 },
+        embeddedRestartAttempts: { type: 'integer', minimum: 1, maximum: 1000 },
+        embeddedRestartBackoffMs: { type: 'integer', minimum: 50, maximum: 600000 },
       },
     },
     log: {

@@ -17,6 +17,15 @@ export interface WalletdConfig {
     poolMax: number;
     /** Hot-path statements prepared per connection (false for PgBouncer transaction pooling < 1.21). */
     preparedStatements: boolean;
+    /**
+     * Free-space floor of the embedded cluster's disk: below it the indexer pauses writes and
+     * `/readyz` says "disk full on <path>", before PostgreSQL fails (0: no floor).
+     */
+    minFreeBytes: number;
+    /** Consecutive failed restarts of a dead embedded cluster after which `/healthz` fails. */
+    embeddedRestartAttempts: number;
+    /** First wait after a failed restart of the embedded cluster, doubling up to 30 s. */
+    embeddedRestartBackoffMs: number;
   };
   log: { level: LogLevel };
   /** null: `<dataDir>/master.key`, created on first start. WALLETD_MASTER_KEY overrides it. */
@@ -114,7 +123,15 @@ export interface WebhookSettings {
 export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   dataDir: '.walletd',
   server: { host: '0.0.0.0', port: 8080, trustProxy: false, bodyLimitBytes: 102400 },
-  database: { url: null, embeddedPort: 54329, poolMax: 10, preparedStatements: true },
+  database: {
+    url: null,
+    embeddedPort: 54329,
+    poolMax: 10,
+    preparedStatements: true,
+    minFreeBytes: 536870912,
+    embeddedRestartAttempts: 10,
+    embeddedRestartBackoffMs: 1000,
+  },
   log: { level: 'info' },
   masterKeyFile: null,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },

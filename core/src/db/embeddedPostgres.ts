@@ -6,6 +6,8 @@ import { BaseError } from '../errors';
 import type { Logger } from '../log';
 import { formatIdentity, identityAlive, parseIdentity, processAlive, processStartTime, withFileLock } from '../process';
 import { initialiseCluster, isRoot, loadBinaries, type PgBinaries, postgresUser, type RunAs, run } from './pgBinaries';
+import { diskFullMessage, isDiskFull } from './diskFull';
+import { ensureDatabase } from './ensureDatabase';
 import { readPostmasterFile } from './postmasterFile';
 
 /**
@@ -22,13 +24,14 @@ import { readPostmasterFile } from './postmasterFile';
  * processes starting at the same moment take turns; a lock left by a killed process is stale
  * and removed). `pg-owner.pid` (pid and start time, so a recycled pid is not taken for the owner)
  * names the one process that stops the cluster:
- * - no live postmaster: a stale postmaster.pid is removed, the cluster is started (initialised
+ * - no live postmaster: the cluster is started (initialised
  *   first only when the caller allows it), and the starter is the owner;
  * - a live postmaster whose owner lives: join it;
  * - a live postmaster whose owner is dead (kill -9): adopt it (become the owner). It is never
  *   stopped on start: a live cluster may serve processes we cannot see, and joining loses nothing.
  * Each process keeps one connection named `walletd:<pid>` open while it uses the cluster. On exit
  * the owner hands ownership to another live process so named, or stops the cluster if none is.
+ * A postmaster that dies under `walletd serve` is started again by superviseEmbeddedPostgres.ts.
  */
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -54,6 +57,12 @@ export interface EmbeddedPostgresHandle {
    * `force` skips the hand-over (the test harness, which owns its throw-away cluster).
    */
   stop(options?: { force?: boolean }): Promise<void>;
+  /**
+   * Starts the cluster again when its postmaster is gone (under the lock: when several processes
+   * notice at once, one starts it and the others join), on the port it used, and reconnects this
+   * process's presence. Resolves true when this call started it; throws when it could not.
+   */
+  revive(): Promise<boolean>;
 }
 
 function readPassword(dir: string): string {
@@ -109,19 +118,38 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const as = await postgresUser();
   const lock = { what: `the embedded PostgreSQL in ${pgDir}` };
 
-  const port = await withFileLock(lockFile, lock, () => startOrJoin({ ...options, pgDir, ownerFile, password, bins, as, database }));
+  const ctx: StartContext = { ...options, pgDir, ownerFile, password, bins, as, database };
+  const { port, started } = await withFileLock(lockFile, lock, () => startOrJoin(ctx));
   const baseUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  const stopCtx: StopContext = { pgDir, ownerFile, baseUrl, bins, as, logger };
   // Our presence for the owner's hand-over, independent of the pool (which closes idle connections).
-  const presence = new pg.Client({ connectionString: `${baseUrl}/postgres`, application_name: `walletd:${process.pid}` });
-  presence.on('error', () => undefined); // the cluster stopped under us (forced): the pool reports it
-  await presence.connect();
+  let presence: pg.Client | null = null;
+  const connectPresence = async () => {
+    await presence?.end().catch(() => undefined);
+    const client = new pg.Client({ connectionString: `${baseUrl}/postgres`, application_name: `walletd:${process.pid}` });
+    client.on('error', () => undefined); // the cluster stopped under us: the supervisor or the pool reports it
+    presence = client;
+    await client.connect();
+  };
+  try {
+    await connectPresence();
+  } catch (e) {
+    // A cluster this call started and cannot use is not left running behind a failed start.
+    if (started) await withFileLock(lockFile, lock, () => stopIfOwner(stopCtx, true)).catch(() => undefined);
+    throw e;
+  }
   return {
     url: `${baseUrl}/${database}`,
     dataDir: pgDir,
     stop: async (opts) => {
-      await presence.end().catch(() => undefined);
-      const ctx = { pgDir, ownerFile, baseUrl, bins, as, logger };
-      await withFileLock(lockFile, lock, () => stopIfOwner(ctx, opts?.force ?? false));
+      await presence?.end().catch(() => undefined);
+      await withFileLock(lockFile, lock, () => stopIfOwner(stopCtx, opts?.force ?? false));
+    },
+    revive: async () => {
+      // The port every process already uses (their pools' URLs name it), not a configured one.
+      const r = await withFileLock(lockFile, lock, () => startOrJoin({ ...ctx, port, create: false }));
+      await connectPresence();
+      return r.started;
     },
   };
 }
@@ -135,8 +163,8 @@ interface StartContext extends EmbeddedPostgresOptions {
   database: string;
 }
 
-/** Under the lock: the port of the cluster this process will use, started if none runs. */
-async function startOrJoin(ctx: StartContext): Promise<number> {
+/** Under the lock: the port of the cluster this process will use, started if none runs (`started`). */
+async function startOrJoin(ctx: StartContext): Promise<{ port: number; started: boolean }> {
   const { logger, pgDir, ownerFile } = ctx;
   const urlAt = (port: number, db: string) => `postgres://postgres:${encodeURIComponent(ctx.password)}@127.0.0.1:${port}/${db}`;
   const running = readPostmasterFile(ctx.pgDir);
@@ -157,13 +185,18 @@ async function startOrJoin(ctx: StartContext): Promise<number> {
       logger.warn(where, `adopting the running embedded PostgreSQL on port ${port}: the walletd process that started it is gone`);
     }
     await ensureDatabase(urlAt(port, 'postgres'), ctx.database);
-    return port;
+    return { port, started: false };
   }
-  if (running !== null) {
+  // A dead postmaster's file stays: it names the shared memory PostgreSQL checks for backends of the
+  // killed postmaster still running (it refuses to start until they are gone; we retry). Only a pid
+  // recycled by another program, which PostgreSQL would take for a running postmaster, is removed.
+  if (running !== null && running.pid > 0 && processAlive(running.pid)) {
     logger.warn({ dataDir: pgDir, pid: running.pid }, 'removing the stale postmaster.pid of a PostgreSQL that was killed');
     rmSync(join(pgDir, 'postmaster.pid'), { force: true });
   }
   if (!existsSync(join(pgDir, 'PG_VERSION'))) {
+    // A restart never creates an empty cluster where the data was.
+    if (ctx.create === false) throw new BaseError('not_found', `no embedded PostgreSQL cluster in ${pgDir} any more`);
     logger.info({ dataDir: pgDir }, 'initialising the embedded PostgreSQL cluster (first start)');
     await initialiseCluster(pgDir, ctx.password, ctx.bins, ctx.as);
   }
@@ -175,14 +208,32 @@ async function startOrJoin(ctx: StartContext): Promise<number> {
   }
   const logFile = join(pgDir, 'walletd-postgres.log');
   const r = await run(ctx.bins.pg_ctl, ['start', '-D', pgDir, '-w', '-t', '60', '-l', logFile, '-o', settings.join(' ')], ctx.as);
+  const stopCtx = { pgDir, ownerFile, baseUrl: '', bins: ctx.bins, as: ctx.as, logger };
   if (r.code !== 0) {
+    // pg_ctl gave up waiting on a postmaster that may still come up: none is left behind.
+    if (readPostmasterFile(pgDir)?.alive) await stopCluster(stopCtx, 'immediate').catch(() => undefined);
     const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-8).join('\n') : '';
-    throw new Error(`embedded PostgreSQL did not start on port ${ctx.port} (data in ${pgDir}): ${r.out}\n${tail}`);
+    const cause = isDiskFull(`${r.out}\n${tail}`) ? `${diskFullMessage(pgDir)}: ` : '';
+    // The server's own last word first (the one line a log reader sees), pg_ctl's and the log's after.
+    const line = tail
+      .split('\n')
+      .reverse()
+      .find((l) => /\b(FATAL|PANIC):/.test(l));
+    const why = line ? line.slice(line.search(/\b(FATAL|PANIC):/)) : r.out;
+    throw new Error(`${cause}embedded PostgreSQL did not start on port ${ctx.port} (data in ${pgDir}): ${why}\n${r.out}\n${tail}`);
   }
   writeOwner(ownerFile, process.pid);
-  await ensureDatabase(urlAt(ctx.port, 'postgres'), ctx.database);
+  try {
+    await ensureDatabase(urlAt(ctx.port, 'postgres'), ctx.database);
+  } catch (e) {
+    // Started but unusable (a full disk fails every new connection: "could not write init file"):
+    // stopped again, so a start that fails leaves no PostgreSQL running.
+    await stopCluster(stopCtx, 'fast').catch(() => undefined);
+    if (isDiskFull(e)) throw new Error(`${diskFullMessage(pgDir)}: ${(e as Error).message}`, { cause: e });
+    throw e;
+  }
   logger.info({ dataDir: pgDir, port: ctx.port }, 'embedded PostgreSQL is running');
-  return ctx.port;
+  return { port: ctx.port, started: true };
 }
 
 interface StopContext {
@@ -207,7 +258,11 @@ async function stopIfOwner(ctx: StopContext, force: boolean): Promise<void> {
     ctx.logger.info({ heirPid: heir }, 'leaving the embedded PostgreSQL running for another walletd process');
     return;
   }
-  const r = await run(ctx.bins.pg_ctl, ['stop', '-D', ctx.pgDir, '-m', 'fast', '-w', '-t', '60'], ctx.as);
+  await stopCluster(ctx, 'fast');
+}
+
+async function stopCluster(ctx: StopContext, mode: 'fast' | 'immediate'): Promise<void> {
+  const r = await run(ctx.bins.pg_ctl, ['stop', '-D', ctx.pgDir, '-m', mode, '-w', '-t', '60'], ctx.as);
   rmSync(ctx.ownerFile, { force: true });
   if (r.code !== 0 && readPostmasterFile(ctx.pgDir)?.alive) throw new Error(`pg_ctl stop failed: ${r.out}`);
   ctx.logger.info({ dataDir: ctx.pgDir }, 'embedded PostgreSQL stopped');
@@ -230,20 +285,5 @@ async function otherWalletdProcess(baseUrl: string): Promise<number | null> {
     return null;
   } finally {
     await client.end().catch(() => undefined);
-  }
-}
-
-async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database]);
-    if (!rowCount) await client.query(`create database "${database.replace(/"/g, '""')}"`);
-  } catch (e) {
-    // Two processes creating it at once: the loser sees a duplicate.
-    const code = (e as { code?: string }).code;
-    if (code !== '42P04' && code !== '23505') throw e;
-  } finally {
-    await client.end();
   }
 }

@@ -5,6 +5,7 @@ import type { Db } from '../db/createDb';
  *
  * `status` is `ok` or `failing`; a failing record names why in `reason`:
  * - `node_unreachable`: the node did not answer (or answered with an error) this round;
+ * - `disk_full`: the database refused a write for lack of disk space (53100, ENOSPC);
  * - `round_failed`: the round failed for another reason (the error is in `lastError`).
  * - `wrong_heights`: the node answered a block of another height than the one asked (see wrongHeightError);
  * - `answer_too_large`: a node answer went over the chain's `maxResponseBytes` (see readCapped).

@@ -25,6 +25,12 @@ export interface Metrics {
   chainHalted: Gauge<'chain' | 'network' | 'reason'>;
   /** 1 while this process holds the chain's indexer lease (exactly one process per chain should). */
   indexerLeader: Gauge<'chain' | 'network'>;
+  /** 1 while the embedded PostgreSQL this process supervises runs, 0 while it is down. */
+  embeddedPostgresUp: Gauge<string>;
+  /** Restart attempts of the embedded PostgreSQL after its postmaster died, by outcome. */
+  embeddedPostgresRestarts: Counter<'outcome'>;
+  /** 1 while free space on the database's disk is below `database.minFreeBytes` (the indexer pauses). */
+  diskBelowFloor: Gauge<string>;
 }
 
 export function createMetrics(): Metrics {
@@ -109,6 +115,22 @@ export function createMetrics(): Metrics {
       name: 'walletd_indexer_leader',
       help: 'This process holds the chain indexer lease and follows the chain',
       labelNames: chain,
+      registers: [registry],
+    }),
+    embeddedPostgresUp: new Gauge({
+      name: 'walletd_embedded_postgres_up',
+      help: 'The embedded PostgreSQL this process supervises is running (0 while it is down and being restarted)',
+      registers: [registry],
+    }),
+    embeddedPostgresRestarts: new Counter({
+      name: 'walletd_embedded_postgres_restarts_total',
+      help: 'Restart attempts of the embedded PostgreSQL after it stopped, by outcome (restarted, failed)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    diskBelowFloor: new Gauge({
+      name: 'walletd_database_disk_below_floor',
+      help: 'Free space on the embedded database disk is below database.minFreeBytes: the indexer pauses writes',
       registers: [registry],
     }),
   };

@@ -52,9 +52,17 @@ export async function serve(opts: ServeOptions): Promise<void> {
       throw new ConfigError(`chains[] ${c.chain}/${c.network}: ${(e as Error).message}`);
     }
   }
-  const rt = await openRuntime(config, logger, { createCluster: true });
   const metrics = createMetrics();
-  const common: Common = { config, logger: root, db: rt.db, masterKey: rt.masterKey, plugins, metrics };
+  const rt = await openRuntime(config, logger, { createCluster: true, supervise: { metrics } });
+  const common: Common = {
+    config,
+    logger: root,
+    db: rt.db,
+    masterKey: rt.masterKey,
+    plugins,
+    metrics,
+    databaseHealth: rt.databaseHealth,
+  };
   let devnet: Devnet | undefined;
   let server: Server | undefined;
   let dispatcher: Dispatcher | undefined;
@@ -106,6 +114,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
         leaseTtlMs: config.indexer.leaseTtlMs,
         pipelineDepth: config.indexer.pipelineDepth,
         metrics,
+        // Below the disk's floor the indexer writes nothing until space is freed.
+        writesPaused: rt.freeSpace ? () => rt.freeSpace?.shortage() ?? Promise.resolve(null) : undefined,
+        databaseDir: rt.embedded?.dataDir,
       });
       indexer.start();
     }

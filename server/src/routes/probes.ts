@@ -10,11 +10,24 @@ import { refreshDatabaseGauges } from '../metrics/databaseGauges';
  * router costs every request that passes it).
  */
 export function probesRouter(common: Common, r: Router = Router()): Router {
+  // Fails only when the process cannot recover by itself (its embedded PostgreSQL could not be
+  // restarted), so an orchestrator restarts it; a database that is down or recovering is /readyz's.
   r.get('/healthz', (_req, res) => {
+    const fatal = common.databaseHealth?.fatal() ?? null;
+    if (fatal) {
+      sendError(res, 503, fatal, { code: 'unavailable' });
+      return;
+    }
     res.json({ status: 'ok' });
   });
   r.get('/readyz', async (_req, res, next) => {
     try {
+      const db = await common.databaseHealth?.problem();
+      if (db) {
+        res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+        sendError(res, 503, db.message, { code: 'unavailable', reason: db.reason });
+        return;
+      }
       const readiness = await checkReadiness(common.db, common.config);
       if (readiness.ready) {
         res.json({ status: 'ready', chains: readiness.chains });
