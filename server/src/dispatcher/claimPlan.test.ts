@@ -56,7 +56,9 @@ it('claims and records through the indexes after the queue grew from empty witho
 
   // The first claim and record on this connection, while the queue is empty: the plans are made now.
   expect(await claimDue(one, 10, 60_000, 8)).toEqual([]);
-  await recordAttempts(one, [{ id: 0, webhookId: 0, leaseUs: 0, ok: true, responseCode: 200, responseBody: null, error: null, retryInSeconds: 0 }]);
+  await recordAttempts(one, [
+    { id: 0, webhookId: 0, leaseUs: 0, ok: true, responseCode: 200, responseBody: null, error: null, retryInSeconds: 0 },
+  ]);
 
   // Then 3,000 deliveries done and three waiting.
   await t.db.raw(

@@ -199,7 +199,12 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       wake?.();
     });
     logger.info(
-      { concurrency: settings.concurrency, maxInFlightPerWebhook: perWebhook, batchSize: settings.batchSize, timeoutMs: settings.timeoutMs },
+      {
+        concurrency: settings.concurrency,
+        maxInFlightPerWebhook: perWebhook,
+        batchSize: settings.batchSize,
+        timeoutMs: settings.timeoutMs,
+      },
       'dispatcher started',
     );
     // Claim when a useful batch of slots is free (or nothing is in flight), not for every slot.

@@ -17,7 +17,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(
     `CREATE INDEX webhook_deliveries_due_by_webhook ON webhook_deliveries (webhook_id, next_attempt_at, id) WHERE status = 'pending'`,
   );
-  await knex.raw(`CREATE INDEX webhook_deliveries_in_flight ON webhook_deliveries (webhook_id, next_attempt_at) WHERE status = 'pending' AND leased`);
+  await knex.raw(
+    `CREATE INDEX webhook_deliveries_in_flight ON webhook_deliveries (webhook_id, next_attempt_at) WHERE status = 'pending' AND leased`,
+  );
   await knex.raw('DROP INDEX IF EXISTS webhook_deliveries_due_order');
   await knex.raw(`ALTER TABLE webhooks
     ADD COLUMN consecutive_failures integer NOT NULL DEFAULT 0,
