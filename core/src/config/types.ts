@@ -90,7 +90,7 @@ export interface WebhookSettings {
   concurrency: number;
   /**
    * Attempts in flight to one webhook, across every dispatcher process (held in the claim, in
-   * PostgreSQL). Unset: an eighth of `concurrency` (at least 1), so one slow receiver holds a
+   * PostgreSQL). Unset: a quarter of `concurrency` (at least 1), so one slow receiver holds a
    * small share of the slots and the rest go to the others.
    */
   maxInFlightPerWebhook?: number;
