@@ -14,8 +14,6 @@ const { performance } = require('node:perf_hooks');
 const { DestinationPolicy, addMember, createCompany, createWebhook } = require('@walletd/server');
 const { summarise, fmt } = require('./stats');
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
 async function startTarpit() {
   const sockets = new Set();
   let most = 0;
@@ -65,7 +63,13 @@ async function runIsolation(ctx, h, dead) {
     }
     const healthyOne = h.makeProducer('walletd', db, ctx.seed);
     const deadOne = h.makeProducer('walletd', db, { ...ctx.seed, companyId: company.id, walletId: wallet.id });
-    const produceOne = dead > 0 ? async () => (await deadOne(), healthyOne()) : healthyOne;
+    const produceOne =
+      dead > 0
+        ? async () => {
+            await deadOne();
+            return healthyOne();
+          }
+        : healthyOne;
 
     runners = await h.startRunners('walletd', 1, h.runnerConfig(ctx, 'walletd'));
     for (const r of runners) r.go();

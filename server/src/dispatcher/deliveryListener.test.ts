@@ -79,7 +79,7 @@ it('opens the LISTEN connection again after it was terminated, and a new deliver
   await recordDeposit(t.db, s.companyId, walletId);
   await rx.waitForRequests(1);
 
-  await t.db.raw('select pg_terminate_backend(?)', [first[0]]);
+  await t.db.raw('select pg_terminate_backend(?)', [first[0] as number]);
   const again = await eventually(
     async () => said('listening again for new deliveries'),
     (n) => n === 1,

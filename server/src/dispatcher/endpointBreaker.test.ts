@@ -119,3 +119,25 @@ it('backs off a webhook after failed attempts in a row: said in its deliveries a
   const left = await t.db('webhook_deliveries').where({ webhook_id: bad }).whereNot({ status: 'delivered' }).count('* as n');
   expect(left).toEqual([{ n: 0 }]);
 });
+
+it('starts a new destination with its breaker closed: a PATCH of config clears the back-off', async () => {
+  const s = await seedCompany(t.db);
+  const id = (
+    await call(app.url, 'POST', '/v1/webhooks', {
+      key: s.rootKey,
+      body: { type: 'api', config: { url: `${failing.url}/old` }, events: ['*'] },
+    })
+  ).body.id;
+  await t
+    .db('webhooks')
+    .where({ id })
+    .update({
+      consecutive_failures: 7,
+      backoffs: 2,
+      backed_off_at: t.db.fn.now(),
+      backed_off_until: t.db.raw(`now() + interval '1 minute'`),
+    });
+  const patched = await call(app.url, 'PATCH', `/v1/webhooks/${id}`, { key: s.rootKey, body: { config: { url: `${fine.url}/new` } } });
+  expect(patched.status).toBe(200);
+  expect(await t.db('webhooks').where({ id }).first()).toMatchObject({ consecutive_failures: 0, backoffs: 0, backed_off_until: null });
+});
