@@ -22,6 +22,7 @@ const { readSettings } = require('./settings');
 const { summarise, fmt, table } = require('./stats');
 const { writeResults } = require('./readme');
 const { cpuWindow } = require('./cpu');
+const { runIsolation, isolationRows, ISOLATION_HEADERS, ISOLATION_ALIGN } = require('./isolation');
 
 const RUNNER_SCRIPTS = {
   walletd: join(__dirname, 'walletdRunner.js'),
@@ -216,14 +217,9 @@ async function printStatements(db, label, events) {
   }
 }
 
-async function runScenario(ctx, { system, mode, runners: runnerCount, repeat = 0 }) {
-  const { settings, db, receiver } = ctx;
-  const label = `${system} ${mode} x${runnerCount}${settings.repeat > 1 ? ` #${repeat + 1}` : ''}`;
-  process.stdout.write(`\n${label}: `);
-  await resetQueues(db);
-  receiver.reset();
-  const produceOne = makeProducer(system, db, ctx.seed);
-  const runnerConfig = {
+function runnerConfigFor(ctx, system) {
+  const { settings } = ctx;
+  return {
     url: ctx.url,
     concurrency: settings.concurrency,
     batchSize: settings.batchSize,
@@ -235,6 +231,16 @@ async function runScenario(ctx, { system, mode, runners: runnerCount, repeat = 0
     gwCompleteBatchMs: settings.gwCompleteBatchMs,
     batched: system === 'graphile-worker-batched',
   };
+}
+
+async function runScenario(ctx, { system, mode, runners: runnerCount, repeat = 0 }) {
+  const { settings, db, receiver } = ctx;
+  const label = `${system} ${mode} x${runnerCount}${settings.repeat > 1 ? ` #${repeat + 1}` : ''}`;
+  process.stdout.write(`\n${label}: `);
+  await resetQueues(db);
+  receiver.reset();
+  const produceOne = makeProducer(system, db, ctx.seed);
+  const runnerConfig = runnerConfigFor(ctx, system);
   const n = settings.events;
   let runners = [];
   try {
@@ -555,7 +561,7 @@ async function main(argv) {
     );
     const { rows: versionRows } = await db.raw('show server_version');
     const seed = { companyId: company.id, walletId: wallet.id, receiverUrl: receiver.url, signingSecret: webhook.signingSecret };
-    const ctx = { settings, db, receiver, url: pg.url, pgDir: pg.dataDir, masterKeyHex, seed };
+    const ctx = { settings, db, receiver, url: pg.url, pgDir: pg.dataDir, masterKeyHex, masterKey, seed };
 
     const machine = {
       date: new Date().toISOString(),
@@ -576,7 +582,13 @@ async function main(argv) {
     );
 
     const results = [];
+    const isolation = [];
+    const helpers = { makeProducer, produce, resetQueues, startRunners, runnerConfig: runnerConfigFor };
     for (const mode of settings.modes) {
+      if (mode === 'isolation') {
+        for (const dead of settings.dead) isolation.push(await runIsolation(ctx, helpers, dead));
+        continue;
+      }
       for (const runners of settings.runners) {
         for (let repeat = 0; repeat < settings.repeat; repeat++) {
           const order = repeat % 2 === 0 ? settings.systems : [...settings.systems].reverse();
@@ -591,16 +603,18 @@ async function main(argv) {
     const taskTable = { headers: TASK_HEADERS, rows: taskRows(results), align: TASK_ALIGN };
     const cpuTable = { headers: CPU_HEADERS, rows: cpuRows(results, machine.cpus), align: CPU_ALIGN };
     const medianTable = settings.repeat > 1 ? { headers: MEDIAN_HEADERS, rows: medianRows(results), align: MEDIAN_ALIGN } : null;
+    const isolationTable = isolation.length ? { headers: ISOLATION_HEADERS, rows: isolationRows(isolation), align: ISOLATION_ALIGN } : null;
     console.log(table(resultTable.headers, resultTable.rows, resultTable.align));
     if (phaseTable.rows.length) console.log(`\n${table(phaseTable.headers, phaseTable.rows, phaseTable.align)}`);
     if (taskTable.rows.length) console.log(`\n${table(taskTable.headers, taskTable.rows, taskTable.align)}`);
     console.log(`\n${table(cpuTable.headers, cpuTable.rows, cpuTable.align)}`);
     if (medianTable) console.log(`\n${table(medianTable.headers, medianTable.rows, medianTable.align)}`);
+    if (isolationTable) console.log(`\n${table(isolationTable.headers, isolationTable.rows, isolationTable.align)}`);
     const odd = results.filter((r) => r.duplicates || r.unsigned || r.early);
     for (const r of odd)
       console.log(`note: ${r.label}: ${r.duplicates} duplicate POSTs, ${r.unsigned} unsigned, ${r.early} read before the commit callback`);
 
-    const file = writeResults({ settings, machine, resultTable, phaseTable, taskTable, cpuTable, medianTable });
+    const file = writeResults({ settings, machine, resultTable, phaseTable, taskTable, cpuTable, medianTable, isolationTable });
     console.log(`\nfigures written to ${file}`);
     return 0;
   } finally {

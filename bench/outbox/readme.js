@@ -10,7 +10,7 @@ const FILE = join(__dirname, '..', 'README.md');
 const START = '<!-- outbox:results:start -->';
 const END = '<!-- outbox:results:end -->';
 
-function section({ settings, machine, resultTable, phaseTable, taskTable, cpuTable, medianTable }) {
+function section({ settings, machine, resultTable, phaseTable, taskTable, cpuTable, medianTable, isolationTable }) {
   const knobs = [
     `BENCH_EVENTS=${settings.events}`,
     `BENCH_WARMUP=${settings.warmup}`,
@@ -25,6 +25,7 @@ function section({ settings, machine, resultTable, phaseTable, taskTable, cpuTab
     `BENCH_GW_LOCAL_QUEUE=${settings.gwLocalQueue}`,
     `BENCH_GW_COMPLETE_BATCH_MS=${settings.gwCompleteBatchMs}`,
     `BENCH_REPEAT=${settings.repeat}`,
+    `BENCH_DEAD=${settings.dead.join(',')}`,
   ].join(' ');
   return [
     START,
@@ -55,6 +56,14 @@ function section({ settings, machine, resultTable, phaseTable, taskTable, cpuTab
           `Medians over the ${settings.repeat} repeats (each group ran its systems in alternating order):`,
           '',
           markdown(medianTable.headers, medianTable.rows, medianTable.align),
+        ]
+      : []),
+    ...(isolationTable
+      ? [
+          '',
+          'Isolation (walletd, one dispatcher, paced at BENCH_RATE): the healthy receiver beside dead receivers that accept the connection and never answer; p99 / no dead is against the 0-dead row of this run:',
+          '',
+          markdown(isolationTable.headers, isolationTable.rows, isolationTable.align),
         ]
       : []),
     END,

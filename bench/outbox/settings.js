@@ -29,7 +29,16 @@ function readSettings() {
      * live: commit as fast as the producers can while the dispatchers run; paced: the same at
      * BENCH_RATE events/s; backlog: commit everything first, then start the dispatchers.
      */
-    modes: list('BENCH_MODES', ['live', 'paced', 'backlog'], ['live', 'paced', 'backlog']),
+    modes: list('BENCH_MODES', ['live', 'paced', 'backlog', 'isolation'], ['live', 'paced', 'backlog', 'isolation']),
+    /**
+     * isolation (walletd only, one dispatcher, paced): the healthy receiver's latency with this
+     * many dead receivers (accept, never answer) beside it, one scenario each; 0 is the baseline.
+     */
+    dead: list('BENCH_DEAD', ['0', '1', '10']).map((n) => {
+      const v = Number(n);
+      if (!Number.isInteger(v) || v < 0) throw new Error(`BENCH_DEAD: ${n} is not a whole number`);
+      return v;
+    }),
     /** Dispatcher / worker processes per scenario. */
     runners: list('BENCH_RUNNERS', ['1', '2']).map((n) => {
       const v = Number(n);

@@ -115,6 +115,7 @@ export const configSchema = {
         allowCidrs: { type: 'array', items: { type: 'string' } },
         batchSize: { type: 'integer', minimum: 1, maximum: 1000 },
         concurrency: { type: 'integer', minimum: 1, maximum: 1000 },
+        maxInFlightPerWebhook: { type: 'integer', minimum: 1, maximum: 1000 },
         pollIntervalMs: { type: 'integer', minimum: 10, maximum: 60000 },
         leaseMs: { type: 'integer', minimum: 1000, maximum: 600000 },
         retryBaseMs: { type: 'integer', minimum: 10, maximum: 60000 },

@@ -108,6 +108,12 @@ export interface WebhookSettings {
   batchSize: number;
   /** Requests in flight per dispatcher process. */
   concurrency: number;
+  /**
+   * Attempts in flight to one webhook, across every dispatcher process (held in the claim, in
+   * PostgreSQL). Unset: a quarter of `concurrency` (at least 1), so one slow receiver holds a
+   * small share of the slots and the rest go to the others.
+   */
+  maxInFlightPerWebhook?: number;
   /** How often a dispatcher looks for due retries when no notification wakes it. */
   pollIntervalMs: number;
   /** A claimed delivery is re-offered to other dispatchers after this long (a dead dispatcher's work). */

@@ -25,6 +25,7 @@ describe('migrations', () => {
         '013_polkadot_transfer_key',
         '014_withdrawal_reservations',
         '015_delivery_by_event',
+        '016_endpoint_budgets',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

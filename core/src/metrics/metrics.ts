@@ -14,12 +14,16 @@ export interface Metrics {
   deposits: Counter<'chain' | 'network' | 'type'>;
   poolUtilization: Gauge<string>;
   webhookAttempts: Counter<'outcome'>;
+  /** Times a webhook endpoint was backed off by its circuit breaker (issue 29). */
+  webhookBackoffs: Counter<string>;
   /** By route template (`/v1/wallets/:id`, `unmatched` for no route), never the raw path: bounded label values. */
   httpRequests: Counter<'method' | 'route' | 'status'>;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   /** Read from the database when /metrics is scraped, so any API process reports the shared queue. */
   deliveriesPending: Gauge<string>;
   oldestDueDeliveryAge: Gauge<string>;
+  /** Enabled webhooks backed off right now, read at scrape time. */
+  webhooksBackedOff: Gauge<string>;
   withdrawals: Gauge<'status'>;
   /** 1 while the indexer has stopped a chain (genesis or chain id changed, blocks that do not link). */
   chainHalted: Gauge<'chain' | 'network' | 'reason'>;
@@ -76,6 +80,11 @@ export function createMetrics(): Metrics {
       labelNames: ['outcome'],
       registers: [registry],
     }),
+    webhookBackoffs: new Counter({
+      name: 'walletd_webhook_backoffs_total',
+      help: 'Times a webhook endpoint was backed off after failed attempts in a row (no attempts to it until the back-off ends)',
+      registers: [registry],
+    }),
     httpRequests: new Counter({
       name: 'walletd_http_requests_total',
       help: 'HTTP requests answered, by method, route template and status',
@@ -96,7 +105,12 @@ export function createMetrics(): Metrics {
     }),
     oldestDueDeliveryAge: new Gauge({
       name: 'walletd_webhook_oldest_due_delivery_age_seconds',
-      help: 'How long the oldest due pending delivery has been due (0 when none is due)',
+      help: 'How long the oldest due pending delivery of an enabled webhook has been due (0 when none is due)',
+      registers: [registry],
+    }),
+    webhooksBackedOff: new Gauge({
+      name: 'walletd_webhooks_backed_off',
+      help: 'Enabled webhooks whose endpoint is backed off now after failed attempts in a row',
       registers: [registry],
     }),
     withdrawals: new Gauge({

@@ -55,8 +55,10 @@ it('claims and records through the indexes after the queue grew from empty witho
   await t.db.raw('analyze webhook_deliveries; analyze events');
 
   // The first claim and record on this connection, while the queue is empty: the plans are made now.
-  expect(await claimDue(one, 10, 60_000)).toEqual([]);
-  await recordAttempts(one, [{ id: 0, leaseUs: 0, ok: true, responseCode: 200, responseBody: null, error: null, retryInSeconds: 0 }]);
+  expect(await claimDue(one, 10, 60_000, 8)).toEqual([]);
+  await recordAttempts(one, [
+    { id: 0, webhookId: 0, leaseUs: 0, ok: true, responseCode: 200, responseBody: null, error: null, retryInSeconds: 0 },
+  ]);
 
   // Then 3,000 deliveries done and three waiting.
   await t.db.raw(
@@ -71,11 +73,14 @@ it('claims and records through the indexes after the queue grew from empty witho
   const waiting = [];
   for (let i = 0; i < 3; i++) waiting.push((await recordDeposit(t.db, s.companyId, walletId)).envelope.id);
 
-  const claim = await planNodes('execute walletd_claim_due(10, 60)');
+  const hookId = (await t.db('webhooks').where({ company_id: s.companyId }).first('id')).id;
+  const hooks = await planNodes('execute walletd_claim_webhooks');
+  expect(hooks.filter((n) => n.startsWith('Seq Scan on webhook_deliveries'))).toEqual([]);
+  const claim = await planNodes(`execute walletd_claim_due_by_webhook('{${hookId}}'::int[], '{8}'::int[], 10, 60)`);
   expect(claim.filter((n) => n.startsWith('Seq Scan on webhook_deliveries'))).toEqual([]);
-  expect(claim.some((n) => n.startsWith('Index Scan on webhook_deliveries using webhook_deliveries_due_order'))).toBe(true);
+  expect(claim.some((n) => n.startsWith('Index Scan on webhook_deliveries using webhook_deliveries_due_by_webhook'))).toBe(true);
   const record = await planNodes(
-    `execute walletd_record_attempts('{1}'::bigint[], '{0}'::bigint[], '{t}'::boolean[], '{200}'::int[], '{null}'::text[], '{null}'::text[], '{0}'::float8[])`,
+    `execute walletd_record_attempts_with_breaker('{1}'::bigint[], '{0}'::bigint[], '{t}'::boolean[], '{200}'::int[], '{null}'::text[], '{null}'::text[], '{0}'::float8[], '{${hookId}}'::int[])`,
   );
   expect(record.filter((n) => n.startsWith('Seq Scan on webhook_deliveries'))).toEqual([]);
   // By primary key for the batch's ids, not a walk of every delivery into a hash.
@@ -87,7 +92,7 @@ it('claims and records through the indexes after the queue grew from empty witho
   }
 
   // And the claim still takes exactly the waiting ones, oldest first.
-  const claimed = await claimDue(one, 10, 60_000);
+  const claimed = await claimDue(one, 10, 60_000, 8);
   expect(claimed.map((d) => d.eventId)).toEqual(waiting);
 });
 
@@ -122,27 +127,31 @@ it('claims from the head of a large backlog on a connection opened after it arri
       Number(r.id),
     );
 
-    const claimed = await claimDue(single, 31, 60_000);
+    const claimed = await claimDue(single, 31, 60_000, 100);
     expect(claimed.map((d) => Number(d.id))).toEqual(oldest);
-    const plan = await planNodes('execute walletd_claim_due(31, 60)', single);
-    expect(plan.some((n) => n.startsWith('Index Scan on webhook_deliveries using webhook_deliveries_due_order'))).toBe(true);
-    expect(plan.filter((n) => n.startsWith('Sort') || n.includes('webhook_deliveries_one_pending') || n.startsWith('Seq Scan'))).toEqual(
-      [],
-    );
+    const hookId = (await fresh.db('webhooks').where({ company_id: s.companyId }).first('id')).id;
+    const execute = `execute walletd_claim_due_by_webhook('{${hookId}}'::int[], '{100}'::int[], 31, 60)`;
+    const plan = await planNodes(execute, single);
+    // The webhook's due rows are walked in order on its index and the walk stops at the room
+    // left: no scan of the backlog, no sort of it (what is sorted is the few rows taken).
+    expect(plan.some((n) => n.startsWith('Index Scan on webhook_deliveries using webhook_deliveries_due_by_webhook'))).toBe(true);
+    expect(plan.filter((n) => n.includes('webhook_deliveries_one_pending') || n.startsWith('Seq Scan'))).toEqual([]);
 
     // An ANALYZE now (autovacuum's, a minute into the backlog) invalidates both plans: PostgreSQL
     // replans them at their next run with the session's normal settings and these statistics,
     // which make a scan of 3,000 rows look cheap. They must still read by key, not hash a scan of
     // every delivery and every event into each claim and record.
     await fresh.db.raw('analyze webhook_deliveries; analyze events; analyze webhooks');
-    const next = await claimDue(single, 31, 60_000);
+    const next = await claimDue(single, 31, 60_000, 100);
     expect(next).toHaveLength(31);
-    const replanned = await planNodes('execute walletd_claim_due(31, 60)', single);
-    expect(replanned.filter((n) => /^Seq Scan on (webhook_deliveries|events)/.test(n) || n.startsWith('Sort'))).toEqual([]);
+    const replanned = await planNodes(execute, single);
+    expect(replanned.filter((n) => /^Seq Scan on (webhook_deliveries|events)/.test(n))).toEqual([]);
+    expect(replanned.some((n) => n.startsWith('Index Scan on webhook_deliveries using webhook_deliveries_due_by_webhook'))).toBe(true);
     expect(replanned).toContain('Index Scan on events using events_pkey (id = c.event_id)');
     await recordAttempts(single, [
       {
         id: next[0]?.id as number,
+        webhookId: next[0]?.webhookId as number,
         leaseUs: next[0]?.leaseUs as number,
         ok: true,
         responseCode: 200,
@@ -152,7 +161,7 @@ it('claims from the head of a large backlog on a connection opened after it arri
       },
     ]);
     const record = await planNodes(
-      `execute walletd_record_attempts('{1}'::bigint[], '{0}'::bigint[], '{t}'::boolean[], '{200}'::int[], '{null}'::text[], '{null}'::text[], '{0}'::float8[])`,
+      `execute walletd_record_attempts_with_breaker('{1}'::bigint[], '{0}'::bigint[], '{t}'::boolean[], '{200}'::int[], '{null}'::text[], '{null}'::text[], '{0}'::float8[], '{${hookId}}'::int[])`,
       single,
     );
     expect(record.filter((n) => n.startsWith('Seq Scan on webhook_deliveries'))).toEqual([]);

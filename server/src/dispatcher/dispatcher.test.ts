@@ -172,16 +172,17 @@ describe('dispatcher', () => {
   it('records an attempt only under the claim that made it (a stale claim changes nothing)', async () => {
     const { s, walletId, hookId } = await setup();
     await recordDeposit(t.db, s.companyId, walletId);
-    const [first] = await claimDue(t.db, 10, 60_000);
+    const [first] = await claimDue(t.db, 10, 60_000, 8);
     // Its lease ends; another dispatcher claims and delivers.
     await t
       .db('webhook_deliveries')
       .where({ id: first?.id })
       .update({ next_attempt_at: t.db.raw("now() - interval '1 second'") });
-    const [second] = await claimDue(t.db, 10, 60_000);
+    const [second] = await claimDue(t.db, 10, 60_000, 8);
     expect(second?.id).toBe(first?.id);
     const outcome = (lease: number, ok: boolean) => ({
       id: first?.id as number,
+      webhookId: hookId,
       leaseUs: lease,
       ok,
       responseCode: ok ? 200 : 500,

@@ -1,11 +1,13 @@
-import { DELIVERY_CHANNEL, type Envelope, type Logger, type WebhookSettings, withRole } from '@walletd/core';
-import pg from 'pg';
+import { type Envelope, type Logger, type WebhookSettings, withRole } from '@walletd/core';
+import type pg from 'pg';
 import type { Common } from '../context';
 import { DestinationPolicy } from '../webhooks/destinationPolicy';
 import { type Redactor, redactorFor } from '../webhooks/redactSecrets';
 import { openWebhookSecrets, type WebhookSecrets } from '../webhooks/webhookSecrets';
 import { chatMessage } from './chatMessage';
-import { type AttemptOutcome, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
+import { type DeliveryListener, listenForDeliveries } from './deliveryListener';
+import { type AttemptOutcome, type BreakerChange, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
+import { defaultInFlightPerWebhook } from './endpointBreaker';
 import { type Cleaner, HttpSender, type PostResult } from './httpSender';
 import { MAX_ATTEMPTS, backoffSeconds } from './retryPolicy';
 import { serviceSignature, standardWebhooksHeaders } from './signing';
@@ -26,6 +28,9 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   const policy = new DestinationPolicy(settings.allowCidrs);
   const sender = new HttpSender(policy, settings.timeoutMs, Math.max(4, Math.min(settings.concurrency, 128)));
   const claimSize = Math.min(settings.batchSize, settings.concurrency);
+  // Per webhook, across every dispatcher (held in the claim): a receiver that never answers holds
+  // at most this many slots, the rest serve the others (issue 29).
+  const perWebhook = Math.min(settings.maxInFlightPerWebhook ?? defaultInFlightPerWebhook(settings.concurrency), settings.concurrency);
   // Keyed by the envelope's ciphertext (a fresh IV per seal, so a new secret is a new key), not
   // `updated_at`: it has a millisecond's precision, and a PATCH and a rotation within one would
   // keep signing with the old secret. The redactor (every encoding of every secret the webhook
@@ -56,6 +61,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     const clean = (s: string | null) => (s !== null && redact ? redact(s) : s);
     const outcome: AttemptOutcome = {
       id: d.id,
+      webhookId: d.webhookId,
       leaseUs: d.leaseUs,
       ok: result.ok,
       responseCode: result.responseCode,
@@ -106,18 +112,37 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     }
   }
 
+  /** Records a batch of outcomes and tells the operator about breakers that opened or closed. */
+  async function record(outcomes: AttemptOutcome[]): Promise<void> {
+    report(await recordAttempts(db, outcomes));
+  }
+
+  function report(changes: BreakerChange[]): void {
+    for (const c of changes) {
+      if (c.backedOffUntil) {
+        common.metrics?.webhookBackoffs.inc();
+        logger.warn(
+          { webhookId: c.webhookId, failures: c.failures, backedOffUntil: c.backedOffUntil.toISOString() },
+          'webhook endpoint backed off: no attempts to it until then',
+        );
+      } else if (c.answered && c.wasBackedOff) {
+        logger.info({ webhookId: c.webhookId }, 'webhook endpoint answering again');
+      }
+    }
+  }
+
   async function runOnce(): Promise<number> {
-    const claimed = await claimDue(db, claimSize, settings.leaseMs);
+    const claimed = await claimDue(db, claimSize, settings.leaseMs, perWebhook);
     if (claimed.length === 0) return 0;
     const outcomes = await Promise.all(claimed.map(attempt));
-    await recordAttempts(db, outcomes);
+    await record(outcomes);
     return claimed.length;
   }
 
   let running = false;
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
-  let listener: { release(): Promise<void> } | undefined;
+  let listener: DeliveryListener | undefined;
   let inFlight = 0;
   // Set by a NOTIFY that arrives while we are busy, so it is not lost: the next claim runs at once.
   let notified = false;
@@ -141,7 +166,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       const batch = finished;
       finished = [];
       try {
-        await recordAttempts(db, batch);
+        await record(batch);
       } catch (err) {
         // Unrecorded attempts are retried when their lease ends: nothing is lost, a POST may repeat.
         logger.error({ err, deliveries: batch.length }, 'could not record delivery attempts');
@@ -162,27 +187,26 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     return flushing;
   }
 
-  async function listen(): Promise<void> {
-    // A dedicated connection: new deliveries wake us at once instead of at the next poll.
-    // Its own client, outside the pool: a held pooled connection would starve a small pool.
-    const conn = new pg.Client(db.client.connectionSettings as pg.ClientConfig);
-    conn.on('error', (err) => logger.warn({ err }, 'LISTEN connection lost; polling only'));
-    await conn.connect();
-    conn.on('notification', () => {
+  /**
+   * Pipelined: up to `concurrency` attempts in flight; free slots are refilled by new claims as
+   * soon as attempts finish. A slow receiver holds at most `perWebhook` of them, and a failing one
+   * is backed off by the claim (endpointBreaker.ts), so it does not hold back the others.
+   */
+  async function run(): Promise<void> {
+    // New deliveries wake us at once instead of at the next poll.
+    listener = await listenForDeliveries(db.client.connectionSettings as pg.ClientConfig, logger, () => {
       notified = true;
       wake?.();
     });
-    await conn.query(`LISTEN ${DELIVERY_CHANNEL}`);
-    listener = { release: () => conn.end().catch(() => undefined) };
-  }
-
-  /**
-   * Pipelined: up to `concurrency` attempts in flight; free slots are refilled by new claims as
-   * soon as attempts finish, so one slow receiver never holds back the others.
-   */
-  async function run(): Promise<void> {
-    await listen().catch((err: unknown) => logger.warn({ err }, 'LISTEN failed; polling only'));
-    logger.info({ concurrency: settings.concurrency, batchSize: settings.batchSize, timeoutMs: settings.timeoutMs }, 'dispatcher started');
+    logger.info(
+      {
+        concurrency: settings.concurrency,
+        maxInFlightPerWebhook: perWebhook,
+        batchSize: settings.batchSize,
+        timeoutMs: settings.timeoutMs,
+      },
+      'dispatcher started',
+    );
     // Claim when a useful batch of slots is free (or nothing is in flight), not for every slot.
     const minClaim = Math.max(1, Math.floor(Math.min(settings.batchSize, settings.concurrency) / 4));
     while (running) {
@@ -194,7 +218,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       notified = false;
       let claimed: ClaimedDelivery[] = [];
       try {
-        claimed = await claimDue(db, Math.min(free, settings.batchSize), settings.leaseMs);
+        claimed = await claimDue(db, Math.min(free, settings.batchSize), settings.leaseMs, perWebhook);
       } catch (err) {
         logger.error({ err }, 'claiming deliveries failed');
       }
@@ -226,7 +250,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       running = false;
       wake?.();
       await loop;
-      await listener?.release();
+      await listener?.close();
       await sender.close();
       logger.info('dispatcher stopped');
     },

@@ -9,18 +9,28 @@ const WITHDRAWAL_STATUSES = ['prepared', 'signed', 'broadcast', 'confirmed', 're
  * grouped count; a scrape every few seconds is cheap.
  */
 export async function refreshDatabaseGauges(db: Db, metrics: Metrics): Promise<void> {
-  const [backlog] = (await db('webhook_deliveries')
-    .where({ status: 'pending' })
-    .select(
-      db.raw('count(*)::int as pending'),
-      db.raw('coalesce(extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now())), 0)::float8 as oldest_due'),
-    )) as { pending: number; oldest_due: number }[];
+  const [backlog] = (await db('webhook_deliveries').where({ status: 'pending' }).select(db.raw('count(*)::int as pending'))) as {
+    pending: number;
+  }[];
+  // Only what will be sent: a disabled webhook's waiting deliveries are not late (issue 29: the
+  // age climbed for a webhook switched off on purpose). Per enabled webhook, its oldest pending
+  // row on webhook_deliveries_due_by_webhook: one probe each, whatever the backlog. A backed-off
+  // webhook's deliveries count: they will be sent, late.
+  const { rows: due } = (await db.raw(
+    `select coalesce(extract(epoch from now() - min(o.at)), 0)::float8 as oldest_due,
+            (count(*) filter (where w.backed_off_until > now()))::int as backed_off
+       from webhooks w
+       cross join lateral (select min(d.next_attempt_at) as at from webhook_deliveries d
+         where d.webhook_id = w.id and d.status = 'pending' and d.next_attempt_at <= now()) o
+      where w.enabled and w.deleted_at is null`,
+  )) as { rows: { oldest_due: number; backed_off: number }[] };
   const byStatus = (await db('withdrawals').select('status').count({ n: '*' }).groupBy('status')) as {
     status: string;
     n: string | number;
   }[];
   metrics.deliveriesPending.set(backlog?.pending ?? 0);
-  metrics.oldestDueDeliveryAge.set(backlog?.oldest_due ?? 0);
+  metrics.oldestDueDeliveryAge.set(due[0]?.oldest_due ?? 0);
+  metrics.webhooksBackedOff.set(due[0]?.backed_off ?? 0);
   metrics.withdrawals.reset();
   for (const s of WITHDRAWAL_STATUSES) metrics.withdrawals.set({ status: s }, 0);
   for (const r of byStatus) metrics.withdrawals.set({ status: r.status }, Number(r.n));

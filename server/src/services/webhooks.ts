@@ -156,6 +156,8 @@ export async function updateWebhook(deps: WebhookDeps, ctx: AuthContext, row: We
       // Slack URL it replaces is kept sealed for redaction.
       const secrets = openWebhookSecrets(masterKey, row.id, current.secret_envelope);
       patch.config = split.config;
+      // A new destination is a new endpoint: its circuit breaker starts closed (issue 29).
+      Object.assign(patch, { consecutive_failures: 0, backoffs: 0, backed_off_at: null, backed_off_until: null });
       patch.secret_envelope = sealWebhookSecrets(
         masterKey,
         row.id,

@@ -83,6 +83,29 @@ describe('GET /metrics', () => {
     expect(age).toBeLessThan(3600);
   });
 
+  it('leaves deliveries of a disabled webhook out of the oldest due age: they will not be sent (issue 29)', async () => {
+    const [off] = await t
+      .db('webhooks')
+      .insert({ company_id: companyId, type: 'http', config: {}, events: ['deposit.detected'], secret_envelope: {}, enabled: false })
+      .returning('id');
+    const id = randomUUID();
+    await t.db('events').insert({ id, company_id: companyId, type: 'deposit.detected', chain: 'ethereum', network: 'devnet', body: '{}' });
+    await t.db('webhook_deliveries').insert({
+      webhook_id: off.id,
+      event_id: id,
+      event_type: 'deposit.detected',
+      status: 'pending',
+      next_attempt_at: t.db.raw(`now() - interval '1 day'`),
+    });
+
+    const text = await scrape();
+    // The enabled webhook's oldest (90 s, above) still counts; the disabled one's day does not.
+    const age = sample(text, 'walletd_webhook_oldest_due_delivery_age_seconds');
+    expect(age).toBeGreaterThanOrEqual(90);
+    expect(age).toBeLessThan(3600);
+    expect(sample(text, 'walletd_webhooks_backed_off')).toBe(0);
+  });
+
   it('reports withdrawals by status, zero for a status with none', async () => {
     const wallet = await createWallet(t.db, app.masterKey, { companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
     const withdrawal = (status: string) => ({

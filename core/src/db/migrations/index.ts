@@ -14,6 +14,7 @@ import * as m012DeliveryDueOrder from './012_delivery_due_order';
 import * as m013PolkadotTransferKey from './013_polkadot_transfer_key';
 import * as m014WithdrawalReservations from './014_withdrawal_reservations';
 import * as m015DeliveryByEvent from './015_delivery_by_event';
+import * as m016EndpointBudgets from './016_endpoint_budgets';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '013_polkadot_transfer_key': m013PolkadotTransferKey,
   '014_withdrawal_reservations': m014WithdrawalReservations,
   '015_delivery_by_event': m015DeliveryByEvent,
+  '016_endpoint_budgets': m016EndpointBudgets,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

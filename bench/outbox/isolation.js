@@ -1,0 +1,144 @@
+/**
+ * The `isolation` mode of the outbox bench (issue 29): the healthy receiver's commit → POST
+ * latency with 0, 1 and 10 dead receivers (accept the connection, never answer) beside it, in one
+ * run, walletd only. The dead webhooks belong to another company, which gets one event (fanned out
+ * to each of its webhooks) before each healthy event, at the same paced rate.
+ *
+ * Measured in steady state: the warm-up runs until every dead webhook is backed off by its
+ * breaker (the first attempts to a dead receiver wait out the whole timeout, 10 s by default),
+ * then BENCH_EVENTS healthy events are timed while the dead ones keep coming, their breakers
+ * probing one attempt at a time whenever a back-off ends.
+ */
+const net = require('node:net');
+const { performance } = require('node:perf_hooks');
+const { DestinationPolicy, addMember, createCompany, createWebhook } = require('@walletd/server');
+const { summarise, fmt } = require('./stats');
+
+async function startTarpit() {
+  const sockets = new Set();
+  let most = 0;
+  const server = net.createServer((s) => {
+    sockets.add(s);
+    most = Math.max(most, sockets.size);
+    s.on('data', () => undefined);
+    s.on('error', () => undefined);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hook`,
+    most: () => most,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** `h` carries main.js's helpers: makeProducer, produce, resetQueues, startRunners, runnerConfig. */
+async function runIsolation(ctx, h, dead) {
+  const { settings, db, receiver } = ctx;
+  const label = `walletd isolation ${dead} dead`;
+  process.stdout.write(`\n${label}: `);
+  await db.raw('delete from webhooks where company_id <> ?', [ctx.seed.companyId]);
+  await db.raw('update webhooks set consecutive_failures = 0, backoffs = 0, backed_off_at = null, backed_off_until = null');
+  await h.resetQueues(db);
+  receiver.reset();
+  const tarpits = [];
+  let runners = [];
+  try {
+    const company = await createCompany(db, { name: `Dead ${dead}`, plan: 'paid' });
+    await addMember(db, { companyId: company.id, email: `owner-${dead}@dead.example`, role: 'owner' });
+    const [wallet] = await db('wallets')
+      .insert({ company_id: company.id, name: 'w', chain: 'ethereum', network: 'sepolia', secret_envelope: {} })
+      .returning('id');
+    for (let i = 0; i < dead; i++) {
+      const t = await startTarpit();
+      tarpits.push(t);
+      await createWebhook(
+        { db, masterKey: ctx.masterKey, policy: new DestinationPolicy(['127.0.0.0/8']) },
+        { companyId: company.id, keyId: null, walletIds: null },
+        { type: 'api', config: { url: t.url }, events: ['*'] },
+      );
+    }
+    const healthyOne = h.makeProducer('walletd', db, ctx.seed);
+    const deadOne = h.makeProducer('walletd', db, { ...ctx.seed, companyId: company.id, walletId: wallet.id });
+    const produceOne =
+      dead > 0
+        ? async () => {
+            await deadOne();
+            return healthyOne();
+          }
+        : healthyOne;
+
+    runners = await h.startRunners('walletd', 1, h.runnerConfig(ctx, 'walletd'));
+    for (const r of runners) r.go();
+    await Promise.all(runners.map((r) => r.next('started')));
+    const warmStart = performance.now();
+    process.stdout.write('warm-up… ');
+    // Paced like the measurement, until every dead webhook is backed off (and at least BENCH_WARMUP events).
+    let warm = 0;
+    for (;;) {
+      const batch = await h.produce(produceOne, Math.max(50, Math.ceil(settings.rate / 2)), settings.producers, settings.rate);
+      warm += batch.commitAt.size;
+      const { rows } = await db.raw('select count(*)::int as n from webhooks where backed_off_until > now()');
+      if (rows[0].n >= dead && warm >= settings.warmup) break;
+      if (performance.now() - warmStart > settings.timeoutMs) throw new Error(`${label}: dead webhooks not backed off in time`);
+    }
+    await receiver.waitFor(warm, settings.timeoutMs);
+    const warmSeconds = (performance.now() - warmStart) / 1000;
+    receiver.reset();
+    process.stdout.write(`measuring ${settings.events}… `);
+    const produced = await h.produce(produceOne, settings.events, settings.producers, settings.rate);
+    await receiver.waitFor(settings.events, settings.timeoutMs);
+    const { arrivals, duplicates } = receiver.snapshot();
+    const latencies = [];
+    for (const [id, at] of arrivals) {
+      const c = produced.commitAt.get(id);
+      if (c !== undefined) latencies.push(Math.max(0, at - c));
+    }
+    const lat = summarise(latencies);
+    const { rows } = await db.raw(
+      `select count(*) filter (where backed_off_until > now())::int as backed_off, coalesce(sum(backoffs), 0)::int as backoffs
+         from webhooks where company_id = ?`,
+      [company.id],
+    );
+    const most = tarpits.reduce((m, t) => Math.max(m, t.most()), 0);
+    process.stdout.write(`p99 ${fmt(lat.p99)} ms`);
+    return { dead, events: settings.events, p50: lat.p50, p99: lat.p99, max: lat.max, warmSeconds, duplicates, most, ...rows[0] };
+  } finally {
+    // Stopping waits for the attempts in flight: a dead receiver's end only at the timeout.
+    await Promise.all(runners.map((r) => r.stop().catch(() => r.kill())));
+    for (const t of tarpits) await t.close();
+  }
+}
+
+const ISOLATION_HEADERS = [
+  'scenario',
+  'healthy events',
+  'p50 ms',
+  'p99 ms',
+  'max ms',
+  'p99 / no dead',
+  'warm-up s',
+  'most conns per dead receiver',
+  'dead backed off at end',
+];
+const ISOLATION_ALIGN = ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'];
+
+function isolationRows(results) {
+  const base = results.find((r) => r.dead === 0);
+  return results.map((r) => [
+    `walletd paced x1, ${r.dead} dead receiver${r.dead === 1 ? '' : 's'}`,
+    String(r.events),
+    fmt(r.p50),
+    fmt(r.p99),
+    fmt(r.max, 0),
+    base ? `${fmt(r.p99 / base.p99, 2)}x` : '',
+    fmt(r.warmSeconds, 1),
+    r.dead ? String(r.most) : '-',
+    r.dead ? `${r.backed_off}/${r.dead}` : '-',
+  ]);
+}
+
+module.exports = { runIsolation, isolationRows, ISOLATION_HEADERS, ISOLATION_ALIGN };
