@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Response } from 'express';
-import { BaseError, isBaseError, isDatabaseUnavailable, reasonPhrase, type Logger } from '@walletd/core';
+import { BaseError, isBaseError, isDatabaseUnavailable, isDiskFull, reasonPhrase, type Logger } from '@walletd/core';
 
 export interface ErrorBody {
   statusCode: number;
@@ -46,6 +46,9 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** A database that cannot be reached is a temporary condition, not a bug: 503 with Retry-After. */
 function fromDatabase(err: unknown): BaseError | null {
+  // A full disk refuses writes until the operator frees space (the log and /readyz name the path;
+  // a caller is told no more than that): the caller's request was fine, so 503, not 500.
+  if (isDiskFull(err)) return new BaseError('unavailable', "The database's disk is full; retry later", { cause: err });
   if (!isDatabaseUnavailable(err)) return null;
   return new BaseError('unavailable', 'The database is unreachable; retry later', { cause: err });
 }

@@ -25,6 +25,29 @@ describe('error bodies', () => {
     expect(r.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Request body is not valid JSON', code: 'malformed_json' });
   });
 
+  it('a write the database refuses for a full disk (53100) -> 503 with Retry-After, no path or SQL', async () => {
+    await t.db.raw(`
+      create function walletd_test_disk_full() returns trigger language plpgsql as $$
+      begin
+        raise exception using errcode = 'disk_full', message = 'could not extend file "base/16384/16400": No space left on device';
+      end $$;
+      create trigger walletd_test_disk_full before insert on wallets for each row execute function walletd_test_disk_full();
+    `);
+    try {
+      const r = await call(app.url, 'POST', '/v1/wallets', { key, body: { name: 'full', chain: 'ethereum', network: 'sepolia' } });
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('5');
+      expect(r.body).toEqual({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: "The database's disk is full; retry later",
+        code: 'unavailable',
+      });
+    } finally {
+      await t.db.raw('drop trigger walletd_test_disk_full on wallets; drop function walletd_test_disk_full()');
+    }
+  });
+
   it('unknown route -> 404', async () => {
     const r = await call(app.url, 'GET', '/v1/nope', { key });
     expect(r.status).toBe(404);
