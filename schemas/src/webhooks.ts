@@ -71,10 +71,21 @@ const webhookProps = {
   events: { type: 'array', items: { type: 'string' } },
   walletIds: { type: 'array', items: { type: 'integer' } },
   enabled: { type: 'boolean' },
+  delivery: {
+    type: 'object',
+    description:
+      "the endpoint's circuit breaker: failed attempts in a row, and until when nothing is sent to it (null: not backed off). A 2xx or a PATCH of config closes it",
+    required: ['consecutiveFailures', 'backedOffUntil'],
+    additionalProperties: false,
+    properties: {
+      consecutiveFailures: { type: 'integer', minimum: 0 },
+      backedOffUntil: { type: ['string', 'null'], format: 'date-time' },
+    },
+  },
   createdAt: Timestamp,
   updatedAt: Timestamp,
 } as const;
-const webhookRequired = ['id', 'type', 'config', 'events', 'walletIds', 'enabled', 'createdAt', 'updatedAt'] as const;
+const webhookRequired = ['id', 'type', 'config', 'events', 'walletIds', 'enabled', 'delivery', 'createdAt', 'updatedAt'] as const;
 
 export const Webhook = {
   $id: 'Webhook',

@@ -3,6 +3,7 @@ import { createLogger, createMetrics, MasterKey } from '@walletd/core';
 import {
   call,
   createTestDatabase,
+  expectSchema,
   recordDeposit,
   seedCompany,
   startReceiver,
@@ -89,6 +90,10 @@ it('backs off a webhook after failed attempts in a row: said in its deliveries a
     );
     expect(Date.parse(d.nextAttemptAt)).toBeGreaterThanOrEqual(Math.floor(backedOffUntil.getTime() / 1000) * 1000);
   }
+  // …and so does the webhook itself.
+  const shown = await call(app.url, 'GET', `/v1/webhooks/${bad}`, { key: s.rootKey });
+  expectSchema('Webhook', shown.body);
+  expect(shown.body.delivery).toEqual({ consecutiveFailures: events, backedOffUntil: backedOffUntil.toISOString() });
   const scrape = (await call(app.url, 'GET', '/metrics')).text;
   expect(scrape).toMatch(/^walletd_webhooks_backed_off 1$/m);
   expect(await metrics.registry.getSingleMetricAsString('walletd_webhook_backoffs_total')).toMatch(/walletd_webhook_backoffs_total 1$/m);

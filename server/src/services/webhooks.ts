@@ -23,6 +23,9 @@ export interface WebhookRow {
   secret_envelope: unknown;
   created_at: Date;
   updated_at: Date;
+  /** The endpoint's circuit breaker (migration 016). */
+  consecutive_failures?: number;
+  backed_off_until?: Date | null;
 }
 
 export interface WebhookView {
@@ -32,6 +35,7 @@ export interface WebhookView {
   events: string[];
   walletIds: number[];
   enabled: boolean;
+  delivery: { consecutiveFailures: number; backedOffUntil: string | null };
   createdAt: string;
   updatedAt: string;
 }
@@ -50,9 +54,16 @@ export function toWebhookView(masterKey: MasterKey, r: WebhookRow): WebhookView 
     events: r.events,
     walletIds: r.wallet_ids,
     enabled: r.enabled,
+    delivery: endpointState(r),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };
+}
+
+/** What the dispatcher's circuit breaker holds for this endpoint now (a back-off that ended is none). */
+function endpointState(r: WebhookRow): WebhookView['delivery'] {
+  const until = r.backed_off_until && r.backed_off_until.getTime() > Date.now() ? r.backed_off_until.toISOString() : null;
+  return { consecutiveFailures: r.consecutive_failures ?? 0, backedOffUntil: until };
 }
 
 /** Rule 5: a webhook is the caller's to see only if the caller sees every wallet it is scoped to. */
