@@ -1,4 +1,4 @@
-import { Browser, call, createTestDatabase, seedCompany, startConsole, startTestApp, type TestDatabase } from '@walletd/test-harness';
+import { Browser, createTestDatabase, seedCompany, startConsole, type TestDatabase } from '@walletd/test-harness';
 import { Secret, TOTP } from 'otpauth';
 import { inviteMember } from './inviteMember';
 
