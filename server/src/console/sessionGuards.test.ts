@@ -1,4 +1,13 @@
-import { Browser, call, createTestDatabase, seedCompany, startConsole, startTestApp, type TestApp, type TestDatabase } from '@walletd/test-harness';
+import {
+  Browser,
+  call,
+  createTestDatabase,
+  seedCompany,
+  startConsole,
+  startTestApp,
+  type TestApp,
+  type TestDatabase,
+} from '@walletd/test-harness';
 import { Secret, TOTP } from 'otpauth';
 import { inviteMember } from './inviteMember';
 import { requireStepUp } from './sessions';

@@ -35,7 +35,15 @@ async function enrolledMember(role = 'owner') {
   expect(verified.status).toBe(200);
   expect(verified.body.recoveryCodes).toHaveLength(10);
   con.clock.now += 30_000; // the enrollment code's step is spent
-  return { email, secret, memberId: inv.memberId, companyId: s.companyId, rootKey: s.rootKey, recovery: verified.body.recoveryCodes as string[], inv };
+  return {
+    email,
+    secret,
+    memberId: inv.memberId,
+    companyId: s.companyId,
+    rootKey: s.rootKey,
+    recovery: verified.body.recoveryCodes as string[],
+    inv,
+  };
 }
 
 describe('console sign-in', () => {
@@ -45,20 +53,30 @@ describe('console sign-in', () => {
     const noCode = await b.call('POST', '/console/api/session', { body: { email: m.email, password: PASSWORD } });
     expect(noCode.status).toBe(401);
     expect(noCode.body.code).toBe('mfa_required');
-    const ok = await b.call('POST', '/console/api/session', { body: { email: m.email, password: PASSWORD, code: codeAt(m.secret, con.clock.now) } });
+    const ok = await b.call('POST', '/console/api/session', {
+      body: { email: m.email, password: PASSWORD, code: codeAt(m.secret, con.clock.now) },
+    });
     expect(ok.status).toBe(201);
     const session = ok.setCookie.find((c) => c.startsWith('walletd_session='));
     expect(session).toMatch(/HttpOnly/);
     expect(session).toMatch(/SameSite=Strict/);
     expect(session).not.toMatch(/Secure/); // plain HTTP and console.secureCookies off
     const me = await b.call('GET', '/console/api/me');
-    expect(me.body).toMatchObject({ memberId: m.memberId, companyId: m.companyId, role: 'owner', mfaEnrolled: true, mfaEnrollmentRequired: false });
+    expect(me.body).toMatchObject({
+      memberId: m.memberId,
+      companyId: m.companyId,
+      role: 'owner',
+      mfaEnrolled: true,
+      mfaEnrollmentRequired: false,
+    });
     expect(me.body.steppedUpAt).not.toBeNull();
     // The database keeps only a hash of the token.
     const token = b.cookies.get('walletd_session') as string;
     expect(await t.db('member_sessions').where({ token_hash: token }).first()).toBeUndefined();
     // The link was one-time.
-    expect((await new Browser(con.url).call('POST', `/console/api/links/${m.inv.token}`, { body: { password: PASSWORD } })).status).toBe(404);
+    expect((await new Browser(con.url).call('POST', `/console/api/links/${m.inv.token}`, { body: { password: PASSWORD } })).status).toBe(
+      404,
+    );
     // Sign out ends the session server-side.
     expect((await b.call('DELETE', '/console/api/session')).status).toBe(204);
     b.cookies.set('walletd_session', token);
@@ -69,25 +87,32 @@ describe('console sign-in', () => {
     const m = await enrolledMember('developer');
     const b = new Browser(con.url);
     const wrong = await b.call('POST', '/console/api/session', { body: { email: m.email, password: 'not the password at all' } });
-    const unknown = await b.call('POST', '/console/api/session', { body: { email: 'nobody@example.com', password: 'not the password at all' } });
+    const unknown = await b.call('POST', '/console/api/session', {
+      body: { email: 'nobody@example.com', password: 'not the password at all' },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.body).toEqual(wrong.body);
     for (let i = 0; i < 2; i++) {
       await b.call('POST', '/console/api/session', { body: { email: m.email, password: 'not the password at all' } });
       await b.call('POST', '/console/api/session', { body: { email: 'nobody@example.com', password: 'not the password at all' } });
     }
-    const locked = await b.call('POST', '/console/api/session', { body: { email: m.email, password: PASSWORD, code: codeAt(m.secret, con.clock.now) } });
+    const locked = await b.call('POST', '/console/api/session', {
+      body: { email: m.email, password: PASSWORD, code: codeAt(m.secret, con.clock.now) },
+    });
     const lockedUnknown = await b.call('POST', '/console/api/session', { body: { email: 'nobody@example.com', password: PASSWORD } });
     expect(locked.status).toBe(429);
     expect(lockedUnknown.body).toEqual(locked.body);
     con.clock.now += 900_000; // the lockout ends
-    const after = await b.call('POST', '/console/api/session', { body: { email: m.email, password: PASSWORD, code: codeAt(m.secret, con.clock.now) } });
+    const after = await b.call('POST', '/console/api/session', {
+      body: { email: m.email, password: PASSWORD, code: codeAt(m.secret, con.clock.now) },
+    });
     expect(after.status).toBe(201);
   });
 
   it('refuses a wrong TOTP code and a replayed one; a recovery code works once', async () => {
     const m = await enrolledMember('admin');
-    const sign = (code: string) => new Browser(con.url).call('POST', '/console/api/session', { body: { email: m.email, password: PASSWORD, code } });
+    const sign = (code: string) =>
+      new Browser(con.url).call('POST', '/console/api/session', { body: { email: m.email, password: PASSWORD, code } });
     const good = codeAt(m.secret, con.clock.now);
     const wrong = good === '000000' ? '111111' : '000000';
     expect((await sign(wrong)).status).toBe(401);

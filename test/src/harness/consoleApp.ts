@@ -10,7 +10,14 @@ export async function startConsole(db: Db, over: ConfigOverrides = {}) {
   const clock = { now: Date.parse('2026-03-01T12:00:00Z') };
   const config = testConfig(over);
   const app = createConsoleApp(
-    { config, logger: createLogger({ level: 'silent' }), db, masterKey: new MasterKey(randomBytes(32)), plugins: loadPlugins(), metrics: createMetrics() },
+    {
+      config,
+      logger: createLogger({ level: 'silent' }),
+      db,
+      masterKey: new MasterKey(randomBytes(32)),
+      plugins: loadPlugins(),
+      metrics: createMetrics(),
+    },
     () => clock.now,
   );
   const server: Server = await new Promise((resolve) => {
