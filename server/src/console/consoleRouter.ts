@@ -104,6 +104,9 @@ export function consoleRouter(common: Common, clock: Clock): Router {
     const s = req.memberSession!;
     const now = clock();
     const code = str(req.body?.code, 'code');
+    if (!(await loadCredentials(db, s.memberId))?.totp_enrolled) {
+      throw new BaseError('mfa_enrollment_required', 'Enroll an authenticator first: POST /console/api/mfa/enroll');
+    }
     if (!(await checkSecondFactor(db, masterKey, s.memberId, code, now))) {
       throw new BaseError('unauthorized', 'The authenticator code is incorrect or was already used');
     }

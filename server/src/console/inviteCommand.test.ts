@@ -44,6 +44,9 @@ describe('walletd admin member invite', () => {
     });
     expect(signed.status).toBe(201);
     expect(signed.body.mfaEnrollmentRequired).toBe(true);
+    const stepUp = await b.call('POST', '/console/api/step-up', { body: { code: '123456' } });
+    expect(stepUp.status).toBe(403);
+    expect(stepUp.body.code).toBe('mfa_enrollment_required');
 
     // Invited again once a password is set: a reset link, which ends the member's sessions when used.
     const again = await runWalletdAsync(args, env);
