@@ -55,6 +55,21 @@ export const configSchema = {
       },
     },
     bootstrap: { type: 'boolean' },
+    console: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        host: { type: 'string' },
+        port: { type: 'integer', minimum: 0, maximum: 65535 },
+        secureCookies: { type: 'boolean' },
+        idleTimeoutMs: { type: 'integer', minimum: 60000, maximum: 86400000 },
+        absoluteTimeoutMs: { type: 'integer', minimum: 60000, maximum: 2592000000 },
+        stepUpMs: { type: 'integer', minimum: 30000, maximum: 3600000 },
+        lockoutFailures: { type: 'integer', minimum: 1, maximum: 1000 },
+        lockoutMs: { type: 'integer', minimum: 1000, maximum: 86400000 },
+        linkTtlMs: { type: 'integer', minimum: 60000, maximum: 2592000000 },
+      },
+    },
     devnet: {
       type: 'object',
       additionalProperties: false,

@@ -1,5 +1,24 @@
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
+/** The members' console (`serve --roles console`): sign-in, sessions, lockout. */
+export interface ConsoleSettings {
+  host: string;
+  port: number;
+  /** Mark cookies Secure even when the request came over plain HTTP (TLS ended in front of walletd). */
+  secureCookies: boolean;
+  /** A session unused for this long ends. */
+  idleTimeoutMs: number;
+  /** A session ends this long after sign-in, used or not. */
+  absoluteTimeoutMs: number;
+  /** How recent a TOTP code must be for a sensitive action (step-up). */
+  stepUpMs: number;
+  /** Failed sign-ins per email and IP within `lockoutMs` before that pair is locked out for `lockoutMs`. */
+  lockoutFailures: number;
+  lockoutMs: number;
+  /** How long an invitation or password-reset link stays usable. */
+  linkTtlMs: number;
+}
+
 export interface WalletdConfig {
   /** Where walletd keeps local state: the embedded database and the generated master key. */
   dataDir: string;
@@ -33,6 +52,7 @@ export interface WalletdConfig {
   rateLimit: { perIpPerMinute: number; writesPerKeyPerMinute: number };
   /** On an empty database, create a first company, owner and all-powerful API key. */
   bootstrap: boolean;
+  console: ConsoleSettings;
   webhooks: WebhookSettings;
   indexer: IndexerSettings;
   /** With no chains configured, `serve` runs a local anvil as ethereum/devnet and indexes it. */
@@ -142,6 +162,17 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   masterKeyFile: null,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },
   bootstrap: true,
+  console: {
+    host: '0.0.0.0',
+    port: 8081,
+    secureCookies: false,
+    idleTimeoutMs: 1_800_000,
+    absoluteTimeoutMs: 43_200_000,
+    stepUpMs: 300_000,
+    lockoutFailures: 5,
+    lockoutMs: 900_000,
+    linkTtlMs: 86_400_000,
+  },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
   devnet: { enabled: true, port: 58545 },
   plugins: ['@walletd/plugin-evm', '@walletd/plugin-utxo'],

@@ -26,6 +26,7 @@ describe('migrations', () => {
         '014_withdrawal_reservations',
         '015_delivery_by_event',
         '016_endpoint_budgets',
+        '017_member_sign_in',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { parseActionList } from '@walletd/core';
 import { createApiKey, listApiKeys, parseDuration, revokeApiKey } from '../services/apiKeys';
 import { addMember, createCompany, listMembers, removeMember, setEncryptionKey, setMemberRole, setPlan } from '../services/companies';
+import { inviteMember } from '../console/inviteMember';
 import { withRuntime, type GlobalOptions } from './context';
 import { intArg, printJson } from './output';
 import { registerPolicyCommands } from './policyCommands';
@@ -50,6 +51,22 @@ export function registerAdmin(program: Command): void {
     .requiredOption('--role <role>', 'owner | admin | developer | viewer')
     .action(async (o, cmd) =>
       withRuntime(g(cmd), async ({ db }) => printJson(await addMember(db, { companyId: o.company, email: o.email, role: o.role }))),
+    );
+  member
+    .command('invite')
+    .description('add a member (or take an existing one) and print a one-time link to set the console password')
+    .requiredOption('--company <id>', 'company id', intArg('--company'))
+    .requiredOption('--email <email>', 'email address')
+    .requiredOption('--role <role>', 'owner | admin | developer | viewer')
+    .action(async (o, cmd) =>
+      withRuntime(g(cmd), async ({ db }, config) => {
+        const inv = await inviteMember(db, { companyId: o.company, email: o.email, role: o.role }, Date.now(), config.console.linkTtlMs);
+        // No mail transport yet: the operator hands the link over. Relative to the console's address.
+        process.stderr.write(
+          `one-time ${inv.purpose} link for ${inv.email} (open it on the console, port ${config.console.port}): ${inv.path}\n`,
+        );
+        printJson({ ...inv, note: 'the link works once and expires; it is shown only now' });
+      }),
     );
   member
     .command('set-role')

@@ -5,7 +5,7 @@ import { openRuntime } from '../runtime';
 import { registerAdmin } from './adminCommands';
 import { registerDev } from './devCommands';
 import { registerSecret } from './secretCommands';
-import { ROLES, serve } from './serve';
+import { DEFAULT_ROLES, ROLES, serve } from './serve';
 
 const program = new Command();
 program
@@ -21,7 +21,7 @@ program
 program
   .command('serve')
   .description('run the service: the API, the webhook dispatcher and the chain indexer')
-  .option('--roles <list>', `comma-separated roles to run (${ROLES.join(', ')})`, ROLES.join(','))
+  .option('--roles <list>', `comma-separated roles to run (${ROLES.join(', ')}; console is off unless named)`, DEFAULT_ROLES.join(','))
   .action(async (o, cmd) => serve({ ...cmd.optsWithGlobals(), roles: o.roles }));
 
 program

@@ -8,12 +8,15 @@ import { loadPlugins } from '../plugins';
 import { existsSync } from 'node:fs';
 import { type Devnet, devnetChain, devnetInfoFile, readDevnetInfo, startDevnet } from '../devnet/devnet';
 import { openRuntime } from '../runtime';
+import { createConsoleApp } from '../console/consoleApp';
 import { bootstrapIfEmpty } from '../services/bootstrap';
 import { listen } from './listen';
 
 /** Roles this build can run. Each later role (dispatcher, indexer) registers here. */
-export const ROLES = ['api', 'dispatcher', 'indexer'] as const;
+export const ROLES = ['api', 'dispatcher', 'indexer', 'console'] as const;
 export type ServeRole = (typeof ROLES)[number];
+/** What `serve` runs when not told: the console joins once its pages exist (issue 30). */
+export const DEFAULT_ROLES: readonly ServeRole[] = ['api', 'dispatcher', 'indexer'];
 
 export function parseRoles(text: string): ServeRole[] {
   const roles = text
@@ -65,6 +68,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   };
   let devnet: Devnet | undefined;
   let server: Server | undefined;
+  let consoleServer: Server | undefined;
   let dispatcher: Dispatcher | undefined;
   let indexer: Indexer | undefined;
   const stores: { shutdown(): void }[] = [];
@@ -99,6 +103,15 @@ export async function serve(opts: ServeOptions): Promise<void> {
       logger.info({ port: typeof addr === 'object' && addr ? addr.port : config.server.port }, 'API listening');
     }
 
+    if (roles.includes('console')) {
+      consoleServer = await listen(createConsoleApp(common), config.console.port, config.console.host);
+      const addr = consoleServer.address();
+      logger.info(
+        { port: typeof addr === 'object' && addr ? addr.port : config.console.port },
+        'console listening (sign-in API at /console/api)',
+      );
+    }
+
     if (roles.includes('dispatcher')) {
       dispatcher = createDispatcher(common);
       dispatcher.start();
@@ -123,6 +136,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   } catch (err) {
     // A start that fails half-way (a port in use, a node down) stops what it started.
     server?.close();
+    consoleServer?.close();
     await dispatcher?.stop().catch(() => undefined);
     await indexer?.stop().catch(() => undefined);
     await devnet?.stop().catch(() => undefined);
@@ -154,6 +168,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
       setTimeout(() => server?.closeAllConnections(), 5_000).unref();
       server?.closeIdleConnections();
       await closing;
+    });
+    await step('console', async () => {
+      consoleServer?.closeAllConnections();
+      await new Promise<void>((r) => (consoleServer ? consoleServer.close(() => r()) : r()));
     });
     await step('dispatcher', () => dispatcher?.stop());
     await step('indexer', () => indexer?.stop());

@@ -21,3 +21,4 @@ export * from './tonSandbox';
 export * from './chopsticks';
 export * from './signedDelivery';
 export * from './oversizedNode';
+export * from './consoleApp';

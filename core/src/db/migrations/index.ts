@@ -15,6 +15,7 @@ import * as m013PolkadotTransferKey from './013_polkadot_transfer_key';
 import * as m014WithdrawalReservations from './014_withdrawal_reservations';
 import * as m015DeliveryByEvent from './015_delivery_by_event';
 import * as m016EndpointBudgets from './016_endpoint_budgets';
+import * as m017MemberSignIn from './017_member_sign_in';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '014_withdrawal_reservations': m014WithdrawalReservations,
   '015_delivery_by_event': m015DeliveryByEvent,
   '016_endpoint_budgets': m016EndpointBudgets,
+  '017_member_sign_in': m017MemberSignIn,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,119 @@
+import express, { type Request, type Router } from 'express';
+import { BaseError } from '@walletd/core';
+import type { Common } from '../context';
+import { jsonBody } from '../http/body';
+import { acceptLink } from './acceptLink';
+import type { Clock } from './clock';
+import { refuseApiKeys, requireSession, sameOrigin } from './consoleGuards';
+import { clearSessionCookies, setSessionCookies } from './cookies';
+import { loadCredentials } from './credentials';
+import { confirmMfaEnrollment, startMfaEnrollment } from './enrollMfa';
+import { checkSecondFactor } from './secondFactor';
+import { markSteppedUp, revokeSession } from './sessions';
+import { mfaEnrollmentPending, signIn } from './signIn';
+
+const str = (v: unknown, name: string): string => {
+  if (typeof v !== 'string' || v.length === 0 || v.length > 1024)
+    throw new BaseError('validation_failed', `"${name}" must be a non-empty string`);
+  return v;
+};
+
+/** The members' console API (`/console/api`): sign-in, sessions, MFA, one-time links, step-up. */
+export function consoleRouter(common: Common, clock: Clock): Router {
+  const { db, masterKey, config } = common;
+  const c = config.console;
+  const limits = {
+    idleTimeoutMs: c.idleTimeoutMs,
+    absoluteTimeoutMs: c.absoluteTimeoutMs,
+    lockoutFailures: c.lockoutFailures,
+    lockoutMs: c.lockoutMs,
+  };
+  const secure = (req: Request) => req.secure || c.secureCookies;
+  const r = express.Router();
+  r.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  r.use(refuseApiKeys);
+  r.use(sameOrigin);
+  r.use(jsonBody(config.server.bodyLimitBytes));
+
+  r.post('/session', async (req, res) => {
+    const b = req.body ?? {};
+    const s = await signIn(
+      {
+        email: str(b.email, 'email'),
+        password: str(b.password, 'password'),
+        code: b.code === undefined ? undefined : str(b.code, 'code'),
+        ip: req.ip ?? '',
+        userAgent: req.get('user-agent') ?? null,
+      },
+      { db, masterKey, nowMs: clock(), limits },
+    );
+    setSessionCookies(res, s.token, s.csrf, secure(req));
+    const member = await db('members').where({ id: s.memberId }).first('role');
+    res.status(201).json({
+      memberId: s.memberId,
+      expiresAt: s.expiresAt.toISOString(),
+      csrfToken: s.csrf,
+      mfaEnrollmentRequired: await mfaEnrollmentPending(db, s.memberId, member.role),
+    });
+  });
+
+  r.post('/links/:token', async (req, res) => {
+    res.json(await acceptLink(db, String(req.params.token), req.body?.password, clock()));
+  });
+
+  const session = requireSession(db, clock, limits);
+  r.delete('/session', session, async (req, res) => {
+    await revokeSession(db, req.memberSession!.id, clock());
+    clearSessionCookies(res, secure(req));
+    res.status(204).end();
+  });
+
+  r.get('/me', session, async (req, res) => {
+    const s = req.memberSession!;
+    const cred = await loadCredentials(db, s.memberId);
+    res.json({
+      memberId: s.memberId,
+      companyId: s.companyId,
+      email: s.email,
+      role: s.role,
+      mfaEnrolled: !!cred?.totp_enrolled,
+      mfaEnrollmentRequired: await mfaEnrollmentPending(db, s.memberId, s.role),
+      sessionExpiresAt: s.expiresAt.toISOString(),
+      steppedUpAt: s.steppedUpAt?.toISOString() ?? null,
+    });
+  });
+
+  r.post('/mfa/enroll', session, async (req, res) => {
+    const s = req.memberSession!;
+    res.json(await startMfaEnrollment(db, masterKey, { memberId: s.memberId, email: s.email }, clock()));
+  });
+
+  r.post('/mfa/verify', session, async (req, res) => {
+    const s = req.memberSession!;
+    const now = clock();
+    const out = await confirmMfaEnrollment(db, masterKey, s.memberId, req.body?.code, now);
+    // The code just given is a fresh second factor.
+    await markSteppedUp(db, s.id, now);
+    res.json({ ...out, note: 'the recovery codes are shown once; store them now' });
+  });
+
+  r.post('/step-up', session, async (req, res) => {
+    const s = req.memberSession!;
+    const now = clock();
+    const code = str(req.body?.code, 'code');
+    if (!(await loadCredentials(db, s.memberId))?.totp_enrolled) {
+      throw new BaseError('mfa_enrollment_required', 'Enroll an authenticator first: POST /console/api/mfa/enroll');
+    }
+    if (!(await checkSecondFactor(db, masterKey, s.memberId, code, now))) {
+      throw new BaseError('unauthorized', 'The authenticator code is incorrect or was already used');
+    }
+    await markSteppedUp(db, s.id, now);
+    res.json({ steppedUpAt: new Date(now).toISOString(), validForMs: c.stepUpMs });
+  });
+
+  r.use((_req, _res, next) => next(new BaseError('not_found', 'No such console endpoint')));
+  return r;
+}

@@ -1,0 +1,44 @@
+import type { Db } from '@walletd/core';
+import { addMember } from '../services/companies';
+import { type LinkPurpose, issueLink, linkPath } from './memberLinks';
+
+export interface Invitation {
+  memberId: number;
+  email: string;
+  role: string;
+  purpose: LinkPurpose;
+  /** The one-time token and the path to open it at (on the console's address). */
+  token: string;
+  path: string;
+  expiresAt: string;
+}
+
+/**
+ * Adds a member and issues their invitation link. An email that is already a member of the company
+ * gets a password-reset link instead when it has a password, or a fresh invitation when it does not.
+ */
+export async function inviteMember(
+  db: Db,
+  input: { companyId: number; email: string; role: string },
+  nowMs: number,
+  ttlMs: number,
+): Promise<Invitation> {
+  const existing = await db('members')
+    .where({ company_id: input.companyId })
+    .whereRaw('lower(email) = lower(?)', [input.email])
+    .whereNull('removed_at')
+    .first('id', 'email', 'role');
+  const member = existing ?? (await addMember(db, input));
+  const hasPassword = !!(await db('member_credentials').where({ member_id: member.id }).whereNotNull('password_hash').first('member_id'));
+  const purpose: LinkPurpose = hasPassword ? 'password_reset' : 'invitation';
+  const token = await issueLink(db, member.id, purpose, nowMs, ttlMs);
+  return {
+    memberId: member.id,
+    email: member.email,
+    role: member.role,
+    purpose,
+    token,
+    path: linkPath(token),
+    expiresAt: new Date(nowMs + ttlMs).toISOString(),
+  };
+}

@@ -1,0 +1,130 @@
+import { Browser, createTestDatabase, seedCompany, startConsole, type TestDatabase } from '@walletd/test-harness';
+import { Secret, TOTP } from 'otpauth';
+import { inviteMember } from './inviteMember';
+
+let t: TestDatabase;
+let con: Awaited<ReturnType<typeof startConsole>>;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  con = await startConsole(t.db, { console: { lockoutFailures: 3 } });
+});
+afterAll(async () => {
+  await con.close();
+  await t.drop();
+});
+
+const codeAt = (secret: string, ms: number) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: ms });
+const PASSWORD = 'correct horse battery staple';
+
+/** Invites, sets the password through the link, signs in, enrolls TOTP: a member ready to work. */
+async function enrolledMember(role = 'owner') {
+  const s = await seedCompany(t.db);
+  const email = `m-${Math.random().toString(36).slice(2)}@example.com`;
+  const inv = await inviteMember(t.db, { companyId: s.companyId, email, role }, con.clock.now, 86_400_000);
+  const b = new Browser(con.url);
+  expect((await b.call('POST', `/console/api/links/${inv.token}`, { body: { password: PASSWORD } })).status).toBe(200);
+  const first = await b.call('POST', '/console/api/session', { body: { email, password: PASSWORD } });
+  expect(first.status).toBe(201);
+  expect(first.body.mfaEnrollmentRequired).toBe(role === 'owner' || role === 'admin');
+  const enroll = await b.call('POST', '/console/api/mfa/enroll');
+  expect(enroll.status).toBe(200);
+  expect(enroll.body.otpauthUri).toMatch(/^otpauth:\/\/totp\/walletd:.*secret=/);
+  const secret = enroll.body.secret as string;
+  const verified = await b.call('POST', '/console/api/mfa/verify', { body: { code: codeAt(secret, con.clock.now) } });
+  expect(verified.status).toBe(200);
+  expect(verified.body.recoveryCodes).toHaveLength(10);
+  con.clock.now += 30_000; // the enrollment code's step is spent
+  return {
+    email,
+    secret,
+    memberId: inv.memberId,
+    companyId: s.companyId,
+    rootKey: s.rootKey,
+    recovery: verified.body.recoveryCodes as string[],
+    inv,
+  };
+}
+
+describe('console sign-in', () => {
+  it('invite → set password → enroll TOTP → sign in with a code; cookies are httpOnly, SameSite=Strict', async () => {
+    const m = await enrolledMember();
+    const b = new Browser(con.url);
+    const noCode = await b.call('POST', '/console/api/session', { body: { email: m.email, password: PASSWORD } });
+    expect(noCode.status).toBe(401);
+    expect(noCode.body.code).toBe('mfa_required');
+    const ok = await b.call('POST', '/console/api/session', {
+      body: { email: m.email, password: PASSWORD, code: codeAt(m.secret, con.clock.now) },
+    });
+    expect(ok.status).toBe(201);
+    const session = ok.setCookie.find((c) => c.startsWith('walletd_session='));
+    expect(session).toMatch(/HttpOnly/);
+    expect(session).toMatch(/SameSite=Strict/);
+    expect(session).not.toMatch(/Secure/); // plain HTTP and console.secureCookies off
+    const me = await b.call('GET', '/console/api/me');
+    expect(me.body).toMatchObject({
+      memberId: m.memberId,
+      companyId: m.companyId,
+      role: 'owner',
+      mfaEnrolled: true,
+      mfaEnrollmentRequired: false,
+    });
+    expect(me.body.steppedUpAt).not.toBeNull();
+    // The database keeps only a hash of the token.
+    const token = b.cookies.get('walletd_session') as string;
+    expect(await t.db('member_sessions').where({ token_hash: token }).first()).toBeUndefined();
+    // The link was one-time.
+    expect((await new Browser(con.url).call('POST', `/console/api/links/${m.inv.token}`, { body: { password: PASSWORD } })).status).toBe(
+      404,
+    );
+    // Sign out ends the session server-side.
+    expect((await b.call('DELETE', '/console/api/session')).status).toBe(204);
+    b.cookies.set('walletd_session', token);
+    expect((await b.call('GET', '/console/api/me')).status).toBe(401);
+  });
+
+  it('answers a wrong password and an unknown email the same way, and locks the pair out after N failures either way', async () => {
+    const m = await enrolledMember('developer');
+    const b = new Browser(con.url);
+    const wrong = await b.call('POST', '/console/api/session', { body: { email: m.email, password: 'not the password at all' } });
+    const unknown = await b.call('POST', '/console/api/session', {
+      body: { email: 'nobody@example.com', password: 'not the password at all' },
+    });
+    expect(wrong.status).toBe(401);
+    expect(unknown.body).toEqual(wrong.body);
+    for (let i = 0; i < 2; i++) {
+      await b.call('POST', '/console/api/session', { body: { email: m.email, password: 'not the password at all' } });
+      await b.call('POST', '/console/api/session', { body: { email: 'nobody@example.com', password: 'not the password at all' } });
+    }
+    const locked = await b.call('POST', '/console/api/session', {
+      body: { email: m.email, password: PASSWORD, code: codeAt(m.secret, con.clock.now) },
+    });
+    const lockedUnknown = await b.call('POST', '/console/api/session', { body: { email: 'nobody@example.com', password: PASSWORD } });
+    expect(locked.status).toBe(429);
+    expect(lockedUnknown.body).toEqual(locked.body);
+    con.clock.now += 900_000; // the lockout ends
+    const after = await b.call('POST', '/console/api/session', {
+      body: { email: m.email, password: PASSWORD, code: codeAt(m.secret, con.clock.now) },
+    });
+    expect(after.status).toBe(201);
+  });
+
+  it('refuses a wrong TOTP code and a replayed one; a recovery code works once', async () => {
+    const m = await enrolledMember('admin');
+    const sign = (code: string) =>
+      new Browser(con.url).call('POST', '/console/api/session', { body: { email: m.email, password: PASSWORD, code } });
+    const good = codeAt(m.secret, con.clock.now);
+    const wrong = good === '000000' ? '111111' : '000000';
+    expect((await sign(wrong)).status).toBe(401);
+    expect((await sign(good)).status).toBe(201);
+    const replay = await sign(good);
+    expect(replay.status).toBe(401);
+    expect(replay.body.message).toMatch(/incorrect or was already used/);
+    // An older step within the window is refused too once a newer one was used.
+    expect((await sign(codeAt(m.secret, con.clock.now - 30_000))).status).toBe(401);
+    con.clock.now += 30_000;
+    expect((await sign(codeAt(m.secret, con.clock.now))).status).toBe(201);
+    expect((await sign(m.recovery[0] as string)).status).toBe(201);
+    expect((await sign(m.recovery[0] as string)).status).toBe(401);
+  });
+});

@@ -1,0 +1,82 @@
+import { BaseError, type Db, type MasterKey } from '@walletd/core';
+import { MFA_REQUIRED_ROLES, loadCredentials } from './credentials';
+import { verifyPassword } from './passwords';
+import { checkSecondFactor } from './secondFactor';
+import { type SessionLimits, createSession } from './sessions';
+import { type ThrottleSettings, clearFailures, isLockedOut, recordFailure, throttleKey } from './signInThrottle';
+
+/** One message for an unknown email, a member without a password and a wrong password. */
+export const BAD_CREDENTIALS = 'The email or password is incorrect';
+
+export interface SignInInput {
+  email: string;
+  password: string;
+  /** A TOTP code, or a recovery code; required once the member enrolled. */
+  code?: string;
+  ip: string;
+  userAgent: string | null;
+}
+
+export interface SignInDeps {
+  db: Db;
+  masterKey: MasterKey;
+  nowMs: number;
+  limits: SessionLimits & ThrottleSettings;
+}
+
+/**
+ * Email and password, then the second factor when the member enrolled one. A member in several
+ * companies signs in to the one whose password matches (each membership has its own password).
+ * Every path that fails on the first factor runs the KDF once per candidate (at least once) and
+ * answers the same 401; a locked-out pair answers 429 before any lookup, member or not.
+ */
+export async function signIn(
+  input: SignInInput,
+  d: SignInDeps,
+): Promise<{ token: string; csrf: string; expiresAt: Date; memberId: number }> {
+  const key = throttleKey(input.email, input.ip);
+  if (await isLockedOut(d.db, key, d.nowMs)) {
+    throw new BaseError('rate_limited', 'Too many failed sign-ins from this address for this email; try again later');
+  }
+  const candidates: { id: number; role: string }[] = await d
+    .db('members')
+    .whereRaw('lower(email) = lower(?)', [input.email.trim()])
+    .whereNull('removed_at')
+    .orderBy('id')
+    .select('id', 'role');
+  let member: { id: number; role: string } | undefined;
+  let hashes = 0;
+  for (const c of candidates) {
+    const cred = await loadCredentials(d.db, c.id);
+    if (!cred?.password_hash) continue;
+    hashes++;
+    if (await verifyPassword(cred.password_hash, input.password)) {
+      member = c;
+      break;
+    }
+  }
+  if (hashes === 0) await verifyPassword(null, input.password);
+  if (!member) {
+    await recordFailure(d.db, key, d.nowMs, d.limits);
+    throw new BaseError('unauthorized', BAD_CREDENTIALS);
+  }
+  const cred = await loadCredentials(d.db, member.id);
+  let steppedUp = false;
+  if (cred?.totp_enrolled) {
+    if (!input.code) throw new BaseError('mfa_required', 'Enter the code from your authenticator app (or a recovery code)');
+    if (!(await checkSecondFactor(d.db, d.masterKey, member.id, input.code, d.nowMs, { allowRecovery: true }))) {
+      await recordFailure(d.db, key, d.nowMs, d.limits);
+      throw new BaseError('unauthorized', 'The authenticator code is incorrect or was already used');
+    }
+    steppedUp = true;
+  }
+  await clearFailures(d.db, key);
+  const s = await createSession(d.db, member.id, { ip: input.ip, userAgent: input.userAgent, nowMs: d.nowMs, steppedUp }, d.limits);
+  return { ...s, memberId: member.id };
+}
+
+/** Whether a signed-in member must enroll MFA before doing anything else. */
+export async function mfaEnrollmentPending(db: Db, memberId: number, role: string): Promise<boolean> {
+  if (!MFA_REQUIRED_ROLES.has(role)) return false;
+  return !(await loadCredentials(db, memberId))?.totp_enrolled;
+}

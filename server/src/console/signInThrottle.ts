@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '@walletd/core';
+
+export interface ThrottleSettings {
+  lockoutFailures: number;
+  lockoutMs: number;
+}
+
+/** Keyed by email and IP together, whether or not the email belongs to a member. */
+export function throttleKey(email: string, ip: string): string {
+  return createHash('sha256').update(`walletd:sign-in:${email.trim().toLowerCase()}|${ip}`).digest('hex');
+}
+
+interface FailureRow {
+  failures: number;
+  window_started_at: Date;
+  locked_until: Date | null;
+}
+
+export async function isLockedOut(db: Db, key: string, nowMs: number): Promise<boolean> {
+  const row: FailureRow | undefined = await db('member_sign_in_failures').where({ key_hash: key }).first();
+  return !!row?.locked_until && row.locked_until.getTime() > nowMs;
+}
+
+/**
+ * Counts a failed sign-in. `lockoutFailures` failures within `lockoutMs` lock the pair out for
+ * `lockoutMs`; a window that ended starts over.
+ */
+export async function recordFailure(db: Db, key: string, nowMs: number, s: ThrottleSettings): Promise<void> {
+  const now = new Date(nowMs);
+  const windowStart = new Date(nowMs - s.lockoutMs);
+  await db.raw(
+    `INSERT INTO member_sign_in_failures AS f (key_hash, failures, window_started_at, locked_until)
+     VALUES (?, 1, ?, CASE WHEN 1 >= ? THEN ?::timestamptz END)
+     ON CONFLICT (key_hash) DO UPDATE SET
+       failures = CASE WHEN f.window_started_at <= ? THEN 1 ELSE f.failures + 1 END,
+       window_started_at = CASE WHEN f.window_started_at <= ? THEN EXCLUDED.window_started_at ELSE f.window_started_at END,
+       locked_until = CASE
+         WHEN (CASE WHEN f.window_started_at <= ? THEN 1 ELSE f.failures + 1 END) >= ? THEN ?::timestamptz
+         ELSE f.locked_until END`,
+    [
+      key,
+      now,
+      s.lockoutFailures,
+      new Date(nowMs + s.lockoutMs),
+      windowStart,
+      windowStart,
+      windowStart,
+      s.lockoutFailures,
+      new Date(nowMs + s.lockoutMs),
+    ],
+  );
+}
+
+export async function clearFailures(db: Db, key: string): Promise<void> {
+  await db('member_sign_in_failures').where({ key_hash: key }).delete();
+}
