@@ -109,6 +109,21 @@ describe('walletd key files and company list: messages in words', () => {
     expect(existsSync(join(dir, 'a.key'))).toBe(false);
   });
 
+  it('names the master key file and what is wrong with it', () => {
+    const asFile = (file: string) =>
+      runWalletd(['admin', 'company', 'list'], { ...env, WALLETD_MASTER_KEY: '', WALLETD_MASTER_KEY_FILE: file });
+    const folder = asFile(dir);
+    expect(folder.stderr).toBe(`walletd: the master key file ${dir} is a folder; give the path of a file\n`);
+    const short = join(dir, 'short.key');
+    writeFileSync(short, 'abcd\n');
+    expect(asFile(short).stderr).toBe(`walletd: master key from ${short} must be 32 bytes, as 64 hex or 44 base64 characters\n`);
+    const other = join(dir, 'other.key');
+    writeFileSync(other, `${randomBytes(32).toString('hex')}\n`);
+    const mismatch = asFile(other);
+    expect(mismatch.stderr).toMatch(new RegExp(`^walletd: the master key from the key file ${other} does not match this database: `));
+    for (const r of [folder, mismatch]) expect(r.status).toBe(1);
+  });
+
   it('lists every company with its plan, creation time and wallets not deleted', async () => {
     const before = walletd('admin', 'company', 'list');
     expect(before.status).toBe(0);
