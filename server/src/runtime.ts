@@ -94,7 +94,10 @@ async function checkMasterKey(db: Db, key: MasterKey, origin: string): Promise<v
   await db('settings').insert({ key: 'master_key_fingerprint', value: fingerprint }).onConflict('key').ignore();
   const row = await db('settings').where({ key: 'master_key_fingerprint' }).first('value');
   if (row?.value !== fingerprint) {
-    throw new Error(`the master key from ${origin} is not the key this database was set up with; refusing to start`);
+    const from = origin === 'WALLETD_MASTER_KEY' ? 'WALLETD_MASTER_KEY (it wins over any key file)' : `the key file ${origin}`;
+    throw new Error(
+      `the master key from ${from} does not match this database: the database was set up with another key, and the wallet secrets in it open only with that one; give that key (WALLETD_MASTER_KEY, or masterKeyFile / <dataDir>/master.key from the first start); refusing to start`,
+    );
   }
 }
 

@@ -30,12 +30,32 @@ export function loadMasterKey(options: { env?: NodeJS.ProcessEnv; file: string |
   const explicit = options.file !== null;
   const file = options.file ?? join(options.dataDir, 'master.key');
   if (existsSync(file)) {
-    return { key: new MasterKey(decode(readFileSync(file, 'utf8'), file)), origin: file, created: false };
+    return { key: new MasterKey(decode(readKeyFile(file), file)), origin: file, created: false };
   }
   if (explicit) throw new Error(`master key file ${file} does not exist`);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
-  writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    // Another process of the same first start wrote it in between: that key is the one.
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST')
+      return { key: new MasterKey(decode(readKeyFile(file), file)), origin: file, created: false };
+    throw e;
+  }
   chmodSync(file, 0o600);
   return { key: new MasterKey(key), origin: file, created: true };
+}
+
+/** Node says "EISDIR: illegal operation on a directory, read" without the path: say which file. */
+function readKeyFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') throw new Error(`the master key file ${file} is a folder; give the path of a file`);
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new Error(`the master key file ${file} cannot be read: permission denied for this user`);
+    throw e;
+  }
 }

@@ -22,7 +22,18 @@ import { BaseError } from '../errors';
  */
 const PREFIX = 'wdseal1.';
 
+const PRIVATE_PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+const PUBLIC_PEM = /-----BEGIN [A-Z0-9 ]*PUBLIC KEY-----/;
+
 export function parsePublicKey(pem: string): KeyObject {
+  // createPublicKey also takes a private key (it derives the public half), so a private key would
+  // be accepted silently: refuse it, the company's private key must never leave its hands.
+  if (PRIVATE_PEM.test(pem)) {
+    throw new BaseError(
+      'bad_request',
+      'this is a PRIVATE key, not a public key: register the public key (the file `walletd secret keygen` wrote with --public-key) and keep the private key offline; it was not stored',
+    );
+  }
   let key: KeyObject;
   try {
     key = createPublicKey(pem);
@@ -57,18 +68,55 @@ export function sealTo(publicKeyPem: string, plaintext: Buffer, context: string)
 }
 
 export function openSealed(privateKeyPem: string, sealed: string, context: string): Buffer {
-  if (!sealed.startsWith(PREFIX)) throw new Error('not a walletd sealed secret (expected the wdseal1. prefix)');
+  if (!sealed.startsWith(PREFIX)) throw new BaseError('bad_request', 'not a walletd sealed secret (expected the wdseal1. prefix)');
   const box = Buffer.from(sealed.slice(PREFIX.length), 'base64url');
-  if (box.length < 60) throw new Error('sealed secret is truncated');
-  const priv = createPrivateKey(privateKeyPem);
+  if (box.length < 60) throw new BaseError('bad_request', 'sealed secret is truncated');
+  const priv = parseSealingPrivateKey(privateKeyPem);
   const pub = createPublicKey(priv);
   const ephPub = box.subarray(0, 32);
-  const ephKey = createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: ephPub.toString('base64url') }, format: 'jwk' });
-  const key = deriveKey(diffieHellman({ privateKey: priv, publicKey: ephKey }), ephPub, rawPublic(pub));
-  const decipher = createDecipheriv('aes-256-gcm', key, box.subarray(32, 44));
+  let shared: Buffer;
+  try {
+    const ephKey = createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: ephPub.toString('base64url') }, format: 'jwk' });
+    shared = diffieHellman({ privateKey: priv, publicKey: ephKey });
+  } catch {
+    throw new BaseError('bad_request', 'sealed secret is damaged (its ephemeral key is not a usable X25519 key)');
+  }
+  const decipher = createDecipheriv('aes-256-gcm', deriveKey(shared, ephPub, rawPublic(pub)), box.subarray(32, 44));
   decipher.setAAD(Buffer.from(context));
   decipher.setAuthTag(box.subarray(44, 60));
-  return Buffer.concat([decipher.update(box.subarray(60)), decipher.final()]);
+  try {
+    return Buffer.concat([decipher.update(box.subarray(60)), decipher.final()]);
+  } catch {
+    // GCM cannot tell a wrong key from a wrong context or tampering; name the likely causes.
+    throw new BaseError(
+      'bad_request',
+      `this private key does not open the sealed secret of ${context}: it was sealed to another public key (the one registered when it was exported), for another wallet, or it was altered`,
+    );
+  }
+}
+
+/** The company's X25519 private key, with what is wrong with it in words. */
+export function parseSealingPrivateKey(pem: string): KeyObject {
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(pem);
+  } catch {
+    if (PUBLIC_PEM.test(pem)) {
+      throw new BaseError(
+        'bad_request',
+        'this is a public key: opening a sealed secret needs the private key (the file `walletd secret keygen` wrote with --private-key)',
+      );
+    }
+    const why = PRIVATE_PEM.test(pem) ? 'it is damaged or protected by a passphrase' : 'it is not a PEM-encoded key';
+    throw new BaseError('bad_request', `the private key cannot be read: ${why}`);
+  }
+  if (key.asymmetricKeyType !== 'x25519') {
+    throw new BaseError(
+      'bad_request',
+      `private key must be X25519 (from walletd secret keygen), got ${key.asymmetricKeyType ?? 'unknown'}`,
+    );
+  }
+  return key;
 }
 
 /** A new X25519 key pair in PEM, for `walletd secret keygen`. */

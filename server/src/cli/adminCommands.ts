@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parseActionList } from '@walletd/core';
+import { parseActionList, parsePublicKey } from '@walletd/core';
 import { createApiKey, listApiKeys, parseDuration, revokeApiKey } from '../services/apiKeys';
 import { addMember, createCompany, listMembers, removeMember, setEncryptionKey, setMemberRole, setPlan } from '../services/companies';
 import { inviteMember } from '../console/inviteMember';
+import { listCompanies } from '../services/companyList';
 import { withRuntime, type GlobalOptions } from './context';
+import { aboutFile, readTextFile } from './fileWords';
 import { intArg, printJson } from './output';
 import { registerPolicyCommands } from './policyCommands';
 
@@ -41,6 +42,11 @@ export function registerAdmin(program: Command): void {
         printJson(created);
       }),
     );
+
+  company
+    .command('list')
+    .description('list every company with its plan and number of wallets (operator view, read-only)')
+    .action(async (_o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await listCompanies(db))));
 
   const member = admin.command('member').description('members of a company and their roles');
   member
@@ -147,7 +153,10 @@ export function registerAdmin(program: Command): void {
     .description('register the X25519 public key (PEM) that wallet secrets are sealed to (see walletd secret keygen)')
     .requiredOption('--company <id>', 'company id', intArg('--company'))
     .requiredOption('--public-key <file>', 'PEM file with the X25519 public key')
-    .action(async (o, cmd) =>
-      withRuntime(g(cmd), async ({ db }) => printJson(await setEncryptionKey(db, o.company, readFileSync(o.publicKey, 'utf8')))),
-    );
+    .action(async (o, cmd) => {
+      // Checked before the database is opened: a private key given by mistake goes nowhere.
+      const pem = readTextFile(o.publicKey, 'the public key file');
+      aboutFile(o.publicKey, 'the public key file', () => parsePublicKey(pem));
+      await withRuntime(g(cmd), async ({ db }) => printJson(await setEncryptionKey(db, o.company, pem)));
+    });
 }

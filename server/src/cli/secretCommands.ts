@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { generateSealingKeyPair, openSealed } from '@walletd/core';
+import { BaseError, generateSealingKeyPair, openSealed, parseSealingPrivateKey } from '@walletd/core';
 import { walletSecretContext } from '../services/wallets';
+import { aboutFile, readTextFile, writeNewFiles } from './fileWords';
 import { intArg } from './output';
 
 /** Offline tools for the company's encryption key; they never touch the database. */
@@ -14,8 +14,10 @@ export function registerSecret(program: Command): void {
     .requiredOption('--public-key <file>', 'where to write the public key (PEM)')
     .action((o) => {
       const pair = generateSealingKeyPair();
-      writeFileSync(o.privateKey, pair.privateKeyPem, { mode: 0o600, flag: 'wx' });
-      writeFileSync(o.publicKey, pair.publicKeyPem, { flag: 'wx' });
+      writeNewFiles([
+        { path: o.privateKey, content: pair.privateKeyPem, mode: 0o600, what: 'the private key file' },
+        { path: o.publicKey, content: pair.publicKeyPem, what: 'the public key file' },
+      ]);
       process.stdout.write(`wrote ${o.privateKey} (keep it secret) and ${o.publicKey} (register it)\n`);
     });
   secret
@@ -25,16 +27,31 @@ export function registerSecret(program: Command): void {
     .option('--wallet <id>', 'wallet id (read from the JSON response when omitted)', intArg('--wallet'))
     .option('--in <file>', 'the JSON response or the sealed string (default: standard input)')
     .action((o) => {
-      const input = readFileSync(o.in ?? 0, 'utf8').trim();
+      const input = readTextFile(o.in ?? 0, 'the sealed secret').trim();
       let sealed = input;
       let walletId: number | undefined = o.wallet;
       if (input.startsWith('{')) {
-        const body = JSON.parse(input) as { walletId?: number; sealedSecret?: string };
+        const body = aboutFile(o.in ?? 'from standard input', 'the sealed secret', () => parseResponse(input));
         sealed = body.sealedSecret ?? '';
         walletId ??= body.walletId;
       }
       if (!walletId) throw new Error('the wallet id is needed: pass --wallet or the whole JSON response');
-      const plain = openSealed(readFileSync(o.privateKey, 'utf8'), sealed, walletSecretContext(walletId));
+      const pem = readTextFile(o.privateKey, 'the private key');
+      aboutFile(o.privateKey, 'the private key', () => parseSealingPrivateKey(pem));
+      let plain: Buffer;
+      try {
+        plain = openSealed(pem, sealed, walletSecretContext(walletId));
+      } catch (e) {
+        throw e instanceof BaseError ? new Error(`${e.message} (private key ${o.privateKey})`) : e;
+      }
       process.stdout.write(`${plain.toString('utf8')}\n`);
     });
+}
+
+function parseResponse(input: string): { walletId?: number; sealedSecret?: string } {
+  try {
+    return JSON.parse(input) as { walletId?: number; sealedSecret?: string };
+  } catch {
+    throw new BaseError('bad_request', 'is not the JSON of GET /v1/wallets/:id/secret (nor a wdseal1. string)');
+  }
 }

@@ -111,6 +111,9 @@ describe('walletd admin and secret commands', () => {
   it('refuses to start with a master key other than the database was set up with', () => {
     const r = runWalletd(['migrate'], { ...env, WALLETD_MASTER_KEY: randomBytes(32).toString('hex') });
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('is not the key this database was set up with');
+    // Names where the key came from, that it does not match the database, and what to give instead.
+    expect(r.stderr).toMatch(
+      /^walletd: the master key from WALLETD_MASTER_KEY \(it wins over any key file\) does not match this database: .*give that key \(WALLETD_MASTER_KEY, or masterKeyFile/,
+    );
   });
 });
