@@ -1,0 +1,128 @@
+import type { AssetRef, Chain } from '../chains';
+import type { WalletSecret } from './chainDefinition';
+import type { ChainReader } from './reader';
+
+/**
+ * Withdrawal verbs: `build` makes an unsigned transaction for an intent (fee estimate, nonce or
+ * coin selection), `sign` signs it with keys derived from the wallet seed, `checkSigned` accepts a
+ * transaction signed elsewhere only when it pays exactly the intent, `broadcast` publishes it, and
+ * `verify` judges a published transaction against the intent (right asset, recipients and exact
+ * amounts, success) before it is reported as confirmed. Amounts are bigint base units; `outputs`
+ * covers several recipients (UTXO). The service guarantees the verbs run for one withdrawal at a
+ * time and that a signed transaction is stored before `broadcast` is called.
+ */
+export interface WithdrawalIntent {
+  chain: Chain;
+  network: string;
+  asset: AssetRef;
+  /** One per recipient; a memo or tag only where the chain's capabilities allow (the API checks). */
+  outputs: WithdrawalOutput[];
+  /** Addresses that may fund it, primary first (several on UTXO chains). */
+  sources: string[];
+  /**
+   * Chains with change (UTXO): the wallet's internal change address (`deriveChangeAddress`), which
+   * the service watches as its own; change goes to the primary source when absent. An output to it
+   * inside the wallet's own withdrawal is an internal movement, never a deposit.
+   */
+  change?: string;
+}
+
+export interface WithdrawalOutput {
+  to: string;
+  amount: bigint;
+  memo?: string;
+  destinationTag?: number;
+}
+
+/**
+ * The last moment a signed transaction can be included (Solana blockhash, XRP
+ * `LastLedgerSequence`, Tron `expiration`, TON `valid_until`, Polkadot mortal era): `verify`
+ * answers `rejected`/`expired` once it is provably past on a final view, and the tracker never
+ * re-sends it.
+ */
+export interface WithdrawalExpiry {
+  height?: bigint;
+  /** ISO-8601. */
+  time?: string;
+}
+
+export interface UnsignedWithdrawal {
+  intent: WithdrawalIntent;
+  /** Plugin-specific, JSON-serialisable (e.g. an EVM transaction request, a PSBT). */
+  payload: unknown;
+  /** The most the transaction can cost in the native asset (the real fee comes from `verify`). */
+  fee: bigint;
+  /**
+   * Every address the transaction spends from. On account chains the first pays the amount and
+   * the last the fee (Solana's fee payer after a token's source): the service reserves each there.
+   */
+  sourceAddresses: string[];
+  expiresAt?: WithdrawalExpiry;
+}
+
+export interface SignedWithdrawal {
+  raw: string;
+  txHash: string;
+}
+
+/**
+ * What else of the wallet is in flight: the signed, not yet final withdrawals from the same
+ * wallet. A plugin keeps clear of them (EVM: the next nonce after theirs; UTXO: their inputs).
+ */
+export interface BuildContext {
+  inFlight: UnsignedWithdrawal[];
+}
+
+/** A signed transaction found to pay the intent, with the payload as signed (nonce, fees). */
+export interface CheckedSignedWithdrawal {
+  signed: SignedWithdrawal;
+  payload: unknown;
+  fee: bigint;
+  /** The signed transaction's own validity limit, where the chain has one. */
+  expiresAt?: WithdrawalExpiry;
+}
+
+/**
+ * `pending`: known to the node, not (yet) paid. `missing`: the node does not know the transaction
+ * and it can still land (the service re-sends the same signed bytes). `rejected`: it will never
+ * pay (reverted, its nonce or inputs spent by another transaction).
+ */
+export interface WithdrawalVerdict {
+  status: 'pending' | 'missing' | 'confirmed' | 'rejected';
+  confirmations: number;
+  fee?: bigint;
+  /** The block that includes it, when mined (kept so a later disappearance reads as a reorg). */
+  blockNumber?: bigint;
+  /**
+   * The transaction's hash on chain, where it differs from the signed bytes' id (TON: the wallet's
+   * transaction, not the external message). The service records it from then on (events, search);
+   * `verify` must still recognise the signed id it was called with.
+   */
+  txHash?: string;
+  reason?: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error';
+}
+
+export interface VerifyContext {
+  /** The transaction was seen in a block before: vanishing now means a reorg removed it. */
+  seenInBlock: boolean;
+}
+
+export interface WithdrawalVerbs<R extends ChainReader = ChainReader> {
+  /**
+   * What can be refused without a node (a tag in the address against the output's, a payment to its
+   * own source, a destination that burns funds): throws the BaseError `build` would. `build` runs
+   * it first; the server runs it on a withdrawal request too, which reaches `build` only after its
+   * approval. `sources` is empty there when the paying address is not known yet (UTXO and account
+   * chains choose it by balance at prepare). Optional: a plugin without it is checked at `build`.
+   */
+  checkIntent?(intent: WithdrawalIntent): void;
+  build(intent: WithdrawalIntent, reader: R, context?: BuildContext): Promise<UnsignedWithdrawal>;
+  sign(unsigned: UnsignedWithdrawal, secret: WalletSecret, derivationIndexes: number[]): Promise<SignedWithdrawal>;
+  /**
+   * Throws a BaseError (`unprocessable`) naming the first difference from the prepared withdrawal.
+   * `fresh` is the same intent built now (account chains: the next free nonce and current fees).
+   */
+  checkSigned(prepared: UnsignedWithdrawal, raw: string, fresh?: UnsignedWithdrawal): CheckedSignedWithdrawal;
+  broadcast(signed: SignedWithdrawal, reader: R): Promise<void>;
+  verify(unsigned: UnsignedWithdrawal, txHash: string, reader: R, context?: VerifyContext): Promise<WithdrawalVerdict>;
+}
