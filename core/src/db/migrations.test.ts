@@ -27,6 +27,7 @@ describe('migrations', () => {
         '015_delivery_by_event',
         '016_endpoint_budgets',
         '017_member_sign_in',
+        '018_vote_provenance',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -3,7 +3,7 @@ import { BaseError, toBaseUnits } from '@walletd/core';
 import { addPolicy, loadPolicies, removePolicy, setPolicyEnabled } from '../services/policies';
 import { resolvePolicyAddresses } from '../services/policyAddresses';
 import { toRequestView } from '../services/withdrawals/requestView';
-import { listRequests, prepareApprovedRequest, voteOnRequest } from '../services/withdrawals/requests';
+import { listRequests, prepareApprovedRequest } from '../services/withdrawals/requests';
 import { type GlobalOptions, withCommon, withRuntime } from './context';
 import { intArg, printJson } from './output';
 import { policyForDisplay, resolvePolicyAsset } from './policyAsset';
@@ -97,7 +97,7 @@ export function registerPolicyCommands(admin: Command): void {
     .argument('<id>', 'policy id', intArg('id'))
     .action(async (id: number, _o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await removePolicy(db, id))));
 
-  const request = admin.command('request').description('withdrawal requests: approve or reject as a member');
+  const request = admin.command('request').description('withdrawal requests: list, prepare an approved one again (members vote in the console)');
   request
     .command('list')
     .description("a company's withdrawal requests, newest first")
@@ -108,19 +108,21 @@ export function registerPolicyCommands(admin: Command): void {
         printJson(await Promise.all((await listRequests(db, o.company, null, o.status)).map((r) => toRequestView(db, r)))),
       ),
     );
+  // Votes are a person's, cast in the console with their password, TOTP and a step-up; this shell
+  // authenticates nobody (an operator could sign off as every member), so it no longer votes.
   for (const vote of ['approve', 'reject'] as const) {
     request
       .command(vote)
-      .description(
-        vote === 'approve'
-          ? 'approve as a member (owner or admin; not the proposer); at quorum the withdrawal is prepared'
-          : 'reject as a member; one rejection rejects the request',
-      )
-      .argument('<id>', 'request id', intArg('id'))
-      .requiredOption('--member <id>', 'the voting member', intArg('--member'))
-      .action(async (id: number, o, cmd) =>
-        withCommon(g(cmd), async (common) => printJson(await voteOnRequest(common, id, o.member, vote))),
-      );
+      .description(`removed: ${vote} in the console (/console/api/requests/ID/${vote}), as the signed-in member`)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action(() => {
+        process.stderr.write(
+          `walletd admin request ${vote} was removed: the CLI authenticates nobody, so votes are cast in the console by the ` +
+            `signed-in member with a fresh authenticator code (POST /console/api/requests/ID/${vote}; see the README's Console section)\n`,
+        );
+        process.exitCode = 2;
+      });
   }
   request
     .command('prepare')

@@ -3,11 +3,13 @@ import { BaseError } from '@walletd/core';
 import type { Common } from '../context';
 import { jsonBody } from '../http/body';
 import { acceptLink } from './acceptLink';
+import { auditFailedSignIn, auditMember } from './auditSignIn';
 import type { Clock } from './clock';
 import { refuseApiKeys, requireSession, sameOrigin } from './consoleGuards';
 import { clearSessionCookies, setSessionCookies } from './cookies';
 import { loadCredentials } from './credentials';
 import { confirmMfaEnrollment, startMfaEnrollment } from './enrollMfa';
+import { mountRequestRoutes } from './requestRoutes';
 import { checkSecondFactor } from './secondFactor';
 import { markSteppedUp, revokeSession } from './sessions';
 import { mfaEnrollmentPending, signIn } from './signIn';
@@ -18,7 +20,11 @@ const str = (v: unknown, name: string): string => {
   return v;
 };
 
-/** The members' console API (`/console/api`): sign-in, sessions, MFA, one-time links, step-up. */
+/**
+ * The members' console API (`/console/api`): sign-in, sessions, MFA, one-time links, step-up, the
+ * withdrawal-requests inbox. Sign-ins (refused ones too), sign-outs, MFA enrollment and votes go to
+ * the audit log with the member and the address.
+ */
 export function consoleRouter(common: Common, clock: Clock): Router {
   const { db, masterKey, config } = common;
   const c = config.console;
@@ -40,18 +46,23 @@ export function consoleRouter(common: Common, clock: Clock): Router {
 
   r.post('/session', async (req, res) => {
     const b = req.body ?? {};
+    const ip = req.ip ?? '';
     const s = await signIn(
       {
         email: str(b.email, 'email'),
         password: str(b.password, 'password'),
         code: b.code === undefined ? undefined : str(b.code, 'code'),
-        ip: req.ip ?? '',
+        ip,
         userAgent: req.get('user-agent') ?? null,
       },
       { db, masterKey, nowMs: clock(), limits },
-    );
+    ).catch(async (e: unknown) => {
+      await auditFailedSignIn(db, e, b.email, ip);
+      throw e;
+    });
     setSessionCookies(res, s.token, s.csrf, secure(req));
-    const member = await db('members').where({ id: s.memberId }).first('role');
+    const member = await db('members').where({ id: s.memberId }).first('role', 'company_id');
+    await auditMember(db, { memberId: s.memberId, companyId: member.company_id }, 'member.signed_in', ip);
     res.status(201).json({
       memberId: s.memberId,
       expiresAt: s.expiresAt.toISOString(),
@@ -67,6 +78,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   const session = requireSession(db, clock, limits);
   r.delete('/session', session, async (req, res) => {
     await revokeSession(db, req.memberSession!.id, clock());
+    await auditMember(db, req.memberSession!, 'member.signed_out', req.ip ?? null);
     clearSessionCookies(res, secure(req));
     res.status(204).end();
   });
@@ -97,6 +109,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
     const out = await confirmMfaEnrollment(db, masterKey, s.memberId, req.body?.code, now);
     // The code just given is a fresh second factor.
     await markSteppedUp(db, s.id, now);
+    await auditMember(db, s, 'member.mfa_enrolled', req.ip ?? null);
     res.json({ ...out, note: 'the recovery codes are shown once; store them now' });
   });
 
@@ -113,6 +126,8 @@ export function consoleRouter(common: Common, clock: Clock): Router {
     await markSteppedUp(db, s.id, now);
     res.json({ steppedUpAt: new Date(now).toISOString(), validForMs: c.stepUpMs });
   });
+
+  mountRequestRoutes(r, common, clock, session);
 
   r.use((_req, _res, next) => next(new BaseError('not_found', 'No such console endpoint')));
   return r;

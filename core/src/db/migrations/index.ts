@@ -16,6 +16,7 @@ import * as m014WithdrawalReservations from './014_withdrawal_reservations';
 import * as m015DeliveryByEvent from './015_delivery_by_event';
 import * as m016EndpointBudgets from './016_endpoint_budgets';
 import * as m017MemberSignIn from './017_member_sign_in';
+import * as m018VoteProvenance from './018_vote_provenance';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '015_delivery_by_event': m015DeliveryByEvent,
   '016_endpoint_budgets': m016EndpointBudgets,
   '017_member_sign_in': m017MemberSignIn,
+  '018_vote_provenance': m018VoteProvenance,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

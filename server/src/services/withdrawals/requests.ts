@@ -99,19 +99,34 @@ export interface VoteOutcome {
   withdrawal?: WithdrawalView;
 }
 
+/** Where a vote comes from: the console's session, its address, and the company it is signed in to. */
+export interface VoteOrigin {
+  ip?: string | null;
+  sessionId?: number | null;
+  /** A request of any other company is not found (404), as if it did not exist. */
+  companyId?: number;
+}
+
 /**
- * One member's vote (the admin CLI is the dashboard stand-in). The member must belong to the
+ * One member's vote, cast in the console by the signed-in member. The member must belong to the
  * company and hold a role that may move funds (owner or admin today), may vote once, and cannot
  * approve a request they proposed (they may reject it). One rejection rejects the request. When
  * the approvals reach the quorum the request is approved and prepared as a withdrawal at once,
  * with the approved intent; if preparing fails (node down, funds short) `walletd admin request
  * prepare` retries it later.
  */
-export async function voteOnRequest(common: Common, requestId: number, memberId: number, vote: 'approve' | 'reject'): Promise<VoteOutcome> {
+export async function voteOnRequest(
+  common: Common,
+  requestId: number,
+  memberId: number,
+  vote: 'approve' | 'reject',
+  origin: VoteOrigin = {},
+): Promise<VoteOutcome> {
   const { db } = common;
   const outcome = await db.transaction(async (trx): Promise<VoteOutcome> => {
     const req = (await trx('withdrawal_requests').where({ id: requestId }).forUpdate().first()) as RequestRow | undefined;
-    if (!req) throw new BaseError('not_found', `withdrawal request ${requestId} not found`);
+    if (!req || (origin.companyId !== undefined && req.company_id !== origin.companyId))
+      throw new BaseError('not_found', `withdrawal request ${requestId} not found`);
     if (req.status !== 'pending') throw new BaseError('conflict', `withdrawal request ${requestId} is already ${req.status}`);
     const member = (await trx('members').where({ id: memberId, company_id: req.company_id }).whereNull('removed_at').first('id', 'role')) as
       | { id: number; role: string }
@@ -125,7 +140,7 @@ export async function voteOnRequest(common: Common, requestId: number, memberId:
     if (vote === 'approve' && req.proposed_by_member === memberId)
       throw new BaseError('forbidden', `member ${memberId} proposed request ${requestId} and cannot approve it`);
     const inserted = await trx('withdrawal_approvals')
-      .insert({ request_id: req.id, member_id: memberId, decision: vote })
+      .insert({ request_id: req.id, member_id: memberId, decision: vote, ip: origin.ip ?? null, session_id: origin.sessionId ?? null })
       .onConflict(['request_id', 'member_id'])
       .ignore()
       .returning('id');
@@ -137,6 +152,8 @@ export async function voteOnRequest(common: Common, requestId: number, memberId:
       action: `withdrawal_request.${vote}d`,
       targetType: 'withdrawal_request',
       targetId: req.id,
+      ip: origin.ip ?? null,
+      details: origin.sessionId ? { sessionId: origin.sessionId } : undefined,
     });
     const close = async (status: 'approved' | 'rejected', lastError: string | null = null) =>
       (await trx('withdrawal_requests')

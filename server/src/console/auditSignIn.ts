@@ -1,0 +1,44 @@
+import { BaseError, type Db } from '@walletd/core';
+import { audit } from '../services/audit';
+import { BAD_CREDENTIALS } from './signIn';
+
+/** A member's own console action, in the company's audit log with where it came from. */
+export async function auditMember(
+  db: Db,
+  m: { memberId: number; companyId: number },
+  action: string,
+  ip: string | null,
+  details?: Record<string, unknown>,
+): Promise<void> {
+  await audit(db, { companyId: m.companyId, actorType: 'member', actorId: m.memberId, action, ip, details });
+}
+
+const reasonOf = (e: unknown): string | null => {
+  if (!(e instanceof BaseError)) return null;
+  if (e.code === 'rate_limited') return 'locked_out';
+  if (e.code === 'mfa_required') return 'second_factor_missing';
+  if (e.code === 'unauthorized') return e.message === BAD_CREDENTIALS ? 'bad_credentials' : 'second_factor_wrong';
+  return null;
+};
+
+/**
+ * A refused sign-in, recorded whatever the reason while the response stays the same for all of
+ * them. The email is kept as typed (trimmed, at most 254 characters): an operator investigating an
+ * attack needs to see which account was tried, and a hash of an email is no secret (emails are
+ * guessable). The row goes to the company of every member with that email, so each company's log
+ * shows attempts on its members, or to no company (an operator's view) when nobody has it.
+ * Errors that are the caller's mistake (a missing field) are not sign-in attempts.
+ */
+export async function auditFailedSignIn(db: Db, error: unknown, email: unknown, ip: string | null): Promise<void> {
+  const reason = reasonOf(error);
+  if (!reason || typeof email !== 'string') return;
+  const tried = email.trim().slice(0, 254);
+  const companies = (await db('members')
+    .whereRaw('lower(email) = lower(?)', [tried])
+    .whereNull('removed_at')
+    .distinct('company_id')) as { company_id: number }[];
+  const targets = companies.length ? companies.map((c) => c.company_id) : [null];
+  for (const companyId of targets) {
+    await audit(db, { companyId, actorType: 'system', action: 'member.sign_in_failed', ip, details: { email: tried, reason } });
+  }
+}

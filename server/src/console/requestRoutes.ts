@@ -1,0 +1,65 @@
+import type { RequestHandler, Router } from 'express';
+import { BaseError, ROLE_ACTIONS, isRole } from '@walletd/core';
+import type { Common } from '../context';
+import { listRequests, voteOnRequest } from '../services/withdrawals/requests';
+import type { Clock } from './clock';
+import { inboxRequest, toInboxRequest } from './inboxView';
+import { requireStepUp } from './sessions';
+import { mfaEnrollmentPending } from './signIn';
+
+const STATUSES = new Set(['pending', 'approved', 'rejected']);
+
+/**
+ * The withdrawal-requests inbox (`/console/api/requests`), behind `requireSession` (and its CSRF
+ * check). Any member of the company may read it; voting needs a role that may move funds, an
+ * enrolled authenticator, and a step-up within `console.stepUpMs`, checked in that order so a
+ * viewer learns only that it may not vote.
+ */
+export function mountRequestRoutes(r: Router, common: Common, clock: Clock, session: RequestHandler): void {
+  const { db, plugins } = common;
+  const stepUpMs = common.config.console.stepUpMs;
+
+  // Owners and admins must enroll MFA before anything else; the inbox is where they would vote.
+  const enrolled: RequestHandler = async (req, _res, next) => {
+    try {
+      const s = req.memberSession!;
+      if (await mfaEnrollmentPending(db, s.memberId, s.role))
+        throw new BaseError('mfa_enrollment_required', 'Enroll an authenticator first: POST /console/api/mfa/enroll');
+      next();
+    } catch (e) {
+      next(e);
+    }
+  };
+
+  r.get('/requests', session, enrolled, async (req, res) => {
+    const status = req.query.status === undefined ? undefined : String(req.query.status);
+    if (status !== undefined && !STATUSES.has(status))
+      throw new BaseError('validation_failed', '"status" must be one of pending, approved, rejected');
+    const rows = await listRequests(db, req.memberSession!.companyId, null, status);
+    res.json({ data: await Promise.all(rows.map((row) => toInboxRequest(db, plugins, row))) });
+  });
+
+  r.get('/requests/:id', session, enrolled, async (req, res) => {
+    const row = await inboxRequest(db, req.memberSession!.companyId, String(req.params.id));
+    res.json(await toInboxRequest(db, plugins, row));
+  });
+
+  for (const vote of ['approve', 'reject'] as const) {
+    r.post(`/requests/:id/${vote}`, session, enrolled, async (req, res) => {
+      const s = req.memberSession!;
+      const row = await inboxRequest(db, s.companyId, String(req.params.id));
+      if (!isRole(s.role) || !ROLE_ACTIONS[s.role].has('withdrawals:create'))
+        throw new BaseError('role_insufficient', `Your role (${s.role}) may not vote on withdrawal requests; owners and admins may`);
+      requireStepUp(s, clock(), stepUpMs);
+      const out = await voteOnRequest(common, row.id, s.memberId, vote, { ip: req.ip ?? null, sessionId: s.id, companyId: s.companyId });
+      const updated = await inboxRequest(db, s.companyId, String(row.id));
+      res.json({
+        request: await toInboxRequest(db, plugins, updated),
+        message: out.message,
+        ...(out.code ? { code: out.code, policyIds: out.policyIds } : {}),
+        prepared: out.withdrawal !== undefined,
+        withdrawal: out.withdrawal ?? null,
+      });
+    });
+  }
+}
