@@ -2,11 +2,12 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { MasterKey, createLogger, createMetrics, type Db } from '@walletd/core';
-import { createConsoleApp, loadPlugins } from '@walletd/server';
+import { Secret, TOTP } from 'otpauth';
+import { createConsoleApp, inviteMember, loadPlugins } from '@walletd/server';
 import { type ConfigOverrides, testConfig } from './testApp';
 
 /** The console app on a loopback port with a clock the test moves (no sleeping). Test-only. */
-export async function startConsole(db: Db, over: ConfigOverrides = {}) {
+export async function startConsole(db: Db, over: ConfigOverrides = {}, masterKey = new MasterKey(randomBytes(32))) {
   const clock = { now: Date.parse('2026-03-01T12:00:00Z') };
   const config = testConfig(over);
   const app = createConsoleApp(
@@ -14,7 +15,7 @@ export async function startConsole(db: Db, over: ConfigOverrides = {}) {
       config,
       logger: createLogger({ level: 'silent' }),
       db,
-      masterKey: new MasterKey(randomBytes(32)),
+      masterKey,
       plugins: loadPlugins(),
       metrics: createMetrics(),
     },
@@ -54,4 +55,33 @@ export class Browser {
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null, setCookie: res.headers.getSetCookie() };
   }
+}
+
+export type ConsoleServer = Awaited<ReturnType<typeof startConsole>>;
+
+/**
+ * A member as a person becomes one: invited, sets a password through the link, enrolls TOTP (the
+ * test computes codes from the shown secret), signs out and signs in again with a code. `code()`
+ * moves the console's clock to the next 30 s step first, since a step is accepted only once.
+ */
+export async function onboardMember(con: ConsoleServer, db: Db, input: { companyId: number; email: string; role: string }) {
+  const password = 'correct horse battery staple';
+  const inv = await inviteMember(db, input, con.clock.now, 86_400_000);
+  const b = new Browser(con.url);
+  const expectStatus = (what: string, r: { status: number; body: unknown }, status: number) => {
+    if (r.status !== status) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
+  };
+  expectStatus('accept link', await b.call('POST', `/console/api/links/${inv.token}`, { body: { password } }), 200);
+  expectStatus('first sign-in', await b.call('POST', '/console/api/session', { body: { email: input.email, password } }), 201);
+  const enroll = await b.call('POST', '/console/api/mfa/enroll');
+  const secret = enroll.body.secret as string;
+  const code = () => {
+    con.clock.now += 30_000;
+    return TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: con.clock.now });
+  };
+  expectStatus('mfa verify', await b.call('POST', '/console/api/mfa/verify', { body: { code: code() } }), 200);
+  expectStatus('sign out', await b.call('DELETE', '/console/api/session'), 204);
+  const signIn = await b.call('POST', '/console/api/session', { body: { email: input.email, password, code: code() } });
+  expectStatus('sign-in with code', signIn, 201);
+  return { b, memberId: inv.memberId as number, email: input.email, password, secret, code };
 }
