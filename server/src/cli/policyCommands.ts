@@ -97,7 +97,9 @@ export function registerPolicyCommands(admin: Command): void {
     .argument('<id>', 'policy id', intArg('id'))
     .action(async (id: number, _o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await removePolicy(db, id))));
 
-  const request = admin.command('request').description('withdrawal requests: list, prepare an approved one again (members vote in the console)');
+  const request = admin
+    .command('request')
+    .description('withdrawal requests: list, prepare an approved one again (members vote in the console)');
   request
     .command('list')
     .description("a company's withdrawal requests, newest first")

@@ -33,10 +33,9 @@ export async function auditFailedSignIn(db: Db, error: unknown, email: unknown, 
   const reason = reasonOf(error);
   if (!reason || typeof email !== 'string') return;
   const tried = email.trim().slice(0, 254);
-  const companies = (await db('members')
-    .whereRaw('lower(email) = lower(?)', [tried])
-    .whereNull('removed_at')
-    .distinct('company_id')) as { company_id: number }[];
+  const companies = (await db('members').whereRaw('lower(email) = lower(?)', [tried]).whereNull('removed_at').distinct('company_id')) as {
+    company_id: number;
+  }[];
   const targets = companies.length ? companies.map((c) => c.company_id) : [null];
   for (const companyId of targets) {
     await audit(db, { companyId, actorType: 'system', action: 'member.sign_in_failed', ip, details: { email: tried, reason } });

@@ -101,7 +101,12 @@ describe('withdrawal requests approved in the console', () => {
     );
     expect(policy).toMatchObject({ kind: 'approval_above', params: { threshold: '1 ETH', approvals: 2 }, enabled: true });
 
-    const direct = await api('POST', `/wallets/${walletId}/withdrawals`, { asset: 'ETH', toAddress: recipient, amount: '2', idempotencyKey: 'direct-2' });
+    const direct = await api('POST', `/wallets/${walletId}/withdrawals`, {
+      asset: 'ETH',
+      toAddress: recipient,
+      amount: '2',
+      idempotencyKey: 'direct-2',
+    });
     expect(direct.status).toBe(403);
     expect(direct.body).toMatchObject({ code: 'policy_approval_required', policyIds: String(policy.id) });
 
@@ -111,7 +116,10 @@ describe('withdrawal requests approved in the console', () => {
     const dev = await member('dev@acme.test', 'developer');
     const viewer = await member('viewer@acme.test', 'viewer');
     expect(owner.memberId).toBe(s.ownerId);
-    const proposer = await keyFor(t.db, s.companyId, { actions: ['withdrawal_requests:create', 'withdrawals:read'], createdBy: alice.memberId });
+    const proposer = await keyFor(t.db, s.companyId, {
+      actions: ['withdrawal_requests:create', 'withdrawals:read'],
+      createdBy: alice.memberId,
+    });
     const proposed = await api(
       'POST',
       '/withdrawal-requests',
@@ -190,7 +198,10 @@ describe('withdrawal requests approved in the console', () => {
     expect(quorum.body.request).toMatchObject({ status: 'approved', votes: [{ memberId: bob.memberId }, { memberId: s.ownerId }] });
     expect(quorum.body.withdrawal).toMatchObject({ status: 'prepared', amount: '2', toAddress: recipient, requestId: proposed.body.id });
     const withdrawalId = quorum.body.withdrawal.id as number;
-    expect((await api('GET', `/withdrawal-requests/${id}`, undefined, proposer.key)).body).toMatchObject({ status: 'approved', withdrawalId });
+    expect((await api('GET', `/withdrawal-requests/${id}`, undefined, proposer.key)).body).toMatchObject({
+      status: 'approved',
+      withdrawalId,
+    });
 
     // Each vote keeps who, when, from where and which session; the audit log has it too.
     const votes = await t.db('withdrawal_approvals').where({ request_id: proposed.body.id }).orderBy('id');
@@ -221,7 +232,10 @@ describe('withdrawal requests approved in the console', () => {
     expect(proposed.body.requiredApprovals).toBe(1);
     const veto = await vote(carol, String(proposed.body.id), 'reject');
     expect(veto.status).toBe(200);
-    expect(veto.body).toMatchObject({ prepared: false, request: { status: 'rejected', votes: [{ memberId: carol.memberId, decision: 'reject' }] } });
+    expect(veto.body).toMatchObject({
+      prepared: false,
+      request: { status: 'rejected', votes: [{ memberId: carol.memberId, decision: 'reject' }] },
+    });
     const late = await cli('request', 'reject', String(proposed.body.id), '--member', String(s.ownerId));
     expect(late.status).toBe(2);
     expect(await t.db('withdrawals').where({ request_id: proposed.body.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
@@ -229,14 +243,23 @@ describe('withdrawal requests approved in the console', () => {
 
   it('audits sign-ins, refused ones (same answer for a wrong password and an unknown email), MFA enrollment and sign-outs', async () => {
     const dave = await member('dave@acme.test', 'admin');
-    const wrong = await new Browser(con.url).call('POST', '/console/api/session', { body: { email: 'dave@acme.test', password: 'not the password' } });
-    const unknown = await new Browser(con.url).call('POST', '/console/api/session', { body: { email: 'nobody@acme.test', password: 'not the password' } });
+    const wrong = await new Browser(con.url).call('POST', '/console/api/session', {
+      body: { email: 'dave@acme.test', password: 'not the password' },
+    });
+    const unknown = await new Browser(con.url).call('POST', '/console/api/session', {
+      body: { email: 'nobody@acme.test', password: 'not the password' },
+    });
     expect([wrong.status, wrong.body]).toEqual([unknown.status, unknown.body]);
-    const noCode = await new Browser(con.url).call('POST', '/console/api/session', { body: { email: 'dave@acme.test', password: dave.password } });
+    const noCode = await new Browser(con.url).call('POST', '/console/api/session', {
+      body: { email: 'dave@acme.test', password: dave.password },
+    });
     expect(noCode.body.code).toBe('mfa_required');
     expect((await dave.b.call('DELETE', '/console/api/session')).status).toBe(204);
 
-    const rows = await t.db('audit_log').where({ actor_id: String(dave.memberId) }).orderBy('id');
+    const rows = await t
+      .db('audit_log')
+      .where({ actor_id: String(dave.memberId) })
+      .orderBy('id');
     expect(rows.map((r) => [r.action, r.actor_type, r.company_id])).toEqual([
       ['member.signed_in', 'member', s.companyId],
       ['member.mfa_enrolled', 'member', s.companyId],
