@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Router } from 'express';
-import type { Logger } from '@walletd/core';
+import { BaseError, type Logger } from '@walletd/core';
 
 /** Where `npm run build` puts the console's pages (the `console` workspace, built by Vite). */
 export const CONSOLE_ASSETS_DIR = join(__dirname, '..', '..', '..', 'console', 'dist');
@@ -19,7 +19,8 @@ export function consoleAssets(logger: Logger, dir: string = CONSOLE_ASSETS_DIR):
   r.get('/', (req, res, next) => (req.originalUrl === '/console' ? res.redirect(301, '/console/') : next()));
   r.use(
     '/assets',
-    express.static(join(dir, 'assets'), { index: false, redirect: false, fallthrough: false, immutable: true, maxAge: '365d' }),
+    express.static(join(dir, 'assets'), { index: false, redirect: false, immutable: true, maxAge: '365d' }),
+    (_req, _res, next) => next(new BaseError('not_found', 'No such console file')),
   );
   r.get('/{*path}', (_req, res) => {
     if (!built) {
