@@ -50,7 +50,7 @@ describe("the console's pages", () => {
     // The API's own 404 stays JSON: the page fallback never answers under /console/api.
     const api = await fetch(`${con.url}/console/api/nope`);
     expect(api.status).toBe(404);
-    expect((await api.json()).code).toBe('not_found');
+    expect(((await api.json()) as { code: string }).code).toBe('not_found');
   });
 
   it('answer 503 with what to run when the pages were never built', async () => {
