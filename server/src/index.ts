@@ -20,5 +20,5 @@ export * from './services/withdrawals/broadcast';
 export * from './services/withdrawals/requests';
 export * from './services/withdrawals/requestView';
 export * from './services/withdrawals/view';
-export { createConsoleApp } from './console/consoleApp';
+export { CONSOLE_CSP, createConsoleApp } from './console/consoleApp';
 export { inviteMember } from './console/inviteMember';

@@ -108,7 +108,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       const addr = consoleServer.address();
       logger.info(
         { port: typeof addr === 'object' && addr ? addr.port : config.console.port },
-        'console listening (sign-in API at /console/api)',
+        'console listening (pages at /console/, API at /console/api)',
       );
     }
 

@@ -4,12 +4,29 @@ import type { Common } from '../context';
 import { accessLog } from '../http/accessLog';
 import { errorHandler } from '../http/errorHandler';
 import { type Clock, systemClock } from './clock';
+import { consoleAssets } from './consoleAssets';
 import { consoleRouter } from './consoleRouter';
 
 /**
+ * No inline script or style, nothing from another origin, never framed: the pages are Vite's
+ * built files from this origin, and the API they call is the same origin's /console/api.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+/**
  * The console's own HTTP server (role `console`, its own port): kept apart from the API so the
- * API never reads a cookie and the console never reads an API key. The pages come next; today it
- * serves the sign-in API under /console/api.
+ * API never reads a cookie and the console never reads an API key. It serves the pages at /console/
+ * and the API they call at /console/api, one origin.
  */
 export function createConsoleApp(base: Common, clock: Clock = systemClock): Express {
   const logger = withRole(base.logger, 'console');
@@ -21,11 +38,14 @@ export function createConsoleApp(base: Common, clock: Clock = systemClock): Expr
   app.use(accessLog(logger));
   app.use((_req, res, next) => {
     res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    res.setHeader('Content-Security-Policy', CONSOLE_CSP);
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    // Links carry one-time tokens in their path: no page may send its address onward.
+    res.setHeader('Referrer-Policy', 'no-referrer');
     next();
   });
   app.use('/console/api', consoleRouter(common, clock));
+  app.use('/console', consoleAssets(logger));
   app.use(errorHandler(logger));
   return app;
 }

@@ -1,0 +1,51 @@
+/** The console API's error body (interface spec): a stable `code` and words for a person. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The CSRF token the server set next to the session cookie; echoed in a header on every state change. */
+function csrfToken(): string | undefined {
+  for (const part of document.cookie.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name === 'walletd_csrf') return rest.join('=') || undefined;
+  }
+  return undefined;
+}
+
+/** Calls /console/api on the same origin; the session travels in its httpOnly cookie. */
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const csrf = csrfToken();
+  if (STATE_CHANGING.has(method) && csrf) headers['x-csrf-token'] = csrf;
+  const res = await fetch(`/console/api${path}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : null;
+  if (!res.ok) throw new ApiError(res.status, json?.code ?? 'error', json?.message ?? `Request failed (${res.status})`);
+  return json as T;
+}
+
+export interface Me {
+  memberId: number;
+  companyId: number;
+  email: string;
+  role: string;
+  mfaEnrolled: boolean;
+  mfaEnrollmentRequired: boolean;
+  sessionExpiresAt: string;
+}
+
+export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));

@@ -1,0 +1,95 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, errorText, type Me } from '../api';
+
+/**
+ * TOTP enrollment: the secret is shown as text (typed into any authenticator app, no QR image to
+ * fetch), a first code confirms it, and the recovery codes are shown this once.
+ */
+export function EnrollMfa({ me, onDone }: { me: Me; onDone: () => Promise<void> }) {
+  const [secret, setSecret] = useState<{ secret: string; otpauthUri: string } | null>(null);
+  const [code, setCode] = useState('');
+  const [recovery, setRecovery] = useState<string[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    // A second enroll call would replace the secret the member is typing in.
+    if (started.current) return;
+    started.current = true;
+    api<{ secret: string; otpauthUri: string }>('POST', '/mfa/enroll')
+      .then(setSecret)
+      .catch((e) => setError(errorText(e)));
+  }, []);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      setRecovery((await api<{ recoveryCodes: string[] }>('POST', '/mfa/verify', { code: code.trim() })).recoveryCodes);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  if (recovery) {
+    return (
+      <main class="card">
+        <h1>Recovery codes</h1>
+        <p>Each code signs you in once if you lose your authenticator. They are shown only now: store them somewhere safe.</p>
+        <ul class="codes" data-testid="recovery-codes">
+          {recovery.map((c) => (
+            <li key={c}>
+              <code>{c}</code>
+            </li>
+          ))}
+        </ul>
+        <button type="button" onClick={() => void onDone()}>
+          I have stored them
+        </button>
+      </main>
+    );
+  }
+  return (
+    <main class="card">
+      <h1>Set up your authenticator</h1>
+      <p>
+        {me.role === 'owner' || me.role === 'admin'
+          ? `As ${me.role}, you need an authenticator app (TOTP) before you can do anything else.`
+          : 'An authenticator app (TOTP) protects your account with a second factor.'}
+      </p>
+      {secret && (
+        <>
+          <p>Add this key to your authenticator app (time-based, 6 digits, 30 seconds):</p>
+          <p>
+            <code class="secret" data-testid="totp-secret">
+              {secret.secret}
+            </code>
+          </p>
+          <details>
+            <summary>otpauth URI</summary>
+            <code class="uri">{secret.otpauthUri}</code>
+          </details>
+          <form onSubmit={submit}>
+            <label>
+              Code from the app
+              <input
+                name="code"
+                autocomplete="one-time-code"
+                inputMode="numeric"
+                required
+                value={code}
+                onInput={(e) => setCode(e.currentTarget.value)}
+              />
+            </label>
+            <button type="submit">Confirm</button>
+          </form>
+        </>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,42 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+
+/** Debian's chromium (`apt-get install chromium`): nothing is downloaded, the tests drive this one. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+export const chromiumAvailable = (): boolean => existsSync(CHROMIUM);
+
+/**
+ * `describe` for suites that need a real browser: skipped with a visible line when chromium is
+ * missing, unless WALLETD_REQUIRE_NODES is set (CI), where a missing browser fails the run.
+ */
+export function describeWithChromium(name: string, fn: () => void): void {
+  if (chromiumAvailable()) {
+    describe(name, fn);
+    return;
+  }
+  if (process.env.WALLETD_REQUIRE_NODES) throw new Error(`chromium is required (WALLETD_REQUIRE_NODES is set): apt-get install chromium`);
+  process.stdout.write(`SKIPPED "${name}": chromium is not installed (apt-get install chromium)\n`);
+  describe.skip(name, fn);
+}
+
+/** A headless chromium with a fresh profile that talks to nothing but the pages it is sent to. */
+export async function launchChromium(): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'walletd-chromium-')), {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1100, height: 700 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
