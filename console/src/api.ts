@@ -49,3 +49,38 @@ export interface Me {
 }
 
 export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** A withdrawal request as the console's inbox answers it (server/src/console/inboxView.ts). */
+export interface InboxRequest {
+  id: number;
+  walletId: number;
+  status: 'pending' | 'approved' | 'rejected';
+  asset: { key: string; symbol: string; decimals: number };
+  amount: string;
+  toAddress: string | null;
+  outputs: { toAddress: string; amount: string; memo?: string; destinationTag?: number }[];
+  fromAddress: string | null;
+  note: string | null;
+  requiredApprovals: number;
+  proposedByKey: number | null;
+  proposedByMember: number | null;
+  proposedByEmail: string | null;
+  withdrawalId: number | null;
+  lastError: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+  /** Comma-separated ids of the spending policies that ask for approval ('' when none does). */
+  policyIds: string;
+  votes: { memberId: number; email: string; decision: string; at: string }[];
+}
+
+/** The answer to a vote: the request after it, and the withdrawal when this vote reached the quorum. */
+export interface VoteAnswer {
+  request: InboxRequest;
+  message: string;
+  code?: string;
+  prepared: boolean;
+  withdrawal: { id: number; status: string } | null;
+}
+
+export const approvalsOf = (r: InboxRequest): number => r.votes.filter((v) => v.decision === 'approve').length;

@@ -1,6 +1,10 @@
 import { api, errorText, type Me } from '../api';
 import { navigate } from '../router';
 import { useState } from 'preact/hooks';
+import { RequestDetail } from './RequestDetail';
+import { Requests } from './Requests';
+
+const REQUEST = /^\/console\/requests\/([^/]+)\/?$/;
 
 /** The signed-in frame: navigation, who is signed in, sign-out. Pages join the nav as they land. */
 export function Shell({ me, path, onSignedOut }: { me: Me; path: string; onSignedOut: () => void }) {
@@ -17,6 +21,26 @@ export function Shell({ me, path, onSignedOut }: { me: Me; path: string; onSigne
     e.preventDefault();
     navigate(to);
   };
+  const page = () => {
+    const request = REQUEST.exec(path);
+    if (request) return <RequestDetail id={decodeURIComponent(request[1]!)} me={me} />;
+    if (path === '/console/requests' || path === '/console/requests/') return <Requests />;
+    return (
+      <>
+        <h1>Overview</h1>
+        <p>Wallets, balances and each chain's indexer health will appear here.</p>
+        {!me.mfaEnrolled && (
+          <p>
+            <a href="/console/mfa" onClick={go('/console/mfa')}>
+              Set up an authenticator
+            </a>{' '}
+            to protect your account.
+          </p>
+        )}
+        <p class="muted">Session ends by {new Date(me.sessionExpiresAt).toLocaleString()} at the latest.</p>
+      </>
+    );
+  };
   return (
     <div class="shell">
       <header>
@@ -24,6 +48,13 @@ export function Shell({ me, path, onSignedOut }: { me: Me; path: string; onSigne
         <nav>
           <a href="/console/" aria-current={path === '/console/' ? 'page' : undefined} onClick={go('/console/')}>
             Overview
+          </a>
+          <a
+            href="/console/requests"
+            aria-current={path.startsWith('/console/requests') ? 'page' : undefined}
+            onClick={go('/console/requests')}
+          >
+            Requests
           </a>
         </nav>
         <span class="who" data-testid="member">
@@ -39,17 +70,7 @@ export function Shell({ me, path, onSignedOut }: { me: Me; path: string; onSigne
             {error}
           </p>
         )}
-        <h1>Overview</h1>
-        <p>Wallets, balances and each chain's indexer health will appear here.</p>
-        {!me.mfaEnrolled && (
-          <p>
-            <a href="/console/mfa" onClick={go('/console/mfa')}>
-              Set up an authenticator
-            </a>{' '}
-            to protect your account.
-          </p>
-        )}
-        <p class="muted">Session ends by {new Date(me.sessionExpiresAt).toLocaleString()} at the latest.</p>
+        {page()}
       </main>
     </div>
   );
