@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { type ChainSettings, MasterKey } from '@walletd/core';
+import { createDetectPool, type DetectPool, type Follower } from '@walletd/indexer';
+import {
+  type Anvil,
+  type ConsoleServer,
+  type Seeded,
+  type TestApp,
+  type TestDatabase,
+  call,
+  createTestDatabase,
+  keyFor,
+  onboardMember,
+  runWalletdAsync,
+  seedCompany,
+  startAnvil,
+  startConsole,
+  startTestApp,
+  testFollower,
+} from '@walletd/test-harness';
+import { describeWithChromium, launchChromium } from '../harness/chromium';
+
+const DOCS = join(__dirname, '..', '..', '..', 'docs');
+
+/**
+ * The inbox as people use it: a key proposes a withdrawal over the API that a policy holds for two
+ * sign-offs; the proposer cannot approve it in the console; two other members, each in their own
+ * browser, approve with a TOTP step-up; the second approval reaches the quorum and the page shows
+ * the prepared withdrawal (built against anvil).
+ */
+describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
+  let t: TestDatabase;
+  let anvil: Anvil;
+  let pool: DetectPool;
+  let app: TestApp;
+  let con: ConsoleServer;
+  let s: Seeded;
+  let follower: Follower;
+  let walletId: number;
+  const browsers: BrowserContext[] = [];
+  const hexKey = randomBytes(32).toString('hex');
+  const recipient = '0x000000000000000000000000000000000000dEaD';
+  const api = (method: string, path: string, body?: unknown, key = s.rootKey) => call(app.url, method, `/v1${path}`, { key, body });
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    anvil = await startAnvil();
+    pool = createDetectPool(1);
+    const settings: ChainSettings = { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 1, startBlock: 0 };
+    app = await startTestApp(t.db, { chains: [settings] }, new MasterKey(Buffer.from(hexKey, 'hex')));
+    con = await startConsole(t.db, { chains: [settings] }, new MasterKey(Buffer.from(hexKey, 'hex')));
+    follower = testFollower(t.db, pool, settings);
+    s = await seedCompany(t.db);
+    walletId = (await api('POST', '/wallets', { name: 'treasury', chain: 'ethereum', network: 'devnet' })).body.id;
+    const source = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
+    await anvil.send(source, 5n * 10n ** 18n);
+    await follower.tick();
+
+    // The policy that asks two people to sign off above 1 ETH, added as an operator does today.
+    const dir = mkdtempSync(join(tmpdir(), 'walletd-console-approvals-'));
+    const configFile = join(dir, 'walletd.json');
+    writeFileSync(configFile, JSON.stringify({ chains: [settings] }));
+    const env = { DATABASE_URL: t.url, WALLETD_MASTER_KEY: hexKey, WALLETD_DEVNET: '0', WALLETD_BOOTSTRAP: '0', WALLETD_DATA_DIR: dir };
+    const policy = await runWalletdAsync(
+      ['-c', configFile, 'admin', 'policy', 'add', '--company', String(s.companyId), '--name', 'two sign-offs above 1 ETH'].concat([
+        '--kind',
+        'approval_above',
+        '--asset',
+        'ethereum:devnet:eth',
+        '--threshold',
+        '1',
+        '--approvals',
+        '2',
+      ]),
+      env,
+    );
+    if (policy.status !== 0) throw new Error(`policy add failed: ${policy.stderr}`);
+  });
+  afterAll(async () => {
+    for (const b of browsers) await b.close();
+    await con?.close();
+    await app?.close();
+    await pool?.close();
+    await anvil?.stop();
+    await t?.drop();
+  });
+
+  type Member = Awaited<ReturnType<typeof onboardMember>>;
+  /** A member signs in through the pages (password, then the authenticator code) in a browser of their own. */
+  const signIn = async (m: Member): Promise<Page> => {
+    const browser = await launchChromium();
+    browsers.push(browser);
+    const page = await browser.newPage();
+    await page.goto(`${con.url}/console/sign-in`);
+    await page.getByLabel('Email').fill(m.email);
+    await page.getByLabel('Password').fill(m.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Authenticator code (or a recovery code)').fill(m.code());
+    await page.getByRole('button', { name: 'Verify and sign in' }).click();
+    await page.getByTestId('member').waitFor();
+    return page;
+  };
+
+  it('two members approve a request in two browsers with step-up; the proposer cannot; the quorum prepares the withdrawal', async () => {
+    const alice = await onboardMember(con, t.db, { companyId: s.companyId, email: 'alice@acme.test', role: 'admin' });
+    const bob = await onboardMember(con, t.db, { companyId: s.companyId, email: 'bob@acme.test', role: 'admin' });
+    const owner = await onboardMember(con, t.db, { companyId: s.companyId, email: `owner-${s.companyId}@example.com`, role: 'owner' });
+    const proposer = await keyFor(t.db, s.companyId, { actions: ['withdrawal_requests:create'], createdBy: alice.memberId });
+    const proposed = await api(
+      'POST',
+      '/withdrawal-requests',
+      { walletId, asset: 'ETH', toAddress: recipient, amount: '2', note: 'supplier invoice 42' },
+      proposer.key,
+    );
+    expect(proposed.body).toMatchObject({ status: 'pending', requiredApprovals: 2, proposedByMember: alice.memberId });
+    const id = proposed.body.id as number;
+
+    // Bob finds it in the inbox: amount, destination, proposer, votes against the quorum, the policy.
+    const bobPage = await signIn(bob);
+    await bobPage.getByRole('link', { name: 'Requests', exact: true }).click();
+    const row = bobPage.getByTestId('inbox').locator('tbody tr');
+    await row.first().waitFor();
+    await expect(row.count()).resolves.toBe(1);
+    const cells = await row.locator('td').allTextContents();
+    const [policy] = (await t.db('spending_policies').where({ company_id: s.companyId }).select('id')) as { id: number }[];
+    expect(cells).toEqual([`#${id}`, `#${walletId}`, '2 ETH', '0x000000…00dEaD', 'alice@acme.test', '0 of 2', `#${policy!.id}`]);
+    mkdirSync(DOCS, { recursive: true });
+    await bobPage.screenshot({ path: join(DOCS, 'console-requests.png') });
+
+    // The proposer sees it too, and is told in words that she may not approve her own request.
+    const alicePage = await signIn(alice);
+    await alicePage.goto(`${con.url}/console/requests/${id}`);
+    await alicePage.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(alicePage.getByRole('alert').textContent()).resolves.toBe(
+      'You proposed this request, so you cannot approve it: another member has to.',
+    );
+
+    // Bob's sign-in code is six minutes old by the time he votes: the page asks for a fresh one.
+    con.clock.now += 6 * 60_000;
+    await row.locator('a').click();
+    await bobPage.getByText('supplier invoice 42').waitFor();
+    await bobPage.getByRole('button', { name: 'Approve', exact: true }).click();
+    await bobPage.getByLabel('Authenticator code').fill('000000');
+    await bobPage.getByRole('button', { name: 'Confirm and approve' }).click();
+    await expect(bobPage.getByRole('alert').textContent()).resolves.toMatch(/incorrect or was already used/);
+    await bobPage.getByLabel('Authenticator code').fill(bob.code());
+    await bobPage.getByRole('button', { name: 'Confirm and approve' }).click();
+    await expect(bobPage.getByTestId('vote-outcome').textContent()).resolves.toBe(
+      'Your approval is recorded: 1 of 2 approvals so far, waiting for the others.',
+    );
+    await expect(bobPage.getByTestId('approvals').textContent()).resolves.toBe('1 of 2');
+
+    // The owner's sign-in is the step-up: the deciding vote goes straight through and prepares the withdrawal.
+    const ownerPage = await signIn(owner);
+    await ownerPage.getByRole('link', { name: 'Requests', exact: true }).click();
+    await ownerPage
+      .getByTestId('inbox')
+      .getByRole('link', { name: `#${id}` })
+      .click();
+    await expect(ownerPage.getByTestId('approvals').textContent()).resolves.toBe('1 of 2');
+    await ownerPage.getByRole('button', { name: 'Approve', exact: true }).click();
+    const outcome = await ownerPage.getByTestId('vote-outcome').textContent();
+    const [withdrawal] = await t.db('withdrawals').where({ request_id: id });
+    expect(withdrawal).toMatchObject({ status: 'prepared' });
+    expect(outcome).toBe(`Approved: quorum reached, withdrawal prepared #${withdrawal.id}.`);
+    await expect(ownerPage.getByTestId('approvals').textContent()).resolves.toBe('2 of 2');
+    await ownerPage.screenshot({ path: join(DOCS, 'console-request-approved.png') });
+    expect((await api('GET', `/withdrawals/${withdrawal.id}`)).body).toMatchObject({ status: 'prepared', amount: '2', requestId: id });
+
+    // Nothing is left waiting.
+    await ownerPage.getByRole('link', { name: 'Requests', exact: true }).click();
+    await ownerPage.getByTestId('inbox-empty').waitFor();
+  });
+});
