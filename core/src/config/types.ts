@@ -1,6 +1,6 @@
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
-/** The members' console (`serve --roles console`): sign-in, sessions, lockout. */
+/** The members' console (the `console` role of `serve`, on by default): sign-in, sessions, lockout. */
 export interface ConsoleSettings {
   host: string;
   port: number;

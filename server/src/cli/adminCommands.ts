@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { parseActionList, parsePublicKey } from '@walletd/core';
 import { createApiKey, listApiKeys, parseDuration, revokeApiKey } from '../services/apiKeys';
 import { addMember, createCompany, listMembers, removeMember, setEncryptionKey, setMemberRole, setPlan } from '../services/companies';
+import { consoleLinkUrl } from '../console/consoleUrl';
 import { inviteMember } from '../console/inviteMember';
 import { listCompanies } from '../services/companyList';
 import { withRuntime, type GlobalOptions } from './context';
@@ -67,11 +68,10 @@ export function registerAdmin(program: Command): void {
     .action(async (o, cmd) =>
       withRuntime(g(cmd), async ({ db }, config) => {
         const inv = await inviteMember(db, { companyId: o.company, email: o.email, role: o.role }, Date.now(), config.console.linkTtlMs);
-        // No mail transport yet: the operator hands the link over. Relative to the console's address.
-        process.stderr.write(
-          `one-time ${inv.purpose} link for ${inv.email} (open it on the console, port ${config.console.port}): ${inv.path}\n`,
-        );
-        printJson({ ...inv, note: 'the link works once and expires; it is shown only now' });
+        // No mail transport yet: the operator hands the link over, as a URL on the configured console.
+        const url = consoleLinkUrl(config.console.host, config.console.port, inv.token);
+        process.stderr.write(`one-time ${inv.purpose} link for ${inv.email}: ${url}\n`);
+        printJson({ ...inv, url, note: 'the link works once and expires; it is shown only now' });
       }),
     );
   member

@@ -20,8 +20,8 @@ program
 
 program
   .command('serve')
-  .description('run the service: the API, the webhook dispatcher and the chain indexer')
-  .option('--roles <list>', `comma-separated roles to run (${ROLES.join(', ')}; console is off unless named)`, DEFAULT_ROLES.join(','))
+  .description("run the service: the API, the webhook dispatcher, the chain indexer and the members' console")
+  .option('--roles <list>', `comma-separated roles to run (${ROLES.join(', ')}; all of them unless told)`, DEFAULT_ROLES.join(','))
   .action(async (o, cmd) => serve({ ...cmd.optsWithGlobals(), roles: o.roles }));
 
 program

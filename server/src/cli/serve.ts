@@ -10,13 +10,15 @@ import { type Devnet, devnetChain, devnetInfoFile, readDevnetInfo, startDevnet }
 import { openRuntime } from '../runtime';
 import { createConsoleApp } from '../console/consoleApp';
 import { bootstrapIfEmpty } from '../services/bootstrap';
+import { consoleLinkUrl } from '../console/consoleUrl';
+import { bootstrapBanner } from './bootstrapBanner';
 import { listen } from './listen';
 
 /** Roles this build can run. Each later role (dispatcher, indexer) registers here. */
 export const ROLES = ['api', 'dispatcher', 'indexer', 'console'] as const;
 export type ServeRole = (typeof ROLES)[number];
-/** What `serve` runs when not told: the console joins once its pages exist (issue 30). */
-export const DEFAULT_ROLES: readonly ServeRole[] = ['api', 'dispatcher', 'indexer'];
+/** What `serve` (and `npm start`) runs when not told: everything, the console included. */
+export const DEFAULT_ROLES: readonly ServeRole[] = ['api', 'dispatcher', 'indexer', 'console'];
 
 export function parseRoles(text: string): ServeRole[] {
   const roles = text
@@ -88,10 +90,22 @@ export async function serve(opts: ServeOptions): Promise<void> {
       rt.embedded ? `data lives in ${rt.embedded.dataDir}` : 'using DATABASE_URL',
     );
 
+    // The console listens before the API so that the owner's link printed at first start opens at once.
+    let consolePort = config.console.port;
+    if (roles.includes('console')) {
+      consoleServer = await listen(createConsoleApp(common), config.console.port, config.console.host);
+      const addr = consoleServer.address();
+      if (typeof addr === 'object' && addr) consolePort = addr.port;
+      logger.info({ port: consolePort }, 'console listening (pages at /console/, API at /console/api)');
+    }
+
     if (roles.includes('api')) {
       if (config.bootstrap) {
-        const created = await bootstrapIfEmpty(rt.db);
-        if (created) printBootstrapBanner(created.key, config.server.port);
+        const created = await bootstrapIfEmpty(rt.db, { nowMs: Date.now(), ttlMs: config.console.linkTtlMs });
+        if (created) {
+          const link = consoleLinkUrl(config.console.host, consolePort, created.ownerLinkToken);
+          process.stdout.write(bootstrapBanner(created.key, config.server.port, link, roles.includes('console')));
+        }
       }
       const { app, limiters } = createApp(common);
       stores.push(...limiters.stores);
@@ -101,15 +115,6 @@ export async function serve(opts: ServeOptions): Promise<void> {
       server.headersTimeout = 66_000;
       const addr = server.address();
       logger.info({ port: typeof addr === 'object' && addr ? addr.port : config.server.port }, 'API listening');
-    }
-
-    if (roles.includes('console')) {
-      consoleServer = await listen(createConsoleApp(common), config.console.port, config.console.host);
-      const addr = consoleServer.address();
-      logger.info(
-        { port: typeof addr === 'object' && addr ? addr.port : config.console.port },
-        'console listening (pages at /console/, API at /console/api)',
-      );
     }
 
     if (roles.includes('dispatcher')) {
@@ -191,23 +196,6 @@ export async function serve(opts: ServeOptions): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-}
-
-function printBootstrapBanner(key: string, port: number): void {
-  const line = '─'.repeat(72);
-  process.stdout.write(
-    [
-      line,
-      'walletd: first start on an empty database. Created a company ("My company", plan paid),',
-      'its owner owner@localhost, and an API key with every action on every wallet.',
-      '',
-      `  API key (shown once, store it now): ${key}`,
-      '',
-      `  curl -s -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/me`,
-      line,
-      '',
-    ].join('\n'),
-  );
 }
 
 /** Resolves once no connection of the knex pool is in use or awaited, or after `ms`. */

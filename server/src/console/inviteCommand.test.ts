@@ -23,13 +23,16 @@ describe('walletd admin member invite', () => {
       DATABASE_URL: t.url,
       WALLETD_MASTER_KEY: randomBytes(32).toString('hex'),
       WALLETD_DATA_DIR: mkdtempSync(join(tmpdir(), 'walletd-invite-')),
+      WALLETD_CONSOLE_PORT: '9123',
     };
     const args = ['admin', 'member', 'invite', '--company', String(s.companyId), '--email', 'ada@example.com', '--role', 'admin'];
     const out = await runWalletdAsync(args, env);
     expect(out.status).toBe(0);
     expect(out.json).toMatchObject({ email: 'ada@example.com', role: 'admin', purpose: 'invitation' });
     expect(out.json.path).toBe(`/console/links/${out.json.token}`);
-    expect(out.stderr).toContain(out.json.path);
+    // A full URL on the configured console port (the default host 0.0.0.0 is opened as localhost).
+    expect(out.json.url).toBe(`http://localhost:9123/console/links/${out.json.token}`);
+    expect(out.stderr).toContain(out.json.url);
     // The database keeps only the token's hash.
     expect(await t.db('member_links').where({ token_hash: out.json.token }).first()).toBeUndefined();
 

@@ -1,4 +1,5 @@
 import { ALL_ACTIONS, type Db } from '@walletd/core';
+import { issueLink } from '../console/memberLinks';
 import { createApiKey } from './apiKeys';
 
 export interface BootstrapResult {
@@ -6,14 +7,18 @@ export interface BootstrapResult {
   memberId: number;
   keyId: number;
   key: string;
+  /** The one-time link token for the owner to set a password (then MFA) in the console. */
+  ownerLinkToken: string;
 }
 
 /**
- * On an empty database: a first company (plan paid), its owner and an API key with every action
- * on every wallet, so `npm start` is usable at once. Returns null when a company already exists.
- * Serialised by an advisory lock so two processes starting together create one company.
+ * On an empty database: a first company (plan paid), its owner, an API key with every action on
+ * every wallet, and the owner's one-time console link, so `npm start` is usable at once. Returns
+ * null when a company already exists. Serialised by an advisory lock so two processes starting
+ * together create one company. The link is issued in the same transaction: a start that dies
+ * half-way leaves no owner without a way in.
  */
-export async function bootstrapIfEmpty(db: Db): Promise<BootstrapResult | null> {
+export async function bootstrapIfEmpty(db: Db, link: { nowMs: number; ttlMs: number }): Promise<BootstrapResult | null> {
   return db.transaction(async (trx) => {
     await trx.raw(`select pg_advisory_xact_lock(hashtext('walletd:bootstrap'))`);
     const existing = await trx('companies').first('id');
@@ -27,6 +32,7 @@ export async function bootstrapIfEmpty(db: Db): Promise<BootstrapResult | null> 
       actions: [...ALL_ACTIONS],
       walletIds: null,
     });
-    return { companyId: company.id, memberId: member.id, keyId: record.id, key };
+    const ownerLinkToken = await issueLink(trx as unknown as Db, member.id, 'invitation', link.nowMs, link.ttlMs);
+    return { companyId: company.id, memberId: member.id, keyId: record.id, key, ownerLinkToken };
   });
 }

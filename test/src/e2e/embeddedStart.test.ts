@@ -20,6 +20,7 @@ describe('walletd serve on the embedded database', () => {
       DATABASE_URL: '',
       WALLETD_MASTER_KEY: '',
       WALLETD_DEVNET_PORT: String(await freePort()),
+      WALLETD_CONSOLE_PORT: String(await freePort()),
     };
   });
 
@@ -50,6 +51,26 @@ describe('walletd serve on the embedded database', () => {
     expect(p.stderr()).toContain(`data lives in ${join(dataDir, 'pg')}`);
     // The key never reaches the log stream.
     expect(p.stderr()).not.toContain(key as string);
+    // The console runs by default, and the first start prints the owner's one-time link to it.
+    const [ownerLink, token] = (p.stdout().match(/http:\/\/localhost:(?:\d+)\/console\/links\/([\w-]+)/) ?? []) as string[];
+    expect(ownerLink).toBe(`http://localhost:${env.WALLETD_CONSOLE_PORT}/console/links/${token}`);
+    expect(p.stderr()).not.toContain(token as string);
+    const consoleApi = `http://127.0.0.1:${env.WALLETD_CONSOLE_PORT}/console/api`;
+    const json = { 'content-type': 'application/json' };
+    const password = 'the owner passphrase';
+    const accepted = await fetch(`${consoleApi}/links/${token}`, { method: 'POST', headers: json, body: JSON.stringify({ password }) });
+    expect(accepted.status).toBe(200);
+    const signedIn = await fetch(`${consoleApi}/session`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'owner@localhost', password }),
+    });
+    expect(signedIn.status).toBe(201);
+    // The owner must enroll an authenticator before anything else.
+    expect(((await signedIn.json()) as { mfaEnrollmentRequired: boolean }).mfaEnrollmentRequired).toBe(true);
+    // The link works once.
+    const reused = await fetch(`${consoleApi}/links/${token}`, { method: 'POST', headers: json, body: JSON.stringify({ password }) });
+    expect(reused.status).toBe(404);
     // The newcomer loop on the devnet: wallet, deposit address, fund, deposit seen through the API.
     const base = `http://127.0.0.1:${env.PORT}/v1`;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };

@@ -16,7 +16,9 @@ export interface WalletdProcess {
 
 export function spawnWalletd(args: string[], env: Record<string, string | undefined> = {}): WalletdProcess {
   const child = spawn(process.execPath, [WALLETD_MAIN, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    // The console is a default role: on an ephemeral port unless the test names one, so that
+    // processes started side by side (and the user's own 8081) never collide.
+    env: { ...process.env, LOG_LEVEL: 'info', WALLETD_CONSOLE_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
