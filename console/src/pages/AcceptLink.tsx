@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, errorText } from '../api';
+import { ErrorLine, Field } from '../fields';
 
 const MIN_PASSWORD = 12;
 
@@ -31,33 +32,9 @@ export function AcceptLink({ token, onDone }: { token: string; onDone: () => voi
       <h1>Set your password</h1>
       <p>This link works once. Choose a password of at least {MIN_PASSWORD} characters; a passphrase is best.</p>
       <form onSubmit={submit}>
-        <label>
-          New password
-          <input
-            name="password"
-            type="password"
-            autocomplete="new-password"
-            required
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Repeat it
-          <input
-            name="confirm"
-            type="password"
-            autocomplete="new-password"
-            required
-            value={confirm}
-            onInput={(e) => setConfirm(e.currentTarget.value)}
-          />
-        </label>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Field label="New password" name="password" type="password" autocomplete="new-password" value={password} onValue={setPassword} />
+        <Field label="Repeat it" name="confirm" type="password" autocomplete="new-password" value={confirm} onValue={setConfirm} />
+        <ErrorLine error={error} />
         <button type="submit" disabled={busy}>
           Set password
         </button>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, type Me } from '../api';
+import { CodeField, ErrorLine } from '../fields';
 
 /**
  * TOTP enrollment: the secret is shown as text (typed into any authenticator app, no QR image to
@@ -70,26 +71,12 @@ export function EnrollMfa({ me, onDone }: { me: Me; onDone: () => Promise<void> 
             <code class="uri">{secret.otpauthUri}</code>
           </details>
           <form onSubmit={submit}>
-            <label>
-              Code from the app
-              <input
-                name="code"
-                autocomplete="one-time-code"
-                inputMode="numeric"
-                required
-                value={code}
-                onInput={(e) => setCode(e.currentTarget.value)}
-              />
-            </label>
+            <CodeField label="Code from the app" value={code} onValue={setCode} />
             <button type="submit">Confirm</button>
           </form>
         </>
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
     </main>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, approvalsOf, errorText, type InboxRequest, type Me, type VoteAnswer } from '../api';
 import { navigate } from '../router';
 import { policyList, proposer } from './Requests';
+import { CodeField, ErrorLine } from '../fields';
 
 type Vote = 'approve' | 'reject';
 
@@ -169,11 +170,7 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
           {outcome}
         </p>
       )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {req.status === 'pending' && !voted && pending === null && (
         <div class="actions">
           <button type="button" disabled={busy} onClick={() => void cast('approve')} title={mine ? 'You proposed it' : undefined}>
@@ -193,17 +190,7 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
           }}
         >
           <p>To {pending} this request, confirm with a fresh code from your authenticator app.</p>
-          <label>
-            Authenticator code
-            <input
-              name="code"
-              autocomplete="one-time-code"
-              inputMode="numeric"
-              required
-              value={code}
-              onInput={(e) => setCode(e.currentTarget.value)}
-            />
-          </label>
+          <CodeField label="Authenticator code" value={code} onValue={setCode} />
           <div class="actions">
             <button type="submit" disabled={busy}>
               Confirm and {pending}

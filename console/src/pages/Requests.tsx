@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, approvalsOf, errorText, type InboxRequest } from '../api';
 import { navigate } from '../router';
+import { ErrorLine } from '../fields';
 
 /** Shortens a long address for a table cell; the detail view shows it whole. */
 export const short = (s: string | null): string => (s === null ? 'several' : s.length > 16 ? `${s.slice(0, 8)}…${s.slice(-6)}` : s);
@@ -25,11 +26,7 @@ export function Requests() {
     <>
       <h1>Withdrawal requests</h1>
       <p class="muted">Requests a spending policy holds for people to approve. Open one to approve or reject it.</p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {rows === null && !error && <p>Loading…</p>}
       {rows?.length === 0 && <p data-testid="inbox-empty">Nothing is waiting for approval.</p>}
       {rows && rows.length > 0 && (

@@ -3,6 +3,7 @@ import { navigate } from '../router';
 import { useState } from 'preact/hooks';
 import { RequestDetail } from './RequestDetail';
 import { Requests } from './Requests';
+import { ErrorLine } from '../fields';
 
 const REQUEST = /^\/console\/requests\/([^/]+)\/?$/;
 
@@ -65,11 +66,7 @@ export function Shell({ me, path, onSignedOut }: { me: Me; path: string; onSigne
         </button>
       </header>
       <main>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorLine error={error} />
         {page()}
       </main>
     </div>

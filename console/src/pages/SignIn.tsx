@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, errorText } from '../api';
+import { CodeField, ErrorLine, Field } from '../fields';
 
 /** Email and password; when the server answers 401 mfa_required, the same form asks for the code too. */
 export function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: () => Promise<void> }) {
@@ -30,46 +31,10 @@ export function SignIn({ notice, onSignedIn }: { notice: string | null; onSigned
       <h1>Sign in to walletd</h1>
       {notice && <p class="notice">{notice}</p>}
       <form onSubmit={submit}>
-        <label>
-          Email
-          <input
-            name="email"
-            type="email"
-            autocomplete="username"
-            required
-            value={email}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Password
-          <input
-            name="password"
-            type="password"
-            autocomplete="current-password"
-            required
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </label>
-        {needCode && (
-          <label>
-            Authenticator code (or a recovery code)
-            <input
-              name="code"
-              autocomplete="one-time-code"
-              inputMode="numeric"
-              required
-              value={code}
-              onInput={(e) => setCode(e.currentTarget.value)}
-            />
-          </label>
-        )}
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Field label="Email" name="email" type="email" autocomplete="username" value={email} onValue={setEmail} />
+        <Field label="Password" name="password" type="password" autocomplete="current-password" value={password} onValue={setPassword} />
+        {needCode && <CodeField label="Authenticator code (or a recovery code)" value={code} onValue={setCode} />}
+        <ErrorLine error={error} />
         <button type="submit" disabled={busy}>
           {needCode ? 'Verify and sign in' : 'Sign in'}
         </button>

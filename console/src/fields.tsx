@@ -1,0 +1,50 @@
+/** A labelled, required text input bound to one piece of state: every form of the console. */
+export function Field(props: {
+  label: string;
+  name: string;
+  type: 'email' | 'password';
+  autocomplete: string;
+  value: string;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <input
+        name={props.name}
+        // Preact's input types are a union keyed on each literal `type`; both of ours take the same attributes.
+        type={props.type as 'password'}
+        autocomplete={props.autocomplete}
+        required
+        value={props.value}
+        onInput={(e) => props.onValue(e.currentTarget.value)}
+      />
+    </label>
+  );
+}
+
+/** An authenticator (TOTP) code: numeric keyboard, the browser's one-time-code autofill. */
+export function CodeField(props: { label: string; value: string; onValue: (value: string) => void }) {
+  return (
+    <label>
+      {props.label}
+      <input
+        name="code"
+        autocomplete="one-time-code"
+        inputMode="numeric"
+        required
+        value={props.value}
+        onInput={(e) => props.onValue(e.currentTarget.value)}
+      />
+    </label>
+  );
+}
+
+/** An error said in words, announced to screen readers; nothing when there is none. */
+export function ErrorLine(props: { error: string | null | undefined }) {
+  return props.error ? (
+    <p class="error" role="alert">
+      {props.error}
+    </p>
+  ) : null;
+}
