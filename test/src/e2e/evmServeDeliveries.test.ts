@@ -1,7 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fromBaseUnits } from '@walletd/core';
 import {
   type Anvil,
@@ -15,10 +11,9 @@ import {
   createTestDatabase,
   deployTestToken,
   eventually,
-  freePort,
+  serveWithConfig,
   seedCompany,
   signatureChecks,
-  spawnWalletd,
   startAnvil,
   startReceiver,
 } from '@walletd/test-harness';
@@ -63,36 +58,22 @@ describe('walletd serve on anvil: deposits and a reverted payout reach the recei
     anvil = await startAnvil();
     usdc = await deployTestToken(anvil, 'USD Coin', 'USDC', 6);
     rx = await startReceiver();
-    const dir = mkdtempSync(join(tmpdir(), 'walletd-evm-serve-'));
-    const config = join(dir, 'walletd.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        bootstrap: false,
-        devnet: { enabled: false },
-        webhooks: { allowCidrs: ['127.0.0.0/8'], pollIntervalMs: 100 },
-        chains: [
-          {
-            chain: 'ethereum',
-            network: 'devnet',
-            rpcUrl: anvil.url,
-            confirmations: 3,
-            startBlock: 0,
-            pollIntervalMs: 100,
-            tokens: [{ contract: usdc.address, symbol: 'USDC', decimals: 6 }],
-          },
-        ],
-      }),
-    );
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    proc = spawnWalletd(['serve', '--config', config], {
-      DATABASE_URL: t.url,
-      WALLETD_MASTER_KEY: randomBytes(32).toString('hex'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    });
-    await proc.waitFor(/API listening/);
+    ({ proc, base } = await serveWithConfig(t.url, {
+      bootstrap: false,
+      devnet: { enabled: false },
+      webhooks: { allowCidrs: ['127.0.0.0/8'], pollIntervalMs: 100 },
+      chains: [
+        {
+          chain: 'ethereum',
+          network: 'devnet',
+          rpcUrl: anvil.url,
+          confirmations: 3,
+          startBlock: 0,
+          pollIntervalMs: 100,
+          tokens: [{ contract: usdc.address, symbol: 'USDC', decimals: 6 }],
+        },
+      ],
+    }));
     s = await seedCompany(t.db);
     const hook = await api('POST', '/webhooks', { type: 'api', config: { url: `${rx.url}/hook` }, events: ['*'] });
     expect(hook.status).toBe(201);

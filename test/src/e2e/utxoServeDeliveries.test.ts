@@ -1,7 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { addressOfScript, utxoMatchKey, utxoNetwork } from '@walletd/plugin-utxo';
 import {
   GENUINE,
@@ -14,10 +10,9 @@ import {
   createTestDatabase,
   describeWithLitecoind,
   eventually,
-  freePort,
+  serveWithConfig,
   seedCompany,
   signatureChecks,
-  spawnWalletd,
   startLitecoind,
   startReceiver,
 } from '@walletd/test-harness';
@@ -68,27 +63,13 @@ describeWithLitecoind('walletd serve on litecoind regtest: deposits, confirmed a
     t = await createTestDatabase();
     node = await startLitecoind();
     rx = await startReceiver();
-    const dir = mkdtempSync(join(tmpdir(), 'walletd-utxo-serve-'));
-    const config = join(dir, 'walletd.json');
     const startBlock = (await node.rpc<number>('getblockcount')) + 1;
-    writeFileSync(
-      config,
-      JSON.stringify({
-        bootstrap: false,
-        devnet: { enabled: false },
-        webhooks: { allowCidrs: ['127.0.0.0/8'], pollIntervalMs: 100 },
-        chains: [{ chain: 'bitcoin', network: 'regtest', rpcUrl: node.url, confirmations: 2, startBlock, pollIntervalMs: 100 }],
-      }),
-    );
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    proc = spawnWalletd(['serve', '--config', config], {
-      DATABASE_URL: t.url,
-      WALLETD_MASTER_KEY: randomBytes(32).toString('hex'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    });
-    await proc.waitFor(/API listening/);
+    ({ proc, base } = await serveWithConfig(t.url, {
+      bootstrap: false,
+      devnet: { enabled: false },
+      webhooks: { allowCidrs: ['127.0.0.0/8'], pollIntervalMs: 100 },
+      chains: [{ chain: 'bitcoin', network: 'regtest', rpcUrl: node.url, confirmations: 2, startBlock, pollIntervalMs: 100 }],
+    }));
     s = await seedCompany(t.db);
     const hook = await api('POST', '/webhooks', { type: 'api', config: { url: `${rx.url}/hook` }, events: ['*'] });
     expect(hook.status).toBe(201);

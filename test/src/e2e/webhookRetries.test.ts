@@ -1,7 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   type Anvil,
   GENUINE,
@@ -13,10 +9,9 @@ import {
   call,
   createTestDatabase,
   eventually,
-  freePort,
+  serveWithConfig,
   seedCompany,
   signatureChecks,
-  spawnWalletd,
   startAnvil,
   startReceiver,
 } from '@walletd/test-harness';
@@ -54,26 +49,12 @@ describe('webhook retries against walletd serve', () => {
   beforeAll(async () => {
     t = await createTestDatabase();
     anvil = await startAnvil();
-    const dir = mkdtempSync(join(tmpdir(), 'walletd-retries-'));
-    const config = join(dir, 'walletd.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        bootstrap: false,
-        devnet: { enabled: false },
-        webhooks: { allowCidrs: ['127.0.0.0/8'], pollIntervalMs: 50, retryBaseMs: BASE_MS, leaseMs: LEASE_MS },
-        chains: [{ chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 2, startBlock: 0, pollIntervalMs: 100 }],
-      }),
-    );
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    proc = spawnWalletd(['serve', '--config', config], {
-      DATABASE_URL: t.url,
-      WALLETD_MASTER_KEY: randomBytes(32).toString('hex'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    });
-    await proc.waitFor(/API listening/);
+    ({ proc, base } = await serveWithConfig(t.url, {
+      bootstrap: false,
+      devnet: { enabled: false },
+      webhooks: { allowCidrs: ['127.0.0.0/8'], pollIntervalMs: 50, retryBaseMs: BASE_MS, leaseMs: LEASE_MS },
+      chains: [{ chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 2, startBlock: 0, pollIntervalMs: 100 }],
+    }));
   });
   afterAll(async () => {
     proc?.child.kill('SIGTERM');

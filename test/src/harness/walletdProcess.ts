@@ -1,5 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processAlive } from '@walletd/core';
 
@@ -128,3 +131,25 @@ export async function freePort(): Promise<number> {
 
 /** Alive and not a zombie (an orphan nobody reaped still answers kill(pid, 0)). */
 export const pidAlive = processAlive;
+
+/**
+ * `walletd serve` on a config file written from `config`, against `databaseUrl`, on a free
+ * loopback port with a fresh master key, once its API listens: what the serve-to-receiver tests
+ * start before anything else.
+ */
+export async function serveWithConfig(
+  databaseUrl: string,
+  config: Record<string, unknown>,
+): Promise<{ proc: WalletdProcess; base: string }> {
+  const file = join(mkdtempSync(join(tmpdir(), 'walletd-serve-')), 'walletd.json');
+  writeFileSync(file, JSON.stringify(config));
+  const port = await freePort();
+  const proc = spawnWalletd(['serve', '--config', file], {
+    DATABASE_URL: databaseUrl,
+    WALLETD_MASTER_KEY: randomBytes(32).toString('hex'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  });
+  await proc.waitFor(/API listening/);
+  return { proc, base: `http://127.0.0.1:${port}` };
+}
