@@ -1,13 +1,10 @@
-import { api, errorText, type Me } from '../api';
-import { navigate } from '../router';
 import { useState } from 'preact/hooks';
-import { RequestDetail } from './RequestDetail';
-import { Requests } from './Requests';
+import { api, errorText, type Me } from '../api';
 import { ErrorLine } from '../fields';
+import { navigate } from '../router';
+import { ROUTES } from '../routes';
 
-const REQUEST = /^\/console\/requests\/([^/]+)\/?$/;
-
-/** The signed-in frame: navigation, who is signed in, sign-out. Pages join the nav as they land. */
+/** The signed-in frame: navigation, who is signed in, sign-out; the page comes from ROUTES. */
 export function Shell({ me, path, onSignedOut }: { me: Me; path: string; onSignedOut: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const signOut = async () => {
@@ -23,22 +20,20 @@ export function Shell({ me, path, onSignedOut }: { me: Me; path: string; onSigne
     navigate(to);
   };
   const page = () => {
-    const request = REQUEST.exec(path);
-    if (request) return <RequestDetail id={decodeURIComponent(request[1]!)} me={me} />;
-    if (path === '/console/requests' || path === '/console/requests/') return <Requests />;
+    for (const route of ROUTES) {
+      const m = route.pattern.exec(path);
+      if (m) return <route.page me={me} params={m.slice(1).map((p) => decodeURIComponent(p ?? ''))} />;
+    }
     return (
       <>
-        <h1>Overview</h1>
-        <p>Wallets, balances and each chain's indexer health will appear here.</p>
-        {!me.mfaEnrolled && (
-          <p>
-            <a href="/console/mfa" onClick={go('/console/mfa')}>
-              Set up an authenticator
-            </a>{' '}
-            to protect your account.
-          </p>
-        )}
-        <p class="muted">Session ends by {new Date(me.sessionExpiresAt).toLocaleString()} at the latest.</p>
+        <h1>Not found</h1>
+        <p>
+          No console page at this address.{' '}
+          <a href="/console/" onClick={go('/console/')}>
+            Back to the overview
+          </a>
+          .
+        </p>
       </>
     );
   };
@@ -47,16 +42,11 @@ export function Shell({ me, path, onSignedOut }: { me: Me; path: string; onSigne
       <header>
         <strong class="brand">walletd</strong>
         <nav>
-          <a href="/console/" aria-current={path === '/console/' ? 'page' : undefined} onClick={go('/console/')}>
-            Overview
-          </a>
-          <a
-            href="/console/requests"
-            aria-current={path.startsWith('/console/requests') ? 'page' : undefined}
-            onClick={go('/console/requests')}
-          >
-            Requests
-          </a>
+          {ROUTES.filter((r) => r.nav).map(({ nav }) => (
+            <a key={nav!.href} href={nav!.href} aria-current={nav!.match.test(path) ? 'page' : undefined} onClick={go(nav!.href)}>
+              {nav!.label}
+            </a>
+          ))}
         </nav>
         <span class="who" data-testid="member">
           {me.email} <span class="role">{me.role}</span>

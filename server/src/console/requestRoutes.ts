@@ -1,11 +1,11 @@
 import type { RequestHandler, Router } from 'express';
-import { BaseError, ROLE_ACTIONS, isRole } from '@walletd/core';
+import { BaseError } from '@walletd/core';
 import type { Common } from '../context';
 import { listRequests, voteOnRequest } from '../services/withdrawals/requests';
 import type { Clock } from './clock';
 import { inboxRequest, toInboxRequest } from './inboxView';
+import { requireMfaEnrolled, requireRoleAction } from './memberGuards';
 import { requireStepUp } from './sessions';
-import { mfaEnrollmentPending } from './signIn';
 
 const STATUSES = new Set(['pending', 'approved', 'rejected']);
 
@@ -19,17 +19,7 @@ export function mountRequestRoutes(r: Router, common: Common, clock: Clock, sess
   const { db, plugins } = common;
   const stepUpMs = common.config.console.stepUpMs;
 
-  // Owners and admins must enroll MFA before anything else; the inbox is where they would vote.
-  const enrolled: RequestHandler = async (req, _res, next) => {
-    try {
-      const s = req.memberSession!;
-      if (await mfaEnrollmentPending(db, s.memberId, s.role))
-        throw new BaseError('mfa_enrollment_required', 'Enroll an authenticator first: POST /console/api/mfa/enroll');
-      next();
-    } catch (e) {
-      next(e);
-    }
-  };
+  const enrolled = requireMfaEnrolled(db);
 
   r.get('/requests', session, enrolled, async (req, res) => {
     const status = req.query.status === undefined ? undefined : String(req.query.status);
@@ -48,8 +38,7 @@ export function mountRequestRoutes(r: Router, common: Common, clock: Clock, sess
     r.post(`/requests/:id/${vote}`, session, enrolled, async (req, res) => {
       const s = req.memberSession!;
       const row = await inboxRequest(db, s.companyId, String(req.params.id));
-      if (!isRole(s.role) || !ROLE_ACTIONS[s.role].has('withdrawals:create'))
-        throw new BaseError('role_insufficient', `Your role (${s.role}) may not vote on withdrawal requests; owners and admins may`);
+      requireRoleAction(s, 'withdrawals:create', 'vote on withdrawal requests; owners and admins may');
       requireStepUp(s, clock(), stepUpMs);
       const out = await voteOnRequest(common, row.id, s.memberId, vote, { ip: req.ip ?? null, sessionId: s.id, companyId: s.companyId });
       const updated = await inboxRequest(db, s.companyId, String(row.id));
