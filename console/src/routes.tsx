@@ -3,6 +3,8 @@ import type { Me } from './api';
 import { Overview } from './pages/Overview';
 import { RequestDetail } from './pages/RequestDetail';
 import { Requests } from './pages/Requests';
+import { WebhookDetail } from './pages/WebhookDetail';
+import { Webhooks } from './pages/Webhooks';
 
 /** What a page gets: who is signed in and the path's captured parts (ids). */
 export interface PageProps {
@@ -30,4 +32,10 @@ export const ROUTES: Route[] = [
     nav: { label: 'Requests', href: '/console/requests', match: /^\/console\/requests/ },
   },
   { pattern: /^\/console\/requests\/([^/]+)\/?$/, page: ({ me, params }) => <RequestDetail id={params[0]!} me={me} /> },
+  {
+    pattern: /^\/console\/webhooks\/?$/,
+    page: Webhooks,
+    nav: { label: 'Webhooks', href: '/console/webhooks', match: /^\/console\/webhooks/ },
+  },
+  { pattern: /^\/console\/webhooks\/([^/]+)\/?$/, page: WebhookDetail },
 ];

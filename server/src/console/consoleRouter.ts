@@ -13,6 +13,7 @@ import { mountRequestRoutes } from './requestRoutes';
 import { checkSecondFactor } from './secondFactor';
 import { markSteppedUp, revokeSession } from './sessions';
 import { mfaEnrollmentPending, signIn } from './signIn';
+import { mountWebhookRoutes } from './webhookRoutes';
 
 const str = (v: unknown, name: string): string => {
   if (typeof v !== 'string' || v.length === 0 || v.length > 1024)
@@ -128,6 +129,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   });
 
   mountRequestRoutes(r, common, clock, session);
+  mountWebhookRoutes(r, common, clock, session);
 
   r.use((_req, _res, next) => next(new BaseError('not_found', 'No such console endpoint')));
   return r;

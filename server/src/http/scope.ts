@@ -20,10 +20,11 @@ export function requireGlobal(ctx: AuthContext, action: Action): void {
   if (!ctx.effective.has(action)) refuse(ctx, [action]);
 }
 
-export const keySeesWallet = (ctx: AuthContext, walletId: number): boolean => ctx.walletIds === null || ctx.walletIds.has(walletId);
+export const keySeesWallet = (ctx: Pick<AuthContext, 'walletIds'>, walletId: number): boolean =>
+  ctx.walletIds === null || ctx.walletIds.has(walletId);
 
 /** True when the key sees every wallet of the company (rule 4 and 5 of the webhook endpoints). */
-export const keySeesAllWallets = (ctx: AuthContext): boolean => ctx.walletIds === null;
+export const keySeesAllWallets = (ctx: Pick<AuthContext, 'walletIds'>): boolean => ctx.walletIds === null;
 
 export function parseId(raw: unknown, what = 'id'): number {
   if (typeof raw !== 'string' || !/^[1-9][0-9]{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) {

@@ -48,13 +48,18 @@ function toView(r: DeliveryRow) {
   };
 }
 
+export interface DeliveryFilter {
+  status?: 'pending' | 'delivered' | 'failed';
+  /** Keyset page: only deliveries older than this id (the last id of the previous page). */
+  before?: number;
+}
+
 /** Newest first, without responseBody and payload (spec 4.1). */
-export async function listDeliveries(db: Db, webhookId: number, limit: number) {
-  const rows = (await db('webhook_deliveries as d')
-    .where('d.webhook_id', webhookId)
-    .orderBy('d.id', 'desc')
-    .limit(limit)
-    .select(LIST_COLUMNS)) as DeliveryRow[];
+export async function listDeliveries(db: Db, webhookId: number, limit: number, filter: DeliveryFilter = {}) {
+  const q = db('webhook_deliveries as d').where('d.webhook_id', webhookId);
+  if (filter.status !== undefined) q.where('d.status', filter.status);
+  if (filter.before !== undefined) q.where('d.id', '<', filter.before);
+  const rows = (await q.orderBy('d.id', 'desc').limit(limit).select(LIST_COLUMNS)) as DeliveryRow[];
   return rows.map(toView);
 }
 

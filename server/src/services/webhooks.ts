@@ -40,6 +40,12 @@ export interface WebhookView {
   updatedAt: string;
 }
 
+/**
+ * Who manages webhooks: an API key (its AuthContext) or a console member, who sees every wallet of
+ * the company and has no key (`keyId` null: `created_by_key` stays empty, the audit row names them).
+ */
+export type WebhookCaller = Pick<AuthContext, 'companyId' | 'walletIds'> & { keyId: number | null };
+
 export interface WebhookDeps {
   db: Db;
   masterKey: MasterKey;
@@ -67,12 +73,12 @@ function endpointState(r: WebhookRow): WebhookView['delivery'] {
 }
 
 /** Rule 5: a webhook is the caller's to see only if the caller sees every wallet it is scoped to. */
-export function keySeesWebhook(ctx: AuthContext, r: Pick<WebhookRow, 'wallet_ids'>): boolean {
+export function keySeesWebhook(ctx: WebhookCaller, r: Pick<WebhookRow, 'wallet_ids'>): boolean {
   return r.wallet_ids.length === 0 ? keySeesAllWallets(ctx) : r.wallet_ids.every((id) => keySeesWallet(ctx, id));
 }
 
 /** Rules 3 and 4: every id a wallet the caller sees; "all wallets" only for a caller who sees all. */
-async function checkWalletIds(db: Db | Knex.Transaction, ctx: AuthContext, walletIds: number[]): Promise<void> {
+async function checkWalletIds(db: Db | Knex.Transaction, ctx: WebhookCaller, walletIds: number[]): Promise<void> {
   if (walletIds.length === 0) {
     if (!keySeesAllWallets(ctx)) {
       throw new BaseError('forbidden', 'A webhook for all wallets (empty walletIds) needs a key that can see every wallet');
@@ -84,7 +90,7 @@ async function checkWalletIds(db: Db | Knex.Transaction, ctx: AuthContext, walle
   if (unseen.length) throw new BaseError('validation_failed', `walletIds: wallet ${unseen.join(', ')} not found`);
 }
 
-export async function getWebhookFor(db: Db, ctx: AuthContext, id: number): Promise<WebhookRow> {
+export async function getWebhookFor(db: Db, ctx: WebhookCaller, id: number): Promise<WebhookRow> {
   const row = (await db('webhooks').where({ id, company_id: ctx.companyId }).whereNull('deleted_at').first()) as WebhookRow | undefined;
   if (!row || !keySeesWebhook(ctx, row)) throw new BaseError('not_found', 'Webhook not found');
   return row;
@@ -101,7 +107,7 @@ export interface CreateWebhookInput {
 
 export async function createWebhook(
   deps: WebhookDeps,
-  ctx: AuthContext,
+  ctx: WebhookCaller,
   input: CreateWebhookInput,
 ): Promise<WebhookView & { signingSecret: string }> {
   const { db, masterKey, policy } = deps;
@@ -138,7 +144,7 @@ export async function createWebhook(
   });
 }
 
-export async function listWebhooks(deps: WebhookDeps, ctx: AuthContext): Promise<WebhookView[]> {
+export async function listWebhooks(deps: WebhookDeps, ctx: WebhookCaller): Promise<WebhookView[]> {
   const rows = (await deps.db('webhooks').where({ company_id: ctx.companyId }).whereNull('deleted_at').orderBy('id')) as WebhookRow[];
   return rows.filter((r) => keySeesWebhook(ctx, r)).map((r) => toWebhookView(deps.masterKey, r));
 }
@@ -150,7 +156,12 @@ export interface UpdateWebhookInput {
   enabled?: boolean;
 }
 
-export async function updateWebhook(deps: WebhookDeps, ctx: AuthContext, row: WebhookRow, input: UpdateWebhookInput): Promise<WebhookView> {
+export async function updateWebhook(
+  deps: WebhookDeps,
+  ctx: WebhookCaller,
+  row: WebhookRow,
+  input: UpdateWebhookInput,
+): Promise<WebhookView> {
   const { db, masterKey, policy } = deps;
   if (input.walletIds !== undefined) await checkWalletIds(db, ctx, input.walletIds);
   const split = input.config !== undefined ? splitConfig(row.type, input.config, policy) : undefined;
