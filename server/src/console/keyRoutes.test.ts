@@ -61,7 +61,10 @@ describe('API keys in the console', () => {
       revokedAt: null,
     });
     expect(Date.parse(created.body.record.expiresAt) - Date.now()).toBeGreaterThan(89 * 86_400_000);
+    // A second API process on the same database: both have seen the key before it is revoked.
+    const second = await startTestApp(t.db);
     expect(await me(secret)).toBe(200);
+    expect((await call(second.url, 'GET', '/v1/me', { key: secret })).status).toBe(200);
 
     const list = await owner.b.call('GET', '/console/api/keys');
     expect(list.status).toBe(200);
@@ -79,6 +82,8 @@ describe('API keys in the console', () => {
     const revoked = await owner.b.call('POST', `/console/api/keys/${created.body.record.id}/revoke`);
     expect(revoked.body).toMatchObject({ id: created.body.record.id, status: 'revoked' });
     expect(await me(secret)).toBe(401);
+    expect((await call(second.url, 'GET', '/v1/me', { key: secret })).status).toBe(401);
+    await second.close();
     // Revoking again changes nothing and is not recorded twice.
     expect((await owner.b.call('POST', `/console/api/keys/${created.body.record.id}/revoke`)).status).toBe(200);
 
