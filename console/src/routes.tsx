@@ -1,5 +1,6 @@
 import type { ComponentType } from 'preact';
 import type { Me } from './api';
+import { ApiKeys } from './pages/ApiKeys';
 import { Overview } from './pages/Overview';
 import { RequestDetail } from './pages/RequestDetail';
 import { Requests } from './pages/Requests';
@@ -38,4 +39,5 @@ export const ROUTES: Route[] = [
     nav: { label: 'Webhooks', href: '/console/webhooks', match: /^\/console\/webhooks/ },
   },
   { pattern: /^\/console\/webhooks\/([^/]+)\/?$/, page: WebhookDetail },
+  { pattern: /^\/console\/keys\/?$/, page: ApiKeys, nav: { label: 'API keys', href: '/console/keys', match: /^\/console\/keys/ } },
 ];

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { parseActionList, parsePublicKey } from '@walletd/core';
-import { createApiKey, listApiKeys, parseDuration, revokeApiKey } from '../services/apiKeys';
+import { parsePublicKey } from '@walletd/core';
+import { listApiKeys } from '../services/apiKeys';
 import { addMember, createCompany, listMembers, removeMember, setEncryptionKey, setMemberRole, setPlan } from '../services/companies';
 import { consoleLinkUrl } from '../console/consoleUrl';
 import { inviteMember } from '../console/inviteMember';
@@ -9,11 +9,6 @@ import { withRuntime, type GlobalOptions } from './context';
 import { aboutFile, readTextFile } from './fileWords';
 import { intArg, printJson } from './output';
 import { registerPolicyCommands } from './policyCommands';
-
-function parseWalletList(text: string): number[] | null {
-  if (text.trim() === '*') return null;
-  return text.split(',').map((s) => intArg('--wallets')(s.trim()));
-}
 
 /** What a plan means for the company's API keys, on stderr (stdout stays the JSON). */
 export function planNotice(companyId: number, plan: string): string {
@@ -91,46 +86,31 @@ export function registerAdmin(program: Command): void {
     .requiredOption('--company <id>', 'company id', intArg('--company'))
     .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await listMembers(db, o.company))));
 
-  const key = admin.command('key').description('API keys');
-  key
-    .command('create')
-    .description('create an API key; its secret is printed once')
-    .requiredOption('--company <id>', 'company id', intArg('--company'))
-    .requiredOption('--actions <list>', 'comma-separated actions, or * for all (see README#actions)')
-    .requiredOption('--wallets <list>', 'comma-separated wallet ids, or * for every wallet including later ones')
-    .option('--created-by <member>', "member the key acts for (default: the company's first owner)", intArg('--created-by'))
-    .option('--allow-ip <cidrs>', 'comma-separated source IPs or CIDR ranges the key may be used from')
-    .option('--expires-in <duration>', 'lifetime such as 30m, 12h, 90d or 2w (default: no expiry)')
-    .option('--name <name>', 'a label to tell keys apart')
-    .action(async (o, cmd) =>
-      withRuntime(g(cmd), async ({ db }) => {
-        const { key: secret, record } = await createApiKey(db, {
-          companyId: o.company,
-          createdBy: o.createdBy ?? null,
-          name: o.name ?? null,
-          actions: parseActionList(o.actions),
-          walletIds: parseWalletList(o.wallets),
-          allowIps: o.allowIp
-            ? String(o.allowIp)
-                .split(',')
-                .map((s: string) => s.trim())
-                .filter(Boolean)
-            : null,
-          expiresInMs: o.expiresIn ? parseDuration(o.expiresIn) : null,
-        });
-        printJson({ ...record, key: secret, note: 'the key is shown once; store it now' });
-      }),
-    );
+  const key = admin.command('key').description('API keys: list (read-only); members create and revoke them in the console');
   key
     .command('list')
     .description('list the API keys of a company (never their secrets)')
     .requiredOption('--company <id>', 'company id', intArg('--company'))
     .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await listApiKeys(db, o.company))));
-  key
-    .command('revoke')
-    .description('revoke an API key at once')
-    .argument('<id>', 'API key id', intArg('id'))
-    .action(async (id: number, _o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await revokeApiKey(db, id))));
+  // A key acts for the member who made it; this shell authenticates nobody, so it could mint a key
+  // in any member's name with no password, authenticator or step-up. Members do it in the console.
+  for (const [verb, path] of [
+    ['create', 'POST /console/api/keys'],
+    ['revoke', 'POST /console/api/keys/ID/revoke'],
+  ] as const) {
+    key
+      .command(verb)
+      .description(`removed: ${verb} API keys in the console (${path}), as the signed-in member`)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action(() => {
+        process.stderr.write(
+          `walletd admin key ${verb} was removed: the CLI authenticates nobody, so API keys are ${verb}d in the console's ` +
+            `API keys page by the signed-in member${verb === 'create' ? ' with a fresh authenticator code' : ''} (${path}; see the README's Console section)\n`,
+        );
+        process.exitCode = 2;
+      });
+  }
 
   const plan = admin.command('plan').description("a company's plan");
   plan

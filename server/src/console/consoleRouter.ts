@@ -9,6 +9,7 @@ import { refuseApiKeys, requireSession, sameOrigin } from './consoleGuards';
 import { clearSessionCookies, setSessionCookies } from './cookies';
 import { loadCredentials } from './credentials';
 import { confirmMfaEnrollment, startMfaEnrollment } from './enrollMfa';
+import { mountKeyRoutes } from './keyRoutes';
 import { mountRequestRoutes } from './requestRoutes';
 import { checkSecondFactor } from './secondFactor';
 import { markSteppedUp, revokeSession } from './sessions';
@@ -130,6 +131,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
 
   mountRequestRoutes(r, common, clock, session);
   mountWebhookRoutes(r, common, clock, session);
+  mountKeyRoutes(r, common, clock, session);
 
   r.use((_req, _res, next) => next(new BaseError('not_found', 'No such console endpoint')));
   return r;

@@ -3,7 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isValidMnemonic } from '@walletd/core';
-import { createTestDatabase, freePort, runWalletd, spawnWalletd, type TestDatabase, type WalletdProcess } from '@walletd/test-harness';
+import { createApiKey, revokeApiKey } from '@walletd/server';
+import {
+  createTestDatabase,
+  freePort,
+  runWalletd,
+  seedCompany,
+  spawnWalletd,
+  type TestDatabase,
+  type WalletdProcess,
+} from '@walletd/test-harness';
 
 /** The dashboard stand-in, driven as an operator would: JSON out, then the API with the new key. */
 describe('walletd admin and secret commands', () => {
@@ -45,22 +54,20 @@ describe('walletd admin and secret commands', () => {
     const company = admin('company', 'create', '--name', 'Globex', '--plan', 'paid');
     expect(company).toMatchObject({ name: 'Globex', plan: 'paid', encryptionKeySet: false });
     const owner = admin('member', 'add', '--company', String(company.id), '--email', 'ceo@globex.test', '--role', 'owner');
-    const key = admin(
-      'key',
-      'create',
-      '--company',
-      String(company.id),
-      '--actions',
-      'wallets:create,wallets:read,wallets:generate_address',
-      '--wallets',
-      '*',
-      '--expires-in',
-      '90d',
-    );
+    // Keys are made by a member in the console now; the CLI only lists them.
+    const { record, key: secret } = await createApiKey(t.db, {
+      companyId: company.id,
+      createdBy: owner.id,
+      actions: ['wallets:create', 'wallets:read', 'wallets:generate_address'],
+      walletIds: null,
+      expiresInMs: 90 * 86400e3,
+    });
+    const key = { ...record, key: secret };
     expect(key.key).toMatch(/^svc_live_/);
     expect(key.createdBy).toBe(owner.id);
-    expect(Date.parse(key.expiresAt) - Date.now()).toBeGreaterThan(89 * 86400e3);
+    expect(Date.parse(key.expiresAt as string) - Date.now()).toBeGreaterThan(89 * 86400e3);
     const listed = admin('key', 'list', '--company', String(company.id));
+    expect(listed.map((k: { id: number }) => k.id)).toEqual([key.id]);
     expect(JSON.stringify(listed)).not.toContain(key.key);
 
     const auth = { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' };
@@ -92,14 +99,34 @@ describe('walletd admin and secret commands', () => {
       body: JSON.stringify({ name: 'x', chain: 'solana', network: 'mainnet' }),
     });
     expect(demoted.status).toBe(403);
-    admin('key', 'revoke', String(key.id));
+    await revokeApiKey(t.db, key.id);
     expect((await fetch(`${base}/me`, { headers: auth })).status).toBe(401);
   });
 
+  it('no longer creates or revokes API keys: exit 2 pointing to the console, nothing written', async () => {
+    const keyIds = () => t.db('api_keys').orderBy('id').pluck('id');
+    const before = await keyIds();
+    const create = runWalletd(['admin', 'key', 'create', '--company', '1', '--actions', '*', '--wallets', '*'], env);
+    expect(create.status).toBe(2);
+    expect(create.stdout).toBe('');
+    expect(create.stderr).toMatch(
+      /^walletd admin key create was removed: the CLI authenticates nobody, so API keys are created in the console/,
+    );
+    expect(create.stderr).toContain('POST /console/api/keys');
+    expect(await keyIds()).toEqual(before);
+    const seeded = await seedCompany(t.db, 'paid', 'Initech');
+    const { id } = await t.db('api_keys').where({ company_id: seeded.companyId }).first('id');
+    const revoke = runWalletd(['admin', 'key', 'revoke', String(id)], env);
+    expect(revoke.status).toBe(2);
+    expect(revoke.stderr).toMatch(/^walletd admin key revoke was removed: .*POST \/console\/api\/keys\/ID\/revoke/);
+    expect(await t.db('api_keys').where({ id }).first('revoked_at')).toEqual({ revoked_at: null });
+    expect((await fetch(`${base}/me`, { headers: { authorization: `Bearer ${seeded.rootKey}` } })).status).toBe(200);
+  });
+
   it('refuses bad input with a message and exit code 1, never a stack', () => {
-    const bad = runWalletd(['admin', 'key', 'create', '--company', '1', '--actions', 'wallets:fly', '--wallets', '*'], env);
-    expect(bad.status).toBe(1);
-    expect(bad.stderr).toMatch(/^walletd: unknown action "wallets:fly"; known actions: /);
+    const bad = runWalletd(['admin', 'key', 'list', '--company', 'one'], env);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('--company must be a positive integer, got "one"');
     expect(bad.stderr).not.toMatch(/\n\s+at /);
     const plan = runWalletd(['admin', 'plan', 'set', '--company', '1', '--plan', 'gold'], env);
     expect(plan.stderr.trim()).toBe('walletd: plan must be none, free or paid, not "gold"');
