@@ -1,8 +1,12 @@
 import type { ComponentType } from 'preact';
 import type { Me } from './api';
+import { DepositDetail } from './pages/DepositDetail';
 import { Overview } from './pages/Overview';
 import { RequestDetail } from './pages/RequestDetail';
 import { Requests } from './pages/Requests';
+import { Transactions } from './pages/Transactions';
+import { WithdrawalDetail } from './pages/WithdrawalDetail';
+import { Withdrawals } from './pages/Withdrawals';
 
 /** What a page gets: who is signed in and the path's captured parts (ids). */
 export interface PageProps {
@@ -30,4 +34,16 @@ export const ROUTES: Route[] = [
     nav: { label: 'Requests', href: '/console/requests', match: /^\/console\/requests/ },
   },
   { pattern: /^\/console\/requests\/([^/]+)\/?$/, page: ({ me, params }) => <RequestDetail id={params[0]!} me={me} /> },
+  {
+    pattern: /^\/console\/transactions\/?$/,
+    page: Transactions,
+    nav: { label: 'Transactions', href: '/console/transactions', match: /^\/console\/transactions/ },
+  },
+  { pattern: /^\/console\/transactions\/deposits\/([^/]+)\/?$/, page: DepositDetail },
+  {
+    pattern: /^\/console\/withdrawals\/?$/,
+    page: Withdrawals,
+    nav: { label: 'Withdrawals', href: '/console/withdrawals', match: /^\/console\/withdrawals/ },
+  },
+  { pattern: /^\/console\/withdrawals\/([^/]+)\/?$/, page: WithdrawalDetail },
 ];

@@ -33,7 +33,10 @@ export async function withdrawalPeople(db: Db, rows: Row[]): Promise<Map<number,
     ...new Set([...rows.map((r) => r.created_by_key), ...requests.map((r) => r.proposed_by_key)].filter((id): id is number => id !== null)),
   ];
   const keys = new Map(
-    ((await db('api_keys').whereIn('id', keyIds).select('id', 'name')) as { id: number; name: string | null }[]).map((k) => [k.id, keyName(k)]),
+    ((await db('api_keys').whereIn('id', keyIds).select('id', 'name')) as { id: number; name: string | null }[]).map((k) => [
+      k.id,
+      keyName(k),
+    ]),
   );
   const byRequest = new Map(requests.map((r) => [r.id, r]));
   const out = new Map<number, WithdrawalPeople>();

@@ -98,7 +98,15 @@ describe('console read pages', () => {
 
     // The record the indexer writes after a round (chainHealthReporter), with the follower's own figures.
     const { head, indexed } = follower.stats();
-    await publishChainHealth(t.db, { ...follower.key, status: 'ok', reason: null, nodeReachable: true, head: head + 3n, indexed, lastError: null });
+    await publishChainHealth(t.db, {
+      ...follower.key,
+      status: 'ok',
+      reason: null,
+      nodeReachable: true,
+      head: head + 3n,
+      indexed,
+      lastError: null,
+    });
     const after = await alice.b.call('GET', '/console/api/overview');
     expect(after.body.chains).toEqual([
       expect.objectContaining({
@@ -118,7 +126,13 @@ describe('console read pages', () => {
     const byHash = await alice.b.call('GET', `/console/api/transactions?q=${depositHash.toUpperCase().replace('0X', '0x')}`);
     expect(byHash.status).toBe(200);
     expect(byHash.body.transactions).toEqual([
-      expect.objectContaining({ kind: 'deposit', txHash: depositHash, amount: '5.000000000000000001', status: 'confirmed', walletName: 'treasury' }),
+      expect.objectContaining({
+        kind: 'deposit',
+        txHash: depositHash,
+        amount: '5.000000000000000001',
+        status: 'confirmed',
+        walletName: 'treasury',
+      }),
     ]);
     const byAddress = await alice.b.call('GET', `/console/api/transactions?q=${source.toLowerCase()}`);
     expect(byAddress.body.transactions.map((x: { txHash: string }) => x.txHash)).toEqual([depositHash]);
@@ -154,7 +168,12 @@ describe('console read pages', () => {
     expect((await mallory.b.call('GET', `/console/api/transactions?walletId=${walletId}`)).status).toBe(404);
     const [deposit] = await t.db('transfers').where({ tx_hash: depositHash });
     expect((await mallory.b.call('GET', `/console/api/transactions/deposits/${deposit.id}`)).status).toBe(404);
-    const w = await api('POST', `/wallets/${walletId}/withdrawals`, { asset: 'ETH', toAddress: recipient, amount: '0.1', idempotencyKey: 'x-co' });
+    const w = await api('POST', `/wallets/${walletId}/withdrawals`, {
+      asset: 'ETH',
+      toAddress: recipient,
+      amount: '0.1',
+      idempotencyKey: 'x-co',
+    });
     expect(w.status).toBe(201);
     expect((await mallory.b.call('GET', '/console/api/withdrawals')).body.withdrawals).toEqual([]);
     expect((await mallory.b.call('GET', `/console/api/withdrawals/${w.body.id}`)).status).toBe(404);
@@ -205,7 +224,11 @@ describe('console read pages', () => {
 
     const prepared = await alice.b.call('POST', `/console/api/requests/${id}/prepare`);
     expect(prepared.status).toBe(200);
-    expect(prepared.body).toMatchObject({ prepared: true, request: { status: 'approved', lastError: null }, withdrawal: { status: 'prepared' } });
+    expect(prepared.body).toMatchObject({
+      prepared: true,
+      request: { status: 'approved', lastError: null },
+      withdrawal: { status: 'prepared' },
+    });
     const again = await alice.b.call('POST', `/console/api/requests/${id}/prepare`);
     expect(again.body.withdrawal.id).toBe(prepared.body.withdrawal.id);
     expect(await t.db('withdrawals').where({ request_id: id }).count({ n: '*' })).toEqual([{ n: 1 }]);
