@@ -20,7 +20,8 @@ function voteErrorText(e: unknown): string {
 /** What a counted vote led to, in one sentence. */
 function outcomeText(a: VoteAnswer): string {
   if (a.prepared && a.withdrawal) return `Approved: quorum reached, withdrawal prepared #${a.withdrawal.id}.`;
-  if (a.reason !== undefined) return `Approved, not yet prepared: ${a.reason}`;
+  // The box below the votes says why and offers Prepare now; this line only tells what the vote did.
+  if (a.reason !== undefined) return 'Your approval reached the quorum: the request is approved, its withdrawal not yet prepared.';
   if (a.request.status === 'rejected')
     return a.code === 'policy_denied' ? `Rejected by policy: ${a.message}` : 'Rejected. The request is closed.';
   if (a.request.status === 'approved') return `Approved. ${a.message}`;

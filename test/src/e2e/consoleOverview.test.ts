@@ -14,9 +14,11 @@ import {
   createTestDatabase,
   eventually,
   onboardMember,
+  type RpcProxy,
   seedCompany,
   startAnvil,
   startConsole,
+  startRpcProxy,
   startTestApp,
 } from '@walletd/test-harness';
 import { describeWithChromium, launchChromium } from '../harness/chromium';
@@ -36,7 +38,9 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
   let app: TestApp;
   let con: ConsoleServer;
   let s: Seeded;
-  let browser: BrowserContext;
+  let proxy: RpcProxy;
+  let nodeDown = false;
+  const browsers: BrowserContext[] = [];
   const recipient = '0x000000000000000000000000000000000000dEaD';
   const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
 
@@ -52,7 +56,9 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
       pollIntervalMs: 100,
     };
     const key = new MasterKey(Buffer.alloc(32, 7));
-    const over = { chains: [settings], indexer: { healthMaxAgeMs: 60_000, stalledAfterMs: 60_000 } };
+    // The API and the console reach the node through a proxy the test can cut; the indexer reads it directly.
+    proxy = await startRpcProxy(anvil.url, { before: () => (nodeDown ? 'drop' : undefined) });
+    const over = { chains: [{ ...settings, rpcUrl: proxy.url }], indexer: { healthMaxAgeMs: 60_000, stalledAfterMs: 60_000 } };
     app = await startTestApp(t.db, over, key);
     con = await startConsole(t.db, over, key);
     indexer = createIndexer({
@@ -66,8 +72,9 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     s = await seedCompany(t.db);
   });
   afterAll(async () => {
-    await browser?.close();
+    for (const b of browsers) await b.close();
     await indexer?.stop();
+    await proxy?.close();
     await con?.close();
     await app?.close();
     await anvil?.stop();
@@ -75,7 +82,8 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
   });
 
   const signIn = async (m: Awaited<ReturnType<typeof onboardMember>>): Promise<Page> => {
-    browser = await launchChromium();
+    const browser = await launchChromium();
+    browsers.push(browser);
     const page = await browser.newPage();
     await page.goto(`${con.url}/console/sign-in`);
     await page.getByLabel('Email').fill(m.email);
@@ -171,5 +179,34 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     const lines = await history.allTextContents();
     expect(lines.map((l) => l.split(' ')[0])).toEqual(['prepared', 'signed', 'broadcast', 'confirmed']);
     await page.getByTestId('withdrawal-facts').getByText(done.body.txHash).waitFor();
+  });
+
+  it('a quorum reached while the node is down says "approved, not yet prepared" and why; Prepare now prepares it once the node is back', async () => {
+    const walletId = (await api('GET', '/wallets')).body.wallets[0].id as number;
+    const proposed = await api('POST', '/withdrawal-requests', { walletId, asset: 'ETH', toAddress: recipient, amount: '0.5' });
+    expect(proposed.status).toBe(201);
+    const admin = await onboardMember(con, t.db, { companyId: s.companyId, email: 'admin@acme.test', role: 'admin' });
+    const page = await signIn(admin);
+    await page.goto(`${con.url}/console/requests/${proposed.body.id}`);
+    nodeDown = true;
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    const outcome = page.getByTestId('vote-outcome');
+    await outcome.waitFor();
+    nodeDown = false;
+    await expect(outcome.textContent()).resolves.toBe(
+      'Your approval reached the quorum: the request is approved, its withdrawal not yet prepared.',
+    );
+    await expect(page.getByTestId('not-prepared').textContent()).resolves.toMatch(/^Approved, not yet prepared: .*(did not answer|failed)/);
+    expect(await t.db('withdrawal_requests').where({ id: proposed.body.id }).first('status', 'withdrawal_id')).toEqual({
+      status: 'approved',
+      withdrawal_id: null,
+    });
+
+    await page.screenshot({ path: join(DOCS, 'console-request-not-prepared.png') });
+    await page.getByRole('button', { name: 'Prepare now' }).click();
+    await page.getByTestId('not-prepared').waitFor({ state: 'detached' });
+    const [withdrawal] = await t.db('withdrawals').where({ request_id: proposed.body.id });
+    expect(withdrawal).toMatchObject({ status: 'prepared' });
+    await expect(outcome.textContent()).resolves.toBe(`Prepared: withdrawal #${withdrawal.id}.`);
   });
 });
