@@ -65,6 +65,7 @@ export interface InboxRequest {
   proposedByKey: number | null;
   proposedByMember: number | null;
   proposedByEmail: string | null;
+  walletName: string;
   withdrawalId: number | null;
   lastError: string | null;
   createdAt: string;
@@ -80,7 +81,88 @@ export interface VoteAnswer {
   message: string;
   code?: string;
   prepared: boolean;
+  /** Why the approved request is not yet prepared (the quorum was reached, the node or the funds were not there). */
+  reason?: string;
   withdrawal: { id: number; status: string } | null;
 }
 
 export const approvalsOf = (r: InboxRequest): number => r.votes.filter((v) => v.decision === 'approve').length;
+
+export interface Asset {
+  key: string;
+  symbol: string;
+  decimals: number;
+}
+
+/** A wallet as the overview answers it: balances per asset, exact decimal strings. */
+export interface OverviewWallet {
+  id: number;
+  name: string;
+  chain: string;
+  network: string;
+  balances: { asset: Asset; confirmed: string; pending: string; reserved: string; available: string }[];
+}
+
+/** One followed chain's indexer, as /readyz judges it. */
+export interface ChainHealth {
+  chain: string;
+  network: string;
+  ready: boolean;
+  reason?: string;
+  nodeReachable: boolean | null;
+  head: string | null;
+  indexed: string | null;
+  lag: string | null;
+  ageSeconds: number | null;
+}
+
+/** A deposit or withdrawal on chain (GET /v1/transactions' row, with the wallet's name). */
+export interface Transaction {
+  id: number;
+  kind: 'deposit' | 'withdrawal';
+  withdrawalId: number | null;
+  walletId: number;
+  walletName: string | null;
+  chain: string;
+  network: string;
+  txHash: string;
+  asset: Asset;
+  amount: string;
+  fromAddress: string | null;
+  toAddress: string | null;
+  blockNumber: number | null;
+  status: string;
+  confirmations: number;
+  reason: string | null;
+  createdAt: string;
+}
+
+export interface Withdrawal {
+  id: number;
+  walletId: number;
+  walletName: string | null;
+  requestId: number | null;
+  status: string;
+  chain: string;
+  network: string;
+  asset: Asset;
+  amount: string;
+  toAddress: string | null;
+  outputs: { toAddress: string; amount: string }[];
+  fromAddress: string;
+  fee: { amount: string; asset: Asset } | null;
+  feeEstimate: { amount: string; asset: Asset } | null;
+  txHash: string | null;
+  confirmations: number | null;
+  reason: string | null;
+  lastError: string | null;
+  createdAt: string;
+  proposedBy: string | null;
+  approvedBy: { email: string; at: string }[];
+  history?: { status: string; at: string; details: Record<string, unknown> | null }[];
+}
+
+/** Owners and admins may move funds (the server's role table decides; this only hides controls). */
+export const mayMoveFunds = (me: Me): boolean => me.role === 'owner' || me.role === 'admin';
+
+export const when = (iso: string): string => new Date(iso).toLocaleString();

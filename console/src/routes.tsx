@@ -6,6 +6,10 @@ import { RequestDetail } from './pages/RequestDetail';
 import { Requests } from './pages/Requests';
 import { WebhookDetail } from './pages/WebhookDetail';
 import { Webhooks } from './pages/Webhooks';
+import { DepositDetail } from './pages/DepositDetail';
+import { Transactions } from './pages/Transactions';
+import { WithdrawalDetail } from './pages/WithdrawalDetail';
+import { Withdrawals } from './pages/Withdrawals';
 
 /** What a page gets: who is signed in and the path's captured parts (ids). */
 export interface PageProps {
@@ -33,6 +37,18 @@ export const ROUTES: Route[] = [
     nav: { label: 'Requests', href: '/console/requests', match: /^\/console\/requests/ },
   },
   { pattern: /^\/console\/requests\/([^/]+)\/?$/, page: ({ me, params }) => <RequestDetail id={params[0]!} me={me} /> },
+  {
+    pattern: /^\/console\/transactions\/?$/,
+    page: Transactions,
+    nav: { label: 'Transactions', href: '/console/transactions', match: /^\/console\/transactions/ },
+  },
+  { pattern: /^\/console\/transactions\/deposits\/([^/]+)\/?$/, page: DepositDetail },
+  {
+    pattern: /^\/console\/withdrawals\/?$/,
+    page: Withdrawals,
+    nav: { label: 'Withdrawals', href: '/console/withdrawals', match: /^\/console\/withdrawals/ },
+  },
+  { pattern: /^\/console\/withdrawals\/([^/]+)\/?$/, page: WithdrawalDetail },
   {
     pattern: /^\/console\/webhooks\/?$/,
     page: Webhooks,

@@ -1,8 +1,37 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, type ChainHealth, errorText, type OverviewWallet } from '../api';
+import { ErrorLine } from '../fields';
 import type { PageProps } from '../routes';
 import { navigate } from '../router';
 
-/** The landing page once signed in. */
+/** Why a chain is not ready, in words (the codes are /readyz's). */
+const REASONS: Record<string, string> = {
+  not_indexed: 'no indexer has reported yet',
+  stale: 'the indexer has not reported lately',
+  stalled: 'the indexer is stuck in a round',
+  lagging: 'the indexer is behind the node',
+  node_unreachable: 'the node does not answer',
+  disk_full: 'the database is out of disk space',
+};
+
+function health(c: ChainHealth): string {
+  if (c.ready) return 'ok';
+  const reason = c.reason ?? 'not ready';
+  return REASONS[reason] ?? reason;
+}
+
+/**
+ * The landing page: the company's wallets with their balances per asset (confirmed, pending,
+ * reserved by withdrawals in flight, available) and each followed chain's indexer health and lag.
+ */
 export function Overview({ me }: PageProps) {
+  const [data, setData] = useState<{ wallets: OverviewWallet[]; chains: ChainHealth[] } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api<{ wallets: OverviewWallet[]; chains: ChainHealth[] }>('GET', '/overview')
+      .then(setData)
+      .catch((e) => setError(errorText(e)));
+  }, []);
   const go = (to: string) => (e: Event) => {
     e.preventDefault();
     navigate(to);
@@ -10,7 +39,6 @@ export function Overview({ me }: PageProps) {
   return (
     <>
       <h1>Overview</h1>
-      <p>Wallets, balances and each chain's indexer health will appear here.</p>
       {!me.mfaEnrolled && (
         <p>
           <a href="/console/mfa" onClick={go('/console/mfa')}>
@@ -18,6 +46,78 @@ export function Overview({ me }: PageProps) {
           </a>{' '}
           to protect your account.
         </p>
+      )}
+      <ErrorLine error={error} />
+      {data === null && !error && <p>Loading…</p>}
+      {data && (
+        <>
+          <h2>Wallets</h2>
+          {data.wallets.length === 0 ? (
+            <p class="muted">No wallets yet.</p>
+          ) : (
+            <table data-testid="balances">
+              <thead>
+                <tr>
+                  <th>Wallet</th>
+                  <th>Chain</th>
+                  <th>Asset</th>
+                  <th class="num">Confirmed</th>
+                  <th class="num">Pending</th>
+                  <th class="num">Reserved</th>
+                  <th class="num">Available</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.wallets.flatMap((w) =>
+                  w.balances.map((b, i) => (
+                    <tr key={`${w.id}:${b.asset.key}`}>
+                      <td>{i === 0 ? w.name : ''}</td>
+                      <td>{i === 0 ? `${w.chain} / ${w.network}` : ''}</td>
+                      <td>{b.asset.symbol}</td>
+                      <td class="num">{b.confirmed}</td>
+                      <td class="num">{b.pending}</td>
+                      <td class="num">{b.reserved}</td>
+                      <td class="num">{b.available}</td>
+                    </tr>
+                  )),
+                )}
+              </tbody>
+            </table>
+          )}
+          <p class="muted">
+            Confirmed is credited; pending is detected but not final; reserved is held by withdrawals in flight; available is what a new
+            withdrawal can take.
+          </p>
+          <h2>Indexers</h2>
+          {data.chains.length === 0 ? (
+            <p class="muted">No chain is followed (chains[] in the configuration).</p>
+          ) : (
+            <table data-testid="chains">
+              <thead>
+                <tr>
+                  <th>Chain</th>
+                  <th class="num">Node head</th>
+                  <th class="num">Indexed</th>
+                  <th class="num">Lag (blocks)</th>
+                  <th>Health</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.chains.map((c) => (
+                  <tr key={`${c.chain}:${c.network}`}>
+                    <td>
+                      {c.chain} / {c.network}
+                    </td>
+                    <td class="num">{c.head ?? '—'}</td>
+                    <td class="num">{c.indexed ?? '—'}</td>
+                    <td class="num">{c.lag ?? '—'}</td>
+                    <td class={c.ready ? 'ok' : 'error'}>{health(c)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
       )}
       <p class="muted">Session ends by {new Date(me.sessionExpiresAt).toLocaleString()} at the latest.</p>
     </>

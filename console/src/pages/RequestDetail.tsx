@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, approvalsOf, errorText, type InboxRequest, type Me, type VoteAnswer } from '../api';
+import { ApiError, api, approvalsOf, errorText, type InboxRequest, type Me, mayMoveFunds, type VoteAnswer } from '../api';
 import { navigate } from '../router';
 import { policyList, proposer } from './Requests';
 import { CodeField, ErrorLine } from '../fields';
@@ -20,6 +20,8 @@ function voteErrorText(e: unknown): string {
 /** What a counted vote led to, in one sentence. */
 function outcomeText(a: VoteAnswer): string {
   if (a.prepared && a.withdrawal) return `Approved: quorum reached, withdrawal prepared #${a.withdrawal.id}.`;
+  // The box below the votes says why and offers Prepare now; this line only tells what the vote did.
+  if (a.reason !== undefined) return 'Your approval reached the quorum: the request is approved, its withdrawal not yet prepared.';
   if (a.request.status === 'rejected')
     return a.code === 'policy_denied' ? `Rejected by policy: ${a.message}` : 'Rejected. The request is closed.';
   if (a.request.status === 'approved') return `Approved. ${a.message}`;
@@ -69,6 +71,21 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
     }
   };
 
+  // Retries building the withdrawal of an approved request (the server answers the same one if it exists).
+  const prepare = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api<VoteAnswer>('POST', `/requests/${encodeURIComponent(id)}/prepare`);
+      setReq(answer.request);
+      setOutcome(answer.withdrawal ? `Prepared: withdrawal #${answer.withdrawal.id}.` : answer.message);
+    } catch (e) {
+      setError(`Still not prepared: ${errorText(e)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const back = (e: Event) => {
     e.preventDefault();
     navigate('/console/requests');
@@ -94,6 +111,7 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
   }
   const mine = req.proposedByMember === me.memberId;
   const voted = req.votes.some((v) => v.memberId === me.memberId);
+  const notPrepared = req.status === 'approved' && req.withdrawalId === null;
   return (
     <>
       <p>
@@ -111,7 +129,7 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
         </dd>
         <dt>From wallet</dt>
         <dd>
-          #{req.walletId}
+          {req.walletName}
           {req.fromAddress && <code> {req.fromAddress}</code>}
         </dd>
         <dt>To</dt>
@@ -143,10 +161,21 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
         {req.withdrawalId !== null && (
           <>
             <dt>Withdrawal</dt>
-            <dd>prepared #{req.withdrawalId}</dd>
+            <dd>
+              prepared{' '}
+              <a
+                href={`/console/withdrawals/${req.withdrawalId}`}
+                onClick={(e) => {
+                  e.preventDefault();
+                  navigate(`/console/withdrawals/${req.withdrawalId}`);
+                }}
+              >
+                #{req.withdrawalId}
+              </a>
+            </dd>
           </>
         )}
-        {req.lastError && (
+        {req.lastError && !notPrepared && (
           <>
             <dt>Last error</dt>
             <dd class="error">{req.lastError}</dd>
@@ -169,6 +198,21 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
         <p class="notice" role="status" data-testid="vote-outcome">
           {outcome}
         </p>
+      )}
+      {notPrepared && (
+        <div class="not-prepared" data-testid="not-prepared">
+          <p>
+            <strong>Approved, not yet prepared</strong>
+            {req.lastError ? `: ${req.lastError}` : '.'}
+          </p>
+          {mayMoveFunds(me) ? (
+            <button type="button" disabled={busy} onClick={() => void prepare()}>
+              Prepare now
+            </button>
+          ) : (
+            <p class="muted">An owner or admin can prepare it once the cause is fixed.</p>
+          )}
+        </div>
       )}
       <ErrorLine error={error} />
       {req.status === 'pending' && !voted && pending === null && (

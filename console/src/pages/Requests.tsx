@@ -6,16 +6,25 @@ import { ErrorLine } from '../fields';
 /** Shortens a long address for a table cell; the detail view shows it whole. */
 export const short = (s: string | null): string => (s === null ? 'several' : s.length > 16 ? `${s.slice(0, 8)}…${s.slice(-6)}` : s);
 
-/** The inbox: requests still waiting for people, newest first (the API's order). */
+type Tab = 'pending' | 'approved' | 'rejected';
+const TABS: { tab: Tab; label: string; empty: string }[] = [
+  { tab: 'pending', label: 'Pending', empty: 'Nothing is waiting for approval.' },
+  { tab: 'approved', label: 'Approved', empty: 'No approved requests.' },
+  { tab: 'rejected', label: 'Rejected', empty: 'No rejected requests.' },
+];
+
+/** The inbox by status (pending first), newest first (the API's order). */
 export function Requests() {
+  const [tab, setTab] = useState<Tab>('pending');
   const [rows, setRows] = useState<InboxRequest[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    api<{ data: InboxRequest[] }>('GET', '/requests?status=pending')
+    setRows(null);
+    api<{ data: InboxRequest[] }>('GET', `/requests?status=${tab}`)
       .then((r) => setRows(r.data))
       .catch((e) => setError(errorText(e)));
-  }, []);
+  }, [tab]);
 
   const open = (id: number) => (e: Event) => {
     e.preventDefault();
@@ -26,9 +35,16 @@ export function Requests() {
     <>
       <h1>Withdrawal requests</h1>
       <p class="muted">Requests a spending policy holds for people to approve. Open one to approve or reject it.</p>
+      <div class="tabs" role="tablist">
+        {TABS.map((t) => (
+          <button key={t.tab} type="button" role="tab" aria-selected={tab === t.tab} class="tab" onClick={() => setTab(t.tab)}>
+            {t.label}
+          </button>
+        ))}
+      </div>
       <ErrorLine error={error} />
       {rows === null && !error && <p>Loading…</p>}
-      {rows?.length === 0 && <p data-testid="inbox-empty">Nothing is waiting for approval.</p>}
+      {rows?.length === 0 && <p data-testid="inbox-empty">{TABS.find((t) => t.tab === tab)?.empty}</p>}
       {rows && rows.length > 0 && (
         <table data-testid="inbox">
           <thead>
@@ -38,8 +54,8 @@ export function Requests() {
               <th>Amount</th>
               <th>Destination</th>
               <th>Proposed by</th>
-              <th>Approvals</th>
-              <th>Policies</th>
+              <th>{tab === 'pending' ? 'Approvals' : 'Votes'}</th>
+              <th>{tab === 'approved' ? 'Withdrawal' : 'Policies'}</th>
             </tr>
           </thead>
           <tbody>
@@ -50,7 +66,7 @@ export function Requests() {
                     #{r.id}
                   </a>
                 </td>
-                <td>#{r.walletId}</td>
+                <td>{r.walletName}</td>
                 <td class="num">
                   {r.amount} {r.asset.symbol}
                 </td>
@@ -61,7 +77,7 @@ export function Requests() {
                 <td>
                   {approvalsOf(r)} of {r.requiredApprovals}
                 </td>
-                <td>{policyList(r) || '—'}</td>
+                <td>{tab === 'approved' ? preparedText(r) : policyList(r) || '—'}</td>
               </tr>
             ))}
           </tbody>
@@ -70,6 +86,9 @@ export function Requests() {
     </>
   );
 }
+
+/** An approved request's withdrawal, or that it still waits to be prepared. */
+export const preparedText = (r: InboxRequest): string => (r.withdrawalId !== null ? `#${r.withdrawalId}` : 'not yet prepared');
 
 /** Who proposed: a member by email, or the API key that did it on their behalf. */
 export function proposer(r: InboxRequest): string {

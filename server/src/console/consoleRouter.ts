@@ -10,7 +10,10 @@ import { clearSessionCookies, setSessionCookies } from './cookies';
 import { loadCredentials } from './credentials';
 import { confirmMfaEnrollment, startMfaEnrollment } from './enrollMfa';
 import { mountKeyRoutes } from './keyRoutes';
+import { mountOverviewRoutes } from './overviewRoutes';
 import { mountRequestRoutes } from './requestRoutes';
+import { mountTransactionRoutes } from './transactionRoutes';
+import { mountWithdrawalRoutes } from './withdrawalRoutes';
 import { checkSecondFactor } from './secondFactor';
 import { markSteppedUp, revokeSession } from './sessions';
 import { mfaEnrollmentPending, signIn } from './signIn';
@@ -24,7 +27,7 @@ const str = (v: unknown, name: string): string => {
 
 /**
  * The members' console API (`/console/api`): sign-in, sessions, MFA, one-time links, step-up, the
- * withdrawal-requests inbox. Sign-ins (refused ones too), sign-outs, MFA enrollment and votes go to
+ * withdrawal-requests inbox, the overview, transactions and withdrawals. Sign-ins (refused ones too), sign-outs, MFA enrollment and votes go to
  * the audit log with the member and the address.
  */
 export function consoleRouter(common: Common, clock: Clock): Router {
@@ -132,6 +135,9 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   mountRequestRoutes(r, common, clock, session);
   mountWebhookRoutes(r, common, clock, session);
   mountKeyRoutes(r, common, clock, session);
+  mountOverviewRoutes(r, common, session);
+  mountTransactionRoutes(r, common, session);
+  mountWithdrawalRoutes(r, common, session);
 
   r.use((_req, _res, next) => next(new BaseError('not_found', 'No such console endpoint')));
   return r;

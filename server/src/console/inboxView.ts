@@ -15,6 +15,8 @@ export interface InboxRequest extends RequestView {
   policyIds: string;
   votes: InboxVote[];
   proposedByEmail: string | null;
+  /** The wallet's name, as the company calls it (ids mean nothing to a person). */
+  walletName: string;
 }
 
 export async function toInboxRequest(db: Db, plugins: PluginRegistry, row: RequestRow): Promise<InboxRequest> {
@@ -34,8 +36,10 @@ export async function toInboxRequest(db: Db, plugins: PluginRegistry, row: Reque
   const proposer = row.proposed_by_member
     ? ((await db('members').where({ id: row.proposed_by_member }).first('email')) as { email: string } | undefined)
     : undefined;
+  const wallet = (await db('wallets').where({ id: row.wallet_id }).first('name')) as { name: string };
   return {
     ...view,
+    walletName: wallet.name,
     policyIds: decision.outcome === 'refuse' ? decision.policyIds : '',
     votes: votes.map((v) => ({ memberId: v.member_id, email: v.email, decision: v.decision, at: v.created_at.toISOString() })),
     proposedByEmail: proposer?.email ?? null,

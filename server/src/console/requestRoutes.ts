@@ -1,7 +1,8 @@
 import type { RequestHandler, Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../context';
-import { listRequests, voteOnRequest } from '../services/withdrawals/requests';
+import { audit } from '../services/audit';
+import { listRequests, prepareApprovedRequest, voteOnRequest } from '../services/withdrawals/requests';
 import type { Clock } from './clock';
 import { inboxRequest, toInboxRequest } from './inboxView';
 import { requireMfaEnrolled, requireRoleAction } from './memberGuards';
@@ -47,8 +48,36 @@ export function mountRequestRoutes(r: Router, common: Common, clock: Clock, sess
         message: out.message,
         ...(out.code ? { code: out.code, policyIds: out.policyIds } : {}),
         prepared: out.withdrawal !== undefined,
+        ...(out.notPrepared !== undefined ? { reason: out.notPrepared } : {}),
         withdrawal: out.withdrawal ?? null,
       });
     });
   }
+
+  // "Prepare now": an approved request whose withdrawal could not be built at the quorum (node down,
+  // funds short). Idempotent: the withdrawal's key is the request's, so a second call answers the
+  // same withdrawal. No step-up: the people already decided; this only retries the build.
+  r.post('/requests/:id/prepare', session, enrolled, async (req, res) => {
+    const s = req.memberSession!;
+    const row = await inboxRequest(db, s.companyId, String(req.params.id));
+    requireRoleAction(s, 'withdrawals:create', 'prepare approved withdrawal requests; owners and admins may');
+    const out = await prepareApprovedRequest(common, row.id);
+    await audit(db, {
+      companyId: s.companyId,
+      actorType: 'member',
+      actorId: s.memberId,
+      action: 'withdrawal_request.prepared',
+      targetType: 'withdrawal_request',
+      targetId: row.id,
+      ip: req.ip ?? null,
+      details: { sessionId: s.id, withdrawalId: out.withdrawal?.id ?? null },
+    });
+    const updated = await inboxRequest(db, s.companyId, String(row.id));
+    res.json({
+      request: await toInboxRequest(db, plugins, updated),
+      message: `request ${row.id} prepared as withdrawal ${out.withdrawal?.id}`,
+      prepared: true,
+      withdrawal: out.withdrawal ?? null,
+    });
+  });
 }

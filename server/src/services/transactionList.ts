@@ -17,6 +17,12 @@ export interface TransactionQuery {
   walletIds: ReadonlySet<number> | null;
   walletId?: number;
   search?: string;
+  /**
+   * The console's search box: a transaction hash, or an address either side of the transfer (a
+   * withdrawal's source or any of its recipients). 0x-hex compares case-insensitively (EVM
+   * checksums); other encodings (base58, bech32, TON) exactly.
+   */
+  hashOrAddress?: string;
   /** The `next` of the previous page (opaque), or a transfer id (the form before withdrawals were listed). */
   after?: string;
   limit: number;
@@ -67,6 +73,15 @@ function statementName(text: string): string {
   return name;
 }
 
+/** `p` is the bound text; 0x-hex is compared lower-cased on both sides (the text stays one variant per form). */
+function hashOrAddressFilter(alias: 't' | 'w', p: string, value: string): string {
+  const hex = /^0x[0-9a-fA-F]+$/.test(value);
+  const eq = (col: string) => (hex ? `lower(${col}) = lower(${p})` : `${col} = ${p}`);
+  const sides = [`lower(${alias}.tx_hash) = lower(${p})`, eq(`${alias}.from_address`), eq(`${alias}.to_address`)];
+  if (alias === 'w') sides.push(`exists (select 1 from jsonb_array_elements(w.outputs) o where ${eq(`o->>'toAddress'`)})`);
+  return `(${sides.join(' or ')})`;
+}
+
 /** Cursor "<microseconds>.<d|w>.<id>": newest first by when the transaction appeared, then kind, then id. */
 async function parseAfter(db: Db, after: string): Promise<[string, string, number] | null> {
   const m = /^([0-9]{1,20})\.([dw])\.([1-9][0-9]{0,15})$/.exec(after);
@@ -103,6 +118,7 @@ export async function listTransactions(db: Db, config: WalletdConfig, plugins: P
     if (q.walletIds !== null) parts.push(`${alias}.wallet_id = any(${param([...q.walletIds], '::int[]')})`);
     if (q.walletId !== undefined) parts.push(`${alias}.wallet_id = ${param(q.walletId)}`);
     if (q.search !== undefined) parts.push(`lower(${alias}.tx_hash) = lower(${param(q.search, '::text')})`);
+    if (q.hashOrAddress !== undefined) parts.push(hashOrAddressFilter(alias, param(q.hashOrAddress, '::text'), q.hashOrAddress));
     if (cursor) {
       const kind = alias === 't' ? KIND_CODE.deposit : KIND_CODE.withdrawal;
       parts.push(

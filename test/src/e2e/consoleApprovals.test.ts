@@ -127,7 +127,7 @@ describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
     await expect(row.count()).resolves.toBe(1);
     const cells = await row.locator('td').allTextContents();
     const [policy] = (await t.db('spending_policies').where({ company_id: s.companyId }).select('id')) as { id: number }[];
-    expect(cells).toEqual([`#${id}`, `#${walletId}`, '2 ETH', '0x000000…00dEaD', 'alice@acme.test', '0 of 2', `#${policy!.id}`]);
+    expect(cells).toEqual([`#${id}`, 'treasury', '2 ETH', '0x000000…00dEaD', 'alice@acme.test', '0 of 2', `#${policy!.id}`]);
     mkdirSync(DOCS, { recursive: true });
     await bobPage.screenshot({ path: join(DOCS, 'console-requests.png') });
 

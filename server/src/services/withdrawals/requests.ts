@@ -1,4 +1,4 @@
-import { BaseError, type Db, type PluginRegistry, ROLE_ACTIONS, isRole } from '@walletd/core';
+import { BaseError, type Db, type PluginRegistry, ROLE_ACTIONS, isBaseError, isRole } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
@@ -97,6 +97,8 @@ export interface VoteOutcome {
   policyIds?: string;
   message: string;
   withdrawal?: WithdrawalView;
+  /** Set when the quorum approved the request but preparing its withdrawal failed: why, in words (also its `lastError`). */
+  notPrepared?: string;
 }
 
 /** Where a vote comes from: the console's session, its address, and the company it is signed in to. */
@@ -112,8 +114,9 @@ export interface VoteOrigin {
  * company and hold a role that may move funds (owner or admin today), may vote once, and cannot
  * approve a request they proposed (they may reject it). One rejection rejects the request. When
  * the approvals reach the quorum the request is approved and prepared as a withdrawal at once,
- * with the approved intent; if preparing fails (node down, funds short) `walletd admin request
- * prepare` retries it later.
+ * with the approved intent. If preparing fails (node down, funds short) the vote still stands: the
+ * answer is the approved request with `notPrepared` (the reason, kept as its `lastError`), and
+ * `prepareApprovedRequest` (the console's "Prepare now", `walletd admin request prepare`) retries.
  */
 export async function voteOnRequest(
   common: Common,
@@ -193,7 +196,15 @@ export async function voteOnRequest(
     return { request: await toRequestView(trx, closed as RequestRow), message: `request ${req.id} approved with ${approvals} approvals` };
   });
   if (outcome.request.status !== 'approved') return outcome;
-  return prepareApprovedRequest(common, requestId, outcome.message);
+  try {
+    return await prepareApprovedRequest(common, requestId, outcome.message);
+  } catch (e) {
+    // The approval is committed whatever the node says; the member learns it stands and why nothing was prepared.
+    const reason = e instanceof Error ? e.message : String(e);
+    if (!isBaseError(e)) common.logger.error({ err: e, requestId }, 'preparing an approved withdrawal request failed');
+    const row = (await db('withdrawal_requests').where({ id: requestId }).first()) as RequestRow;
+    return { request: await toRequestView(db, row), message: `approved, not yet prepared: ${reason}`, notPrepared: reason };
+  }
 }
 
 /** Makes the prepared withdrawal of an approved request (once: its idempotency key is the request's). */

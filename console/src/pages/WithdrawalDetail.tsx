@@ -1,0 +1,108 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, errorText, type Withdrawal, when } from '../api';
+import { ErrorLine } from '../fields';
+import type { PageProps } from '../routes';
+import { navigate } from '../router';
+import { approversText, feeText } from './Withdrawals';
+
+/** A history line's details in words: the request and approvals it came from, a hash, a reason. */
+function detailText(d: Record<string, unknown> | null): string {
+  if (!d) return '';
+  return Object.entries(d)
+    .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
+    .map(([k, v]) => `${k} ${String(v)}`)
+    .join(', ');
+}
+
+/** One withdrawal: what it pays where, who asked and approved, and each status it passed with the time. */
+export function WithdrawalDetail({ params }: PageProps) {
+  const id = params[0] ?? '';
+  const [w, setW] = useState<Withdrawal | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api<Withdrawal>('GET', `/withdrawals/${encodeURIComponent(id)}`)
+      .then(setW)
+      .catch((e) => setError(errorText(e)));
+  }, [id]);
+  const go = (to: string) => (e: Event) => {
+    e.preventDefault();
+    navigate(to);
+  };
+  return (
+    <>
+      <p>
+        <a href="/console/withdrawals" onClick={go('/console/withdrawals')}>
+          ← All withdrawals
+        </a>
+      </p>
+      <ErrorLine error={error} />
+      {!w && !error && <p>Loading…</p>}
+      {w && (
+        <>
+          <h1>
+            Withdrawal #{w.id} <span class={`status ${w.status}`}>{w.status}</span>
+          </h1>
+          <dl class="facts" data-testid="withdrawal-facts">
+            <dt>Amount</dt>
+            <dd>
+              {w.amount} {w.asset.symbol}
+            </dd>
+            <dt>From wallet</dt>
+            <dd>
+              {w.walletName} <code>{w.fromAddress}</code>
+            </dd>
+            <dt>To</dt>
+            <dd>
+              {w.outputs.map((o) => (
+                <div key={o.toAddress}>
+                  <code>{o.toAddress}</code> {w.outputs.length > 1 && `${o.amount} ${w.asset.symbol}`}
+                </div>
+              ))}
+            </dd>
+            <dt>Fee</dt>
+            <dd>{feeText(w)}</dd>
+            <dt>Hash</dt>
+            <dd>{w.txHash ? <code>{w.txHash}</code> : '—'}</dd>
+            <dt>Proposed by</dt>
+            <dd>
+              {w.proposedBy ?? '—'}
+              {w.requestId !== null && (
+                <>
+                  {' '}
+                  (
+                  <a href={`/console/requests/${w.requestId}`} onClick={go(`/console/requests/${w.requestId}`)}>
+                    request #{w.requestId}
+                  </a>
+                  )
+                </>
+              )}
+            </dd>
+            <dt>Approved by</dt>
+            <dd>{approversText(w)}</dd>
+            {w.reason && (
+              <>
+                <dt>Reason</dt>
+                <dd class="error">{w.reason}</dd>
+              </>
+            )}
+            {w.lastError && (
+              <>
+                <dt>Last error</dt>
+                <dd class="error">{w.lastError}</dd>
+              </>
+            )}
+          </dl>
+          <h2>History</h2>
+          <ol data-testid="history">
+            {(w.history ?? []).map((h, i) => (
+              <li key={i}>
+                {h.status} on {when(h.at)}
+                {detailText(h.details) && <span class="muted"> ({detailText(h.details)})</span>}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </>
+  );
+}

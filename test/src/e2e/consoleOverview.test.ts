@@ -1,0 +1,212 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { type ChainSettings, MasterKey, createLogger } from '@walletd/core';
+import { createIndexer, type Indexer } from '@walletd/indexer';
+import { loadPlugins } from '@walletd/server';
+import {
+  type Anvil,
+  type ConsoleServer,
+  type Seeded,
+  type TestApp,
+  type TestDatabase,
+  call,
+  createTestDatabase,
+  eventually,
+  onboardMember,
+  type RpcProxy,
+  seedCompany,
+  startAnvil,
+  startConsole,
+  startRpcProxy,
+  startTestApp,
+} from '@walletd/test-harness';
+import { describeWithChromium, launchChromium } from '../harness/chromium';
+
+const DOCS = join(__dirname, '..', '..', '..', 'docs');
+
+/**
+ * The read pages as a member sees them, over a real indexer following anvil: a deposit is indexed
+ * and confirmed, the overview shows the wallet's balance and the chain's health, the transactions
+ * page finds the deposit by its hash, and a withdrawal made through the API shows on the
+ * withdrawals page with its history.
+ */
+describeWithChromium('the overview, transactions and withdrawals pages in a real browser', () => {
+  let t: TestDatabase;
+  let anvil: Anvil;
+  let indexer: Indexer;
+  let app: TestApp;
+  let con: ConsoleServer;
+  let s: Seeded;
+  let proxy: RpcProxy;
+  let nodeDown = false;
+  const browsers: BrowserContext[] = [];
+  const recipient = '0x000000000000000000000000000000000000dEaD';
+  const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    anvil = await startAnvil();
+    const settings: ChainSettings = {
+      chain: 'ethereum',
+      network: 'devnet',
+      rpcUrl: anvil.url,
+      confirmations: 2,
+      startBlock: 0,
+      pollIntervalMs: 100,
+    };
+    const key = new MasterKey(Buffer.alloc(32, 7));
+    // The API and the console reach the node through a proxy the test can cut; the indexer reads it directly.
+    proxy = await startRpcProxy(anvil.url, { before: () => (nodeDown ? 'drop' : undefined) });
+    const over = { chains: [{ ...settings, rpcUrl: proxy.url }], indexer: { healthMaxAgeMs: 60_000, stalledAfterMs: 60_000 } };
+    app = await startTestApp(t.db, over, key);
+    con = await startConsole(t.db, over, key);
+    indexer = createIndexer({
+      db: t.db,
+      logger: createLogger({ level: 'silent' }),
+      registry: loadPlugins(),
+      chains: [settings],
+      threads: 1,
+    });
+    indexer.start();
+    s = await seedCompany(t.db);
+  });
+  afterAll(async () => {
+    for (const b of browsers) await b.close();
+    await indexer?.stop();
+    await proxy?.close();
+    await con?.close();
+    await app?.close();
+    await anvil?.stop();
+    await t?.drop();
+  });
+
+  const signIn = async (m: Awaited<ReturnType<typeof onboardMember>>): Promise<Page> => {
+    const browser = await launchChromium();
+    browsers.push(browser);
+    const page = await browser.newPage();
+    await page.goto(`${con.url}/console/sign-in`);
+    await page.getByLabel('Email').fill(m.email);
+    await page.getByLabel('Password').fill(m.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Authenticator code (or a recovery code)').fill(m.code());
+    await page.getByRole('button', { name: 'Verify and sign in' }).click();
+    await page.getByTestId('member').waitFor();
+    return page;
+  };
+
+  it('shows the confirmed deposit in the balances, the chain’s health, the deposit by its hash, and the withdrawal’s history', async () => {
+    const walletId = (await api('POST', '/wallets', { name: 'treasury', chain: 'ethereum', network: 'devnet' })).body.id as number;
+    const source = (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    const depositHash = await anvil.send(source, 3n * 10n ** 18n + 7n);
+    await anvil.mine(2);
+    const confirmed = await eventually(
+      () => t.db('transfers').where({ tx_hash: depositHash }).first('status'),
+      (r) => r?.status === 'confirmed',
+    );
+    expect(confirmed?.status).toBe('confirmed');
+
+    const viewer = await onboardMember(con, t.db, { companyId: s.companyId, email: 'viewer@acme.test', role: 'viewer' });
+    const page = await signIn(viewer);
+
+    // Overview: the wallet by name, its balance to the wei; the chain followed to the node's head.
+    const balances = page.getByTestId('balances').locator('tbody tr');
+    await balances.first().waitFor();
+    expect(await balances.first().locator('td').allTextContents()).toEqual([
+      'treasury',
+      'ethereum / devnet',
+      'ETH',
+      '3.000000000000000007',
+      '0',
+      '0',
+      '3.000000000000000007',
+    ]);
+    const chain = await page.getByTestId('chains').locator('tbody tr').first().locator('td').allTextContents();
+    expect(chain[0]).toBe('ethereum / devnet');
+    expect(chain[4]).toBe('ok');
+    expect(chain.slice(1, 4)).toEqual([expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/)]);
+    mkdirSync(DOCS, { recursive: true });
+    await page.screenshot({ path: join(DOCS, 'console-overview.png') });
+
+    // A withdrawal through the API: prepared, sent, mined, confirmed by the indexer.
+    const prepared = await api('POST', `/wallets/${walletId}/withdrawals`, {
+      asset: 'ETH',
+      toAddress: recipient,
+      amount: '1.25',
+      idempotencyKey: 'payout-1',
+    });
+    expect(prepared.status).toBe(201);
+    expect((await api('POST', `/withdrawals/${prepared.body.id}/broadcast`)).body.status).toBe('broadcast');
+    await anvil.mine(2);
+    const done = await eventually(
+      () => api('GET', `/withdrawals/${prepared.body.id}`),
+      (r) => r.body.status === 'confirmed',
+    );
+    expect(done.body.status).toBe('confirmed');
+
+    // Transactions: the deposit found by its hash, with its lifecycle.
+    await page.getByRole('link', { name: 'Transactions', exact: true }).click();
+    await page.getByTestId('transactions').waitFor();
+    await page.getByLabel('Hash or address').fill(depositHash);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const found = page.getByTestId('transactions').locator('tbody tr');
+    // The unfiltered list had the withdrawal above the deposit: the search leaves one row.
+    await found.nth(1).waitFor({ state: 'detached' });
+    const cells = await found.first().locator('td').allTextContents();
+    expect(cells.slice(1, 4)).toEqual(['treasury', 'deposit', '3.000000000000000007 ETH']);
+    expect(cells[6]).toMatch(/^detected → confirmed \(\d+ confirmations\)$/);
+    await page.screenshot({ path: join(DOCS, 'console-transactions.png') });
+    await found.first().locator('a').click();
+    await page.getByTestId('lifecycle').locator('li').nth(1).waitFor();
+    await expect(page.getByTestId('lifecycle').locator('li').allTextContents()).resolves.toEqual([
+      expect.stringMatching(/^detected on .* \(in block \d+\)$/),
+      expect.stringMatching(/^confirmed on /),
+    ]);
+    await page.getByText(depositHash).waitFor();
+
+    // Withdrawals: the one made through the API, then its history.
+    await page.getByRole('link', { name: 'Withdrawals', exact: true }).click();
+    const row = page.getByTestId('withdrawals').locator('tbody tr');
+    await row.first().waitFor();
+    const w = await row.first().locator('td').allTextContents();
+    expect(w.slice(0, 5)).toEqual([`#${prepared.body.id}`, 'confirmed', 'treasury', '1.25 ETH', '0x000000…00dEaD']);
+    expect(w[5]).toMatch(/^0\.[0-9]+ ETH$/);
+    expect(w[7]).toMatch(/^API key #\d+$/);
+    await page.screenshot({ path: join(DOCS, 'console-withdrawals.png') });
+    await row.first().getByRole('link').click();
+    const history = page.getByTestId('history').locator('li');
+    await history.first().waitFor();
+    const lines = await history.allTextContents();
+    expect(lines.map((l) => l.split(' ')[0])).toEqual(['prepared', 'signed', 'broadcast', 'confirmed']);
+    await page.getByTestId('withdrawal-facts').getByText(done.body.txHash).waitFor();
+  });
+
+  it('a quorum reached while the node is down says "approved, not yet prepared" and why; Prepare now prepares it once the node is back', async () => {
+    const walletId = (await api('GET', '/wallets')).body.wallets[0].id as number;
+    const proposed = await api('POST', '/withdrawal-requests', { walletId, asset: 'ETH', toAddress: recipient, amount: '0.5' });
+    expect(proposed.status).toBe(201);
+    const admin = await onboardMember(con, t.db, { companyId: s.companyId, email: 'admin@acme.test', role: 'admin' });
+    const page = await signIn(admin);
+    await page.goto(`${con.url}/console/requests/${proposed.body.id}`);
+    nodeDown = true;
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    const outcome = page.getByTestId('vote-outcome');
+    await outcome.waitFor();
+    nodeDown = false;
+    await expect(outcome.textContent()).resolves.toBe(
+      'Your approval reached the quorum: the request is approved, its withdrawal not yet prepared.',
+    );
+    await expect(page.getByTestId('not-prepared').textContent()).resolves.toMatch(/^Approved, not yet prepared: .*(did not answer|failed)/);
+    expect(await t.db('withdrawal_requests').where({ id: proposed.body.id }).first('status', 'withdrawal_id')).toEqual({
+      status: 'approved',
+      withdrawal_id: null,
+    });
+
+    await page.screenshot({ path: join(DOCS, 'console-request-not-prepared.png') });
+    await page.getByRole('button', { name: 'Prepare now' }).click();
+    await page.getByTestId('not-prepared').waitFor({ state: 'detached' });
+    const [withdrawal] = await t.db('withdrawals').where({ request_id: proposed.body.id });
+    expect(withdrawal).toMatchObject({ status: 'prepared' });
+    await expect(outcome.textContent()).resolves.toBe(`Prepared: withdrawal #${withdrawal.id}.`);
+  });
+});
