@@ -86,7 +86,9 @@ describe('a node outage in the indexer log', () => {
     expect(recovered).toHaveLength(1);
     const total = await failedRounds();
     expect(recovered[0]).toMatchObject({ level: 40, failedRounds: total });
-    expect(recovered[0]?.msg).toBe(`ethereum/devnet node answers again after ${Math.round((recovered[0]?.downMs ?? -1) / 1000)} s; ${total} rounds failed`);
+    expect(recovered[0]?.msg).toBe(
+      `ethereum/devnet node answers again after ${Math.round((recovered[0]?.downMs ?? -1) / 1000)} s; ${total} rounds failed`,
+    );
     // Followed again: the indexed height reaches anvil's head, and nothing more was logged above info.
     await eventually(
       () => t.db('chain_cursors').where({ chain: 'ethereum', network: 'devnet' }).first(),
