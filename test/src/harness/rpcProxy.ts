@@ -35,8 +35,12 @@ export async function startRpcProxy(
   target: string,
   options: RpcProxyOptions | ((call: RpcCall, reply: RpcReply) => void),
 ): Promise<RpcProxy> {
-  const { rewrite, before, forward, port: at } =
-    typeof options === 'function' ? { rewrite: options, before: undefined, forward: undefined, port: undefined } : options;
+  const {
+    rewrite,
+    before,
+    forward,
+    port: at,
+  } = typeof options === 'function' ? { rewrite: options, before: undefined, forward: undefined, port: undefined } : options;
   const calls: string[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';

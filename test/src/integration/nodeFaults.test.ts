@@ -142,11 +142,12 @@ describe('node faults, as readiness and the log tell them', () => {
     follow(chain(p.url, { rpcTimeoutMs: 200, rpcRetries: 0 }), logger);
     // The outage's one line (nodeOutage.ts) names the cause in its message.
     const failed = await eventually(
-      async () =>
-        lines.map((l) => JSON.parse(l) as { msg: string; kind?: string }).find((l) => l.msg.startsWith('ethereum/devnet node')),
+      async () => lines.map((l) => JSON.parse(l) as { msg: string; kind?: string }).find((l) => l.msg.startsWith('ethereum/devnet node')),
       (l) => l !== undefined,
     );
     expect(failed).toMatchObject({ kind: 'timeout' });
-    expect(failed?.msg).toMatch(/^ethereum\/devnet node not answering in time: eth_\w+ failed: timed out after 200 ms; retrying with back-off$/);
+    expect(failed?.msg).toMatch(
+      /^ethereum\/devnet node not answering in time: eth_\w+ failed: timed out after 200 ms; retrying with back-off$/,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { BaseError, addHistory, isBaseError, moveWithdrawal, unsignedFromRow, type WithdrawalRow } from '@walletd/core';
+import { BaseError, addHistory, moveWithdrawal, unsignedFromRow, type WithdrawalRow } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import { lockWalletFunds } from '../funds/ledger';
