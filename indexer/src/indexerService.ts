@@ -14,6 +14,8 @@ import { type ChainLease, LeaseLostError, createChainLease } from './chainLease'
 import { type DetectPool, createDetectPool } from './detectPool';
 import { isDeadLocalHolder, localHolderId } from './leaseHolder';
 import { type Follower, createFollower } from './follower';
+import { type NodeOutage, createNodeOutage } from './nodeOutage';
+import { createPauseGate } from './pauseGate';
 
 export interface Indexer {
   start(): void;
@@ -44,6 +46,15 @@ export interface IndexerDeps {
   databaseDir?: string;
 }
 
+/** One configured chain's parts, as its loops use them. */
+interface ChainRun {
+  settings: ChainSettings;
+  follower: Follower;
+  lease: ChainLease;
+  health: ChainHealthReporter;
+  outage: NodeOutage;
+}
+
 export const DEFAULT_LEASE_TTL_MS = 15_000;
 const MAX_HALT_BACKOFF_MS = 600_000;
 
@@ -60,7 +71,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   const holder = localHolderId();
   // No chains, no threads: the pool exists only when something follows a chain.
   const pool: DetectPool | null = deps.chains.length > 0 ? createDetectPool(deps.threads) : null;
-  const followers = deps.chains.map((settings) => {
+  const followers = deps.chains.map((settings): ChainRun => {
     const plugin = deps.registry.forChain(settings.chain);
     if (!plugin) throw new Error(`no plugin serves ${settings.chain} (configured in chains[])`);
     const key = { chain: settings.chain, network: settings.network };
@@ -71,6 +82,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       settings,
       lease,
       health,
+      outage: createNodeOutage(logger, key, deps.metrics),
       follower: createFollower({
         db: deps.db,
         logger,
@@ -106,7 +118,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     });
 
   /** Follows while the lease holds; returns when stopped or when another indexer took the lease. */
-  async function lead(settings: ChainSettings, follower: Follower, lease: ChainLease, health: ChainHealthReporter): Promise<void> {
+  async function lead(run: ChainRun): Promise<void> {
+    const { settings, follower, lease, health, outage } = run;
     const where = { chain: settings.chain, network: settings.network };
     const labels = where;
     // Renewed between rounds too: a long catch-up or a slow node must not let the lease lapse.
@@ -125,9 +138,9 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     let failures = 0;
     let halts = 0;
     let haltedReason: string | null = null;
-    const paused = pauseGate(where);
+    const paused = createPauseGate(logger, where, deps.writesPaused);
     // Withdrawals in a loop of their own under the same lease: many in flight never hold up deposits.
-    const withdrawals = trackWithdrawalsWhileLeading(settings, follower, lease, () => haltedReason !== null || paused.now);
+    const withdrawals = trackWithdrawalsWhileLeading(settings, follower, lease, outage, () => haltedReason !== null || paused.now);
     try {
       while (running && lease.epoch() !== null) {
         const poll = settings.pollIntervalMs ?? 2000;
@@ -139,6 +152,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         try {
           await follower.followRound();
           health.roundSucceeded(follower.stats());
+          outage.succeeded('follow');
           if (pool) deps.metrics?.poolUtilization.set(pool.utilization());
           if (haltedReason !== null) {
             await clearHalt(deps.db, where);
@@ -169,7 +183,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
             failures++;
             // A failing node or database is retried with backoff (doubling, at most 30 s), not hammered.
             delay = Math.min(poll * 2 ** failures, 30_000);
-            logger.error({ err, ...where, failures }, 'follow round failed; retrying');
+            // A node outage is logged once (nodeOutage.ts); anything else is ours to see each time.
+            if (!outage.failed('follow', err)) logger.error({ err, ...where, failures }, 'follow round failed; retrying');
           }
         }
         await sleep(delay);
@@ -183,21 +198,6 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     }
   }
 
-  /** Skips rounds while `writesPaused` says so; the pause and the resume are logged once each. */
-  function pauseGate(where: { chain: string; network: string }) {
-    const gate = {
-      now: false,
-      async check(): Promise<boolean> {
-        const why = deps.writesPaused ? await deps.writesPaused().catch(() => null) : null;
-        if (why && !gate.now) logger.error({ ...where, reason: 'disk_full' }, `${why}: indexer paused, no writes until space is freed`);
-        if (!why && gate.now) logger.warn(where, 'free space above the floor again: indexer resumed');
-        gate.now = why !== null;
-        return gate.now;
-      },
-    };
-    return gate;
-  }
-
   /**
    * Withdrawal tracking while this process leads the chain: each round through the plugin's
    * `verify` (its writes fenced by the lease, as the follower's), every poll interval; a failing
@@ -207,6 +207,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     settings: ChainSettings,
     follower: Follower,
     lease: ChainLease,
+    outage: NodeOutage,
     /** The follower found the chain stopped: nothing is judged against that node until it resumes. */
     halted: () => boolean,
   ): Promise<void> {
@@ -216,7 +217,10 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     while (running && lease.epoch() !== null) {
       let delay = poll;
       try {
-        if (!halted()) await follower.trackWithdrawals();
+        if (!halted()) {
+          await follower.trackWithdrawals();
+          outage.succeeded('withdrawals');
+        }
         failures = 0;
       } catch (err) {
         if (err instanceof LeaseLostError || lease.epoch() === null) {
@@ -230,13 +234,14 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         }
         failures++;
         delay = Math.min(poll * 2 ** failures, 30_000);
-        logger.error({ err, ...where, failures }, 'withdrawal tracking round failed; retrying');
+        if (!outage.failed('withdrawals', err)) logger.error({ err, ...where, failures }, 'withdrawal tracking round failed; retrying');
       }
       await sleep(delay);
     }
   }
 
-  async function follow(settings: ChainSettings, follower: Follower, lease: ChainLease, health: ChainHealthReporter): Promise<void> {
+  async function follow(run: ChainRun): Promise<void> {
+    const { settings, lease } = run;
     const where = { chain: settings.chain, network: settings.network };
     let standing = false;
     while (running) {
@@ -255,7 +260,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       standing = false;
       logger.info({ ...where, epoch: String(lease.epoch()), holder, threads: pool?.threads }, 'following');
       deps.metrics?.indexerLeader.set(where, 1);
-      await lead(settings, follower, lease, health);
+      await lead(run);
       deps.metrics?.indexerLeader.set(where, 0);
       if (running) {
         logger.warn(where, 'indexer lease lost: another indexer follows this chain now; stopped following, standing by');
@@ -270,11 +275,9 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     start() {
       if (running) return;
       running = true;
-      for (const { settings, follower, lease, health } of followers) {
+      for (const run of followers) {
         // A loop never rejects: an error it did not expect is logged, and stop() still completes.
-        loops.push(
-          follow(settings, follower, lease, health).catch((err) => logger.error({ err, chain: settings.chain }, 'indexer loop failed')),
-        );
+        loops.push(follow(run).catch((err) => logger.error({ err, chain: run.settings.chain }, 'indexer loop failed')));
       }
     },
     async stop() {

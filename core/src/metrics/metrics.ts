@@ -29,6 +29,8 @@ export interface Metrics {
   chainHalted: Gauge<'chain' | 'network' | 'reason'>;
   /** 1 while this process holds the chain's indexer lease (exactly one process per chain should). */
   indexerLeader: Gauge<'chain' | 'network'>;
+  /** Indexer rounds (follow and withdrawal tracking) that failed on the chain's node, by the failure's kind. */
+  nodeErrors: Counter<'chain' | 'network' | 'kind'>;
   /** 1 while the embedded PostgreSQL this process supervises runs, 0 while it is down. */
   embeddedPostgresUp: Gauge<string>;
   /** Restart attempts of the embedded PostgreSQL after its postmaster died, by outcome. */
@@ -129,6 +131,12 @@ export function createMetrics(): Metrics {
       name: 'walletd_indexer_leader',
       help: 'This process holds the chain indexer lease and follows the chain',
       labelNames: chain,
+      registers: [registry],
+    }),
+    nodeErrors: new Counter({
+      name: 'walletd_node_errors_total',
+      help: 'Indexer rounds (follow and withdrawal tracking) that failed on the chain node, by kind (unreachable, timeout, http, rpc, too_large, wrong_height, other)',
+      labelNames: [...chain, 'kind'],
       registers: [registry],
     }),
     embeddedPostgresUp: new Gauge({

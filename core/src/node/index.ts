@@ -4,3 +4,4 @@ export * from './parseLossless';
 export * from './nodeAnswerOf';
 export * from './readCapped';
 export * from './wrongHeightError';
+export * from './nodeUnavailable';

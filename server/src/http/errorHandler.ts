@@ -1,5 +1,14 @@
 import type { ErrorRequestHandler, Response } from 'express';
-import { BaseError, isBaseError, isDatabaseUnavailable, isDiskFull, reasonPhrase, type Logger } from '@walletd/core';
+import {
+  BaseError,
+  NODE_UNAVAILABLE_MESSAGE,
+  NodeUnavailableError,
+  isBaseError,
+  isDatabaseUnavailable,
+  isDiskFull,
+  reasonPhrase,
+  type Logger,
+} from '@walletd/core';
 
 export interface ErrorBody {
   statusCode: number;
@@ -66,7 +75,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       if (known.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
       if (known.status >= 500) logger.error({ err: known, reqId: req.id }, 'request failed');
       if (known.code === 'unavailable') res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
-      sendError(res, known.status, known.message, { code: known.code, ...(known.details ?? {}) });
+      // A node failure that did not come through a service naming its chain may quote the node's
+      // address (`connect ECONNREFUSED 10.0.0.5:8545`): the log above has it, the caller gets none.
+      const message = known.code === 'node_error' && !(known instanceof NodeUnavailableError) ? NODE_UNAVAILABLE_MESSAGE : known.message;
+      sendError(res, known.status, message, { code: known.code, ...(known.details ?? {}) });
       return;
     }
     logger.error({ err, reqId: req.id }, 'unhandled error');

@@ -14,6 +14,7 @@ import { listRequests, proposeWithdrawal } from '../services/withdrawals/request
 import { broadcastWithdrawal, cancelWithdrawal } from '../services/withdrawals/broadcast';
 import { acceptSigned, signWithdrawal } from '../services/withdrawals/send';
 import { toWithdrawalView } from '../services/withdrawals/view';
+import { indexedHeights } from '../services/liveConfirmations';
 
 /**
  * Withdrawals (prepare → sign → broadcast, tracked to confirmed or rejected) and withdrawal
@@ -65,8 +66,9 @@ export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r:
     if (after !== undefined) q.andWhere('id', '<', parseId(after, 'after'));
     const rows = (await q) as WithdrawalRow[];
     const last = rows[rows.length - 1];
+    const heights = await indexedHeights(db, rows);
     res.json({
-      withdrawals: await Promise.all(rows.map((w) => toWithdrawalView(db, w))),
+      withdrawals: await Promise.all(rows.map((w) => toWithdrawalView(db, w, false, heights))),
       next: rows.length === Number(limit) && last ? String(last.id) : null,
     });
   });

@@ -10,6 +10,7 @@ import {
   runPrepared,
 } from '@walletd/core';
 import { knownAssets } from './transactions';
+import { indexedHeights, liveConfirmations } from './liveConfirmations';
 import { type StoredWithdrawalOutput, outputMemo } from '@walletd/core';
 
 export interface TransactionQuery {
@@ -154,6 +155,7 @@ export async function listTransactions(db: Db, config: WalletdConfig, plugins: P
      order by sort_key desc, kind desc, id desc
      limit ${limit}`;
   const rows = await runPrepared<Row>(db, { name: statementName(text), text }, values);
+  const heights = await indexedHeights(db, rows);
   const assetCache = new Map<string, Map<string, AssetRef>>();
   const assetOf = (r: Row): AssetRef => {
     if (r.asset) {
@@ -186,7 +188,7 @@ export async function listTransactions(db: Db, config: WalletdConfig, plugins: P
       ...(r.outputs ? { outputs: r.outputs.map((o) => ({ toAddress: o.toAddress, amount: show(o.amount), ...outputMemo(o) })) } : {}),
       blockNumber: r.block_number === null ? null : Number(r.block_number),
       status: r.status,
-      confirmations: r.confirmations ?? 0,
+      confirmations: liveConfirmations(r, heights) ?? 0,
       reason: r.reason,
       createdAt: r.created_at.toISOString(),
       updatedAt: r.updated_at.toISOString(),

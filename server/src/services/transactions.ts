@@ -3,6 +3,7 @@ import {
   type Balance,
   BaseError,
   type Chain,
+  NodeUnavailableError,
   type Db,
   type PluginRegistry,
   type WalletdConfig,
@@ -98,7 +99,7 @@ export async function onchainBalances(
       out.set(asset.key, sum);
     }
   } catch (cause) {
-    throw new BaseError('node_error', `the ${chain}/${network} node did not answer the balance check`, { cause });
+    throw new NodeUnavailableError(chain, network, cause);
   }
   return out;
 }

@@ -21,6 +21,8 @@ export interface RpcProxyOptions {
   before?: (call: RpcCall) => Promise<undefined | 'drop'> | undefined | 'drop';
   /** The call as the node gets it (another method or params): a node answering another question than asked. */
   forward?: (call: RpcCall) => RpcCall;
+  /** Listen on this port (a node coming back where it was down), else on a free one. */
+  port?: number;
 }
 
 /**
@@ -33,8 +35,12 @@ export async function startRpcProxy(
   target: string,
   options: RpcProxyOptions | ((call: RpcCall, reply: RpcReply) => void),
 ): Promise<RpcProxy> {
-  const { rewrite, before, forward } =
-    typeof options === 'function' ? { rewrite: options, before: undefined, forward: undefined } : options;
+  const {
+    rewrite,
+    before,
+    forward,
+    port: at,
+  } = typeof options === 'function' ? { rewrite: options, before: undefined, forward: undefined, port: undefined } : options;
   const calls: string[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -64,7 +70,7 @@ export async function startRpcProxy(
       }
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  await new Promise<void>((r) => server.listen(at ?? 0, '127.0.0.1', () => r()));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

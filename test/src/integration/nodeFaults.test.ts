@@ -140,13 +140,14 @@ describe('node faults, as readiness and the log tell them', () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'error', destination: { write: (s: string) => lines.push(s) } });
     follow(chain(p.url, { rpcTimeoutMs: 200, rpcRetries: 0 }), logger);
+    // The outage's one line (nodeOutage.ts) names the cause in its message.
     const failed = await eventually(
-      async () =>
-        lines
-          .map((l) => JSON.parse(l) as { msg: string; err?: { message: string } })
-          .find((l) => l.msg === 'follow round failed; retrying'),
+      async () => lines.map((l) => JSON.parse(l) as { msg: string; kind?: string }).find((l) => l.msg.startsWith('ethereum/devnet node')),
       (l) => l !== undefined,
     );
-    expect(failed?.err?.message).toMatch(/^eth_\w+ failed: timed out after 200 ms$/);
+    expect(failed).toMatchObject({ kind: 'timeout' });
+    expect(failed?.msg).toMatch(
+      /^ethereum\/devnet node not answering in time: eth_\w+ failed: timed out after 200 ms; retrying with back-off$/,
+    );
   });
 });

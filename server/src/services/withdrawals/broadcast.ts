@@ -1,4 +1,4 @@
-import { BaseError, addHistory, isBaseError, moveWithdrawal, unsignedFromRow, type WithdrawalRow } from '@walletd/core';
+import { BaseError, addHistory, moveWithdrawal, unsignedFromRow, type WithdrawalRow } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import { lockWalletFunds } from '../funds/ledger';
@@ -6,7 +6,7 @@ import { fundsNeedOf, requireFunds } from '../funds/requireFunds';
 import { releaseSendClaim, takeSendClaim, untilClaimed } from './claims';
 import { chainAccess } from './intent';
 import { lockRow } from './lockRow';
-import { onNode } from './prepare';
+import { nodeFailure, onNode } from './prepare';
 import { claimLost } from './send';
 
 /**
@@ -57,7 +57,9 @@ export async function broadcastWithdrawal(common: Common, id: number): Promise<W
     const access = chainAccess(config, plugins, row.chain, row.network);
     const reader = access.readers.readerFor(access.settings);
     const unsigned = unsignedFromRow(row);
-    const verdict = await onNode(row.chain, () => access.verbs.verify(unsigned, row.tx_hash as string, reader, { seenInBlock: false }));
+    const verdict = await onNode(row.chain, row.network, () =>
+      access.verbs.verify(unsigned, row.tx_hash as string, reader, { seenInBlock: false }),
+    );
     const released = { send_claim: null, send_until: null };
     if (verdict.status === 'rejected' && verdict.blockNumber === undefined) {
       // Its nonce (or inputs) went to another transaction: this one can never be published.
@@ -72,7 +74,7 @@ export async function broadcastWithdrawal(common: Common, id: number): Promise<W
         // "nonce too low" may mean it was mined meanwhile (or another backend has it): ask again.
         const again = await access.verbs.verify(unsigned, row.tx_hash as string, reader, { seenInBlock: false }).catch(() => null);
         if (!again || again.status === 'missing' || (again.status === 'rejected' && again.blockNumber === undefined)) {
-          const f = isBaseError(e) ? e : new BaseError('node_error', `the ${row.chain} node did not take the transaction`, { cause: e });
+          const f = nodeFailure(row.chain, row.network, e);
           await db.transaction(async (trx) => {
             const n = await trx('withdrawals')
               .where({ id, status: 'signed', send_claim: token })

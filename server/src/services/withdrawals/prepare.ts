@@ -1,4 +1,12 @@
-import { BaseError, type Chain, type PolicyDecision, type UnsignedWithdrawal, isBaseError, nativeAsset } from '@walletd/core';
+import {
+  BaseError,
+  type Chain,
+  NodeUnavailableError,
+  type PolicyDecision,
+  type UnsignedWithdrawal,
+  isBaseError,
+  nativeAsset,
+} from '@walletd/core';
 import { type WithdrawalRow, addHistory, storedUnsigned, unsignedFromRow } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
@@ -88,14 +96,23 @@ export async function inFlight(db: Knex, walletId: number, exceptId?: number): P
   return ((await q) as WithdrawalRow[]).map(unsignedFromRow);
 }
 
-/** Runs a plugin verb against the node; what is not the caller's mistake is a node error (502). */
-export async function onNode<T>(chain: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs a plugin verb against the node; what is not the caller's mistake (a 409/422 the plugin
+ * mapped from the node's refusal) is a 502 naming the chain, never the node (`NodeUnavailableError`:
+ * the node's own words and address stay in its cause, for the log).
+ */
+export async function onNode<T>(chain: string, network: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    if (isBaseError(e)) throw e;
-    throw new BaseError('node_error', `the ${chain} node did not answer: ${(e as Error).message.slice(0, 160)}`, { cause: e });
+    throw nodeFailure(chain, network, e);
   }
+}
+
+/** A plugin verb's failure as the API shows it: the caller's refusals as they are, node failures as a 502 naming the chain. */
+export function nodeFailure(chain: string, network: string, e: unknown): BaseError {
+  if (e instanceof NodeUnavailableError || (isBaseError(e) && e.code !== 'node_error')) return e;
+  return new NodeUnavailableError(chain, network, e);
 }
 
 function refuseByPolicy(decision: PolicyDecision): void {
@@ -143,7 +160,7 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
   const source = await chooseSource(db, wallet, intent);
   const change = await ensureChangeAddress(db, common.masterKey, access.plugin, wallet);
   const reader = access.readers.readerFor(access.settings);
-  const unsigned = await onNode(wallet.chain, async () =>
+  const unsigned = await onNode(wallet.chain, wallet.network, async () =>
     access.verbs.build(
       {
         chain: wallet.chain as Chain,

@@ -43,7 +43,9 @@ async function rebuild(db: Db, row: WithdrawalRow, access: ChainAccess): Promise
   const { intent } = unsignedFromRow(row);
   const change = await changeAddressOf(db, row.wallet_id);
   const others = await inFlight(db, row.wallet_id, row.id);
-  return onNode(row.chain, async () => access.verbs.build({ ...intent, ...(change ? { change } : {}) }, reader, { inFlight: others }));
+  return onNode(row.chain, row.network, async () =>
+    access.verbs.build({ ...intent, ...(change ? { change } : {}) }, reader, { inFlight: others }),
+  );
 }
 
 const notSignable = (row: WithdrawalRow) =>

@@ -1,5 +1,6 @@
 import { type AssetRef, type Chain, type Db, fromBaseUnits, nativeAsset, parseBaseUnits } from '@walletd/core';
 import { type WithdrawalRow, outputMemo } from '@walletd/core';
+import { type IndexedHeights, indexedHeights, liveConfirmations } from '../liveConfirmations';
 
 export interface WithdrawalView {
   id: number;
@@ -34,7 +35,8 @@ export interface WithdrawalView {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export async function toWithdrawalView(db: Db, row: WithdrawalRow, withHistory = false): Promise<WithdrawalView> {
+/** `heights`: the indexed heights a list looked up once for all its rows; read here when not given. */
+export async function toWithdrawalView(db: Db, row: WithdrawalRow, withHistory = false, heights?: IndexedHeights): Promise<WithdrawalView> {
   const { key, symbol, decimals, contractAddress } = row.asset;
   const asset = { key, symbol, decimals, contractAddress };
   const native = nativeAsset(row.chain as Chain, row.network);
@@ -69,7 +71,8 @@ export async function toWithdrawalView(db: Db, row: WithdrawalRow, withHistory =
     feeEstimate: fee(row.unsigned_tx?.fee),
     fee: fee(row.fee),
     txHash: row.tx_hash,
-    confirmations: row.confirmations,
+    // Current, not frozen at the count it was confirmed with (liveConfirmations.ts).
+    confirmations: liveConfirmations(row, heights ?? (await indexedHeights(db, [row]))),
     reason: row.reason,
     lastError: row.last_error,
     signedBy: row.signed_by,
