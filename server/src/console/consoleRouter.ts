@@ -10,6 +10,9 @@ import { clearSessionCookies, setSessionCookies } from './cookies';
 import { loadCredentials } from './credentials';
 import { confirmMfaEnrollment, startMfaEnrollment } from './enrollMfa';
 import { mountRequestRoutes } from './requestRoutes';
+import { mountAuditRoutes } from './auditRoutes';
+import { mountEncryptionKeyRoutes } from './encryptionKeyRoutes';
+import { mountPolicyRoutes } from './policyRoutes';
 import { checkSecondFactor } from './secondFactor';
 import { markSteppedUp, revokeSession } from './sessions';
 import { mfaEnrollmentPending, signIn } from './signIn';
@@ -128,6 +131,9 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   });
 
   mountRequestRoutes(r, common, clock, session);
+  mountPolicyRoutes(r, common, clock, session);
+  mountEncryptionKeyRoutes(r, common, clock, session);
+  mountAuditRoutes(r, common, session);
 
   r.use((_req, _res, next) => next(new BaseError('not_found', 'No such console endpoint')));
   return r;
