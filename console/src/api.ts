@@ -84,3 +84,19 @@ export interface VoteAnswer {
 }
 
 export const approvalsOf = (r: InboxRequest): number => r.votes.filter((v) => v.decision === 'approve').length;
+
+/** A spending policy as the console's API answers it (server/src/console/policyView.ts). */
+export interface Policy {
+  id: number;
+  name: string;
+  kind: string;
+  enabled: boolean;
+  createdAt: string;
+  sentence: string;
+  asset: { key: string; symbol: string; decimals: number } | null;
+  walletIds: number[] | null;
+  addresses: string[] | null;
+  max: string | null;
+  threshold: string | null;
+  approvals: number | null;
+}

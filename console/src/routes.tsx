@@ -1,6 +1,9 @@
 import type { ComponentType } from 'preact';
 import type { Me } from './api';
+import { AuditLog } from './pages/AuditLog';
+import { EncryptionKey } from './pages/EncryptionKey';
 import { Overview } from './pages/Overview';
+import { Policies } from './pages/Policies';
 import { RequestDetail } from './pages/RequestDetail';
 import { Requests } from './pages/Requests';
 
@@ -30,4 +33,15 @@ export const ROUTES: Route[] = [
     nav: { label: 'Requests', href: '/console/requests', match: /^\/console\/requests/ },
   },
   { pattern: /^\/console\/requests\/([^/]+)\/?$/, page: ({ me, params }) => <RequestDetail id={params[0]!} me={me} /> },
+  {
+    pattern: /^\/console\/policies\/?$/,
+    page: Policies,
+    nav: { label: 'Policies', href: '/console/policies', match: /^\/console\/policies/ },
+  },
+  {
+    pattern: /^\/console\/encryption-key\/?$/,
+    page: EncryptionKey,
+    nav: { label: 'Encryption key', href: '/console/encryption-key', match: /^\/console\/encryption-key/ },
+  },
+  { pattern: /^\/console\/audit\/?$/, page: AuditLog, nav: { label: 'Audit log', href: '/console/audit', match: /^\/console\/audit/ } },
 ];

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MasterKey, sealTo } from '@walletd/core';
-import { createWallet } from '@walletd/server';
+import { createWallet, setEncryptionKey } from '@walletd/server';
 import { createTestDatabase, runWalletd, type TestDatabase } from '@walletd/test-harness';
 
 /** What the key commands say when given the wrong file, through the real walletd process. */
@@ -45,6 +45,8 @@ describe('walletd key files and company list: messages in words', () => {
     );
     const row = await t.db('companies').where({ id: company.id }).first('encryption_public_key', 'encryption_key_set_at');
     expect(row).toEqual({ encryption_public_key: null, encryption_key_set_at: null });
+    // Set as an owner's console page sets it (the company list below shows it).
+    await setEncryptionKey(t.db, company.id, readFileSync(pub, 'utf8'));
   });
 
   it('names the file and what is wrong when a key file is not a key, or is missing', () => {
