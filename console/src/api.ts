@@ -166,3 +166,18 @@ export interface Withdrawal {
 export const mayMoveFunds = (me: Me): boolean => me.role === 'owner' || me.role === 'admin';
 
 export const when = (iso: string): string => new Date(iso).toLocaleString();
+/** A spending policy as the console's API answers it (server/src/console/policyView.ts). */
+export interface Policy {
+  id: number;
+  name: string;
+  kind: string;
+  enabled: boolean;
+  createdAt: string;
+  sentence: string;
+  asset: { key: string; symbol: string; decimals: number } | null;
+  walletIds: number[] | null;
+  addresses: string[] | null;
+  max: string | null;
+  threshold: string | null;
+  approvals: number | null;
+}

@@ -2,10 +2,12 @@
 export function Field(props: {
   label: string;
   name: string;
-  type: 'email' | 'password';
+  type: 'email' | 'password' | 'text';
   autocomplete: string;
   value: string;
   onValue: (value: string) => void;
+  /** Required unless said otherwise. */
+  optional?: boolean;
 }) {
   return (
     <label>
@@ -15,7 +17,7 @@ export function Field(props: {
         // Preact's input types are a union keyed on each literal `type`; both of ours take the same attributes.
         type={props.type as 'password'}
         autocomplete={props.autocomplete}
-        required
+        required={!props.optional}
         value={props.value}
         onInput={(e) => props.onValue(e.currentTarget.value)}
       />

@@ -1,7 +1,10 @@
 import type { ComponentType } from 'preact';
 import type { Me } from './api';
 import { ApiKeys } from './pages/ApiKeys';
+import { AuditLog } from './pages/AuditLog';
+import { EncryptionKey } from './pages/EncryptionKey';
 import { Overview } from './pages/Overview';
+import { Policies } from './pages/Policies';
 import { RequestDetail } from './pages/RequestDetail';
 import { Requests } from './pages/Requests';
 import { WebhookDetail } from './pages/WebhookDetail';
@@ -56,4 +59,15 @@ export const ROUTES: Route[] = [
   },
   { pattern: /^\/console\/webhooks\/([^/]+)\/?$/, page: WebhookDetail },
   { pattern: /^\/console\/keys\/?$/, page: ApiKeys, nav: { label: 'API keys', href: '/console/keys', match: /^\/console\/keys/ } },
+  {
+    pattern: /^\/console\/policies\/?$/,
+    page: Policies,
+    nav: { label: 'Policies', href: '/console/policies', match: /^\/console\/policies/ },
+  },
+  {
+    pattern: /^\/console\/encryption-key\/?$/,
+    page: EncryptionKey,
+    nav: { label: 'Encryption key', href: '/console/encryption-key', match: /^\/console\/encryption-key/ },
+  },
+  { pattern: /^\/console\/audit\/?$/, page: AuditLog, nav: { label: 'Audit log', href: '/console/audit', match: /^\/console\/audit/ } },
 ];

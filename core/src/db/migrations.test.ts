@@ -28,6 +28,7 @@ describe('migrations', () => {
         '016_endpoint_budgets',
         '017_member_sign_in',
         '018_vote_provenance',
+        '019_audit_append_only',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));
@@ -112,6 +113,26 @@ describe('migrations', () => {
       expect(await keys()).toEqual([`ethereum ${hash}`, `polkadot 18468942-${hash}`]);
       await t.db.migrate.down();
       expect(await keys()).toEqual([`ethereum ${hash}`, 'polkadot 18468942-2']);
+    } finally {
+      await t.drop();
+    }
+  });
+
+  it('019 makes audit_log append-only: UPDATE and DELETE are refused, and a company can still be deleted with its log kept', async () => {
+    const t = await createEmptyDatabase();
+    try {
+      await migrateLatest(t.db);
+      const [company] = await t.db('companies').insert({ name: 'c' }).returning('id');
+      const [row] = await t
+        .db('audit_log')
+        .insert({ company_id: company.id, actor_type: 'member', actor_id: '1', action: 'policy.created' })
+        .returning('id');
+      await expect(t.db('audit_log').where({ id: row.id }).update({ action: 'nothing.happened' })).rejects.toThrow(
+        /audit_log is append-only: UPDATE refused/,
+      );
+      await expect(t.db('audit_log').where({ id: row.id }).delete()).rejects.toThrow(/audit_log is append-only: DELETE refused/);
+      await t.db('companies').where({ id: company.id }).delete();
+      expect(await t.db('audit_log').select('company_id', 'action')).toEqual([{ company_id: company.id, action: 'policy.created' }]);
     } finally {
       await t.drop();
     }

@@ -1,14 +1,12 @@
 import type { Command } from 'commander';
-import { parsePublicKey } from '@walletd/core';
 import { listApiKeys } from '../services/apiKeys';
-import { addMember, createCompany, listMembers, removeMember, setEncryptionKey, setMemberRole, setPlan } from '../services/companies';
+import { addMember, createCompany, listMembers, removeMember, setMemberRole, setPlan } from '../services/companies';
 import { consoleLinkUrl } from '../console/consoleUrl';
 import { inviteMember } from '../console/inviteMember';
 import { listCompanies } from '../services/companyList';
 import { withRuntime, type GlobalOptions } from './context';
-import { aboutFile, readTextFile } from './fileWords';
 import { intArg, printJson } from './output';
-import { registerPolicyCommands } from './policyCommands';
+import { registerPolicyCommands, removedCommand } from './policyCommands';
 
 /** What a plan means for the company's API keys, on stderr (stdout stays the JSON). */
 export function planNotice(companyId: number, plan: string): string {
@@ -129,14 +127,12 @@ export function registerAdmin(program: Command): void {
   registerPolicyCommands(admin);
 
   const ek = admin.command('encryption-key').description("the company's encryption key for wallet secret exports");
-  ek.command('set')
-    .description('register the X25519 public key (PEM) that wallet secrets are sealed to (see walletd secret keygen)')
-    .requiredOption('--company <id>', 'company id', intArg('--company'))
-    .requiredOption('--public-key <file>', 'PEM file with the X25519 public key')
-    .action(async (o, cmd) => {
-      // Checked before the database is opened: a private key given by mistake goes nowhere.
-      const pem = readTextFile(o.publicKey, 'the public key file');
-      aboutFile(o.publicKey, 'the public key file', () => parsePublicKey(pem));
-      await withRuntime(g(cmd), async ({ db }) => printJson(await setEncryptionKey(db, o.company, pem)));
-    });
+  // Whoever holds the matching private key opens every exported wallet secret: an owner sets it in
+  // the console with a fresh authenticator code, audited; this shell authenticates nobody.
+  removedCommand(
+    ek,
+    'set',
+    "walletd admin encryption-key set was removed: the CLI authenticates nobody, so an owner registers the public key in the console's " +
+      'Encryption key page (paste the PEM that `walletd secret keygen` wrote with --public-key), with a fresh authenticator code',
+  );
 }

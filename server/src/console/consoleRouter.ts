@@ -14,6 +14,9 @@ import { mountOverviewRoutes } from './overviewRoutes';
 import { mountRequestRoutes } from './requestRoutes';
 import { mountTransactionRoutes } from './transactionRoutes';
 import { mountWithdrawalRoutes } from './withdrawalRoutes';
+import { mountAuditRoutes } from './auditRoutes';
+import { mountEncryptionKeyRoutes } from './encryptionKeyRoutes';
+import { mountPolicyRoutes } from './policyRoutes';
 import { checkSecondFactor } from './secondFactor';
 import { markSteppedUp, revokeSession } from './sessions';
 import { mfaEnrollmentPending, signIn } from './signIn';
@@ -138,6 +141,9 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   mountOverviewRoutes(r, common, session);
   mountTransactionRoutes(r, common, session);
   mountWithdrawalRoutes(r, common, session);
+  mountPolicyRoutes(r, common, clock, session);
+  mountEncryptionKeyRoutes(r, common, clock, session);
+  mountAuditRoutes(r, common, session);
 
   r.use((_req, _res, next) => next(new BaseError('not_found', 'No such console endpoint')));
   return r;

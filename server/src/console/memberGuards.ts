@@ -25,3 +25,11 @@ export function requireRoleAction(s: MemberSession, action: string, what: string
   if (!isRole(s.role) || !(ROLE_ACTIONS[s.role] as ReadonlySet<string>).has(action))
     throw new BaseError('role_insufficient', `Your role (${s.role}) may not ${what}`);
 }
+
+/**
+ * For what the API-key action table does not cover (policies, the encryption key, the audit log):
+ * the member's role must be one of `roles`, else 403 role_insufficient in words.
+ */
+export function requireRole(s: MemberSession, roles: readonly string[], what: string): void {
+  if (!roles.includes(s.role)) throw new BaseError('role_insufficient', `Your role (${s.role}) may not ${what}`);
+}

@@ -63,8 +63,8 @@ export interface PolicyInput {
   approvals?: number;
 }
 
-/** Checks the parameters each kind needs, so a policy that cannot be evaluated is never stored. */
-export async function addPolicy(db: Db, input: PolicyInput): Promise<PolicyView> {
+/** The stored `kind` and `params` for an input, checked per kind, so a policy that cannot be evaluated is never stored. */
+function policyParams(input: PolicyInput): { kind: PolicyKind; params: Record<string, unknown> } {
   if (!(POLICY_KINDS as readonly string[]).includes(input.kind))
     throw new BaseError('validation_failed', `kind must be one of ${POLICY_KINDS.join(', ')}`);
   const kind = input.kind as PolicyKind;
@@ -88,6 +88,11 @@ export async function addPolicy(db: Db, input: PolicyInput): Promise<PolicyView>
   }
   if (kind !== 'deny_destinations' && kind !== 'allow_destinations' && input.assetKey === null)
     throw new BaseError('validation_failed', `${kind} compares amounts, so it needs an asset (--asset)`);
+  return { kind, params };
+}
+
+export async function addPolicy(db: Db, input: PolicyInput): Promise<PolicyView> {
+  const { kind, params } = policyParams(input);
   const company = await db('companies').where({ id: input.companyId }).first('id');
   if (!company) throw new BaseError('not_found', `company ${input.companyId} not found`);
   const [row] = (await db('spending_policies')
@@ -103,8 +108,30 @@ export async function addPolicy(db: Db, input: PolicyInput): Promise<PolicyView>
   return toView(row as PolicyRow);
 }
 
-export async function setPolicyEnabled(db: Db, id: number, enabled: boolean): Promise<PolicyView> {
-  const [row] = (await db('spending_policies').where({ id }).update({ enabled }).returning('*')) as PolicyRow[];
+/** One policy of the company; another company's id is not found, as if it did not exist. */
+export async function getPolicy(db: Db, companyId: number, id: number): Promise<PolicyView> {
+  const row = (await db('spending_policies').where({ id, company_id: companyId }).first()) as PolicyRow | undefined;
+  if (!row) throw new BaseError('not_found', `policy ${id} not found`);
+  return toView(row);
+}
+
+/** Replaces a policy's rule (name, kind, scope, parameters) whole, checked as a new one is; `enabled` stays. */
+export async function updatePolicy(db: Db, id: number, input: PolicyInput): Promise<PolicyView> {
+  const { kind, params } = policyParams(input);
+  const [row] = (await db('spending_policies')
+    .where({ id, company_id: input.companyId })
+    .update({ name: input.name, kind, params, wallet_ids: input.walletIds, asset_key: input.assetKey })
+    .returning('*')) as PolicyRow[];
+  if (!row) throw new BaseError('not_found', `policy ${id} not found`);
+  return toView(row);
+}
+
+/** `companyId` scopes the change to one company (the console); the operator's CLI passed none. */
+export async function setPolicyEnabled(db: Db, id: number, enabled: boolean, companyId?: number): Promise<PolicyView> {
+  const [row] = (await db('spending_policies')
+    .where({ id, ...(companyId === undefined ? {} : { company_id: companyId }) })
+    .update({ enabled })
+    .returning('*')) as PolicyRow[];
   if (!row) throw new BaseError('not_found', `policy ${id} not found`);
   return toView(row);
 }

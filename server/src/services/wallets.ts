@@ -178,10 +178,7 @@ export async function readSealedSecret(db: Db, masterKey: MasterKey, wallet: Wal
       ip: who.ip,
       details: { reason: 'no_encryption_key' },
     });
-    throw new BaseError(
-      'conflict',
-      'The company has no encryption key registered; set one in the dashboard (walletd admin encryption-key set)',
-    );
+    throw new BaseError('conflict', "The company has no encryption key registered; an owner sets one in the console's Encryption key page");
   }
   const secret = masterKey.open(wallet.secret_envelope as never, walletSecretContext(wallet.id));
   try {

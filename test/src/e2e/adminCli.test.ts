@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isValidMnemonic } from '@walletd/core';
-import { createApiKey, revokeApiKey } from '@walletd/server';
+import { createApiKey, revokeApiKey, setEncryptionKey } from '@walletd/server';
 import {
   createTestDatabase,
   freePort,
@@ -83,7 +83,8 @@ describe('walletd admin and secret commands', () => {
     const priv = join(dir, 'company.key');
     const pub = join(dir, 'company.pub');
     expect(runWalletd(['secret', 'keygen', '--private-key', priv, '--public-key', pub]).status).toBe(0);
-    expect(admin('encryption-key', 'set', '--company', String(company.id), '--public-key', pub).encryptionKeySet).toBe(true);
+    // Registered as the console does it (an owner's page; the CLI no longer sets it).
+    expect((await setEncryptionKey(t.db, company.id, readFileSync(pub, 'utf8'))).encryptionKeySet).toBe(true);
     const sealed = await fetch(`${base}/wallets/${wallet.id}/secret`, { headers: auth });
     expect(sealed.status).toBe(200);
     const opened = runWalletd(['secret', 'open', '--private-key', priv], {}, await sealed.text());

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MasterKey, sealTo } from '@walletd/core';
-import { createWallet } from '@walletd/server';
+import { createWallet, setEncryptionKey } from '@walletd/server';
 import { createTestDatabase, runWalletd, type TestDatabase } from '@walletd/test-harness';
 
 /** What the key commands say when given the wrong file, through the real walletd process. */
@@ -34,28 +34,26 @@ describe('walletd key files and company list: messages in words', () => {
   const walletd = (...args: string[]) => runWalletd(args, env);
   const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at |error:[0-9A-F]{8}:|^walletd: E[A-Z]+:/);
 
-  it('refuses the private key as the encryption key, says so, and stores nothing', async () => {
+  // Refusing a private key pasted as the company's key is now the console's (server/src/console/encryptionKeyRoutes.test.ts).
+  it('no longer sets the encryption key (an owner does, in the console) and stores nothing', async () => {
     const company = walletd('admin', 'company', 'create', '--name', 'Hooli', '--plan', 'paid').json;
-    const r = walletd('admin', 'encryption-key', 'set', '--company', String(company.id), '--public-key', priv);
-    expect(r.status).toBe(1);
+    const r = walletd('admin', 'encryption-key', 'set', '--company', String(company.id), '--public-key', pub);
+    expect([r.status, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toBe(
-      `walletd: the public key file ${priv}: this is a PRIVATE key, not a public key: register the public key (the file \`walletd secret keygen\` wrote with --public-key) and keep the private key offline; it was not stored\n`,
+      "walletd admin encryption-key set was removed: the CLI authenticates nobody, so an owner registers the public key in the console's " +
+        'Encryption key page (paste the PEM that `walletd secret keygen` wrote with --public-key), with a fresh authenticator code\n',
     );
     const row = await t.db('companies').where({ id: company.id }).first('encryption_public_key', 'encryption_key_set_at');
     expect(row).toEqual({ encryption_public_key: null, encryption_key_set_at: null });
-    // The public key is taken.
-    expect(walletd('admin', 'encryption-key', 'set', '--company', String(company.id), '--public-key', pub).json.encryptionKeySet).toBe(
-      true,
-    );
+    // Set as an owner's console page sets it (the company list below shows it).
+    await setEncryptionKey(t.db, company.id, readFileSync(pub, 'utf8'));
   });
 
   it('names the file and what is wrong when a key file is not a key, or is missing', () => {
     const junk = join(dir, 'junk.pem');
     writeFileSync(junk, 'not a key\n');
-    const notPem = walletd('admin', 'encryption-key', 'set', '--company', '1', '--public-key', junk);
-    expect([notPem.status, notPem.stderr]).toEqual([1, `walletd: the public key file ${junk}: public key is not a PEM-encoded key\n`]);
-    const missing = walletd('admin', 'encryption-key', 'set', '--company', '1', '--public-key', join(dir, 'nope.pub'));
-    expect(missing.stderr).toBe(`walletd: the public key file ${join(dir, 'nope.pub')} does not exist (or its folder does not)\n`);
+    const missing = runWalletd(['secret', 'open', '--private-key', join(dir, 'nope.key'), '--wallet', '1'], {}, 'x');
+    expect(missing.stderr).toBe(`walletd: the private key ${join(dir, 'nope.key')} does not exist (or its folder does not)\n`);
 
     const sealed = sealTo(readFileSync(pub, 'utf8'), Buffer.from('words'), 'wallet:1');
     const open = (key: string) => runWalletd(['secret', 'open', '--private-key', key, '--wallet', '1'], {}, sealed);
@@ -68,7 +66,7 @@ describe('walletd key files and company list: messages in words', () => {
     );
     const dirKey = open(dir);
     expect(dirKey.stderr).toBe(`walletd: the private key ${dir} is a folder; give the path of a file\n`);
-    for (const r of [notPem, missing, junkKey, pubKey, dirKey]) {
+    for (const r of [missing, junkKey, pubKey, dirKey]) {
       expect(r.status).toBe(1);
       noStack(r.stderr);
     }

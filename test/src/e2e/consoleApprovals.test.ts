@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { type ChainSettings, MasterKey } from '@walletd/core';
 import { createDetectPool, type DetectPool, type Follower } from '@walletd/indexer';
+import { addPolicy } from '@walletd/server';
 import {
   type Anvil,
   type ConsoleServer,
@@ -15,7 +15,6 @@ import {
   createTestDatabase,
   keyFor,
   onboardMember,
-  runWalletdAsync,
   seedCompany,
   startAnvil,
   startConsole,
@@ -60,25 +59,16 @@ describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
     await anvil.send(source, 5n * 10n ** 18n);
     await follower.tick();
 
-    // The policy that asks two people to sign off above 1 ETH, added as an operator does today.
-    const dir = mkdtempSync(join(tmpdir(), 'walletd-console-approvals-'));
-    const configFile = join(dir, 'walletd.json');
-    writeFileSync(configFile, JSON.stringify({ chains: [settings] }));
-    const env = { DATABASE_URL: t.url, WALLETD_MASTER_KEY: hexKey, WALLETD_DEVNET: '0', WALLETD_BOOTSTRAP: '0', WALLETD_DATA_DIR: dir };
-    const policy = await runWalletdAsync(
-      ['-c', configFile, 'admin', 'policy', 'add', '--company', String(s.companyId), '--name', 'two sign-offs above 1 ETH'].concat([
-        '--kind',
-        'approval_above',
-        '--asset',
-        'ethereum:devnet:eth',
-        '--threshold',
-        '1',
-        '--approvals',
-        '2',
-      ]),
-      env,
-    );
-    if (policy.status !== 0) throw new Error(`policy add failed: ${policy.stderr}`);
+    // The policy that asks two people to sign off above 1 ETH (test/src/e2e/consolePolicies.test.ts adds one in its page).
+    await addPolicy(t.db, {
+      companyId: s.companyId,
+      name: 'two sign-offs above 1 ETH',
+      kind: 'approval_above',
+      walletIds: null,
+      assetKey: 'ethereum:devnet:eth',
+      threshold: 10n ** 18n,
+      approvals: 2,
+    });
   });
   afterAll(async () => {
     for (const b of browsers) await b.close();

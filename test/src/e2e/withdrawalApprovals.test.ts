@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ChainSettings, MasterKey } from '@walletd/core';
 import { createDetectPool, type DetectPool, type Follower } from '@walletd/indexer';
+import { addPolicy } from '@walletd/server';
 import {
   type Anvil,
   Browser,
@@ -45,11 +46,6 @@ describe('withdrawal requests approved in the console', () => {
 
   const api = (method: string, path: string, body?: unknown, key = s.rootKey) => call(app.url, method, `/v1${path}`, { key, body });
   const cli = (...args: string[]) => runWalletdAsync(['-c', configFile, 'admin', ...args], env);
-  const ok = async (...args: string[]) => {
-    const r = await cli(...args);
-    if (r.status !== 0) throw new Error(`walletd admin ${args.join(' ')} failed: ${r.stderr}`);
-    return r.json;
-  };
 
   beforeAll(async () => {
     t = await createTestDatabase();
@@ -83,23 +79,17 @@ describe('withdrawal requests approved in the console', () => {
   const stepUp = (m: Member, code = m.code()) => m.b.call('POST', '/console/api/step-up', { body: { code } });
 
   it('needs two members signed in with step-up, refuses the proposer, other roles, other companies, stale step-ups and the CLI, then prepares and sends', async () => {
-    const policy = await ok(
-      'policy',
-      'add',
-      '--company',
-      String(s.companyId),
-      '--name',
-      'two sign-offs above 1 ETH',
-      '--kind',
-      'approval_above',
-      '--asset',
-      'ethereum:devnet:eth',
-      '--threshold',
-      '1',
-      '--approvals',
-      '2',
-    );
-    expect(policy).toMatchObject({ kind: 'approval_above', params: { threshold: '1 ETH', approvals: 2 }, enabled: true });
+    // Written with the service the console's Policies page uses (the CLI no longer adds policies).
+    const policy = await addPolicy(t.db, {
+      companyId: s.companyId,
+      name: 'two sign-offs above 1 ETH',
+      kind: 'approval_above',
+      walletIds: null,
+      assetKey: 'ethereum:devnet:eth',
+      threshold: 10n ** 18n,
+      approvals: 2,
+    });
+    expect(policy).toMatchObject({ kind: 'approval_above', params: { threshold: '1000000000000000000', approvals: 2 }, enabled: true });
 
     const direct = await api('POST', `/wallets/${walletId}/withdrawals`, {
       asset: 'ETH',

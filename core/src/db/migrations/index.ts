@@ -17,6 +17,7 @@ import * as m015DeliveryByEvent from './015_delivery_by_event';
 import * as m016EndpointBudgets from './016_endpoint_budgets';
 import * as m017MemberSignIn from './017_member_sign_in';
 import * as m018VoteProvenance from './018_vote_provenance';
+import * as m019AuditAppendOnly from './019_audit_append_only';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '016_endpoint_budgets': m016EndpointBudgets,
   '017_member_sign_in': m017MemberSignIn,
   '018_vote_provenance': m018VoteProvenance,
+  '019_audit_append_only': m019AuditAppendOnly,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -238,12 +238,19 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
     });
     await audit(trx, {
       companyId: wallet.company_id,
-      actorType: input.keyId === null ? 'member' : 'api_key',
+      // Without a key it was prepared by walletd itself, once a request's approvals reached the
+      // quorum (the votes are their members' own rows); "member" with no member named nobody.
+      actorType: input.keyId === null ? 'system' : 'api_key',
       actorId: input.keyId,
       action: 'withdrawal.prepared',
       targetType: 'withdrawal',
       targetId: row.id,
-      details: { walletId: wallet.id, asset: intent.asset.key, amount: amount.toString() },
+      details: {
+        walletId: wallet.id,
+        asset: intent.asset.key,
+        amount: amount.toString(),
+        ...(input.request ? { requestId: input.request.id } : {}),
+      },
     });
     return { row, replayed: false };
   });
