@@ -9,6 +9,7 @@ import { refuseApiKeys, requireSession, sameOrigin } from './consoleGuards';
 import { clearSessionCookies, setSessionCookies } from './cookies';
 import { loadCredentials } from './credentials';
 import { confirmMfaEnrollment, startMfaEnrollment } from './enrollMfa';
+import { mountMemberRoutes } from './memberRoutes';
 import { mountRequestRoutes } from './requestRoutes';
 import { checkSecondFactor } from './secondFactor';
 import { markSteppedUp, revokeSession } from './sessions';
@@ -128,6 +129,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   });
 
   mountRequestRoutes(r, common, clock, session);
+  mountMemberRoutes(r, common, clock, session);
 
   r.use((_req, _res, next) => next(new BaseError('not_found', 'No such console endpoint')));
   return r;
