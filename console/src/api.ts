@@ -84,3 +84,22 @@ export interface VoteAnswer {
 }
 
 export const approvalsOf = (r: InboxRequest): number => r.votes.filter((v) => v.decision === 'approve').length;
+
+/** A member as the members page lists them (server/src/console/memberList.ts). */
+export interface ConsoleMember {
+  id: number;
+  email: string;
+  role: string;
+  mfaEnrolled: boolean;
+  invitationPending: boolean;
+  lastSignInAt: string | null;
+  createdAt: string;
+}
+
+/** A one-time invitation or reset link, answered once to the member who asked for it. */
+export interface MemberLink {
+  member: ConsoleMember;
+  purpose: 'invitation' | 'password_reset';
+  url: string;
+  expiresAt: string;
+}

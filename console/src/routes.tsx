@@ -1,5 +1,6 @@
 import type { ComponentType } from 'preact';
 import type { Me } from './api';
+import { Members } from './pages/Members';
 import { Overview } from './pages/Overview';
 import { RequestDetail } from './pages/RequestDetail';
 import { Requests } from './pages/Requests';
@@ -30,4 +31,5 @@ export const ROUTES: Route[] = [
     nav: { label: 'Requests', href: '/console/requests', match: /^\/console\/requests/ },
   },
   { pattern: /^\/console\/requests\/([^/]+)\/?$/, page: ({ me, params }) => <RequestDetail id={params[0]!} me={me} /> },
+  { pattern: /^\/console\/members\/?$/, page: Members, nav: { label: 'Members', href: '/console/members', match: /^\/console\/members/ } },
 ];
