@@ -166,6 +166,7 @@ export interface Withdrawal {
 export const mayMoveFunds = (me: Me): boolean => me.role === 'owner' || me.role === 'admin';
 
 export const when = (iso: string): string => new Date(iso).toLocaleString();
+
 /** A spending policy as the console's API answers it (server/src/console/policyView.ts). */
 export interface Policy {
   id: number;
@@ -180,4 +181,23 @@ export interface Policy {
   max: string | null;
   threshold: string | null;
   approvals: number | null;
+}
+
+/** A member as the members page lists them (server/src/console/memberList.ts). */
+export interface ConsoleMember {
+  id: number;
+  email: string;
+  role: string;
+  mfaEnrolled: boolean;
+  invitationPending: boolean;
+  lastSignInAt: string | null;
+  createdAt: string;
+}
+
+/** A one-time invitation or reset link, answered once to the member who asked for it. */
+export interface MemberLink {
+  member: ConsoleMember;
+  purpose: 'invitation' | 'password_reset';
+  url: string;
+  expiresAt: string;
 }

@@ -3,6 +3,7 @@ import type { Me } from './api';
 import { ApiKeys } from './pages/ApiKeys';
 import { AuditLog } from './pages/AuditLog';
 import { EncryptionKey } from './pages/EncryptionKey';
+import { Members } from './pages/Members';
 import { Overview } from './pages/Overview';
 import { Policies } from './pages/Policies';
 import { RequestDetail } from './pages/RequestDetail';
@@ -70,4 +71,5 @@ export const ROUTES: Route[] = [
     nav: { label: 'Encryption key', href: '/console/encryption-key', match: /^\/console\/encryption-key/ },
   },
   { pattern: /^\/console\/audit\/?$/, page: AuditLog, nav: { label: 'Audit log', href: '/console/audit', match: /^\/console\/audit/ } },
+  { pattern: /^\/console\/members\/?$/, page: Members, nav: { label: 'Members', href: '/console/members', match: /^\/console\/members/ } },
 ];

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { listApiKeys } from '../services/apiKeys';
-import { addMember, createCompany, listMembers, removeMember, setMemberRole, setPlan } from '../services/companies';
-import { consoleLinkUrl } from '../console/consoleUrl';
-import { inviteMember } from '../console/inviteMember';
+import { createCompany, setPlan } from '../services/companies';
 import { listCompanies } from '../services/companyList';
 import { withRuntime, type GlobalOptions } from './context';
+import { registerMemberCommands } from './memberCommands';
 import { intArg, printJson } from './output';
 import { registerPolicyCommands, removedCommand } from './policyCommands';
 
@@ -42,47 +41,7 @@ export function registerAdmin(program: Command): void {
     .description('list every company with its plan and number of wallets (operator view, read-only)')
     .action(async (_o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await listCompanies(db))));
 
-  const member = admin.command('member').description('members of a company and their roles');
-  member
-    .command('add')
-    .description('add a member')
-    .requiredOption('--company <id>', 'company id', intArg('--company'))
-    .requiredOption('--email <email>', 'email address')
-    .requiredOption('--role <role>', 'owner | admin | developer | viewer')
-    .action(async (o, cmd) =>
-      withRuntime(g(cmd), async ({ db }) => printJson(await addMember(db, { companyId: o.company, email: o.email, role: o.role }))),
-    );
-  member
-    .command('invite')
-    .description('add a member (or take an existing one) and print a one-time link to set the console password')
-    .requiredOption('--company <id>', 'company id', intArg('--company'))
-    .requiredOption('--email <email>', 'email address')
-    .requiredOption('--role <role>', 'owner | admin | developer | viewer')
-    .action(async (o, cmd) =>
-      withRuntime(g(cmd), async ({ db }, config) => {
-        const inv = await inviteMember(db, { companyId: o.company, email: o.email, role: o.role }, Date.now(), config.console.linkTtlMs);
-        // No mail transport yet: the operator hands the link over, as a URL on the configured console.
-        const url = consoleLinkUrl(config.console.host, config.console.port, inv.token);
-        process.stderr.write(`one-time ${inv.purpose} link for ${inv.email}: ${url}\n`);
-        printJson({ ...inv, url, note: 'the link works once and expires; it is shown only now' });
-      }),
-    );
-  member
-    .command('set-role')
-    .description("change a member's role (caps what the member's API keys can do)")
-    .requiredOption('--member <id>', 'member id', intArg('--member'))
-    .requiredOption('--role <role>', 'owner | admin | developer | viewer')
-    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await setMemberRole(db, o.member, o.role))));
-  member
-    .command('remove')
-    .description('remove a member (their API keys lose every action but /v1/me)')
-    .requiredOption('--member <id>', 'member id', intArg('--member'))
-    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await removeMember(db, o.member))));
-  member
-    .command('list')
-    .description('list the members of a company')
-    .requiredOption('--company <id>', 'company id', intArg('--company'))
-    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await listMembers(db, o.company))));
+  registerMemberCommands(admin);
 
   const key = admin.command('key').description('API keys: list (read-only); members create and revoke them in the console');
   key

@@ -11,6 +11,7 @@ import { loadCredentials } from './credentials';
 import { confirmMfaEnrollment, startMfaEnrollment } from './enrollMfa';
 import { mountKeyRoutes } from './keyRoutes';
 import { mountOverviewRoutes } from './overviewRoutes';
+import { mountMemberRoutes } from './memberRoutes';
 import { mountRequestRoutes } from './requestRoutes';
 import { mountTransactionRoutes } from './transactionRoutes';
 import { mountWithdrawalRoutes } from './withdrawalRoutes';
@@ -144,6 +145,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   mountPolicyRoutes(r, common, clock, session);
   mountEncryptionKeyRoutes(r, common, clock, session);
   mountAuditRoutes(r, common, session);
+  mountMemberRoutes(r, common, clock, session);
 
   r.use((_req, _res, next) => next(new BaseError('not_found', 'No such console endpoint')));
   return r;

@@ -13,22 +13,29 @@ export interface Invitation {
   expiresAt: string;
 }
 
-/**
- * Adds a member and issues their invitation link. An email that is already a member of the company
- * gets a password-reset link instead when it has a password, or a fresh invitation when it does not.
- */
-export async function inviteMember(
+/** An active member of the company with that email (compared without case), if any. */
+export function findMemberByEmail(
   db: Db,
-  input: { companyId: number; email: string; role: string },
+  companyId: number,
+  email: string,
+): Promise<{ id: number; email: string; role: string } | undefined> {
+  return db('members')
+    .where({ company_id: companyId })
+    .whereRaw('lower(email) = lower(?)', [email])
+    .whereNull('removed_at')
+    .first('id', 'email', 'role');
+}
+
+/**
+ * A one-time link for an existing member: a password reset when they have a password, else a
+ * fresh invitation (the earlier one expired or was lost). Earlier unused links of that kind die.
+ */
+export async function linkForMember(
+  db: Db,
+  member: { id: number; email: string; role: string },
   nowMs: number,
   ttlMs: number,
 ): Promise<Invitation> {
-  const existing = await db('members')
-    .where({ company_id: input.companyId })
-    .whereRaw('lower(email) = lower(?)', [input.email])
-    .whereNull('removed_at')
-    .first('id', 'email', 'role');
-  const member = existing ?? (await addMember(db, input));
   const hasPassword = !!(await db('member_credentials').where({ member_id: member.id }).whereNotNull('password_hash').first('member_id'));
   const purpose: LinkPurpose = hasPassword ? 'password_reset' : 'invitation';
   const token = await issueLink(db, member.id, purpose, nowMs, ttlMs);
@@ -41,4 +48,18 @@ export async function inviteMember(
     path: linkPath(token),
     expiresAt: new Date(nowMs + ttlMs).toISOString(),
   };
+}
+
+/**
+ * Adds a member and issues their invitation link. An email that is already a member of the company
+ * gets a password-reset link instead when it has a password, or a fresh invitation when it does not.
+ */
+export async function inviteMember(
+  db: Db,
+  input: { companyId: number; email: string; role: string },
+  nowMs: number,
+  ttlMs: number,
+): Promise<Invitation> {
+  const member = (await findMemberByEmail(db, input.companyId, input.email)) ?? (await addMember(db, input));
+  return linkForMember(db, member, nowMs, ttlMs);
 }

@@ -102,21 +102,48 @@ export async function addMember(db: Db, input: { companyId: number; email: strin
   }
 }
 
+/**
+ * A company always keeps an owner: nobody else may make owners, so without one the company could
+ * never again be managed in the console. The company's row is locked first, so two owners demoting
+ * (or removing) each other at once cannot both succeed: the second sees the first's change.
+ */
+async function memberForChange(trx: Db, memberId: number, leavesOwners: boolean): Promise<MemberRow> {
+  const found = (await trx('members').where({ id: memberId }).whereNull('removed_at').first('company_id')) as MemberRow | undefined;
+  if (!found) throw new BaseError('not_found', `member ${memberId} does not exist`);
+  await trx('companies').where({ id: found.company_id }).forUpdate().first('id');
+  const m = (await trx('members').where({ id: memberId }).whereNull('removed_at').first()) as MemberRow | undefined;
+  if (!m) throw new BaseError('not_found', `member ${memberId} does not exist`);
+  if (m.role === 'owner' && leavesOwners) {
+    const others = await trx('members')
+      .where({ company_id: m.company_id, role: 'owner' })
+      .whereNull('removed_at')
+      .whereNot({ id: memberId })
+      .count<{ n: string }[]>('id as n');
+    if (Number(others[0]?.n ?? 0) === 0)
+      throw new BaseError(
+        'conflict',
+        `${m.email} is the company's last owner: make another member owner first, a company always keeps one`,
+      );
+  }
+  return m;
+}
+
 export async function setMemberRole(db: Db, memberId: number, role: string): Promise<Member> {
-  const [row] = await db('members')
-    .where({ id: memberId })
-    .whereNull('removed_at')
-    .update({ role: checkRole(role) })
-    .returning('*');
-  if (!row) throw new BaseError('not_found', `member ${memberId} does not exist`);
-  return toMember(row as MemberRow);
+  const next = checkRole(role);
+  return db.transaction(async (trx) => {
+    await memberForChange(trx, memberId, next !== 'owner');
+    const [row] = await trx('members').where({ id: memberId }).update({ role: next }).returning('*');
+    return toMember(row as MemberRow);
+  });
 }
 
 /** Removal keeps the row (keys and audit entries point at it); their keys lose every action. */
 export async function removeMember(db: Db, memberId: number): Promise<Member> {
-  const [row] = await db('members').where({ id: memberId }).whereNull('removed_at').update({ removed_at: db.fn.now() }).returning('*');
-  if (!row) throw new BaseError('not_found', `member ${memberId} does not exist`);
-  return toMember(row as MemberRow);
+  return db.transaction(async (trx) => {
+    await memberForChange(trx, memberId, true);
+    const [row] = await trx('members').where({ id: memberId }).update({ removed_at: trx.fn.now() }).returning('*');
+    return toMember(row as MemberRow);
+  });
 }
 
 export async function listMembers(db: Db, companyId: number): Promise<Member[]> {

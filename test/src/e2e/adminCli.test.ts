@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isValidMnemonic } from '@walletd/core';
-import { createApiKey, revokeApiKey, setEncryptionKey } from '@walletd/server';
+import { addMember, createApiKey, revokeApiKey, setEncryptionKey, setMemberRole } from '@walletd/server';
 import {
   createTestDatabase,
   freePort,
@@ -53,18 +53,20 @@ describe('walletd admin and secret commands', () => {
   it('creates a company, members and a scoped key, then the key works and is revocable', async () => {
     const company = admin('company', 'create', '--name', 'Globex', '--plan', 'paid');
     expect(company).toMatchObject({ name: 'Globex', plan: 'paid', encryptionKeySet: false });
-    const owner = admin('member', 'add', '--company', String(company.id), '--email', 'ceo@globex.test', '--role', 'owner');
+    // The operator gives the new company its owner (a one-time console link); people are managed in the console.
+    const owner = admin('member', 'invite', '--company', String(company.id), '--email', 'ceo@globex.test');
+    expect(owner).toMatchObject({ role: 'owner', purpose: 'invitation' });
     // Keys are made by a member in the console now; the CLI only lists them.
     const { record, key: secret } = await createApiKey(t.db, {
       companyId: company.id,
-      createdBy: owner.id,
+      createdBy: owner.memberId,
       actions: ['wallets:create', 'wallets:read', 'wallets:generate_address'],
       walletIds: null,
       expiresInMs: 90 * 86400e3,
     });
     const key = { ...record, key: secret };
     expect(key.key).toMatch(/^svc_live_/);
-    expect(key.createdBy).toBe(owner.id);
+    expect(key.createdBy).toBe(owner.memberId);
     expect(Date.parse(key.expiresAt as string) - Date.now()).toBeGreaterThan(89 * 86400e3);
     const listed = admin('key', 'list', '--company', String(company.id));
     expect(listed.map((k: { id: number }) => k.id)).toEqual([key.id]);
@@ -92,8 +94,10 @@ describe('walletd admin and secret commands', () => {
     expect(isValidMnemonic(opened.stdout.trim())).toBe(true);
     expect(readFileSync(priv, 'utf8')).toContain('PRIVATE KEY');
 
-    // Role changes and revocation take effect on the next request.
-    admin('member', 'set-role', '--member', String(owner.id), '--role', 'viewer');
+    // Role changes (made in the console, here through the same service) and revocation take effect
+    // on the next request. A second owner first: the last owner is never demoted.
+    await addMember(t.db, { companyId: company.id, email: 'cfo@globex.test', role: 'owner' });
+    await setMemberRole(t.db, owner.memberId, 'viewer');
     const demoted = await fetch(`${base}/wallets`, {
       method: 'POST',
       headers: auth,

@@ -45,7 +45,8 @@ describeWithChromium('the console in a real browser', () => {
       WALLETD_DATA_DIR: mkdtempSync(join(tmpdir(), 'walletd-console-browser-')),
     };
     const invite = await runWalletdAsync(
-      ['admin', 'member', 'invite', '--company', String(s.companyId), '--email', EMAIL, '--role', 'admin'],
+      // The operator's bootstrap path: an owner for a company where no owner can sign in yet.
+      ['admin', 'member', 'invite', '--company', String(s.companyId), '--email', EMAIL, '--role', 'owner'],
       env,
     );
     expect(invite.status).toBe(0);
@@ -64,7 +65,7 @@ describeWithChromium('the console in a real browser', () => {
     await page.getByLabel('Repeat it').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();
 
-    // Signed in with the new password, an admin owes an authenticator before anything else.
+    // Signed in with the new password, an owner owes an authenticator before anything else.
     await page.getByText('Password set. Sign in to continue.').waitFor();
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
@@ -92,7 +93,7 @@ describeWithChromium('the console in a real browser', () => {
     await page.getByLabel('Authenticator code (or a recovery code)').fill(code(secret, con.clock.now));
     await page.getByRole('button', { name: 'Verify and sign in' }).click();
     await page.getByTestId('member').waitFor();
-    expect(await page.getByTestId('member').textContent()).toBe(`${EMAIL} admin`);
+    expect(await page.getByTestId('member').textContent()).toBe(`${EMAIL} owner`);
     expect(new URL(page.url()).pathname).toBe('/console/');
     await page.screenshot({ path: join(DOCS, 'console-shell.png') });
 

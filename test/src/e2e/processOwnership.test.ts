@@ -71,11 +71,10 @@ describe('walletd processes sharing one data directory', () => {
     // Absent: the default port (54329), which this cluster does not use either.
     const absent = { ...env, WALLETD_EMBEDDED_PG_PORT: undefined };
     const company = String(other.json.id);
-    const owner = await runWalletdAsync(
-      ['admin', 'member', 'add', '--company', company, '--email', 'o@joined.test', '--role', 'owner'],
-      absent,
-    );
-    expect(owner.stderr).toBe('');
+    const owner = await runWalletdAsync(['admin', 'member', 'invite', '--company', company, '--email', 'o@joined.test'], absent);
+    expect(owner.status).toBe(0);
+    // Only the link the operator hands over: nothing about the cluster it joined.
+    expect(owner.stderr).toBe(`one-time invitation link for o@joined.test: ${owner.json.url}\n`);
     // A read through the joined cluster: the company just made there, and the first start's key.
     const listed = await runWalletdAsync(['admin', 'key', 'list', '--company', '1'], absent);
     expect(listed.status).toBe(0);

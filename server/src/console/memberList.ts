@@ -1,0 +1,62 @@
+import { BaseError, type Db } from '@walletd/core';
+
+/** A member as the members page shows them: never a password hash, secret or link. */
+export interface ConsoleMember {
+  id: number;
+  email: string;
+  role: string;
+  mfaEnrolled: boolean;
+  /** Invited, and the link was not used yet: no password is set. */
+  invitationPending: boolean;
+  /** When their last console session began; null when they never signed in. */
+  lastSignInAt: string | null;
+  createdAt: string;
+}
+
+interface Row {
+  id: number;
+  email: string;
+  role: string;
+  created_at: Date;
+  has_password: boolean;
+  mfa_enrolled: boolean;
+  last_sign_in: Date | null;
+}
+
+const toView = (r: Row): ConsoleMember => ({
+  id: r.id,
+  email: r.email,
+  role: r.role,
+  mfaEnrolled: r.mfa_enrolled,
+  invitationPending: !r.has_password,
+  lastSignInAt: r.last_sign_in ? new Date(r.last_sign_in).toISOString() : null,
+  createdAt: r.created_at.toISOString(),
+});
+
+function query(db: Db, companyId: number) {
+  return db('members as m')
+    .leftJoin('member_credentials as c', 'c.member_id', 'm.id')
+    .where('m.company_id', companyId)
+    .whereNull('m.removed_at')
+    .select(
+      'm.id',
+      'm.email',
+      'm.role',
+      'm.created_at',
+      db.raw('c.password_hash IS NOT NULL AS has_password'),
+      db.raw('coalesce(c.totp_enrolled, false) AS mfa_enrolled'),
+      db.raw('(SELECT max(s.created_at) FROM member_sessions s WHERE s.member_id = m.id) AS last_sign_in'),
+    );
+}
+
+/** The company's active members, oldest first. */
+export async function listCompanyMembers(db: Db, companyId: number): Promise<ConsoleMember[]> {
+  return ((await query(db, companyId).orderBy('m.id')) as Row[]).map(toView);
+}
+
+/** One active member of this company; another company's member (or a removed one) is 404. */
+export async function companyMember(db: Db, companyId: number, id: number): Promise<ConsoleMember> {
+  const row = (await query(db, companyId).where('m.id', id).first()) as Row | undefined;
+  if (!row) throw new BaseError('not_found', `member ${id} does not exist`);
+  return toView(row);
+}

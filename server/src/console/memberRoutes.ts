@@ -1,0 +1,111 @@
+import type { Request, RequestHandler, Router } from 'express';
+import { BaseError } from '@walletd/core';
+import type { Common } from '../context';
+import { removeMember, setMemberRole } from '../services/companies';
+import { audit } from '../services/audit';
+import type { Clock } from './clock';
+import { type Invitation, findMemberByEmail, inviteMember, linkForMember } from './inviteMember';
+import { requireMfaEnrolled } from './memberGuards';
+import { companyMember, listCompanyMembers } from './memberList';
+import {
+  checkRoleChange,
+  emailField,
+  isPromotion,
+  memberIdParam,
+  requireMayGrant,
+  requireMayTouch,
+  requireMemberManager,
+  roleField,
+} from './memberRules';
+import { requireStepUp, revokeMemberSessions } from './sessions';
+
+/** The one-time link as a URL on the console's address as the inviter reached it; shown once, never stored or logged. */
+const linkAnswer = (req: Request, inv: Invitation) => ({
+  purpose: inv.purpose,
+  url: `${req.protocol}://${req.get('host')}${inv.path}`,
+  expiresAt: inv.expiresAt,
+  note: 'the link works once and expires; it is shown only now: hand it to the member yourself',
+});
+
+/**
+ * Members and roles (`/console/api/members`), behind `requireSession` and an enrolled authenticator.
+ * Every member reads the list; owners and admins manage it. Checks run cheapest-refusal first and the
+ * step-up last, so a refused change never spends the member's authenticator code. The last owner is
+ * kept by the service itself (409). Audit rows name the target, never a link's token.
+ */
+export function mountMemberRoutes(r: Router, common: Common, clock: Clock, session: RequestHandler): void {
+  const { db } = common;
+  const { stepUpMs, linkTtlMs } = common.config.console;
+  const enrolled = requireMfaEnrolled(db);
+  const target = (req: Request) => companyMember(db, req.memberSession!.companyId, memberIdParam(req.params.id));
+  const record = (req: Request, action: string, targetId: number, details: Record<string, unknown>) => {
+    const s = req.memberSession!;
+    return audit(db, {
+      companyId: s.companyId,
+      actorType: 'member',
+      actorId: s.memberId,
+      action,
+      targetType: 'member',
+      targetId,
+      ip: req.ip ?? null,
+      details,
+    });
+  };
+
+  r.get('/members', session, enrolled, async (req, res) => {
+    res.json({ data: await listCompanyMembers(db, req.memberSession!.companyId) });
+  });
+
+  r.post('/members', session, enrolled, async (req, res) => {
+    const s = req.memberSession!;
+    requireMemberManager(s);
+    const email = emailField(req.body?.email);
+    const role = roleField(req.body?.role);
+    requireMayGrant(s, role);
+    const existing = await findMemberByEmail(db, s.companyId, email);
+    if (existing)
+      throw new BaseError(
+        'conflict',
+        `${existing.email} is already a member (${existing.role}): change their role or issue a reset link instead`,
+      );
+    requireStepUp(s, clock(), stepUpMs);
+    const inv = await inviteMember(db, { companyId: s.companyId, email, role }, clock(), linkTtlMs);
+    await record(req, 'member.invited', inv.memberId, { email: inv.email, role });
+    res.status(201).json({ member: await companyMember(db, s.companyId, inv.memberId), ...linkAnswer(req, inv) });
+  });
+
+  r.patch('/members/:id', session, enrolled, async (req, res) => {
+    const s = req.memberSession!;
+    requireMemberManager(s);
+    const m = await target(req);
+    const role = roleField(req.body?.role);
+    checkRoleChange(s, m, role);
+    if (isPromotion(m.role, role)) requireStepUp(s, clock(), stepUpMs);
+    await setMemberRole(db, m.id, role);
+    await record(req, 'member.role_changed', m.id, { email: m.email, from: m.role, to: role });
+    res.json(await companyMember(db, s.companyId, m.id));
+  });
+
+  r.delete('/members/:id', session, enrolled, async (req, res) => {
+    const s = req.memberSession!;
+    requireMemberManager(s);
+    const m = await target(req);
+    requireMayTouch(s, m, 'remove');
+    await removeMember(db, m.id);
+    // Sessions already stop at the member's removal; revoking them too keeps the table honest.
+    await revokeMemberSessions(db, m.id, clock());
+    await record(req, 'member.removed', m.id, { email: m.email, role: m.role });
+    res.json({ ...m, removed: true });
+  });
+
+  r.post('/members/:id/reset-link', session, enrolled, async (req, res) => {
+    const s = req.memberSession!;
+    requireMemberManager(s);
+    const m = await target(req);
+    requireMayTouch(s, m, 'issue a reset link for');
+    requireStepUp(s, clock(), stepUpMs);
+    const inv = await linkForMember(db, m, clock(), linkTtlMs);
+    await record(req, 'member.reset_link_issued', m.id, { email: m.email, purpose: inv.purpose });
+    res.json({ member: m, ...linkAnswer(req, inv) });
+  });
+}
