@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -21,6 +23,8 @@ describeWithChromium('the console in a real browser', () => {
   let browser: BrowserContext;
   let page: Page;
   const cspViolations: string[] = [];
+  // The member the first test enrolls: the refusals below sign in as them.
+  let secret = '';
 
   beforeAll(async () => {
     t = await createTestDatabase();
@@ -70,7 +74,7 @@ describeWithChromium('the console in a real browser', () => {
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+    secret = (await page.getByTestId('totp-secret').textContent())!.trim();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     await page.getByLabel('Code from the app').fill(code(secret, con.clock.now));
     await page.getByRole('button', { name: 'Confirm' }).click();
@@ -99,5 +103,70 @@ describeWithChromium('the console in a real browser', () => {
 
     // Every script and style came from a file on this origin: the browser refused nothing.
     expect(cspViolations).toEqual([]);
+  });
+
+  it('refuses a wrong code, a replayed code, a form posted from another origin and an expired session', async () => {
+    const signInPage = async (c: string) => {
+      await page.goto(`${con.url}/console/sign-in`);
+      await page.getByLabel('Email').fill(EMAIL);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByLabel('Authenticator code (or a recovery code)').fill(c);
+      await page.getByRole('button', { name: 'Verify and sign in' }).click();
+    };
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to walletd' }).waitFor();
+
+    // A wrong code: an error on the form, no session.
+    con.clock.now += 30_000;
+    const right = code(secret, con.clock.now);
+    await signInPage(right === '000000' ? '111111' : '000000');
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/incorrect|invalid|not accepted/i);
+    await expect(page.getByTestId('member').count()).resolves.toBe(0);
+
+    // The right code signs in once; the same code again (same 30-second step) is refused.
+    await signInPage(right);
+    await page.getByTestId('member').waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to walletd' }).waitFor();
+    await signInPage(right);
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/already used|incorrect/i);
+    await expect(page.getByTestId('member').count()).resolves.toBe(0);
+
+    // Signed in again (the next step), a page on another origin posts a form to the console with
+    // the member's cookies (same host, another port: the same site, so SameSite does not stop it).
+    con.clock.now += 30_000;
+    await signInPage(code(secret, con.clock.now));
+    await page.getByTestId('member').waitFor();
+    const keysBefore = await t.db('api_keys').count({ n: '*' }).first();
+    const attacker = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end(
+        `<form method="POST" action="${con.url}/console/api/keys" enctype="text/plain">` +
+          `<input name='{"actions":["withdrawals:create"],"walletIds":"*","x":"' value='"}'></form>` +
+          '<script>document.forms[0].submit()</script>',
+      );
+    });
+    await new Promise<void>((r) => attacker.listen(0, '127.0.0.1', () => r()));
+    try {
+      const origin = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}`;
+      const answer = page.waitForResponse((r) => r.url() === `${con.url}/console/api/keys`);
+      await page.goto(origin);
+      const refused = await answer;
+      expect(refused.status()).toBe(403);
+      expect((await refused.json()).code).toBe('csrf_failed');
+    } finally {
+      attacker.close();
+    }
+    expect(await t.db('api_keys').count({ n: '*' }).first()).toEqual(keysBefore);
+
+    // Idle past the timeout: the next page load lands on the sign-in form, the session is gone.
+    await page.goto(`${con.url}/console/`);
+    await page.getByTestId('member').waitFor();
+    con.clock.now += 31 * 60_000;
+    await page.goto(`${con.url}/console/`);
+    await page.getByRole('heading', { name: 'Sign in to walletd' }).waitFor();
+    const me = await page.evaluate(async () => (await fetch('/console/api/me')).status);
+    expect(me).toBe(401);
   });
 });
