@@ -3,7 +3,7 @@ import { BaseError } from '@walletd/core';
 import type { Common } from '../context';
 import { jsonBody } from '../http/body';
 import { acceptLink } from './acceptLink';
-import { auditFailedSignIn, auditMember } from './auditSignIn';
+import { auditFailedSignIn, auditMember, auditSignedIn } from './auditSignIn';
 import type { Clock } from './clock';
 import { refuseApiKeys, requireSession, sameOrigin } from './consoleGuards';
 import { clearSessionCookies, setSessionCookies } from './cookies';
@@ -71,7 +71,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
     });
     setSessionCookies(res, s.token, s.csrf, secure(req));
     const member = await db('members').where({ id: s.memberId }).first('role', 'company_id');
-    await auditMember(db, { memberId: s.memberId, companyId: member.company_id }, 'member.signed_in', ip);
+    await auditSignedIn(db, { memberId: s.memberId, companyId: member.company_id }, s.secondFactor, ip);
     res.status(201).json({
       memberId: s.memberId,
       expiresAt: s.expiresAt.toISOString(),
