@@ -75,7 +75,12 @@ export async function signIn(
     secondFactor = looksLikeRecoveryCode(input.code) ? 'recovery_code' : 'totp';
   }
   await clearFailures(d.db, key);
-  const s = await createSession(d.db, member.id, { ip: input.ip, userAgent: input.userAgent, nowMs: d.nowMs, steppedUp: secondFactor !== null }, d.limits);
+  const s = await createSession(
+    d.db,
+    member.id,
+    { ip: input.ip, userAgent: input.userAgent, nowMs: d.nowMs, steppedUp: secondFactor !== null },
+    d.limits,
+  );
   return { ...s, memberId: member.id, secondFactor };
 }
 
