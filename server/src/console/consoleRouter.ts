@@ -81,7 +81,11 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   });
 
   r.post('/links/:token', async (req, res) => {
-    res.json(await acceptLink(db, String(req.params.token), req.body?.password, clock()));
+    const out = await acceptLink(db, String(req.params.token), req.body?.password, clock());
+    // A password set through an invitation or a reset link: who, from where, which kind of link.
+    const { company_id: companyId } = await db('members').where({ id: out.memberId }).first('company_id');
+    await auditMember(db, { memberId: out.memberId, companyId }, 'member.password_set', req.ip ?? null, { link: out.purpose });
+    res.json(out);
   });
 
   const session = requireSession(db, clock, limits);

@@ -134,6 +134,17 @@ describe('console sign-in audit', () => {
     (await t.db('audit_log').where({ company_id: companyId }).orderBy('id')).map((r) => [r.action, r.details?.reason ?? r.details ?? null]);
   const post = (body: Record<string, unknown>) => new Browser(con.url).call('POST', '/console/api/session', { body });
 
+  it('records the password set through the invitation link, the first sign-in and the MFA enrollment', async () => {
+    const m = await enrolledMember('admin');
+    const rows = await t.db('audit_log').where({ company_id: m.companyId, actor_type: 'member' }).orderBy('id');
+    expect(rows.map((r) => [r.action, r.actor_id, r.details])).toEqual([
+      ['member.password_set', String(m.memberId), { link: 'invitation' }],
+      ['member.signed_in', String(m.memberId), null],
+      ['member.mfa_enrolled', String(m.memberId), null],
+    ]);
+    expect(JSON.stringify(rows)).not.toContain(PASSWORD);
+  });
+
   it("records the page's two-step sign-in (password, then password and code) as one sign-in and no failure", async () => {
     const m = await enrolledMember('developer');
     const before = (await rows(m.companyId)).length;

@@ -251,6 +251,7 @@ describe('withdrawal requests approved in the console', () => {
       .where({ actor_id: String(dave.memberId) })
       .orderBy('id');
     expect(rows.map((r) => [r.action, r.actor_type, r.company_id])).toEqual([
+      ['member.password_set', 'member', s.companyId],
       ['member.signed_in', 'member', s.companyId],
       ['member.mfa_enrolled', 'member', s.companyId],
       ['member.signed_out', 'member', s.companyId],
