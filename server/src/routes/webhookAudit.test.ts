@@ -72,7 +72,15 @@ describe('webhook changes through /v1 are audited with the API key', () => {
     expect(rows[5].details).toMatchObject({ type: 'slack', destination: 'slack' });
     expect(rows[6].details).toMatchObject({ type: 'telegram', destination: 'telegram chat -1001234' });
     const text = JSON.stringify(rows);
-    for (const secret of ['receiver-credential', 'chosen-secret-0123456789', created.body.signingSecret, slackUrl, 'SECRET', botToken, 'Dsaw'])
+    for (const secret of [
+      'receiver-credential',
+      'chosen-secret-0123456789',
+      created.body.signingSecret,
+      slackUrl,
+      'SECRET',
+      botToken,
+      'Dsaw',
+    ])
       expect(text).not.toContain(secret);
 
     // The console's audit log names the key and the member it acts for.
