@@ -72,7 +72,9 @@ export function AuditLog({ me }: PageProps) {
   return (
     <>
       <h1>Audit log</h1>
-      <p class="muted">Every sign-in, vote, policy and key change, and secret export, newest first. Rows are never changed or deleted.</p>
+      <p class="muted">
+        Every sign-in, vote, policy, key and webhook change, and secret export, newest first. Rows are never changed or deleted.
+      </p>
       <form
         class="filters"
         data-testid="audit-filters"

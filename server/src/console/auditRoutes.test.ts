@@ -72,10 +72,12 @@ describe('console audit log API', () => {
       ['member.signed_out', 'dev@acme.test'],
       ['member.mfa_enrolled', 'dev@acme.test'],
       ['member.signed_in', 'dev@acme.test'],
+      ['member.password_set', 'dev@acme.test'],
       ['member.signed_in', 'ada@acme.test'],
       ['member.signed_out', 'ada@acme.test'],
       ['member.mfa_enrolled', 'ada@acme.test'],
       ['member.signed_in', 'ada@acme.test'],
+      ['member.password_set', 'ada@acme.test'],
     ]);
     expect(rows[1]).toMatchObject({ ip: '10.0.0.9', target: { type: 'wallet', id: '7' } });
     expect(rows[2]!.ip).toMatch(/127\.0\.0\.1/);
@@ -88,7 +90,7 @@ describe('console audit log API', () => {
     // A prefix is a prefix: "_" and "%" are no wildcards.
     expect((await get('?action=member%25')).body.data).toEqual([]);
     const ada = (await get('?member=ADA@acme.test')).body.data;
-    expect(ada.length).toBe(4);
+    expect(ada.length).toBe(5);
     expect((await get(`?member=${admin.memberId}`)).body.data).toEqual(ada);
     expect((await get('?member=nobody@acme.test')).body).toEqual({ data: [], nextCursor: null });
     expect((await get('?from=2999-01-01T00:00:00Z')).body.data).toEqual([]);

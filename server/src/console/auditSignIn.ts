@@ -1,6 +1,6 @@
 import { BaseError, type Db } from '@walletd/core';
 import { audit } from '../services/audit';
-import { BAD_CREDENTIALS } from './signIn';
+import { BAD_CREDENTIALS, type SecondFactorUsed } from './signIn';
 
 /** A member's own console action, in the company's audit log with where it came from. */
 export async function auditMember(
@@ -13,10 +13,30 @@ export async function auditMember(
   await audit(db, { companyId: m.companyId, actorType: 'member', actorId: m.memberId, action, ip, details });
 }
 
+/**
+ * A sign-in that succeeded. One passed with a recovery code also writes
+ * `member.mfa_recovery_code_used` with how many codes are left: it usually means the authenticator
+ * is lost, which an owner wants to see (and a stolen code used by someone else even more).
+ */
+export async function auditSignedIn(
+  db: Db,
+  m: { memberId: number; companyId: number },
+  secondFactor: SecondFactorUsed,
+  ip: string | null,
+): Promise<void> {
+  await auditMember(db, m, 'member.signed_in', ip, secondFactor ? { secondFactor } : undefined);
+  if (secondFactor !== 'recovery_code') return;
+  const [left] = (await db('member_recovery_codes').where({ member_id: m.memberId }).whereNull('used_at').count({ n: '*' })) as {
+    n: string | number;
+  }[];
+  await auditMember(db, m, 'member.mfa_recovery_code_used', ip, { recoveryCodesLeft: Number(left?.n ?? 0) });
+}
+
 const reasonOf = (e: unknown): string | null => {
   if (!(e instanceof BaseError)) return null;
   if (e.code === 'rate_limited') return 'locked_out';
-  if (e.code === 'mfa_required') return 'second_factor_missing';
+  // The console's sign-in page sends the password first and the code second: a right password
+  // without a code is that first step, not a refused sign-in (and counts toward no lockout).
   if (e.code === 'unauthorized') return e.message === BAD_CREDENTIALS ? 'bad_credentials' : 'second_factor_wrong';
   return null;
 };
@@ -27,7 +47,8 @@ const reasonOf = (e: unknown): string | null => {
  * attack needs to see which account was tried, and a hash of an email is no secret (emails are
  * guessable). The row goes to the company of every member with that email, so each company's log
  * shows attempts on its members, or to no company (an operator's view) when nobody has it.
- * Errors that are the caller's mistake (a missing field) are not sign-in attempts.
+ * Errors that are the caller's mistake (a missing field) are not sign-in attempts, nor is a right
+ * password sent without its code (the page's first step).
  */
 export async function auditFailedSignIn(db: Db, error: unknown, email: unknown, ip: string | null): Promise<void> {
   const reason = reasonOf(error);

@@ -3,7 +3,7 @@ import { BaseError } from '@walletd/core';
 import type { Common } from '../context';
 import { jsonBody } from '../http/body';
 import { acceptLink } from './acceptLink';
-import { auditFailedSignIn, auditMember } from './auditSignIn';
+import { auditFailedSignIn, auditMember, auditSignedIn } from './auditSignIn';
 import type { Clock } from './clock';
 import { refuseApiKeys, requireSession, sameOrigin } from './consoleGuards';
 import { clearSessionCookies, setSessionCookies } from './cookies';
@@ -71,7 +71,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
     });
     setSessionCookies(res, s.token, s.csrf, secure(req));
     const member = await db('members').where({ id: s.memberId }).first('role', 'company_id');
-    await auditMember(db, { memberId: s.memberId, companyId: member.company_id }, 'member.signed_in', ip);
+    await auditSignedIn(db, { memberId: s.memberId, companyId: member.company_id }, s.secondFactor, ip);
     res.status(201).json({
       memberId: s.memberId,
       expiresAt: s.expiresAt.toISOString(),
@@ -81,7 +81,11 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   });
 
   r.post('/links/:token', async (req, res) => {
-    res.json(await acceptLink(db, String(req.params.token), req.body?.password, clock()));
+    const out = await acceptLink(db, String(req.params.token), req.body?.password, clock());
+    // A password set through an invitation or a reset link: who, from where, which kind of link.
+    const { company_id: companyId } = await db('members').where({ id: out.memberId }).first('company_id');
+    await auditMember(db, { memberId: out.memberId, companyId }, 'member.password_set', req.ip ?? null, { link: out.purpose });
+    res.json(out);
   });
 
   const session = requireSession(db, clock, limits);

@@ -128,3 +128,62 @@ describe('console sign-in', () => {
     expect((await sign(m.recovery[0] as string)).status).toBe(401);
   });
 });
+
+describe('console sign-in audit', () => {
+  const rows = async (companyId: number) =>
+    (await t.db('audit_log').where({ company_id: companyId }).orderBy('id')).map((r) => [r.action, r.details?.reason ?? r.details ?? null]);
+  const post = (body: Record<string, unknown>) => new Browser(con.url).call('POST', '/console/api/session', { body });
+
+  it('records the password set through the invitation link, the first sign-in and the MFA enrollment', async () => {
+    const m = await enrolledMember('admin');
+    const rows = await t.db('audit_log').where({ company_id: m.companyId, actor_type: 'member' }).orderBy('id');
+    expect(rows.map((r) => [r.action, r.actor_id, r.details])).toEqual([
+      ['member.password_set', String(m.memberId), { link: 'invitation' }],
+      ['member.signed_in', String(m.memberId), null],
+      ['member.mfa_enrolled', String(m.memberId), null],
+    ]);
+    expect(JSON.stringify(rows)).not.toContain(PASSWORD);
+  });
+
+  it("records the page's two-step sign-in (password, then password and code) as one sign-in and no failure", async () => {
+    const m = await enrolledMember('developer');
+    const before = (await rows(m.companyId)).length;
+    expect((await post({ email: m.email, password: PASSWORD })).body.code).toBe('mfa_required');
+    expect((await post({ email: m.email, password: PASSWORD, code: codeAt(m.secret, con.clock.now) })).status).toBe(201);
+    expect((await rows(m.companyId)).slice(before)).toEqual([['member.signed_in', { secondFactor: 'totp' }]]);
+  });
+
+  it('still records a wrong password, a wrong code, a replayed code and a locked-out pair as failures', async () => {
+    const m = await enrolledMember('developer');
+    const before = (await rows(m.companyId)).length;
+    const good = codeAt(m.secret, con.clock.now);
+    expect((await post({ email: m.email, password: PASSWORD, code: good })).status).toBe(201);
+    // Three failures (lockoutFailures here) lock the pair: the fourth try is refused before any check.
+    expect((await post({ email: m.email, password: 'not the password at all' })).status).toBe(401);
+    expect((await post({ email: m.email, password: PASSWORD, code: good === '000000' ? '111111' : '000000' })).status).toBe(401);
+    expect((await post({ email: m.email, password: PASSWORD, code: good })).status).toBe(401);
+    expect((await post({ email: m.email, password: PASSWORD, code: good })).status).toBe(429);
+    expect((await rows(m.companyId)).slice(before)).toEqual([
+      ['member.signed_in', { secondFactor: 'totp' }],
+      ['member.sign_in_failed', 'bad_credentials'],
+      ['member.sign_in_failed', 'second_factor_wrong'],
+      ['member.sign_in_failed', 'second_factor_wrong'],
+      ['member.sign_in_failed', 'locked_out'],
+    ]);
+    con.clock.now += 900_000; // the lockout ends for the tests after this one
+  });
+
+  it('says so in the audit log when a recovery code signs a member in, with how many codes are left', async () => {
+    const m = await enrolledMember('admin');
+    const before = (await rows(m.companyId)).length;
+    const ok = await post({ email: m.email, password: PASSWORD, code: m.recovery[3] as string });
+    expect(ok.status).toBe(201);
+    const after = await t.db('audit_log').where({ company_id: m.companyId }).orderBy('id').offset(before);
+    expect(after.map((r) => [r.action, r.actor_type, r.actor_id, r.details])).toEqual([
+      ['member.signed_in', 'member', String(m.memberId), { secondFactor: 'recovery_code' }],
+      ['member.mfa_recovery_code_used', 'member', String(m.memberId), { recoveryCodesLeft: 9 }],
+    ]);
+    // Never the code itself.
+    expect(JSON.stringify(after)).not.toContain(m.recovery[3]);
+  });
+});

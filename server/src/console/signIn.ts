@@ -1,12 +1,16 @@
 import { BaseError, type Db, type MasterKey } from '@walletd/core';
 import { MFA_REQUIRED_ROLES, loadCredentials } from './credentials';
 import { verifyPassword } from './passwords';
+import { looksLikeRecoveryCode } from './recoveryCodes';
 import { checkSecondFactor } from './secondFactor';
 import { type SessionLimits, createSession } from './sessions';
 import { type ThrottleSettings, clearFailures, isLockedOut, recordFailure, throttleKey } from './signInThrottle';
 
 /** One message for an unknown email, a member without a password and a wrong password. */
 export const BAD_CREDENTIALS = 'The email or password is incorrect';
+
+/** Which second factor a sign-in passed: a recovery code is worth an audit row of its own. */
+export type SecondFactorUsed = 'totp' | 'recovery_code' | null;
 
 export interface SignInInput {
   email: string;
@@ -33,7 +37,7 @@ export interface SignInDeps {
 export async function signIn(
   input: SignInInput,
   d: SignInDeps,
-): Promise<{ token: string; csrf: string; expiresAt: Date; memberId: number }> {
+): Promise<{ token: string; csrf: string; expiresAt: Date; memberId: number; secondFactor: SecondFactorUsed }> {
   const key = throttleKey(input.email, input.ip);
   if (await isLockedOut(d.db, key, d.nowMs)) {
     throw new BaseError('rate_limited', 'Too many failed sign-ins from this address for this email; try again later');
@@ -61,18 +65,23 @@ export async function signIn(
     throw new BaseError('unauthorized', BAD_CREDENTIALS);
   }
   const cred = await loadCredentials(d.db, member.id);
-  let steppedUp = false;
+  let secondFactor: SecondFactorUsed = null;
   if (cred?.totp_enrolled) {
     if (!input.code) throw new BaseError('mfa_required', 'Enter the code from your authenticator app (or a recovery code)');
     if (!(await checkSecondFactor(d.db, d.masterKey, member.id, input.code, d.nowMs, { allowRecovery: true }))) {
       await recordFailure(d.db, key, d.nowMs, d.limits);
       throw new BaseError('unauthorized', 'The authenticator code is incorrect or was already used');
     }
-    steppedUp = true;
+    secondFactor = looksLikeRecoveryCode(input.code) ? 'recovery_code' : 'totp';
   }
   await clearFailures(d.db, key);
-  const s = await createSession(d.db, member.id, { ip: input.ip, userAgent: input.userAgent, nowMs: d.nowMs, steppedUp }, d.limits);
-  return { ...s, memberId: member.id };
+  const s = await createSession(
+    d.db,
+    member.id,
+    { ip: input.ip, userAgent: input.userAgent, nowMs: d.nowMs, steppedUp: secondFactor !== null },
+    d.limits,
+  );
+  return { ...s, memberId: member.id, secondFactor };
 }
 
 /** Whether a signed-in member must enroll MFA before doing anything else. */

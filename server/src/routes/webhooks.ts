@@ -1,9 +1,12 @@
-import { type RequestHandler, Router } from 'express';
+import { type Request, type RequestHandler, Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../context';
 import { checkBody } from '../http/body';
 import { auth, parseBigId, parseId, requireGlobal } from '../http/scope';
-import { getDelivery, listDeliveries, redeliver, replay } from '../services/deliveries';
+import { webhookAuditDetails } from '../console/webhookAudit';
+import { audit } from '../services/audit';
+import type { AuthContext } from '../http/authContext';
+import { getDelivery, listDeliveries, redeliver, replay, type ReplayInput } from '../services/deliveries';
 import {
   createWebhook,
   deleteWebhook,
@@ -12,6 +15,7 @@ import {
   rotateSecret,
   toWebhookView,
   updateWebhook,
+  type UpdateWebhookInput,
   type WebhookDeps,
 } from '../services/webhooks';
 import type { DestinationPolicy } from '../webhooks/destinationPolicy';
@@ -19,6 +23,8 @@ import type { DestinationPolicy } from '../webhooks/destinationPolicy';
 /**
  * Spec 4.1. Every operation needs the global `webhooks:manage` action and rule 5's visibility.
  * Registered on `r`: the app passes its one /v1 router (a nested router costs every request a pass).
+ * Changes go to the audit log as the console's do (same actions and details, never a secret or a
+ * URL's query string), with the API key as the actor.
  */
 export function webhooksRouter(common: Common, policy: DestinationPolicy, writeLimit: RequestHandler, r: Router = Router()): Router {
   const deps: WebhookDeps = { db: common.db, masterKey: common.masterKey, policy };
@@ -29,10 +35,20 @@ export function webhooksRouter(common: Common, policy: DestinationPolicy, writeL
     requireGlobal(a, 'webhooks:manage');
     return { a, row: req.params.id === undefined ? undefined : await getWebhookFor(db, a, parseId(req.params.id, 'webhook id')) };
   };
+  const record = (req: Request, a: AuthContext, action: string, webhookId: number, details?: Record<string, unknown>) =>
+    audit(db, {
+      companyId: a.companyId,
+      actorType: 'api_key',
+      actorId: a.keyId,
+      action,
+      ip: req.ip ?? null,
+      details: { webhookId, ...details },
+    });
 
   r.post('/webhooks', async (req, res) => {
     const { a } = await managed(req);
     const created = await createWebhook(deps, a, checkBody('WebhookCreateRequest', req.body));
+    await record(req, a, 'webhook.created', created.id, webhookAuditDetails(created));
     res.status(201).location(`/v1/webhooks/${created.id}`).json(created);
   });
 
@@ -51,20 +67,27 @@ export function webhooksRouter(common: Common, policy: DestinationPolicy, writeL
     if (body && typeof body === 'object' && 'signingSecret' in body) {
       throw new BaseError('validation_failed', 'signingSecret cannot be set here; use POST /v1/webhooks/:id/rotate-secret');
     }
-    res.json(await updateWebhook(deps, a, row!, checkBody('WebhookUpdateRequest', body)));
+    const input = checkBody<UpdateWebhookInput>('WebhookUpdateRequest', body);
+    const updated = await updateWebhook(deps, a, row!, input);
+    await record(req, a, 'webhook.changed', row!.id, { fields: Object.keys(input), ...webhookAuditDetails(updated) });
+    res.json(updated);
   });
 
   r.delete('/webhooks/:id', async (req, res) => {
-    const { row } = await managed(req);
+    const { a, row } = await managed(req);
     await deleteWebhook(db, row!);
+    await record(req, a, 'webhook.deleted', row!.id);
     res.status(204).end();
   });
 
   r.post('/webhooks/:id/rotate-secret', async (req, res) => {
-    const { row } = await managed(req);
+    const { a, row } = await managed(req);
     const body = checkBody<{ signingSecret?: string }>('RotateSecretRequest', req.body);
+    const out = await rotateSecret(deps, row!, body.signingSecret);
+    // Whether the caller chose the secret or it was generated; never the secret.
+    await record(req, a, 'webhook.secret_rotated', row!.id, { chosen: body.signingSecret !== undefined });
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await rotateSecret(deps, row!, body.signingSecret));
+    res.json(out);
   });
 
   r.get('/webhooks/:id/deliveries', async (req, res) => {
@@ -87,15 +110,25 @@ export function webhooksRouter(common: Common, policy: DestinationPolicy, writeL
 
   // Redeliver and replay queue outbound traffic: they count against the per-key write limit.
   r.post('/webhooks/:id/deliveries/:deliveryId/redeliver', writeLimit, async (req, res) => {
-    const { row } = await managed(req);
-    const { delivery, created } = await redeliver(db, row!, parseBigId(req.params.deliveryId, 'delivery id'));
+    const { a, row } = await managed(req);
+    const source = parseBigId(req.params.deliveryId, 'delivery id');
+    const { delivery, created } = await redeliver(db, row!, source);
+    await record(req, a, 'webhook.redelivered', row!.id, {
+      deliveryId: source,
+      newDeliveryId: delivery.id,
+      eventId: delivery.eventId,
+      created,
+    });
     // 202: a new delivery is queued; 200: the one already pending for this event is returned.
     res.status(created ? 202 : 200).json({ delivery });
   });
 
   r.post('/webhooks/:id/replay', writeLimit, async (req, res) => {
-    const { row } = await managed(req);
-    res.status(202).json(await replay(db, row!, checkBody('ReplayRequest', req.body)));
+    const { a, row } = await managed(req);
+    const input = checkBody<ReplayInput>('ReplayRequest', req.body);
+    const out = await replay(db, row!, input);
+    await record(req, a, 'webhook.replayed', row!.id, { ...input, queued: out.queued, hasMore: out.hasMore });
+    res.status(202).json(out);
   });
 
   // GET /webhooks/:id is not in the spec; answer it anyway, it is what a caller tries first.

@@ -6,11 +6,14 @@ import { generateSealingKeyPair } from '@walletd/core';
 import {
   type ConsoleServer,
   type Seeded,
+  type TestApp,
   type TestDatabase,
+  call,
   createTestDatabase,
   onboardMember,
   seedCompany,
   startConsole,
+  startTestApp,
 } from '@walletd/test-harness';
 import { describeWithChromium, launchChromium } from '../harness/chromium';
 
@@ -25,6 +28,7 @@ const DOCS = join(__dirname, '..', '..', '..', 'docs');
 describeWithChromium('policies, encryption key and audit log in a real browser', () => {
   let t: TestDatabase;
   let con: ConsoleServer;
+  let app: TestApp;
   let s: Seeded;
   let browser: BrowserContext;
   let walletId: number;
@@ -32,6 +36,7 @@ describeWithChromium('policies, encryption key and audit log in a real browser',
   beforeAll(async () => {
     t = await createTestDatabase();
     con = await startConsole(t.db, { chains: [{ chain: 'ethereum', network: 'sepolia', rpcUrl: 'http://127.0.0.1:9' }] });
+    app = await startTestApp(t.db, { webhooks: { allowCidrs: ['127.0.0.0/8'] } });
     s = await seedCompany(t.db);
     [{ id: walletId }] = await t
       .db('wallets')
@@ -42,6 +47,7 @@ describeWithChromium('policies, encryption key and audit log in a real browser',
   afterAll(async () => {
     await browser?.close();
     await con?.close();
+    await app?.close();
     await t?.drop();
   });
 
@@ -113,6 +119,14 @@ describeWithChromium('policies, encryption key and audit log in a real browser',
     await expect(page.getByTestId('fingerprint').textContent()).resolves.toBe(createHash('sha256').update(der).digest('hex'));
     await expect(page.getByTestId('key-set').textContent()).resolves.toMatch(new RegExp(` by ${email}$`));
 
+    // A change made through the API is in the log too, under the key and the member it acts for.
+    const hook = await call(app.url, 'POST', '/v1/webhooks', {
+      key: s.rootKey,
+      body: { type: 'api', config: { url: 'http://127.0.0.1:9/hook?token=receiver-credential' }, events: ['*'] },
+    });
+    expect(hook.status).toBe(201);
+    const [{ id: rootKeyId }] = await t.db('api_keys').where({ company_id: s.companyId }).select('id');
+
     // The audit log: each step with who did it.
     await nav(page, 'Audit log');
     const rows = page.getByTestId('audit').locator('tbody tr');
@@ -125,6 +139,10 @@ describeWithChromium('policies, encryption key and audit log in a real browser',
     const seen = await Promise.all(await cells());
     for (const action of ['policy.created', 'policy.changed', 'policy.disabled', 'encryption_key.set', 'member.signed_in'])
       expect(seen).toContainEqual([action, email]);
+    expect(seen).toContainEqual(['webhook.created', `API key #${rootKeyId} (${email})`]);
+    const hookRow = await rows.filter({ hasText: 'webhook.created' }).locator('td.details').textContent();
+    expect(hookRow).toContain('destination: http://127.0.0.1:9/hook');
+    expect(hookRow).not.toContain('receiver-credential');
     await page.screenshot({ path: join(DOCS, 'console-audit.png'), fullPage: true });
 
     await page.getByLabel('Action starts with').fill('policy.');
