@@ -13,12 +13,12 @@ import { mountKeyRoutes } from './keyRoutes';
 import { mountOverviewRoutes } from './overviewRoutes';
 import { mountMemberRoutes } from './memberRoutes';
 import { mountRequestRoutes } from './requestRoutes';
+import { stepUp } from './stepUp';
 import { mountTransactionRoutes } from './transactionRoutes';
 import { mountWithdrawalRoutes } from './withdrawalRoutes';
 import { mountAuditRoutes } from './auditRoutes';
 import { mountEncryptionKeyRoutes } from './encryptionKeyRoutes';
 import { mountPolicyRoutes } from './policyRoutes';
-import { checkSecondFactor } from './secondFactor';
 import { markSteppedUp, revokeSession } from './sessions';
 import { mfaEnrollmentPending, signIn } from './signIn';
 import { mountWebhookRoutes } from './webhookRoutes';
@@ -127,16 +127,8 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   });
 
   r.post('/step-up', session, async (req, res) => {
-    const s = req.memberSession!;
     const now = clock();
-    const code = str(req.body?.code, 'code');
-    if (!(await loadCredentials(db, s.memberId))?.totp_enrolled) {
-      throw new BaseError('mfa_enrollment_required', 'Enroll an authenticator first: POST /console/api/mfa/enroll');
-    }
-    if (!(await checkSecondFactor(db, masterKey, s.memberId, code, now))) {
-      throw new BaseError('unauthorized', 'The authenticator code is incorrect or was already used');
-    }
-    await markSteppedUp(db, s.id, now);
+    await stepUp(db, masterKey, req.memberSession!, str(req.body?.code, 'code'), req.ip ?? null, now, limits);
     res.json({ steppedUpAt: new Date(now).toISOString(), validForMs: c.stepUpMs });
   });
 
