@@ -147,6 +147,8 @@ describeWithChromium('the newcomer story on `npm start`, in real browsers', () =
     await owner.getByRole('button', { name: 'Sign out' }).click();
     await signIn(owner, 'owner@localhost', ownerPassword, ownerCode);
     await expect(owner.getByTestId('member').textContent()).resolves.toBe('owner@localhost owner');
+    // The first page says where wallets come from: the console makes none.
+    await expect(owner.getByTestId('no-wallets').textContent()).resolves.toContain('POST /v1/wallets');
 
     // The owner invites Ada as an admin (a role that approves) and a developer for the application's key.
     await nav(owner, 'Members');
