@@ -53,7 +53,11 @@ export function Overview({ me }: PageProps) {
         <>
           <h2>Wallets</h2>
           {data.wallets.length === 0 ? (
-            <p class="muted">No wallets yet.</p>
+            // A first start has none, and the console makes none: say where they come from.
+            <p class="muted" data-testid="no-wallets">
+              No wallets yet. Wallets are created through the API (<code>POST /v1/wallets</code> with an API key), as in the README's devnet
+              loop; their balances show here.
+            </p>
           ) : (
             <table data-testid="balances">
               <thead>
