@@ -1,16 +1,27 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, type Withdrawal, when } from '../api';
 import { ErrorLine } from '../fields';
+import { fromBaseUnits } from '../money';
 import type { PageProps } from '../routes';
 import { navigate } from '../router';
 import { approversText, feeText } from './Withdrawals';
 
-/** A history line's details in words: the request and approvals it came from, a hash, a reason. */
-function detailText(d: Record<string, unknown> | null): string {
+/** History details that are fee amounts in the fee asset's base units. */
+const FEE_KEYS = new Set(['feeEstimate', 'fee', 'feeCap', 'maxFee']);
+
+/**
+ * A history line's details in words: the request and approvals it came from, a hash, a reason;
+ * fee amounts shown in the fee asset (the history keeps base units).
+ */
+function detailText(d: Record<string, unknown> | null, feeAsset: Withdrawal['asset'] | undefined): string {
   if (!d) return '';
   return Object.entries(d)
     .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
-    .map(([k, v]) => `${k} ${String(v)}`)
+    .map(([k, v]) =>
+      FEE_KEYS.has(k) && feeAsset && /^\d+$/.test(String(v))
+        ? `${k} ${fromBaseUnits(String(v), feeAsset.decimals)} ${feeAsset.symbol}`
+        : `${k} ${String(v)}`,
+    )
     .join(', ');
 }
 
@@ -28,6 +39,7 @@ export function WithdrawalDetail({ params }: PageProps) {
     e.preventDefault();
     navigate(to);
   };
+  const feeAsset = w?.fee?.asset ?? w?.feeEstimate?.asset;
   return (
     <>
       <p>
@@ -97,7 +109,7 @@ export function WithdrawalDetail({ params }: PageProps) {
             {(w.history ?? []).map((h, i) => (
               <li key={i}>
                 {h.status} on {when(h.at)}
-                {detailText(h.details) && <span class="muted"> ({detailText(h.details)})</span>}
+                {detailText(h.details, feeAsset) && <span class="muted"> ({detailText(h.details, feeAsset)})</span>}
               </li>
             ))}
           </ol>

@@ -178,6 +178,8 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     await history.first().waitFor();
     const lines = await history.allTextContents();
     expect(lines.map((l) => l.split(' ')[0])).toEqual(['prepared', 'signed', 'broadcast', 'confirmed']);
+    // The fee estimate is kept in wei; a person reads it in ETH.
+    expect(lines[0]).toMatch(/feeEstimate 0\.[0-9]+ ETH/);
     await page.getByTestId('withdrawal-facts').getByText(done.body.txHash).waitFor();
   });
 
