@@ -7,7 +7,7 @@ export * from './chainLease';
 export * from './chainHalt';
 export * from './chainIdentity';
 export * from './depositEvents';
-export { persistBlock, persistBlocks, persistMempool, rejectDetached, rewindTo } from './transferStore';
+export { pendingTransfers, persistBlock, persistBlocks, persistMempool, rejectDetached, rewindTo } from './transferStore';
 export * from './withdrawalTracker';
 export * from './forgetChain';
 export * from './leaseHolder';

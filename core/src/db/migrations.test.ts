@@ -29,6 +29,7 @@ describe('migrations', () => {
         '017_member_sign_in',
         '018_vote_provenance',
         '019_audit_append_only',
+        '020_history_indexes',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -96,6 +96,17 @@ async function parseAfter(db: Db, after: string): Promise<[string, string, numbe
   throw new BaseError('validation_failed', 'after must be the `next` of a previous page');
 }
 
+/** Microseconds since the epoch as an exact timestamptz literal (a Date keeps milliseconds only). */
+function microsecondTime(us: string): string {
+  const n = BigInt(us);
+  // Past what a timestamp holds: every row is older (as the bigint comparison had it).
+  if (n >= 8_640_000_000_000_000_000n) return 'infinity';
+  const ms = new Date(Number(n / 1000n)).toISOString();
+  return ms.replace('Z', `${(n % 1000n).toString().padStart(3, '0')}Z`);
+}
+
+const MAX_ID = '9223372036854775807';
+
 /**
  * Deposits and withdrawals of the key's wallets, newest first (deposits when detected,
  * withdrawals when signed); `search` matches an on-chain hash exactly (case-insensitive).
@@ -114,45 +125,50 @@ export async function listTransactions(db: Db, config: WalletdConfig, plugins: P
     values.push(value);
     return `$${values.length}${cast}`;
   };
-  const filters = (alias: 't' | 'w', sortExpr: string) => {
+  // Each side walks its index on (company or wallet, time desc, id desc) and stops at the page:
+  // the order and the cursor compare the stored timestamps themselves (an expression over them,
+  // such as the cursor's microseconds, matches no index and sorted the whole history, issue 32).
+  // Across the two sides a page is ordered by time, then kind ('w' before 'd'), then id; on
+  // each side that is a (time, id) comparison whose id bound says whether the cursor's own time
+  // is still to be read on that side: all of it (MAX_ID), none (0), or below the cursor's id.
+  const filters = (alias: 't' | 'w', timeColumn: string) => {
     const parts = [`${alias}.company_id = ${param(q.companyId)}`, 'wl.deleted_at is null'];
     if (q.walletIds !== null) parts.push(`${alias}.wallet_id = any(${param([...q.walletIds], '::int[]')})`);
     if (q.walletId !== undefined) parts.push(`${alias}.wallet_id = ${param(q.walletId)}`);
     if (q.search !== undefined) parts.push(`lower(${alias}.tx_hash) = lower(${param(q.search, '::text')})`);
     if (q.hashOrAddress !== undefined) parts.push(hashOrAddressFilter(alias, param(q.hashOrAddress, '::text'), q.hashOrAddress));
     if (cursor) {
-      const kind = alias === 't' ? KIND_CODE.deposit : KIND_CODE.withdrawal;
-      parts.push(
-        `(${sortExpr}, '${kind}'::text, ${alias}.id) < (${param(cursor[0], '::bigint')}, ${param(cursor[1], '::text')}, ${param(cursor[2], '::bigint')})`,
-      );
+      const [us, kind, id] = cursor;
+      const side = alias === 't' ? KIND_CODE.deposit : KIND_CODE.withdrawal;
+      const idBound = kind === side ? String(id) : side === KIND_CODE.deposit ? MAX_ID : '0';
+      parts.push(`(${timeColumn}, ${alias}.id) < (${param(microsecondTime(us), '::timestamptz')}, ${param(idBound, '::bigint')})`);
     }
     return parts.join(' and ');
   };
-  const depositSort = '(extract(epoch from t.created_at) * 1000000)::bigint';
-  const withdrawalSort = '(extract(epoch from w.signed_at) * 1000000)::bigint';
-  const deposits = filters('t', depositSort);
+  const microseconds = (column: string) => `(extract(epoch from ${column}) * 1000000)::bigint::text`;
+  const deposits = filters('t', 't.created_at');
   const depositLimit = param(q.limit, '::int');
-  const withdrawals = filters('w', withdrawalSort);
+  const withdrawals = filters('w', 'w.signed_at');
   const withdrawalLimit = param(q.limit, '::int');
   const limit = param(q.limit, '::int');
   const text = `select * from (
        (select 'deposit' as kind, t.id, t.wallet_id, t.address_id, t.chain, t.network, t.tx_hash, t.event_index, t.direction,
                t.event_type, t.asset_key, null::jsonb as asset, t.amount::text as amount, t.from_address, t.to_address,
                null::jsonb as outputs, t.block_number, t.status, t.confirmations, t.reason, t.created_at, t.updated_at,
-               ${depositSort}::text as sort_us, ${depositSort} as sort_key
+               ${microseconds('t.created_at')} as sort_us, t.created_at as sort_at
           from transfers t join wallets wl on wl.id = t.wallet_id
          where ${deposits}
-         order by sort_key desc, t.id desc limit ${depositLimit})
+         order by t.created_at desc, t.id desc limit ${depositLimit})
        union all
        (select 'withdrawal', w.id, w.wallet_id, null, w.chain, w.network, w.tx_hash, 0, 'outgoing',
                'withdrawal', w.asset_key, w.asset, w.amount::text, w.from_address, w.to_address,
                w.outputs, w.block_number, ${WITHDRAWAL_STATUS}, coalesce(w.confirmations, 0), w.reason, w.created_at, w.updated_at,
-               ${withdrawalSort}::text, ${withdrawalSort}
+               ${microseconds('w.signed_at')}, w.signed_at
           from withdrawals w join wallets wl on wl.id = w.wallet_id
          where w.status in ${WITHDRAWAL_STATES} and w.tx_hash is not null and ${withdrawals}
-         order by ${withdrawalSort} desc, w.id desc limit ${withdrawalLimit})
+         order by w.signed_at desc, w.id desc limit ${withdrawalLimit})
      ) x
-     order by sort_key desc, kind desc, id desc
+     order by sort_at desc, kind desc, id desc
      limit ${limit}`;
   const rows = await runPrepared<Row>(db, { name: statementName(text), text }, values);
   const heights = await indexedHeights(db, rows);

@@ -18,6 +18,7 @@ import * as m016EndpointBudgets from './016_endpoint_budgets';
 import * as m017MemberSignIn from './017_member_sign_in';
 import * as m018VoteProvenance from './018_vote_provenance';
 import * as m019AuditAppendOnly from './019_audit_append_only';
+import * as m020HistoryIndexes from './020_history_indexes';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '017_member_sign_in': m017MemberSignIn,
   '018_vote_provenance': m018VoteProvenance,
   '019_audit_append_only': m019AuditAppendOnly,
+  '020_history_indexes': m020HistoryIndexes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

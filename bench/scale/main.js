@@ -1,0 +1,108 @@
+/**
+ * `npm run bench -- scale`: the cost of each read and each per-round indexer query as the history
+ * grows (issue 32). One throw-away embedded PostgreSQL; one company, 10 wallets; the history seeded
+ * in steps (10k, 100k, 1M transfers; 10M with BENCH_SCALE_10M=1; BENCH_SCALE_SIZES=10000,100000 to
+ * choose) by the SQL the test harness seeds with (test/src/harness/historySeed.js: the rows the
+ * indexer, recordEvent and the dispatcher write), ANALYZE after each step, then each statement
+ * BENCH_RUNS times (default 30) with the parameters the code sends: p50 and p99 per size.
+ * Statements that write (rejection of detached transfers, a rewind, a replay) run in a transaction
+ * rolled back. Timings only: nothing is asserted.
+ */
+const { mkdtempSync, rmSync } = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const { join } = require('node:path');
+const { createDb, createLogger, migrateLatest, nativeAsset, startEmbeddedPostgres } = require('@walletd/core');
+const { createCompany } = require('@walletd/server');
+const { seedHistory, seedHistoryScope, historyTime } = require('../../test/src/harness/historySeed');
+const { statements } = require('./statements');
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+
+function sizes() {
+  if (process.env.BENCH_SCALE_SIZES) return process.env.BENCH_SCALE_SIZES.split(',').map(Number);
+  return [10_000, 100_000, 1_000_000, ...(process.env.BENCH_SCALE_10M === '1' ? [10_000_000] : [])];
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+
+async function timeOne(db, st) {
+  const c = await db.client.acquireConnection();
+  const ms = [];
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      if (st.writes) await c.query('begin');
+      const t0 = performance.now();
+      await c.query({ text: st.sql, values: st.values });
+      ms.push(performance.now() - t0);
+      if (st.writes) await c.query('rollback');
+    }
+  } finally {
+    await db.client.releaseConnection(c);
+  }
+  return { p50: pct(ms, 50), p99: pct(ms, 99) };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(os.tmpdir(), 'walletd-bench-scale-pg-'));
+  const logger = createLogger({ level: 'warn' });
+  const pg = await startEmbeddedPostgres({ dataDir, port: await freePort(), logger, database: 'walletd_bench' });
+  const results = new Map();
+  const ran = [];
+  try {
+    const db = createDb({ url: pg.url, poolMax: 4 });
+    await migrateLatest(db);
+    const company = await createCompany(db, { name: 'Scale', plan: 'paid' });
+    const scope = await seedHistoryScope(db, { companyId: company.id });
+    const asset = nativeAsset('ethereum', 'devnet');
+    let from = 0;
+    for (const size of sizes()) {
+      const t0 = performance.now();
+      await seedHistory(db, scope, { from, to: size, assetKey: asset.key });
+      await db.raw('vacuum analyze');
+      const seeded = (performance.now() - t0) / 1000;
+      from = size;
+      const { rows } = await db.raw(`select pg_size_pretty(pg_database_size(current_database())) as size`);
+      console.log(`${size} transfers: seeded and analyzed in ${seeded.toFixed(1)} s, database ${rows[0].size}`);
+      ran.push({ size, seeded, bytes: rows[0].size });
+      for (const st of await statements(db, scope, { size, asset, historyTime })) {
+        const r = await timeOne(db, st);
+        if (!results.has(st.name)) results.set(st.name, new Map());
+        results.get(st.name).set(size, r);
+        console.log(`  ${st.name.padEnd(36)} p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`);
+      }
+    }
+    await db.destroy();
+  } finally {
+    await pg.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const header = `| query | ${ran.map((r) => `${r.size.toLocaleString('en')} p50 / p99 ms`).join(' | ')} |`;
+  console.log(`\n${header}\n|---|${ran.map(() => '--:|').join('')}`);
+  for (const [name, bySize] of results)
+    console.log(
+      `| ${name} | ${ran
+        .map((r) => {
+          const x = bySize.get(r.size);
+          return x ? `${x.p50.toFixed(2)} / ${x.p99.toFixed(2)}` : '-';
+        })
+        .join(' | ')} |`,
+    );
+  return 0;
+}
+
+module.exports = { main };

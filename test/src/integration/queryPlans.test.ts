@@ -1,0 +1,205 @@
+import { nativeAsset, type Db } from '@walletd/core';
+import { pendingTransfers, rejectDetached, rewindTo } from '@walletd/indexer';
+import { call, createTestDatabase, seedCompany, startTestApp, type Seeded, type TestApp, type TestDatabase } from '@walletd/test-harness';
+import { historyTime, seedHistory, seedHistoryScope, type HistoryScope } from '../harness/historySeed';
+
+/**
+ * Issue 32: every API read and every per-round indexer query costs O(page) or O(pending), not
+ * O(history). The history of one company is seeded (60k transfers, 120k events and deliveries,
+ * 12k withdrawals), ANALYZEd, then each read runs for real (through HTTP where a user meets it)
+ * while the test records the SQL it sent; each statement is EXPLAINed with the same parameters and
+ * its plan must read no history table by a sequential scan. A plan can only say how it reads, not
+ * how long it takes: this is the check that fails when an index is dropped or a query stops
+ * matching one (timings are `npm run bench -- scale`).
+ */
+const HISTORY = ['transfers', 'events', 'withdrawals', 'webhook_deliveries'];
+const SIZE = 60_000;
+
+interface Captured {
+  sql: string;
+  bindings: unknown[];
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+let t: TestDatabase;
+let app: TestApp;
+let s: Seeded;
+let scope: HistoryScope;
+let captured: Captured[] = [];
+const asset = nativeAsset('ethereum', 'devnet');
+
+const SCANS = ['Seq Scan', 'Index Scan', 'Index Only Scan', 'Bitmap Heap Scan'];
+
+/** What the plan read from history tables: sequential scans by name, and every row its scans touched. */
+function reads(node: PlanNode): { seq: string[]; rows: number } {
+  const table = node['Relation Name'] ?? '';
+  const own = SCANS.includes(node['Node Type']) && HISTORY.includes(table);
+  const touched = own
+    ? (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1) +
+      (node['Rows Removed by Filter'] ?? 0) * (node['Actual Loops'] ?? 1) +
+      (node['Rows Removed by Index Recheck'] ?? 0)
+    : 0;
+  const below = (node.Plans ?? []).map(reads);
+  return {
+    seq: [...(own && node['Node Type'] === 'Seq Scan' ? [table] : []), ...below.flatMap((b) => b.seq)],
+    rows: touched + below.reduce((n, b) => n + b.rows, 0),
+  };
+}
+
+/** EXPLAIN ANALYZE in a transaction rolled back (a statement that writes leaves nothing behind). */
+async function explain(db: Db, q: Captured): Promise<PlanNode> {
+  // Both kinds reach the event with pg's $n placeholders: knex's own statements and runPrepared's.
+  const c = (await db.client.acquireConnection()) as { query: (x: object) => Promise<{ rows: unknown[] }> };
+  try {
+    await c.query({ text: 'begin' });
+    const { rows } = await c.query({ text: `explain (analyze, format json) ${q.sql}`, values: q.bindings });
+    return (rows[0] as { 'QUERY PLAN': [{ Plan: PlanNode }] })['QUERY PLAN'][0].Plan;
+  } finally {
+    await c.query({ text: 'rollback' });
+    await db.client.releaseConnection(c);
+  }
+}
+
+interface Read {
+  sql: string;
+  seq: string[];
+  rows: number;
+}
+
+/** Runs `read`, then EXPLAINs every statement it sent that reads a history table. */
+async function plansOf(read: () => Promise<unknown>, settle?: () => Promise<unknown>): Promise<Read[]> {
+  captured = [];
+  await read();
+  const sent = captured.slice();
+  await settle?.();
+  const touching = sent.filter((q) => HISTORY.some((table) => new RegExp(`\\b${table}\\b`).test(q.sql)));
+  expect(touching.length).toBeGreaterThan(0);
+  const out = [];
+  for (const q of touching) out.push({ sql: q.sql.replace(/\s+/g, ' ').slice(0, 120), ...reads(await explain(t.db, q)) });
+  return out;
+}
+
+/**
+ * The statements that scan a history table, or touch more than `bound` of its rows: a page (50),
+ * the pending set (560), an hour of events (2,400) or a reorg's blocks are far below it; the
+ * seeded history (60k transfers, 120k events) is far above.
+ */
+const noScans = (plans: Read[], bound = 5_000) => plans.filter((p) => p.seq.length > 0 || p.rows > bound);
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  s = await seedCompany(t.db);
+  scope = await seedHistoryScope(t.db, { companyId: s.companyId });
+  await seedHistory(t.db, scope, { to: SIZE, assetKey: asset.key, withdrawalEvery: 5 });
+  await t.db.raw('analyze');
+  t.db.on('query', (q: Captured) => captured.push(q));
+  app = await startTestApp(t.db);
+}, 180_000);
+
+afterAll(async () => {
+  await app?.close();
+  await t?.drop();
+});
+
+describe('reads bounded by the page on a seeded history (plans, issue 32)', () => {
+  const get = async (path: string) => {
+    const res = await call(app.url, 'GET', `/v1${path}`, { key: s.rootKey });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+
+  it('GET /v1/transactions, first page: no scan of history', async () => {
+    expect(noScans(await plansOf(() => get('/transactions?limit=50')))).toEqual([]);
+  });
+
+  it('GET /v1/transactions?search=<hash>: the hash reaches its index on both sides of the union', async () => {
+    const { tx_hash } = await t
+      .db('transfers')
+      .where({ company_id: s.companyId })
+      .orderBy('id')
+      .offset(SIZE / 2)
+      .first('tx_hash');
+    const plans = await plansOf(async () => {
+      const body = await get(`/transactions?search=${tx_hash.toUpperCase().replace('0X', '0x')}`);
+      expect(body.transactions.map((x: { txHash: string }) => x.txHash)).toEqual([tx_hash]);
+    });
+    expect(noScans(plans)).toEqual([]);
+  });
+
+  it('GET /v1/transactions?walletId=: no scan of history', async () => {
+    expect(noScans(await plansOf(() => get(`/transactions?walletId=${scope.walletIds[3]}&limit=50`)))).toEqual([]);
+  });
+
+  it('GET /v1/transactions deep by cursor: the page after it is read from the index, and follows it', async () => {
+    const first = await get('/transactions?limit=3');
+    const deep = `${BigInt(historyTime(SIZE / 3).getTime()) * 1000n}.d.999999999`;
+    const plans = await plansOf(async () => {
+      const body = await get(`/transactions?limit=50&after=${first.next}`);
+      expect(body.transactions[0].id).not.toBe(first.transactions[2].id);
+      await get(`/transactions?limit=50&after=${deep}`);
+    });
+    expect(noScans(plans)).toEqual([]);
+  });
+
+  it('GET /v1/wallets/:id/balances: pending from the pending rows, credited from an index (no scan of history)', async () => {
+    const plans = await plansOf(() => get(`/wallets/${scope.walletIds[0]}/balances`));
+    // The credited sum still reads every confirmed deposit of the wallet (from the index alone):
+    // O(wallet history) until balances come from a ledger kept as money moves (issue 32, later part).
+    const credited = plans.filter((p) => p.sql.includes('sum(credited)'));
+    expect(credited.length).toBe(1);
+    expect(credited.flatMap((p) => p.seq)).toEqual([]);
+    expect(noScans(plans.filter((p) => !credited.includes(p)))).toEqual([]);
+  });
+
+  it('a webhook replay of a one-hour window: no scan of events', async () => {
+    const until = historyTime(SIZE - 1);
+    const since = new Date(until.getTime() - 3_600_000);
+    const plans = await plansOf(
+      async () => {
+        const res = await call(app.url, 'POST', `/v1/webhooks/${scope.webhookId}/replay`, {
+          key: s.rootKey,
+          body: { since: since.toISOString(), until: until.toISOString() },
+        });
+        expect(res.status).toBe(202);
+        // Statistics as autovacuum would have them after the page just queued: planned on the
+        // counts from before it, the pending-delivery probe walked every pending delivery of the
+        // webhook per event (2.9M rows for this hour; noted in issue 32, not this check's subject).
+      },
+      () => t.db.raw('analyze webhook_deliveries'),
+    );
+    expect(noScans(plans)).toEqual([]);
+  });
+});
+
+describe('indexer round queries bounded by the pending set (plans, issue 32)', () => {
+  const k = { chain: 'ethereum', network: 'devnet' };
+
+  it('pending transfers: no scan of history', async () => {
+    const plans = await plansOf(async () => {
+      expect((await pendingTransfers(t.db, k)).length).toBe(560);
+    });
+    expect(noScans(plans)).toEqual([]);
+  });
+
+  it('detached candidates and their rejection, and a rewind: no scan of history', async () => {
+    const plans = await plansOf(() =>
+      t.db
+        .transaction(async (trx) => {
+          expect(await rejectDetached(trx, k, new Map([[asset.key, asset]]))).toBe(140);
+          await rewindTo(trx, k, BigInt(SIZE / 4 - 100), '0xancestor');
+          throw new Error('rolled back');
+        })
+        .catch((e: Error) => expect(e.message).toBe('rolled back')),
+    );
+    expect(noScans(plans)).toEqual([]);
+  });
+});
