@@ -1,6 +1,3 @@
-export * from './contract';
 export * from './registerPlugins';
-export * from './confirmByDepth';
 export * from './chainAssets';
 export * from './tokenAccounts';
-export * from './unreadableSigned';

@@ -1,6 +1,6 @@
-import { type Chain, isChain, networkInfo } from '../chains';
+import { type Chain, isChain, networkInfo } from '@walletd/plugin-kit';
 import type { ChainSettings } from '../config';
-import { CONTRACT_V2_CHANGES, type ChainPlugin, type ChainReader, PLUGIN_API_VERSION, readerOptionsFor } from './contract';
+import { CONTRACT_V2_CHANGES, type ChainPlugin, type ChainReader, PLUGIN_API_VERSION, readerOptionsFor } from '@walletd/plugin-kit';
 
 export class PluginRegistrationError extends Error {
   constructor(message: string) {

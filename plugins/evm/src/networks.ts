@@ -1,4 +1,4 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 
 /** A plain EVM transfer carries one recipient and no memo (calldata is the token call). */
 const EVM_CAPABILITIES: ChainCapabilities = { memo: false, destinationTag: false, multipleOutputs: false, feePayer: false };

@@ -1,4 +1,4 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 
 /** A Polkadot transfer pays one recipient; a remark-style memo is not carried (a batch would change what the recipient sees). */
 export const POLKADOT_CAPABILITIES: ChainCapabilities = { memo: false, destinationTag: false, multipleOutputs: false, feePayer: false };

@@ -1,4 +1,4 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 
 /**
  * A Solana transfer pays one recipient and carries no memo here; a token withdrawal from a

@@ -1,4 +1,4 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 
 /**
  * A TON transfer carries a text comment (the memo); one recipient per withdrawal here (a v5r1

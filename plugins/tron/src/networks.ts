@@ -1,4 +1,4 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 
 /**
  * A Tron transaction pays one recipient (one contract per transaction) and can carry a memo

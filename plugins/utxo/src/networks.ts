@@ -1,4 +1,4 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 import { type Network, bitcoin } from './libs';
 
 const { networks } = bitcoin;

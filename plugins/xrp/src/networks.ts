@@ -1,4 +1,4 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 
 /**
  * An XRP Payment pays one destination, carries a destination tag (uint32) and memos; no fee payer.
