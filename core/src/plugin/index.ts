@@ -1,3 +1,4 @@
 export * from './registerPlugins';
+export * from './declaredChainData';
 export * from './chainAssets';
 export * from './tokenAccounts';
