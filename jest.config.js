@@ -21,6 +21,7 @@ module.exports = {
   transform: { '^.+\\.ts$': swc, [`/node_modules/${ESM_ONLY}.+\\.js$`]: swcEsm },
   transformIgnorePatterns: [`^(?!.*/node_modules/${ESM_ONLY}).*/node_modules/`],
   roots: [
+    '<rootDir>/plugin-kit',
     '<rootDir>/core',
     '<rootDir>/schemas',
     '<rootDir>/server',

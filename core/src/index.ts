@@ -1,6 +1,6 @@
-export * from './errors';
-export * from './money';
-export * from './chains';
+// The plugin kit (errors, money, chains, the plugin contract, node transports, key derivation) is
+// re-exported so the kernel's users keep one import; plugins import the kit alone.
+export * from '@walletd/plugin-kit';
 export * from './config';
 export * from './log';
 export * from './crypto';
@@ -12,5 +12,4 @@ export * from './metrics';
 export * from './process';
 export * from './policy';
 export * from './health';
-export * from './node';
 export * from './withdrawals';

@@ -1,4 +1,4 @@
-import { networkInfo } from '../chains';
+import { networkInfo } from '@walletd/plugin-kit';
 
 /**
  * Plans gate what a company can use. `none` cannot use the API beyond /v1/me (402). `free` is

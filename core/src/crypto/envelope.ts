@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { BaseError } from '../errors';
+import { BaseError } from '@walletd/plugin-kit';
 
 /**
  * Envelope encryption of secrets at rest: each secret gets its own random data key (AES-256-GCM),

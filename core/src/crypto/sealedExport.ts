@@ -9,7 +9,7 @@ import {
   randomBytes,
   type KeyObject,
 } from 'node:crypto';
-import { BaseError } from '../errors';
+import { BaseError } from '@walletd/plugin-kit';
 
 /**
  * Seals a wallet secret to the company's X25519 public key (ECIES: ephemeral X25519, HKDF-SHA256,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { BaseError } from '../errors';
+import { BaseError } from '@walletd/plugin-kit';
 import type { Logger } from '../log';
 import { formatIdentity, identityAlive, parseIdentity, processAlive, processStartTime, withFileLock } from '../process';
 import { initialiseCluster, isRoot, loadBinaries, type PgBinaries, postgresUser, type RunAs, run } from './pgBinaries';

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { BaseError } from '../errors';
+import { BaseError } from '@walletd/plugin-kit';
 import { createLogger } from './logger';
 import { messageOnce } from './messageOnce';
 

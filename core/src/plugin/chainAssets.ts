@@ -1,6 +1,6 @@
-import { type AssetRef, assetKey, isChain, nativeAsset } from '../chains';
+import { type AssetRef, assetKey, isChain, nativeAsset } from '@walletd/plugin-kit';
 import type { ChainSettings } from '../config';
-import type { ChainPlugin, TokenDefinition } from './contract';
+import type { ChainPlugin, TokenDefinition } from '@walletd/plugin-kit';
 
 export interface ChainAssets {
   native: AssetRef;

@@ -1,6 +1,4 @@
-export * from './contract';
 export * from './registerPlugins';
-export * from './confirmByDepth';
+export * from './declaredChainData';
 export * from './chainAssets';
 export * from './tokenAccounts';
-export * from './unreadableSigned';

@@ -1,6 +1,7 @@
-import { type Chain, isChain, networkInfo } from '../chains';
+import { type Chain, type ChainDefinition, type ChainTable, chainTableOf, isChain, networkInfo } from '@walletd/plugin-kit';
 import type { ChainSettings } from '../config';
-import { CONTRACT_V2_CHANGES, type ChainPlugin, type ChainReader, PLUGIN_API_VERSION, readerOptionsFor } from './contract';
+import { declaredChainDataDifference } from './declaredChainData';
+import { CONTRACT_V2_CHANGES, type ChainPlugin, type ChainReader, PLUGIN_API_VERSION, readerOptionsFor } from '@walletd/plugin-kit';
 
 export class PluginRegistrationError extends Error {
   constructor(message: string) {
@@ -12,6 +13,8 @@ export class PluginRegistrationError extends Error {
 export interface PluginRegistry {
   forChain(chain: string): ChainPlugin | undefined;
   all(): ChainPlugin[];
+  /** The chains, networks and amount ceilings the registered plugins declare as data (`chainTableOf`). */
+  chainTable(): ChainTable;
   /**
    * The process's one reader for a chain/network (created on first use, per node URL and
    * options): readers may hold connections (WebSocket clients), so they are shared, not made per
@@ -29,6 +32,7 @@ export interface PluginRegistry {
  */
 export function registerPlugins(plugins: ChainPlugin[]): PluginRegistry {
   const byChain = new Map<string, ChainPlugin>();
+  const definitions: ChainDefinition[] = [];
   for (const p of plugins) {
     const name = typeof p?.name === 'string' ? p.name : '(unnamed plugin)';
     if (p?.apiVersion !== PLUGIN_API_VERSION) {
@@ -73,15 +77,20 @@ export function registerPlugins(plugins: ChainPlugin[]): PluginRegistry {
             `plugin ${name}: ${c.chain}/${n.network} declares finality ${String(n.finality)} (confirmations or finalized)`,
           );
       }
+      const difference = declaredChainDataDifference(c);
+      if (difference) throw new PluginRegistrationError(`plugin ${name}: ${difference}`);
       const other = byChain.get(c.chain);
       if (other) throw new PluginRegistrationError(`chain ${c.chain} is served by both ${other.name} and ${name}`);
       byChain.set(c.chain, p);
+      definitions.push(c);
     }
   }
+  const table = chainTableOf(definitions);
   const readers = new Map<string, ChainReader>();
   return {
     forChain: (chain) => byChain.get(chain),
     all: () => [...new Set(byChain.values())],
+    chainTable: () => table,
     readerFor(settings) {
       const options = readerOptionsFor(settings);
       const key = JSON.stringify([settings.chain, settings.network, options]);

@@ -1,7 +1,7 @@
-import { BaseError } from '../errors';
+import { BaseError } from '@walletd/plugin-kit';
 import type { Db } from '../db';
-import type { Chain } from '../chains';
-import type { ChainPlugin, ChainReader, TokenDefinition } from './contract';
+import type { Chain } from '@walletd/plugin-kit';
+import type { ChainPlugin, ChainReader, TokenDefinition } from '@walletd/plugin-kit';
 
 interface OwnerRow {
   id: number;

@@ -1,4 +1,4 @@
-import { destinationForms } from '../plugin/contract';
+import { destinationForms } from '@walletd/plugin-kit';
 import { evaluatePolicies, type SpendingPolicy, type WithdrawalContext } from './evaluatePolicies';
 
 const ctx = (over: Partial<WithdrawalContext> = {}): WithdrawalContext => ({

@@ -1,4 +1,4 @@
-import { fromBaseUnits } from '../money';
+import { fromBaseUnits } from '@walletd/plugin-kit';
 
 /**
  * Spending policies, evaluated in this order (the first refusal wins, so a denial is never

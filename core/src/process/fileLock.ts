@@ -1,5 +1,5 @@
 import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { BaseError } from '../errors';
+import { BaseError } from '@walletd/plugin-kit';
 import { formatIdentity, identityAlive, parseIdentity, selfIdentity } from './processIdentity';
 
 export interface FileLockOptions {

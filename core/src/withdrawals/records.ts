@@ -1,7 +1,7 @@
-import { type AssetRef, type Chain, nativeAsset } from '../chains';
+import { type AssetRef, type Chain, nativeAsset } from '@walletd/plugin-kit';
 import { type EventType, recordEvent } from '../events';
-import { fromBaseUnits, parseBaseUnits } from '../money';
-import type { UnsignedWithdrawal, WithdrawalExpiry } from '../plugin';
+import { fromBaseUnits, parseBaseUnits } from '@walletd/plugin-kit';
+import type { UnsignedWithdrawal, WithdrawalExpiry } from '@walletd/plugin-kit';
 import type { Knex } from 'knex';
 
 /** Before publication: prepared → signed (→ cancelled from prepared). Spec 3.2 after it. */

@@ -1,5 +1,5 @@
 import { HDNodeWallet, getAddress } from 'ethers';
-import { BaseError, type DerivedAddress } from '@walletd/core';
+import { BaseError, type DerivedAddress } from '@walletd/plugin-kit';
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 

@@ -1,4 +1,4 @@
-import { BaseError, type WithdrawalIntent } from '@walletd/core';
+import { BaseError, type WithdrawalIntent } from '@walletd/plugin-kit';
 import { evmBurnReason } from './burnAddress';
 
 /** The refusals of an EVM withdrawal that need no node: one recipient, not an address that burns what it gets. */

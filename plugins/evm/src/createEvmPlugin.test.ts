@@ -1,4 +1,5 @@
-import { openWalletSecret, registerPlugins, PLUGIN_API_VERSION, type ChainPlugin } from '@walletd/core';
+import { registerPlugins } from '@walletd/core';
+import { openWalletSecret, PLUGIN_API_VERSION, type ChainPlugin } from '@walletd/plugin-kit';
 import { createEvmPlugin } from './createEvmPlugin';
 
 // The well-known development mnemonic: its first account is anvil's and hardhat's default.

@@ -1,4 +1,4 @@
-import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/core';
+import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { getAddress } from 'ethers';
 import { deriveEvmAddress, evmMatchKey, validateEvmAddress } from './addresses';
 import { createEvmReader } from './evmReader';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DetectContext, TokenDefinition } from '@walletd/core';
-import { nativeAsset } from '@walletd/core';
+import type { DetectContext, TokenDefinition } from '@walletd/plugin-kit';
+import { nativeAsset } from '@walletd/plugin-kit';
 import { detect } from './detectTransfers';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'ethereum');

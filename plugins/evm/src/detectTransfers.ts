@@ -1,4 +1,4 @@
-import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/core';
+import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/plugin-kit';
 
 /**
  * The raw EVM block a follower hands to a worker: the bytes of

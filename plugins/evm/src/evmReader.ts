@@ -1,4 +1,11 @@
-import { type AssetRef, type ChainReader, type ReaderOptions, concatBytes, createJsonRpcClient, wrongHeightError } from '@walletd/core';
+import {
+  type AssetRef,
+  type ChainReader,
+  type ReaderOptions,
+  concatBytes,
+  createJsonRpcClient,
+  wrongHeightError,
+} from '@walletd/plugin-kit';
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 

@@ -1,4 +1,8 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
+
+/** Native value and ERC-20 amounts are uint256. */
+const UINT256 = 2n ** 256n - 1n;
+const UINT256_BOTH = { native: UINT256, token: UINT256 };
 
 /** A plain EVM transfer carries one recipient and no memo (calldata is the token call). */
 const EVM_CAPABILITIES: ChainCapabilities = { memo: false, destinationTag: false, multipleOutputs: false, feePayer: false };
@@ -12,37 +16,104 @@ export const EVM_CHAINS: ChainDefinition[] = [
     chain: 'ethereum',
     addressing: 'key-per-address',
     capabilities: EVM_CAPABILITIES,
+    amountCeiling: UINT256_BOTH,
     networks: [
-      { network: 'mainnet', chainId: 1, defaultConfirmations: 12, finality: 'confirmations' },
-      { network: 'sepolia', chainId: 11155111, defaultConfirmations: 12, finality: 'confirmations' },
-      { network: 'devnet', chainId: 31337, defaultConfirmations: 2, finality: 'confirmations' },
+      {
+        network: 'mainnet',
+        chainId: 1,
+        defaultConfirmations: 12,
+        finality: 'confirmations',
+        testnet: false,
+        native: { symbol: 'ETH', decimals: 18 },
+      },
+      {
+        network: 'sepolia',
+        chainId: 11155111,
+        defaultConfirmations: 12,
+        finality: 'confirmations',
+        testnet: true,
+        native: { symbol: 'ETH', decimals: 18 },
+      },
+      {
+        network: 'devnet',
+        chainId: 31337,
+        defaultConfirmations: 2,
+        finality: 'confirmations',
+        testnet: true,
+        native: { symbol: 'ETH', decimals: 18 },
+      },
     ],
   },
   {
     chain: 'bsc',
     addressing: 'key-per-address',
     capabilities: EVM_CAPABILITIES,
+    amountCeiling: UINT256_BOTH,
     networks: [
-      { network: 'mainnet', chainId: 56, defaultConfirmations: 15, finality: 'confirmations' },
-      { network: 'testnet', chainId: 97, defaultConfirmations: 15, finality: 'confirmations' },
+      {
+        network: 'mainnet',
+        chainId: 56,
+        defaultConfirmations: 15,
+        finality: 'confirmations',
+        testnet: false,
+        native: { symbol: 'BNB', decimals: 18 },
+      },
+      {
+        network: 'testnet',
+        chainId: 97,
+        defaultConfirmations: 15,
+        finality: 'confirmations',
+        testnet: true,
+        native: { symbol: 'tBNB', decimals: 18 },
+      },
     ],
   },
   {
     chain: 'polygon',
     addressing: 'key-per-address',
     capabilities: EVM_CAPABILITIES,
+    amountCeiling: UINT256_BOTH,
     networks: [
-      { network: 'mainnet', chainId: 137, defaultConfirmations: 128, finality: 'confirmations' },
-      { network: 'amoy', chainId: 80002, defaultConfirmations: 128, finality: 'confirmations' },
+      {
+        network: 'mainnet',
+        chainId: 137,
+        defaultConfirmations: 128,
+        finality: 'confirmations',
+        testnet: false,
+        native: { symbol: 'POL', decimals: 18 },
+      },
+      {
+        network: 'amoy',
+        chainId: 80002,
+        defaultConfirmations: 128,
+        finality: 'confirmations',
+        testnet: true,
+        native: { symbol: 'POL', decimals: 18 },
+      },
     ],
   },
   {
     chain: 'arbitrum',
     addressing: 'key-per-address',
     capabilities: EVM_CAPABILITIES,
+    amountCeiling: UINT256_BOTH,
     networks: [
-      { network: 'mainnet', chainId: 42161, defaultConfirmations: 64, finality: 'confirmations' },
-      { network: 'sepolia', chainId: 421614, defaultConfirmations: 64, finality: 'confirmations' },
+      {
+        network: 'mainnet',
+        chainId: 42161,
+        defaultConfirmations: 64,
+        finality: 'confirmations',
+        testnet: false,
+        native: { symbol: 'ETH', decimals: 18 },
+      },
+      {
+        network: 'sepolia',
+        chainId: 421614,
+        defaultConfirmations: 64,
+        finality: 'confirmations',
+        testnet: true,
+        native: { symbol: 'ETH', decimals: 18 },
+      },
     ],
   },
 ];

@@ -1,4 +1,4 @@
-import { BaseError, NodeCallError, nodeAnswerOf } from '@walletd/core';
+import { BaseError, NodeCallError, nodeAnswerOf } from '@walletd/plugin-kit';
 
 /**
  * JSON-RPC errors that are about the node, not the transaction: it could not parse our request,

@@ -11,7 +11,7 @@ import {
   type WithdrawalVerdict,
   type VerifyContext,
   refusingUnreadableSigned,
-} from '@walletd/core';
+} from '@walletd/plugin-kit';
 import { HDNodeWallet, Transaction, keccak256 } from 'ethers';
 import { checkEvmIntent } from './checkIntent';
 import { TRANSFER_TOPIC } from './detectTransfers';

@@ -1,7 +1,7 @@
 import { pbkdf2Sync } from 'node:crypto';
 import { u8aToHex } from '@polkadot/util';
 import { decodeAddress, encodeAddress, keyExtractPath, keyFromPath, sr25519PairFromSeed } from '@polkadot/util-crypto';
-import { BaseError, type DerivedAddress } from '@walletd/core';
+import { BaseError, type DerivedAddress } from '@walletd/plugin-kit';
 
 /** An assets-pallet id as the operator lists it (`contract: "1984"`): a u32 in decimal. */
 const ASSET_ID = /^(0|[1-9]\d{0,9})$/;

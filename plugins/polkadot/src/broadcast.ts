@@ -1,4 +1,4 @@
-import { BaseError, NodeCallError, type SignedWithdrawal } from '@walletd/core';
+import { BaseError, NodeCallError, type SignedWithdrawal } from '@walletd/plugin-kit';
 import { nodeRefusal } from './nodeRefusal';
 import type { PolkadotReader } from './polkadotReader';
 

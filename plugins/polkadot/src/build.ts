@@ -1,5 +1,5 @@
 import { hexToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
-import { BaseError, type BuildContext, type UnsignedWithdrawal, type WithdrawalIntent } from '@walletd/core';
+import { BaseError, type BuildContext, type UnsignedWithdrawal, type WithdrawalIntent } from '@walletd/plugin-kit';
 import { accountIdOf, isAssetId } from './addresses';
 import type { PolkadotPayload } from './payload';
 import type { PolkadotReader } from './polkadotReader';

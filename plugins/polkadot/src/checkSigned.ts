@@ -1,6 +1,6 @@
 import { hexToU8a, u8aEq, u8aToHex } from '@polkadot/util';
 import { blake2AsHex, encodeAddress, sr25519Verify } from '@polkadot/util-crypto';
-import { BaseError, type CheckedSignedWithdrawal, type UnsignedWithdrawal } from '@walletd/core';
+import { BaseError, type CheckedSignedWithdrawal, type UnsignedWithdrawal } from '@walletd/plugin-kit';
 import { signedParts } from './extrinsicBytes';
 import { payloadOf, toSign } from './payload';
 

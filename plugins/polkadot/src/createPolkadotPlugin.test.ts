@@ -1,6 +1,7 @@
 import { Keyring } from '@polkadot/keyring';
 import { mnemonicToMiniSecret } from '@polkadot/util-crypto';
-import { openWalletSecret, registerPlugins } from '@walletd/core';
+import { registerPlugins } from '@walletd/core';
+import { openWalletSecret } from '@walletd/plugin-kit';
 import { miniSecretFromEntropy } from './addresses';
 import { createPolkadotPlugin } from './createPolkadotPlugin';
 import { POLKADOT_CAPABILITIES } from './networks';

@@ -1,4 +1,4 @@
-import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/core';
+import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { derivePolkadotAddress, formatPolkadotAddress, polkadotMatchKey, validatePolkadotAddress } from './addresses';
 import { POLKADOT_CHAINS, servesNetwork, ss58Prefix } from './networks';
 import { type PolkadotReader, createPolkadotReader } from './polkadotReader';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import staticPolkadot from '@polkadot/types-support/metadata/static-polkadot';
 import { hexToU8a, u8aToHex } from '@polkadot/util';
 import { decodeAddress } from '@polkadot/util-crypto';
-import { type DetectContext, type TokenDefinition, nativeAsset } from '@walletd/core';
+import { type DetectContext, type TokenDefinition, nativeAsset } from '@walletd/plugin-kit';
 import { detect } from './detect';
 import { decodeFrame, encodeFrame } from './frame';
 import { registryFor } from './runtimeRegistry';

@@ -2,7 +2,7 @@ import type { EventRecord } from '@polkadot/types/interfaces';
 import type { Vec } from '@polkadot/types';
 import { hexToU8a, u8aToHex } from '@polkadot/util';
 import { blake2AsHex, encodeAddress } from '@polkadot/util-crypto';
-import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/core';
+import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/plugin-kit';
 import { arg } from './eventArgs';
 import { decodeFrame } from './frame';
 import { ss58Prefix } from './networks';

@@ -1,4 +1,4 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 
 /** A Polkadot transfer pays one recipient; a remark-style memo is not carried (a batch would change what the recipient sees). */
 export const POLKADOT_CAPABILITIES: ChainCapabilities = { memo: false, destinationTag: false, multipleOutputs: false, feePayer: false };
@@ -14,10 +14,12 @@ export const POLKADOT_CHAINS: ChainDefinition[] = [
     chain: 'polkadot',
     addressing: 'key-per-address',
     capabilities: POLKADOT_CAPABILITIES,
+    // Balances are u128, native and assets-pallet alike.
+    amountCeiling: { native: 2n ** 128n - 1n, token: 2n ** 128n - 1n },
     networks: [
-      { network: 'mainnet', defaultConfirmations: 12, finality: 'finalized' },
-      { network: 'paseo', defaultConfirmations: 12, finality: 'finalized' },
-      { network: 'localnet', defaultConfirmations: 1, finality: 'finalized' },
+      { network: 'mainnet', defaultConfirmations: 12, finality: 'finalized', testnet: false, native: { symbol: 'DOT', decimals: 10 } },
+      { network: 'paseo', defaultConfirmations: 12, finality: 'finalized', testnet: true, native: { symbol: 'PAS', decimals: 10 } },
+      { network: 'localnet', defaultConfirmations: 1, finality: 'finalized', testnet: true, native: { symbol: 'ROC', decimals: 12 } },
     ],
   },
 ];

@@ -1,5 +1,5 @@
 import { blake2AsU8a } from '@polkadot/util-crypto';
-import type { UnsignedWithdrawal } from '@walletd/core';
+import type { UnsignedWithdrawal } from '@walletd/plugin-kit';
 
 /**
  * What `build` prepares and `sign` completes, JSON-serialisable. `template` is the whole signed

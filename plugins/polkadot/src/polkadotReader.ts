@@ -2,7 +2,7 @@ import type { TypeRegistry } from '@polkadot/types';
 import type { Codec } from '@polkadot/types/types';
 import { hexToU8a } from '@polkadot/util';
 import { blake2AsHex } from '@polkadot/util-crypto';
-import { type AssetRef, type Balance, BaseError, type ChainReader, type ReaderOptions, createJsonRpcClient } from '@walletd/core';
+import { type AssetRef, type Balance, BaseError, type ChainReader, type ReaderOptions, createJsonRpcClient } from '@walletd/plugin-kit';
 import { accountIdOf } from './addresses';
 import { encodeFrame } from './frame';
 import { registryFor } from './runtimeRegistry';

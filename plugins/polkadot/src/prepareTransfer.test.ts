@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import staticPolkadot from '@polkadot/types-support/metadata/static-polkadot';
 import { compactToU8a, hexToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
 import { blake2AsHex } from '@polkadot/util-crypto';
-import { type DetectContext, type TokenDefinition, type UnsignedWithdrawal, nativeAsset, openWalletSecret } from '@walletd/core';
+import { type DetectContext, type TokenDefinition, type UnsignedWithdrawal, nativeAsset, openWalletSecret } from '@walletd/plugin-kit';
 import { accountIdOf, derivePolkadotAddress } from './addresses';
 import { detect } from './detect';
 import { decodeFrame, encodeFrame } from './frame';

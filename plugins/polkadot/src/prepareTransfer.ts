@@ -1,6 +1,6 @@
 import type { TypeRegistry } from '@polkadot/types';
 import { u8aConcat, u8aToHex } from '@polkadot/util';
-import { BaseError } from '@walletd/core';
+import { BaseError } from '@walletd/plugin-kit';
 import { signedParts } from './extrinsicBytes';
 
 /** Blocks a signed withdrawal stays valid (its mortal era); ~6.4 minutes at 6 s blocks. */

@@ -1,6 +1,6 @@
 import { hexToU8a, u8aToHex } from '@polkadot/util';
 import { blake2AsHex, sr25519Sign } from '@polkadot/util-crypto';
-import { BaseError, type SignedWithdrawal, type UnsignedWithdrawal, type WalletSecret } from '@walletd/core';
+import { BaseError, type SignedWithdrawal, type UnsignedWithdrawal, type WalletSecret } from '@walletd/plugin-kit';
 import { polkadotKeyPair } from './addresses';
 import { payloadOf, toSign } from './payload';
 

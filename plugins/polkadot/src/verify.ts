@@ -2,7 +2,7 @@ import type { Vec } from '@polkadot/types';
 import type { EventRecord } from '@polkadot/types/interfaces';
 import { hexToU8a, u8aToHex } from '@polkadot/util';
 import { blake2AsHex } from '@polkadot/util-crypto';
-import { BaseError, type UnsignedWithdrawal, type VerifyContext, type WithdrawalVerdict } from '@walletd/core';
+import { BaseError, type UnsignedWithdrawal, type VerifyContext, type WithdrawalVerdict } from '@walletd/plugin-kit';
 import { accountIdOf } from './addresses';
 import { arg } from './eventArgs';
 import { feeFromEvents } from './feeFromEvents';

@@ -1,4 +1,4 @@
-import { type WithdrawalVerbs, refusingUnreadableSigned } from '@walletd/core';
+import { type WithdrawalVerbs, refusingUnreadableSigned } from '@walletd/plugin-kit';
 import { broadcastPolkadotWithdrawal } from './broadcast';
 import { buildPolkadotWithdrawal } from './build';
 import { checkSignedPolkadotWithdrawal } from './checkSigned';

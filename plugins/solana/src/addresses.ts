@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { getAddressDecoder, isAddress } from '@solana/kit';
-import { BaseError, type DerivedAddress, HARDENED, ed25519Key, publicKeyOf, signEd25519, slip10Ed25519 } from '@walletd/core';
+import { BaseError, type DerivedAddress, HARDENED, ed25519Key, publicKeyOf, signEd25519, slip10Ed25519 } from '@walletd/plugin-kit';
 
 import { parseTokenContract } from './programs';
 

@@ -1,4 +1,4 @@
-import { BaseError, type SignedWithdrawal } from '@walletd/core';
+import { BaseError, type SignedWithdrawal } from '@walletd/plugin-kit';
 import { nodeRefusal } from './nodeRefusal';
 import { signatureStatus } from './signatureStatus';
 import type { SolanaReader } from './solanaReader';

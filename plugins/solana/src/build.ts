@@ -13,7 +13,7 @@ import {
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
-import { BaseError, type BuildContext, type UnsignedWithdrawal, type WithdrawalIntent } from '@walletd/core';
+import { BaseError, type BuildContext, type UnsignedWithdrawal, type WithdrawalIntent } from '@walletd/plugin-kit';
 import { checkSolanaIntent } from './checkIntent';
 import { type SolanaTxPayload, b64, maxFee } from './payload';
 import { SYSTEM_ACCOUNT_SIZE, TOKEN_2022_ACCOUNT_SIZE, TOKEN_2022_PROGRAM, TOKEN_ACCOUNT_SIZE, parseTokenContract } from './programs';

@@ -1,4 +1,4 @@
-import { BaseError, type WithdrawalIntent } from '@walletd/core';
+import { BaseError, type WithdrawalIntent } from '@walletd/plugin-kit';
 import { solanaBurnReason } from './burnAddress';
 
 /** The refusals of a Solana withdrawal that need no node: one recipient, not an account that keeps what it is sent. */

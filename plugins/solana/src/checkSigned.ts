@@ -7,7 +7,7 @@ import {
   getTransactionDecoder,
   type Transaction,
 } from '@solana/kit';
-import { BaseError, type CheckedSignedWithdrawal, type UnsignedWithdrawal } from '@walletd/core';
+import { BaseError, type CheckedSignedWithdrawal, type UnsignedWithdrawal } from '@walletd/plugin-kit';
 import { type MessageSummary, base58, summarizeMessage } from './message';
 import { type SolanaTxPayload, b64, maxFee, payloadOf } from './payload';
 

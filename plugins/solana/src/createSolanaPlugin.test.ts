@@ -1,4 +1,5 @@
-import { type TokenDefinition, openWalletSecret, registerPlugins } from '@walletd/core';
+import { registerPlugins } from '@walletd/core';
+import { type TokenDefinition, openWalletSecret } from '@walletd/plugin-kit';
 import { createSolanaPlugin } from './createSolanaPlugin';
 import { SOLANA_CAPABILITIES } from './networks';
 

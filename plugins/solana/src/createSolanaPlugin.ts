@@ -1,4 +1,4 @@
-import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/core';
+import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { deriveSolanaAddress, solanaMatchKey, validateSolanaAddress } from './addresses';
 import { SOLANA_CHAINS, servesNetwork } from './networks';
 import { type SolanaReader, createSolanaReader } from './solanaReader';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DetectContext, type TokenDefinition, nativeAsset } from '@walletd/core';
+import { type DetectContext, type TokenDefinition, nativeAsset } from '@walletd/plugin-kit';
 import { TOKEN_EVENT_OFFSET, detect } from './detect';
 import { TOKEN_2022_PROGRAM } from './programs';
 

@@ -1,4 +1,4 @@
-import { type DetectContext, type DetectResult, type DetectedTransfer, parseLossless } from '@walletd/core';
+import { type DetectContext, type DetectResult, type DetectedTransfer, parseLossless } from '@walletd/plugin-kit';
 import { TOKEN_PROGRAM, parseTokenContract } from './programs';
 
 /**

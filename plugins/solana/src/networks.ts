@@ -1,4 +1,4 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 
 /**
  * A Solana transfer pays one recipient and carries no memo here; a token withdrawal from a
@@ -13,16 +13,20 @@ export const SOLANA_CAPABILITIES: ChainCapabilities = { memo: false, destination
  * `finality: confirmations` (slots behind the confirmed head). `localnet` is a local validator
  * (or the test adapter over litesvm).
  */
+const SOL = { symbol: 'SOL', decimals: 9 };
+
 export const SOLANA_CHAINS: ChainDefinition[] = [
   {
     chain: 'solana',
     addressing: 'key-per-address',
     capabilities: SOLANA_CAPABILITIES,
+    // u64: lamports and SPL token amounts.
+    amountCeiling: { native: 2n ** 64n - 1n, token: 2n ** 64n - 1n },
     networks: [
-      { network: 'mainnet', defaultConfirmations: 32, finality: 'finalized' },
-      { network: 'devnet', defaultConfirmations: 32, finality: 'finalized' },
-      { network: 'testnet', defaultConfirmations: 32, finality: 'finalized' },
-      { network: 'localnet', defaultConfirmations: 1, finality: 'finalized' },
+      { network: 'mainnet', defaultConfirmations: 32, finality: 'finalized', testnet: false, native: SOL },
+      { network: 'devnet', defaultConfirmations: 32, finality: 'finalized', testnet: true, native: SOL },
+      { network: 'testnet', defaultConfirmations: 32, finality: 'finalized', testnet: true, native: SOL },
+      { network: 'localnet', defaultConfirmations: 1, finality: 'finalized', testnet: true, native: SOL },
     ],
   },
 ];

@@ -1,4 +1,4 @@
-import { BaseError, NodeCallError, nodeAnswerOf } from '@walletd/core';
+import { BaseError, NodeCallError, nodeAnswerOf } from '@walletd/plugin-kit';
 
 /**
  * Codes about the node, not the transaction: our request, a missing method, an internal failure,

@@ -1,4 +1,4 @@
-import type { UnsignedWithdrawal } from '@walletd/core';
+import type { UnsignedWithdrawal } from '@walletd/plugin-kit';
 import { LAMPORTS_PER_SIGNATURE } from './programs';
 
 /** The unsigned transaction a Solana withdrawal carries (JSON-safe: amounts as decimal strings). */

@@ -1,5 +1,5 @@
 import { type SignatureBytes, type Transaction, getBase64EncodedWireTransaction } from '@solana/kit';
-import type { SignedWithdrawal, UnsignedWithdrawal, WalletSecret } from '@walletd/core';
+import type { SignedWithdrawal, UnsignedWithdrawal, WalletSecret } from '@walletd/plugin-kit';
 import { signEd25519, solanaKey } from './addresses';
 import { base58 } from './message';
 import { payloadOf } from './payload';

@@ -6,7 +6,7 @@ import {
   NodeCallError,
   concatBytes,
   createJsonRpcClient,
-} from '@walletd/core';
+} from '@walletd/plugin-kit';
 import { associatedTokenAccount } from './tokenAccounts';
 import { SYSTEM_ACCOUNT_SIZE, parseTokenContract } from './programs';
 

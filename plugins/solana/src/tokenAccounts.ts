@@ -1,6 +1,6 @@
 import { address } from '@solana/kit';
 import { findAssociatedTokenPda } from '@solana-program/token';
-import type { DerivedAddress, TokenAccount, TokenDefinition } from '@walletd/core';
+import type { DerivedAddress, TokenAccount, TokenDefinition } from '@walletd/plugin-kit';
 import { parseTokenContract } from './programs';
 
 /** The associated token account of `owner` for `mint` under `program` (a program-derived address, computed offline). */

@@ -1,4 +1,4 @@
-import type { UnsignedWithdrawal, VerifyContext, WithdrawalVerdict } from '@walletd/core';
+import type { UnsignedWithdrawal, VerifyContext, WithdrawalVerdict } from '@walletd/plugin-kit';
 import { payloadOf } from './payload';
 import { signatureStatus } from './signatureStatus';
 import type { SolanaReader } from './solanaReader';

@@ -1,4 +1,4 @@
-import { type WithdrawalVerbs, refusingUnreadableSigned } from '@walletd/core';
+import { type WithdrawalVerbs, refusingUnreadableSigned } from '@walletd/plugin-kit';
 import { broadcastSolanaWithdrawal } from './broadcast';
 import { buildSolanaWithdrawal } from './build';
 import { checkSolanaIntent } from './checkIntent';

@@ -1,4 +1,4 @@
-import { BaseError, type DerivedAddress, ed25519Key, publicKeyOf, slip10Ed25519 } from '@walletd/core';
+import { BaseError, type DerivedAddress, ed25519Key, publicKeyOf, slip10Ed25519 } from '@walletd/plugin-kit';
 import { Address } from '@ton/core';
 import { WalletContractV5R1 } from '@ton/ton';
 import { NETWORK_GLOBAL_ID, isTestNetwork } from './networks';

@@ -1,5 +1,5 @@
 import { type Address, Cell, loadMessage, loadTransaction } from '@ton/core';
-import type { SignedWithdrawal } from '@walletd/core';
+import type { SignedWithdrawal } from '@walletd/plugin-kit';
 import { nodeRefusal } from './nodeRefusal';
 import { inMessageHash } from './payload';
 import type { TonReader } from './tonReader';

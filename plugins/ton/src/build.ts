@@ -1,5 +1,5 @@
 import { Address, beginCell } from '@ton/core';
-import { BaseError, type BuildContext, type UnsignedWithdrawal, type WithdrawalIntent, fromBaseUnits } from '@walletd/core';
+import { BaseError, type BuildContext, type UnsignedWithdrawal, type WithdrawalIntent, fromBaseUnits } from '@walletd/plugin-kit';
 import { parseTonAddress } from './addresses';
 import { checkTonIntent } from './checkIntent';
 import { ownJettonQueryId } from './detect';

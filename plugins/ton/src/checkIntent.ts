@@ -1,5 +1,5 @@
 import { Address } from '@ton/core';
-import { BaseError, type WithdrawalIntent } from '@walletd/core';
+import { BaseError, type WithdrawalIntent } from '@walletd/plugin-kit';
 import { parseTonAddress } from './addresses';
 
 /**

@@ -1,5 +1,5 @@
 import { Cell, SendMode, loadMessage, loadOutList } from '@ton/core';
-import { BaseError, type CheckedSignedWithdrawal, type UnsignedWithdrawal } from '@walletd/core';
+import { BaseError, type CheckedSignedWithdrawal, type UnsignedWithdrawal } from '@walletd/plugin-kit';
 import { commentOf } from './detect';
 import {
   OP_JETTON_TRANSFER,

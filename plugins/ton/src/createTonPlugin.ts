@@ -1,5 +1,5 @@
 import { Address } from '@ton/core';
-import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/core';
+import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { deriveTonAddress, parseTonAddress, tonMatchKey } from './addresses';
 import { TON_CHAINS, isTestNetwork, servesNetwork } from './networks';
 import { jettonWallets } from './tokenAccounts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Address } from '@ton/core';
-import { type DetectContext, type TokenDefinition, nativeAsset } from '@walletd/core';
+import { type DetectContext, type TokenDefinition, nativeAsset } from '@walletd/plugin-kit';
 import { detect } from './detect';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'ton');

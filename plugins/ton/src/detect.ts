@@ -1,5 +1,5 @@
 import { Address, Cell, type Slice, loadTransaction } from '@ton/core';
-import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/core';
+import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/plugin-kit';
 
 /**
  * The raw block the reader hands to a worker: the bytes of

@@ -1,4 +1,4 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 
 /**
  * A TON transfer carries a text comment (the memo); one recipient per withdrawal here (a v5r1
@@ -25,7 +25,15 @@ export const TON_CHAINS: ChainDefinition[] = [
     chain: 'ton',
     addressing: 'key-per-address',
     capabilities: TON_CAPABILITIES,
-    networks: TON_NETWORKS.map((network) => ({ network, defaultConfirmations: 1, finality: 'finalized' as const })),
+    // Coins are VarUInteger 16 (at most 2^120 - 1), TON and jettons alike.
+    amountCeiling: { native: 2n ** 120n - 1n, token: 2n ** 120n - 1n },
+    networks: TON_NETWORKS.map((network) => ({
+      network,
+      defaultConfirmations: 1,
+      finality: 'finalized' as const,
+      testnet: network !== 'mainnet',
+      native: { symbol: 'TON', decimals: 9 },
+    })),
   },
 ];
 

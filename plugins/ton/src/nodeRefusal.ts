@@ -1,4 +1,4 @@
-import { BaseError, isBaseError, NodeCallError } from '@walletd/core';
+import { BaseError, isBaseError, NodeCallError } from '@walletd/plugin-kit';
 
 /**
  * The one place a toncenter error at `sendBoc` becomes an API error (the wallet's history has

@@ -1,5 +1,5 @@
 import { Cell, SendMode, type Transaction, beginCell, storeMessage } from '@ton/core';
-import type { UnsignedWithdrawal } from '@walletd/core';
+import type { UnsignedWithdrawal } from '@walletd/plugin-kit';
 
 /** The one message the wallet sends, as signed (`body` a BOC in base64). */
 export interface TonMessage {

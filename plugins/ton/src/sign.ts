@@ -1,5 +1,5 @@
 import { Address, Cell, beginCell, external, internal, storeMessage } from '@ton/core';
-import { BaseError, type SignedWithdrawal, type UnsignedWithdrawal, type WalletSecret } from '@walletd/core';
+import { BaseError, type SignedWithdrawal, type UnsignedWithdrawal, type WalletSecret } from '@walletd/plugin-kit';
 import { tonKey, walletOf } from './addresses';
 import { SEND_MODE, messageHash, payloadOf } from './payload';
 

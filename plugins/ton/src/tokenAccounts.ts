@@ -1,5 +1,5 @@
 import { Address } from '@ton/core';
-import type { DerivedAddress, TokenAccount, TokenDefinition } from '@walletd/core';
+import type { DerivedAddress, TokenAccount, TokenDefinition } from '@walletd/plugin-kit';
 import type { TonReader } from './tonReader';
 
 /**

@@ -1,5 +1,5 @@
 import { Address, beginCell, Cell } from '@ton/core';
-import { type AssetRef, BaseError, type Balance, type ChainReader, type ReaderOptions, wrongHeightError } from '@walletd/core';
+import { type AssetRef, BaseError, type Balance, type ChainReader, type ReaderOptions, wrongHeightError } from '@walletd/plugin-kit';
 import { type ToncenterHttp, createToncenterHttp } from './toncenterHttp';
 import type { TonBlock } from './detect';
 

@@ -6,7 +6,7 @@ import {
   parseLossless,
   readCapped,
   tooLargeError,
-} from '@walletd/core';
+} from '@walletd/plugin-kit';
 
 /**
  * toncenter's HTTP API v2 (`GET /getMasterchainInfo?…`, `POST /runGetMethod`, `POST /sendBoc`;

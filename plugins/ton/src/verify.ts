@@ -1,5 +1,5 @@
 import { Address, Cell, type Transaction, loadTransaction } from '@ton/core';
-import type { UnsignedWithdrawal, WithdrawalVerdict } from '@walletd/core';
+import type { UnsignedWithdrawal, WithdrawalVerdict } from '@walletd/plugin-kit';
 import { OP_EXCESSES } from './detect';
 import { type TonPayload, VALID_FOR_SECONDS, VALID_UNTIL_SKEW_SECONDS, inMessageHash, payloadOf } from './payload';
 import type { RawTransactionItem, TonReader } from './tonReader';

@@ -1,4 +1,4 @@
-import { type WithdrawalVerbs, refusingUnreadableSigned } from '@walletd/core';
+import { type WithdrawalVerbs, refusingUnreadableSigned } from '@walletd/plugin-kit';
 import { broadcastTonWithdrawal } from './broadcast';
 import { buildTonWithdrawal } from './build';
 import { checkTonIntent } from './checkIntent';

@@ -1,4 +1,4 @@
-import { BaseError, type DerivedAddress } from '@walletd/core';
+import { BaseError, type DerivedAddress } from '@walletd/plugin-kit';
 import { addressOfPrivateKey, base58CheckAddress, decodeBase58CheckAddress, hdPrivateKey } from './tronweb';
 
 /** Every Tron network (mainnet, nile, shasta) uses the 0x41 prefix: base58check addresses start with T. */

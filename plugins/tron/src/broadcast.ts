@@ -1,4 +1,4 @@
-import { BaseError, type SignedWithdrawal } from '@walletd/core';
+import { BaseError, type SignedWithdrawal } from '@walletd/plugin-kit';
 import { nodeMessage } from './nodeMessage';
 import type { TronReader } from './tronReader';
 

@@ -1,4 +1,4 @@
-import { BaseError, type BuildContext, type UnsignedWithdrawal, type WithdrawalIntent, fromBaseUnits } from '@walletd/core';
+import { BaseError, type BuildContext, type UnsignedWithdrawal, type WithdrawalIntent, fromBaseUnits } from '@walletd/plugin-kit';
 import { formatTronAddress, tronMatchKey } from './addresses';
 import { checkTronIntent } from './checkIntent';
 import { bytesToHex } from './hex';

@@ -1,4 +1,4 @@
-import { BaseError, type WithdrawalIntent } from '@walletd/core';
+import { BaseError, type WithdrawalIntent } from '@walletd/plugin-kit';
 import { tronMatchKey, validateTronAddress } from './addresses';
 
 /** 0x41 followed by 20 zero bytes (T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb): no key controls it, as on EVM. */

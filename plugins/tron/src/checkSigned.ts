@@ -1,4 +1,4 @@
-import { BaseError, type CheckedSignedWithdrawal, type UnsignedWithdrawal } from '@walletd/core';
+import { BaseError, type CheckedSignedWithdrawal, type UnsignedWithdrawal } from '@walletd/plugin-kit';
 import { formatTronAddress, tronMatchKey } from './addresses';
 import { bytesToHex, hexToBytes } from './hex';
 import { MAX_EXPIRATION_MS, SIGNATURE_BYTES, type TronTxPayload, assemble, payloadOf, sha256 } from './payload';

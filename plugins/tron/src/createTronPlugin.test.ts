@@ -1,4 +1,5 @@
-import { type ChainPlugin, openWalletSecret, registerPlugins } from '@walletd/core';
+import { registerPlugins } from '@walletd/core';
+import { type ChainPlugin, openWalletSecret } from '@walletd/plugin-kit';
 import { utils } from 'tronweb';
 import { createTronPlugin } from './createTronPlugin';
 

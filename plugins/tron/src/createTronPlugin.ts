@@ -1,4 +1,4 @@
-import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/core';
+import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { deriveTronAddress, formatTronAddress, tronMatchKey, validateTronAddress } from './addresses';
 import { TRON_CHAINS, servesNetwork } from './networks';
 import { type TronReader, createTronReader } from './tronReader';

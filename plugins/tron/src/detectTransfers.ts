@@ -1,4 +1,4 @@
-import { type DetectContext, type DetectResult, type DetectedTransfer, parseLossless } from '@walletd/core';
+import { type DetectContext, type DetectResult, type DetectedTransfer, parseLossless } from '@walletd/plugin-kit';
 
 /**
  * The raw Tron block a follower hands to a worker: the bytes of

@@ -1,4 +1,4 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 
 /**
  * A Tron transaction pays one recipient (one contract per transaction) and can carry a memo
@@ -19,7 +19,15 @@ export const TRON_CHAINS: ChainDefinition[] = [
     chain: 'tron',
     addressing: 'key-per-address',
     capabilities: TRON_CAPABILITIES,
-    networks: TRON_NETWORKS.map((network) => ({ network, defaultConfirmations: 19, finality: 'finalized' as const })),
+    // TRX amounts are int64 in the transaction protobuf; TRC-20 amounts are uint256.
+    amountCeiling: { native: 2n ** 63n - 1n, token: 2n ** 256n - 1n },
+    networks: TRON_NETWORKS.map((network) => ({
+      network,
+      defaultConfirmations: 19,
+      finality: 'finalized' as const,
+      testnet: network !== 'mainnet',
+      native: { symbol: 'TRX', decimals: 6 },
+    })),
   },
 ];
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { UnsignedWithdrawal } from '@walletd/core';
+import type { UnsignedWithdrawal } from '@walletd/plugin-kit';
 import { tronMatchKey } from './addresses';
 import { bytesToHex, hexToBytes } from './hex';
 import {

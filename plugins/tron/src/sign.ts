@@ -1,4 +1,4 @@
-import { BaseError, type SignedWithdrawal, type UnsignedWithdrawal, type WalletSecret } from '@walletd/core';
+import { BaseError, type SignedWithdrawal, type UnsignedWithdrawal, type WalletSecret } from '@walletd/plugin-kit';
 import { deriveTronKey, matchKeyOfKey, tronMatchKey } from './addresses';
 import { bytesToHex, hexToBytes } from './hex';
 import { type TronTxPayload, assemble, payloadOf } from './payload';

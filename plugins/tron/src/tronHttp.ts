@@ -6,7 +6,7 @@ import {
   parseLossless,
   readCapped,
   tooLargeError,
-} from '@walletd/core';
+} from '@walletd/plugin-kit';
 
 /**
  * The java-tron HTTP API (`POST /wallet/…`, `/walletsolidity/…` with a JSON body) under the same

@@ -1,4 +1,4 @@
-import { type AssetRef, BaseError, type ChainReader, type ReaderOptions, wrongHeightError } from '@walletd/core';
+import { type AssetRef, BaseError, type ChainReader, type ReaderOptions, wrongHeightError } from '@walletd/plugin-kit';
 import { tronHexAddress, tronMatchKey } from './addresses';
 import { type TronHttp, createTronHttp } from './tronHttp';
 

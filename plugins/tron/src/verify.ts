@@ -1,4 +1,4 @@
-import type { UnsignedWithdrawal, VerifyContext, WithdrawalVerdict } from '@walletd/core';
+import type { UnsignedWithdrawal, VerifyContext, WithdrawalVerdict } from '@walletd/plugin-kit';
 import { tronMatchKey } from './addresses';
 import { TRANSFER_TOPIC } from './detectTransfers';
 import { payloadOf } from './payload';

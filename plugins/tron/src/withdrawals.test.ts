@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BaseError, type UnsignedWithdrawal } from '@walletd/core';
+import { BaseError, type UnsignedWithdrawal } from '@walletd/plugin-kit';
 import { utils } from 'tronweb';
 import { formatTronAddress } from './addresses';
 import { encodeSignedTransaction } from './protobuf';

@@ -1,4 +1,4 @@
-import { type WithdrawalVerbs, refusingUnreadableSigned } from '@walletd/core';
+import { type WithdrawalVerbs, refusingUnreadableSigned } from '@walletd/plugin-kit';
 import { buildTronWithdrawal } from './build';
 import { broadcastTronWithdrawal } from './broadcast';
 import { checkTronIntent } from './checkIntent';

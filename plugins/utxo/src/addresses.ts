@@ -1,4 +1,4 @@
-import { BaseError, type DerivedAddress } from '@walletd/core';
+import { BaseError, type DerivedAddress } from '@walletd/plugin-kit';
 import { bip32, bitcoin } from './libs';
 import { type UtxoNetwork, utxoNetwork } from './networks';
 import { segwitAddress } from './segwitAddress';

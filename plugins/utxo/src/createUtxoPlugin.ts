@@ -1,4 +1,4 @@
-import { type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/core';
+import { type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { deriveUtxoAddress, formatUtxoAddress, utxoMatchKey, validateUtxoAddress } from './addresses';
 import { UTXO_CHAINS } from './networks';
 import { createUtxoReader } from './utxoReader';

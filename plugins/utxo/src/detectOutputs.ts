@@ -5,7 +5,7 @@ import {
   type DetectResult,
   type DetectedTransfer,
   fromBaseUnits,
-} from '@walletd/core';
+} from '@walletd/plugin-kit';
 import { addressOfScript } from './addresses';
 import { stripAuxPow } from './auxpow';
 import { utxoNetwork } from './networks';

@@ -1,4 +1,4 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 import { type Network, bitcoin } from './libs';
 
 const { networks } = bitcoin;
@@ -122,26 +122,33 @@ export function utxoNetwork(chain: string, network: string): UtxoNetwork {
 /** Several recipients in one transaction; no memo (OP_RETURN is not offered) and no tag. */
 const UTXO_CAPABILITIES: ChainCapabilities = { memo: false, destinationTag: false, multipleOutputs: true, feePayer: false };
 
+const BTC = { symbol: 'BTC', decimals: 8 };
+const DOGE = { symbol: 'DOGE', decimals: 8 };
+
 export const UTXO_CHAINS: ChainDefinition[] = [
   {
     chain: 'bitcoin',
     addressing: 'key-per-address',
     capabilities: UTXO_CAPABILITIES,
+    // MAX_MONEY: nodes refuse larger outputs (bad-txns-vout-toolarge).
+    amountCeiling: { native: 21_000_000n * 100_000_000n, token: 21_000_000n * 100_000_000n },
     networks: [
-      { network: 'mainnet', defaultConfirmations: 3, finality: 'confirmations' },
-      { network: 'testnet', defaultConfirmations: 3, finality: 'confirmations' },
-      { network: 'signet', defaultConfirmations: 3, finality: 'confirmations' },
-      { network: 'regtest', defaultConfirmations: 1, finality: 'confirmations' },
+      { network: 'mainnet', defaultConfirmations: 3, finality: 'confirmations', testnet: false, native: BTC },
+      { network: 'testnet', defaultConfirmations: 3, finality: 'confirmations', testnet: true, native: BTC },
+      { network: 'signet', defaultConfirmations: 3, finality: 'confirmations', testnet: true, native: BTC },
+      { network: 'regtest', defaultConfirmations: 1, finality: 'confirmations', testnet: true, native: BTC },
     ],
   },
   {
     chain: 'dogecoin',
     addressing: 'key-per-address',
     capabilities: UTXO_CAPABILITIES,
+    // Dogecoin Core's MAX_MONEY, 10 000 000 000 DOGE.
+    amountCeiling: { native: 10_000_000_000n * 100_000_000n, token: 10_000_000_000n * 100_000_000n },
     networks: [
-      { network: 'mainnet', defaultConfirmations: 6, finality: 'confirmations' },
-      { network: 'testnet', defaultConfirmations: 6, finality: 'confirmations' },
-      { network: 'regtest', defaultConfirmations: 1, finality: 'confirmations' },
+      { network: 'mainnet', defaultConfirmations: 6, finality: 'confirmations', testnet: false, native: DOGE },
+      { network: 'testnet', defaultConfirmations: 6, finality: 'confirmations', testnet: true, native: DOGE },
+      { network: 'regtest', defaultConfirmations: 1, finality: 'confirmations', testnet: true, native: DOGE },
     ],
   },
 ];

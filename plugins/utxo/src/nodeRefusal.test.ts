@@ -1,4 +1,4 @@
-import { NodeCallError } from '@walletd/core';
+import { NodeCallError } from '@walletd/plugin-kit';
 import { nodeRefusal } from './nodeRefusal';
 
 const method = 'sendrawtransaction';

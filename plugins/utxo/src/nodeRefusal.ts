@@ -1,4 +1,4 @@
-import { BaseError, NodeCallError, nodeAnswerOf } from '@walletd/core';
+import { BaseError, NodeCallError, nodeAnswerOf } from '@walletd/plugin-kit';
 
 /** Bitcoin Core's RPC codes (src/rpc/protocol.h) that judge the transaction. */
 const RPC_VERIFY_ERROR = -25;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DetectContext, mnemonicToSeed, nativeAsset } from '@walletd/core';
+import { type DetectContext, mnemonicToSeed, nativeAsset } from '@walletd/plugin-kit';
 import { addressOfScript, deriveUtxoAddress, formatUtxoAddress, utxoMatchKey, validateUtxoAddress } from './addresses';
 import { stripAuxPow } from './auxpow';
 import { coinsToUnits } from './coins';

@@ -1,4 +1,4 @@
-import { type AssetRef, BaseError, type ChainReader, type ReaderOptions, createJsonRpcClient } from '@walletd/core';
+import { type AssetRef, BaseError, type ChainReader, type ReaderOptions, createJsonRpcClient } from '@walletd/plugin-kit';
 import { coinsToUnits } from './coins';
 import { frameBlock, frameTransactions } from './detectOutputs';
 

@@ -1,4 +1,4 @@
-import { nativeAsset } from '@walletd/core';
+import { nativeAsset } from '@walletd/plugin-kit';
 import fc from 'fast-check';
 import { detect, detectMempool, frameBlock, frameTransactions } from './detectOutputs';
 import { bitcoin } from './libs';

@@ -11,7 +11,7 @@ import {
   type WithdrawalVerbs,
   type WithdrawalVerdict,
   refusingUnreadableSigned,
-} from '@walletd/core';
+} from '@walletd/plugin-kit';
 import { keyScript, scriptOf } from './addresses';
 import { coinsToUnits } from './coins';
 import { bip32, bitcoin } from './libs';

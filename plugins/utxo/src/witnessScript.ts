@@ -1,4 +1,4 @@
-import { BaseError } from '@walletd/core';
+import { BaseError } from '@walletd/plugin-kit';
 import { bitcoin, ecc } from './libs';
 import type { UtxoNetwork } from './networks';
 

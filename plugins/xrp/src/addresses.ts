@@ -1,5 +1,5 @@
 import { HDKey } from '@scure/bip32';
-import { BaseError, type DerivedAddress } from '@walletd/core';
+import { BaseError, type DerivedAddress } from '@walletd/plugin-kit';
 import { deriveAddress, isValidClassicAddress, isValidXAddress, xAddressToClassicAddress } from 'xrpl';
 import { canonicalCurrency } from './currency';
 import { isTestNetwork } from './networks';

@@ -1,4 +1,4 @@
-import { BaseError, type WithdrawalIntent } from '@walletd/core';
+import { BaseError, type WithdrawalIntent } from '@walletd/plugin-kit';
 import { xrpBurnReason } from './burnAddress';
 import { recipientOf } from './recipient';
 

@@ -1,4 +1,4 @@
-import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/core';
+import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { deriveXrpAccount, parseXrpDestination, xrpMatchKey } from './addresses';
 import { XRP_CHAINS, servesNetwork } from './networks';
 import { createXrpWithdrawals } from './withdrawals';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DetectContext, type TokenDefinition, nativeAsset } from '@walletd/core';
+import { type DetectContext, type TokenDefinition, nativeAsset } from '@walletd/plugin-kit';
 import { detect } from './detect';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'xrp');

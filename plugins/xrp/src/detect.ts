@@ -1,4 +1,4 @@
-import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/core';
+import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/plugin-kit';
 import { canonicalCurrency } from './currency';
 import { issuedValueToUnits } from './issuedAmount';
 

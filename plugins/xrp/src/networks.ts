@@ -1,4 +1,4 @@
-import type { ChainCapabilities, ChainDefinition } from '@walletd/core';
+import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 
 /**
  * An XRP Payment pays one destination, carries a destination tag (uint32) and memos; no fee payer.
@@ -22,7 +22,15 @@ export const XRP_CHAINS: ChainDefinition[] = [
     chain: 'xrp',
     addressing: 'account-tag',
     capabilities: XRP_CAPABILITIES,
-    networks: XRP_NETWORKS.map((network) => ({ network, defaultConfirmations: 1, finality: 'finalized' as const })),
+    // XRP drops cap at 10^17 (100 billion XRP, the fixed supply); issued currencies are held to the same.
+    amountCeiling: { native: 10n ** 17n, token: 10n ** 17n },
+    networks: XRP_NETWORKS.map((network) => ({
+      network,
+      defaultConfirmations: 1,
+      finality: 'finalized' as const,
+      testnet: network !== 'mainnet',
+      native: { symbol: 'XRP', decimals: 6 },
+    })),
   },
 ];
 

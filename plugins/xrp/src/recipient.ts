@@ -1,4 +1,4 @@
-import { BaseError, type WithdrawalIntent } from '@walletd/core';
+import { BaseError, type WithdrawalIntent } from '@walletd/plugin-kit';
 import { parseXrpDestination } from './addresses';
 
 /** The one recipient, with the tag from the address (`r…:tag`, X-address) or the output; both must agree. */

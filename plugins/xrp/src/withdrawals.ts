@@ -11,7 +11,7 @@ import {
   type WithdrawalVerdict,
   fromBaseUnits,
   refusingUnreadableSigned,
-} from '@walletd/core';
+} from '@walletd/plugin-kit';
 import { Wallet, decode, deriveAddress, hashes, verifySignature } from 'xrpl';
 import { deriveXrpKey, issuedCurrencyKey } from './addresses';
 import { checkXrpIntent } from './checkIntent';

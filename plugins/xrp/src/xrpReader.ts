@@ -1,4 +1,4 @@
-import { type AssetRef, BaseError, type Balance, type ChainReader, type ReaderOptions, wrongHeightError } from '@walletd/core';
+import { type AssetRef, BaseError, type Balance, type ChainReader, type ReaderOptions, wrongHeightError } from '@walletd/plugin-kit';
 import { Client, ConnectionError, RippledError } from 'xrpl';
 import { issuedCurrencyKey } from './addresses';
 import { issuedValueToUnits } from './issuedAmount';

@@ -1,4 +1,4 @@
-import type { Chain } from '../chains';
+import type { Chain, NativeAsset } from '../chains';
 
 /**
  * How a deposit is known final. `confirmations`: the block is `threshold` deep. `finalized`: the
@@ -15,6 +15,21 @@ export interface NetworkDefinition {
   defaultConfirmations: number;
   /** The network's default rule; `chains[].finality` in the config overrides it. */
   finality: Finality;
+  /**
+   * Test networks carry no real value (the free plan is limited to them). With `native`, the
+   * network as data, so that walletd's chain table can be built from the loaded plugins
+   * (`chainTableOf`); optional in contract 2 for plugins written before it, required once core
+   * stops listing chains.
+   */
+  testnet?: boolean;
+  /** The network's native asset: symbol and decimals of its base unit. */
+  native?: NativeAsset;
+}
+
+/** The largest amount, in base units, one transfer on the chain carries: native asset and tokens. */
+export interface AmountCeiling {
+  native: bigint;
+  token: bigint;
 }
 
 /**
@@ -39,6 +54,8 @@ export interface ChainDefinition {
   networks: NetworkDefinition[];
   addressing: AddressingMode;
   capabilities: ChainCapabilities;
+  /** Checked before any node call: a larger amount is the caller's 400 `invalid_amount`. Optional as `testnet`/`native`. */
+  amountCeiling?: AmountCeiling;
 }
 
 /**

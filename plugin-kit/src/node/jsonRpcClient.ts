@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import type * as Undici from 'undici';
 import { BaseError } from '../errors';
 import { parseLossless } from './parseLossless';
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge, readCapped } from './readCapped';
@@ -119,6 +119,9 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) };
   let id = 0;
+  // Loaded on the first call, not with the kit: a detect worker imports the kit for its errors
+  // and types, never calls a node, and would otherwise load undici's ~130 modules per thread.
+  let undici: typeof Undici | undefined;
 
   const fail = (method: string, kind: NodeErrorKind, message: string, extra: Partial<NodeCallFailure> = {}) =>
     new NodeCallError(message, { method, kind, ...extra });
@@ -128,7 +131,8 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
     const controller = new AbortController();
     const deadline = setTimeout(() => controller.abort(), timeoutMs);
     try {
-      const res = await request(endpoint, {
+      undici ??= require('undici') as typeof Undici;
+      const res = await undici.request(endpoint, {
         method: 'POST',
         headers,
         body: JSON.stringify({ jsonrpc: options.dialect, id: ++id, method, params }),

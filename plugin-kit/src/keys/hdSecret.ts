@@ -1,6 +1,6 @@
 import { generateMnemonic, mnemonicToEntropy, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
-import type { WalletSecret } from '../plugin/contract';
+import type { WalletSecret } from '../contract/contract';
 
 /**
  * A wallet's secret is a 24-word BIP-39 mnemonic generated on the server: the plugins derive

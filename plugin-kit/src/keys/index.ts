@@ -1,0 +1,2 @@
+export * from './hdSecret';
+export * from './ed25519';
