@@ -40,7 +40,8 @@ export function createApp(base: Common): App {
   // revalidate, and hashing every body was measurable on the hot read path (bench/README.md, `api`).
   app.set('etag', false);
 
-  if (common.metrics) app.use(httpMetrics(common.metrics));
+  const metrics = common.metrics ? httpMetrics(common.metrics) : undefined;
+  if (metrics) app.use(metrics);
   app.use(accessLog(logger));
 
   probesRouter(common, app.router);
@@ -74,6 +75,7 @@ export function createApp(base: Common): App {
   webhooksRouter(common, new DestinationPolicy(config.webhooks.allowCidrs), limiters.writes, v1);
   eventsRouter(common, v1);
   app.use('/v1', v1);
+  metrics?.mount('/v1', v1);
 
   app.use(
     methodNotAllowedOrNotFound({
