@@ -32,6 +32,11 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
  * Below saturation the CPU milliseconds per request are free of the queueing a saturated 2-core
  * machine adds, which makes them the steadier figure when comparing two builds.
  */
+/**
+ * BENCH_WARMUP=<seconds> of load before the measured run (default 1). At a fixed low rate a 1 s
+ * warm-up leaves the JIT still compiling walletd's hot path during the measurement.
+ */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 
 function freePort() {
@@ -118,7 +123,7 @@ async function drive(url, key, server) {
     ...(RATE ? { overallRate: RATE } : {}),
     ...(CLIENTS > 1 ? { requests: [{ setupRequest: spread }] } : {}),
   };
-  await autocannon({ ...opts, duration: 1 });
+  await autocannon({ ...opts, duration: WARMUP });
   // Backends come and go with the pools: list them after the warm-up, when both pools are full.
   const pgPids = postgresPids(server.dataDir);
   const before = { server: cpuSeconds([server.pid]), pg: cpuSeconds(pgPids) };
@@ -162,25 +167,34 @@ async function main() {
         rateLimit: { perIpPerMinute: 1_000_000_000, writesPerKeyPerMinute: 20 },
       }),
     );
-    const walletdPort = await freePort();
     // BENCH_PROFILE=<dir>: a CPU profile of the walletd process (--cpu-prof), written when it exits.
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-    const walletd = spawn(
-      process.execPath,
-      [...profile, join(__dirname, '..', '..', 'server', 'dist', 'cli', 'main.js'), 'serve', '--roles', 'api', '--config', config],
-      {
+    // BENCH_WALLETD_NODE_ARGS: more node flags for the walletd process (e.g. --trace-deopt, printed on its stdout).
+    profile.push(...(process.env.BENCH_WALLETD_NODE_ARGS ?? '').split(' ').filter(Boolean));
+    const startWalletd = async (main, flags) => {
+      const port = await freePort();
+      const child = spawn(process.execPath, [...flags, main, 'serve', '--roles', 'api', '--config', config], {
         env: {
           ...process.env,
           DATABASE_URL: pg.url,
           WALLETD_MASTER_KEY: masterHex,
-          PORT: String(walletdPort),
+          PORT: String(port),
           HOST: '127.0.0.1',
           LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
         },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
+        stdio: ['ignore', process.env.BENCH_WALLETD_NODE_ARGS ? 'inherit' : 'ignore', 'inherit'],
+      });
+      children.push(child);
+      return { child, port };
+    };
+    const { child: walletd, port: walletdPort } = await startWalletd(
+      join(__dirname, '..', '..', 'server', 'dist', 'cli', 'main.js'),
+      profile,
     );
-    children.push(walletd);
+    // BENCH_COMPARE=<path of another build's server/dist/cli/main.js>: a second walletd, driven in
+    // the same run after this build's, for a before/after figure on the same machine in one run.
+    // The copy must sit inside the repository (it resolves @walletd/core through node_modules).
+    const other = process.env.BENCH_COMPARE ? await startWalletd(process.env.BENCH_COMPARE, []) : undefined;
     const basePort = await freePort();
     const baseline = fork(join(__dirname, 'baselineServer.js'), {
       env: { ...process.env, DATABASE_URL: pg.url, PORT: String(basePort) },
@@ -188,6 +202,7 @@ async function main() {
     });
     children.push(baseline);
     await waitHttp(`http://127.0.0.1:${walletdPort}/healthz`);
+    if (other) await waitHttp(`http://127.0.0.1:${other.port}/healthz`);
     await waitHttp(`http://127.0.0.1:${basePort}/v1/me`);
 
     console.log(
@@ -197,12 +212,18 @@ async function main() {
     for (const path of ENDPOINTS) {
       const base = await drive(`http://127.0.0.1:${basePort}${path}`, key, { pid: baseline.pid, dataDir });
       const ours = await drive(`http://127.0.0.1:${walletdPort}${path}`, key, { pid: walletd.pid, dataDir });
-      rows.push({ path, base, ours });
+      const before = other ? await drive(`http://127.0.0.1:${other.port}${path}`, key, { pid: other.child.pid, dataDir }) : undefined;
+      rows.push({ path, base, ours, before });
       const ms = (v) => (v === null ? '?' : v.toFixed(2));
       const cpu = (x) => ` cpu ${ms(x.cpuMs)} ms pg ${ms(x.pgMs)} ms`;
+      const cpuRatio = (x) => (x.cpuMs === null || !base.cpuMs ? '?' : `${(x.cpuMs / base.cpuMs).toFixed(2)}x`);
       console.log(
-        `${path.padEnd(18)} baseline ${base.rps.toFixed(0).padStart(6)} req/s p50 ${base.p50} ms p99 ${base.p99} ms${cpu(base)} | walletd ${ours.rps.toFixed(0).padStart(6)} req/s p50 ${ours.p50} ms p99 ${ours.p99} ms${cpu(ours)} | ${(ours.rps / base.rps).toFixed(2)}x, p99 ${(ours.p99 / Math.max(base.p99, 1)).toFixed(2)}x`,
+        `${path.padEnd(18)} baseline ${base.rps.toFixed(0).padStart(6)} req/s p50 ${base.p50} ms p99 ${base.p99} ms${cpu(base)} | walletd ${ours.rps.toFixed(0).padStart(6)} req/s p50 ${ours.p50} ms p99 ${ours.p99} ms${cpu(ours)} | ${(ours.rps / base.rps).toFixed(2)}x, p99 ${(ours.p99 / Math.max(base.p99, 1)).toFixed(2)}x, cpu ${cpuRatio(ours)}`,
       );
+      if (before)
+        console.log(
+          `${''.padEnd(18)} compare (BENCH_COMPARE) ${before.rps.toFixed(0).padStart(6)} req/s p50 ${before.p50} ms p99 ${before.p99} ms${cpu(before)} | ${(before.rps / base.rps).toFixed(2)}x, p99 ${(before.p99 / Math.max(base.p99, 1)).toFixed(2)}x, cpu ${cpuRatio(before)}`,
+        );
     }
     return 0;
   } finally {

@@ -1,2 +1,3 @@
 export * from './logger';
 export * from './withRole';
+export * from './unredacted';
