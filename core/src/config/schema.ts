@@ -32,6 +32,8 @@ export const configSchema = {
         url: { type: ['string', 'null'] },
         embeddedPort: { type: 'integer', minimum: 1, maximum: 65535 },
         poolMax: { type: 'integer', minimum: 1, maximum: 200 },
+        readPoolMax: { type: 'integer', minimum: 1, maximum: 200 },
+        readTimeoutMs: { type: 'integer', minimum: 100, maximum: 600000 },
         preparedStatements: { type: 'boolean' },
         minFreeBytes: { type: 'integer', minimum: 0 },
         embeddedRestartAttempts: { type: 'integer', minimum: 1, maximum: 1000 },
