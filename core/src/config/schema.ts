@@ -137,6 +137,7 @@ export const configSchema = {
         leaseMs: { type: 'integer', minimum: 1000, maximum: 600000 },
         retryBaseMs: { type: 'integer', minimum: 10, maximum: 60000 },
         telegramApiBase: { type: 'string' },
+        deliveryRetentionDays: { type: 'integer', minimum: 0, maximum: 36500 },
       },
     },
   },

@@ -152,6 +152,11 @@ export interface WebhookSettings {
    */
   retryBaseMs: number;
   telegramApiBase: string;
+  /**
+   * Delivery attempt rows final (delivered or failed) for longer than this many days are deleted by
+   * the dispatcher, in small batches; 0 keeps them forever. Events are never pruned.
+   */
+  deliveryRetentionDays: number;
 }
 
 export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
@@ -196,5 +201,6 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     leaseMs: 60000,
     retryBaseMs: 5000,
     telegramApiBase: 'https://api.telegram.org',
+    deliveryRetentionDays: 30,
   },
 };
