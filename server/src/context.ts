@@ -1,4 +1,5 @@
-import type { Db, Logger, MasterKey, Metrics, PluginRegistry, WalletdConfig } from '@walletd/core';
+import { boundedReads } from '@walletd/core';
+import type { BoundedReads, Db, Logger, MasterKey, Metrics, PluginRegistry, WalletdConfig } from '@walletd/core';
 import type { DatabaseHealth } from './health/databaseHealth';
 
 /** What every service gets: passed explicitly, never a singleton. */
@@ -6,6 +7,11 @@ export interface Common {
   config: WalletdConfig;
   logger: Logger;
   db: Db;
+  /**
+   * The reads that grow with history (transaction list, balances) on their own bounded pool;
+   * without it (tests, embedders) they run on `db`, still under `database.readTimeoutMs`.
+   */
+  reads?: BoundedReads;
   masterKey: MasterKey;
   /** Chain plugins, checked at start-up. */
   plugins: PluginRegistry;
@@ -13,4 +19,9 @@ export interface Common {
   metrics?: Metrics;
   /** The embedded cluster's supervisor and the disk's free-space floor, read by the probes (serve only). */
   databaseHealth?: DatabaseHealth;
+}
+
+/** Where the reads that grow with history run: `common.reads`, or bounded on the main pool. */
+export function historyReads(common: Pick<Common, 'reads' | 'db' | 'config'>): BoundedReads {
+  return common.reads ?? boundedReads(common.db, common.config.database.readTimeoutMs);
 }

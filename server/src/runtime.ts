@@ -1,4 +1,6 @@
 import {
+  boundedReads,
+  type BoundedReads,
   type ClusterSupervisor,
   createDb,
   createFreeSpaceFloor,
@@ -19,6 +21,8 @@ import { createDatabaseHealth, type DatabaseHealth } from './health/databaseHeal
 
 export interface Runtime {
   db: Db;
+  /** The API's reads that grow with history, on their own pool (`database.readPoolMax`, `readTimeoutMs`). */
+  reads: BoundedReads;
   masterKey: MasterKey;
   embedded: EmbeddedPostgresHandle | null;
   /** The embedded cluster's disk floor (`database.minFreeBytes`); null with DATABASE_URL (that disk is not ours to see). */
@@ -59,6 +63,16 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
     url = embedded.url;
   }
   const db = createDb({ url, poolMax: config.database.poolMax, preparedStatements: config.database.preparedStatements, logger });
+  // Opens no connection until the first such read (min 0): commands that make none cost nothing.
+  // A read waits for a free connection at most as long as one may run, then answers 503.
+  const readsDb = createDb({
+    url,
+    poolMax: config.database.readPoolMax,
+    preparedStatements: config.database.preparedStatements,
+    logger,
+    applicationName: `walletd-reads:${process.pid}`,
+    acquireTimeoutMs: config.database.readTimeoutMs,
+  });
   try {
     const applied = await migrateLatest(db);
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
@@ -71,6 +85,7 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
     const supervisor = embedded && options.supervise ? supervise(config, embedded, logger, freeSpace, options.supervise.metrics) : null;
     return {
       db,
+      reads: boundedReads(readsDb, config.database.readTimeoutMs),
       masterKey: source.key,
       embedded,
       freeSpace,
@@ -78,11 +93,13 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
       close: async () => {
         // Stopped on purpose from here on: not a death to restart.
         await supervisor?.stop();
+        await readsDb.destroy();
         await db.destroy();
         await embedded?.stop();
       },
     };
   } catch (e) {
+    await readsDb.destroy();
     await db.destroy();
     await embedded?.stop();
     throw e;

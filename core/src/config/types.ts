@@ -33,7 +33,15 @@ export interface WalletdConfig {
     /** null: start the embedded PostgreSQL under `<dataDir>/pg`. */
     url: string | null;
     embeddedPort: number;
+    /** Connections of the main pool: writes, the event feed, the dispatcher, the indexer, every fast read. */
     poolMax: number;
+    /**
+     * Connections of the API's own pool for the reads that grow with history (transaction list,
+     * balances): slow ones queue here and never take the main pool's connections.
+     */
+    readPoolMax: number;
+    /** Such a read is cancelled after this long (statement_timeout) and answers 503 `unavailable`. */
+    readTimeoutMs: number;
     /** Hot-path statements prepared per connection (false for PgBouncer transaction pooling < 1.21). */
     preparedStatements: boolean;
     /**
@@ -144,6 +152,11 @@ export interface WebhookSettings {
    */
   retryBaseMs: number;
   telegramApiBase: string;
+  /**
+   * Delivery attempt rows final (delivered or failed) for longer than this many days are deleted by
+   * the dispatcher, in small batches; 0 keeps them forever. Events are never pruned.
+   */
+  deliveryRetentionDays: number;
 }
 
 export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
@@ -153,6 +166,8 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     url: null,
     embeddedPort: 54329,
     poolMax: 10,
+    readPoolMax: 4,
+    readTimeoutMs: 5000,
     preparedStatements: true,
     minFreeBytes: 536870912,
     embeddedRestartAttempts: 10,
@@ -186,5 +201,6 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     leaseMs: 60000,
     retryBaseMs: 5000,
     telegramApiBase: 'https://api.telegram.org',
+    deliveryRetentionDays: 30,
   },
 };

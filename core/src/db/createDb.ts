@@ -24,6 +24,8 @@ export interface CreateDbOptions {
   logger?: Logger;
   /** Run the hot paths' statements by name (default true); see prepared.ts. */
   preparedStatements?: boolean;
+  /** How long a query waits for a free connection before failing (knex's default: 60 s). */
+  acquireTimeoutMs?: number;
 }
 
 export function createDb(options: CreateDbOptions): Db {
@@ -31,6 +33,7 @@ export function createDb(options: CreateDbOptions): Db {
     client: 'pg',
     connection: { connectionString: options.url, application_name: options.applicationName ?? `walletd:${process.pid}` },
     pool: { min: 0, max: options.poolMax ?? 10 },
+    ...(options.acquireTimeoutMs ? { acquireConnectionTimeout: options.acquireTimeoutMs } : {}),
     migrations: { migrationSource, tableName: 'knex_migrations' },
     ...(options.logger ? { log: knexLog(options.logger) } : {}),
   });

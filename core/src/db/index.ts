@@ -1,4 +1,5 @@
 export * from './createDb';
+export * from './boundedReads';
 export * from './embeddedPostgres';
 export { migrationSource } from './migrations';
 export * from './isDatabaseUnavailable';

@@ -63,6 +63,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     config,
     logger: root,
     db: rt.db,
+    reads: rt.reads,
     masterKey: rt.masterKey,
     plugins,
     metrics,

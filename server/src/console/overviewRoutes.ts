@@ -1,6 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import { type Chain, nativeAsset } from '@walletd/core';
-import type { Common } from '../context';
+import { type Common, historyReads } from '../context';
 import { checkReadiness } from '../health/readiness';
 import { knownAssets, walletBalances } from '../services/transactions';
 import { listWallets } from '../services/wallets';
@@ -13,20 +13,19 @@ import { requireMfaEnrolled } from './memberGuards';
  */
 export function mountOverviewRoutes(r: Router, common: Common, session: RequestHandler): void {
   const { db, config, plugins } = common;
+  const reads = historyReads(common);
 
   r.get('/overview', session, requireMfaEnrolled(db), async (req, res) => {
     const wallets = await listWallets(db, req.memberSession!.companyId, null);
-    const withBalances = await Promise.all(
-      wallets.map(async (w) => ({
-        ...w,
-        balances: await walletBalances(
-          db,
-          knownAssets(config, plugins, w.chain, w.network),
-          w.id,
-          nativeAsset(w.chain as Chain, w.network).key,
-        ),
-      })),
-    );
+    // One transaction of the reads pool for every wallet's balances: one connection, one timeout.
+    const withBalances = await reads.run(async (rdb) => {
+      const out = [];
+      for (const w of wallets) {
+        const assets = knownAssets(config, plugins, w.chain, w.network);
+        out.push({ ...w, balances: await walletBalances(rdb, assets, w.id, nativeAsset(w.chain as Chain, w.network).key) });
+      }
+      return out;
+    });
     const readiness = await checkReadiness(db, config);
     res.json({ wallets: withBalances, chains: 'chains' in readiness ? readiness.chains : [] });
   });

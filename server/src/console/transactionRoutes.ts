@@ -1,6 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import { BaseError, type Db } from '@walletd/core';
-import type { Common } from '../context';
+import { type Common, historyReads } from '../context';
 import { parseId } from '../http/scope';
 import { listTransactions } from '../services/transactionList';
 import { requireMfaEnrolled } from './memberGuards';
@@ -29,6 +29,7 @@ export async function walletNames(db: Db, companyId: number): Promise<Map<number
  */
 export function mountTransactionRoutes(r: Router, common: Common, session: RequestHandler): void {
   const { db, config, plugins } = common;
+  const reads = historyReads(common);
   const enrolled = requireMfaEnrolled(db);
 
   r.get('/transactions', session, enrolled, async (req, res) => {
@@ -41,14 +42,16 @@ export function mountTransactionRoutes(r: Router, common: Common, session: Reque
     if (after !== undefined && typeof after !== 'string')
       throw new BaseError('validation_failed', 'after must be the `next` of a previous page');
     const wallet = walletId === undefined ? undefined : await companyWallet(db, s.companyId, walletId);
-    const page = await listTransactions(db, config, plugins, {
-      companyId: s.companyId,
-      walletIds: null,
-      walletId: wallet,
-      hashOrAddress: typeof q === 'string' ? q.trim() : undefined,
-      after,
-      limit: Number(limit),
-    });
+    const page = await reads.run((rdb) =>
+      listTransactions(rdb, config, plugins, {
+        companyId: s.companyId,
+        walletIds: null,
+        walletId: wallet,
+        hashOrAddress: typeof q === 'string' ? q.trim() : undefined,
+        after,
+        limit: Number(limit),
+      }),
+    );
     const names = await walletNames(db, s.companyId);
     res.json({ ...page, transactions: page.transactions.map((t) => ({ ...t, walletName: names.get(t.walletId) ?? null })) });
   });
@@ -66,12 +69,9 @@ export function mountTransactionRoutes(r: Router, common: Common, session: Reque
       | { tx_hash: string; status: string; reason: string | null; block_number: string | null; created_at: Date; updated_at: Date }
       | undefined;
     if (!t) throw new BaseError('not_found', `deposit ${id} not found`);
-    const { transactions } = await listTransactions(db, config, plugins, {
-      companyId: s.companyId,
-      walletIds: null,
-      hashOrAddress: t.tx_hash,
-      limit: 200,
-    });
+    const { transactions } = await reads.run((rdb) =>
+      listTransactions(rdb, config, plugins, { companyId: s.companyId, walletIds: null, hashOrAddress: t.tx_hash, limit: 200 }),
+    );
     const row = transactions.find((x) => x.kind === 'deposit' && x.id === id);
     if (!row) throw new BaseError('not_found', `deposit ${id} not found`);
     const lifecycle: { state: string; at: string; detail?: string }[] = [

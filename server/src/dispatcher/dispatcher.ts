@@ -9,6 +9,7 @@ import { type DeliveryListener, listenForDeliveries } from './deliveryListener';
 import { type AttemptOutcome, type BreakerChange, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
 import { defaultInFlightPerWebhook } from './endpointBreaker';
 import { type Cleaner, HttpSender, type PostResult } from './httpSender';
+import { type DeliveryPruner, startDeliveryPruner } from './pruneDeliveries';
 import { MAX_ATTEMPTS, backoffSeconds } from './retryPolicy';
 import { serviceSignature, standardWebhooksHeaders } from './signing';
 
@@ -143,6 +144,8 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
   let listener: DeliveryListener | undefined;
+  // Retention of final delivery rows runs beside the claims, on its own schedule (pruneDeliveries.ts).
+  let pruner: DeliveryPruner | undefined;
   let inFlight = 0;
   // Set by a NOTIFY that arrives while we are busy, so it is not lost: the next claim runs at once.
   let notified = false;
@@ -245,10 +248,12 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       if (running) return;
       running = true;
       loop = run();
+      pruner = startDeliveryPruner(db, settings.deliveryRetentionDays, logger);
     },
     async stop() {
       running = false;
       wake?.();
+      await pruner?.stop();
       await loop;
       await listener?.close();
       await sender.close();

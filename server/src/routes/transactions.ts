@@ -1,6 +1,6 @@
 import { BaseError, type Chain, fromBaseUnits, nativeAsset } from '@walletd/core';
 import { Router } from 'express';
-import type { Common } from '../context';
+import { type Common, historyReads } from '../context';
 import { auth, keySeesWallet, parseId, requireGlobal, walletFor } from '../http/scope';
 import { listTransactions } from '../services/transactionList';
 import { knownAssets, onchainBalances, walletBalances } from '../services/transactions';
@@ -8,12 +8,14 @@ import { knownAssets, onchainBalances, walletBalances } from '../services/transa
 /** Registered on `r`: the app passes its one /v1 router (a nested router costs every request a pass). */
 export function transactionsRouter(common: Common, r: Router = Router()): Router {
   const { db, config, plugins } = common;
+  // The two reads whose cost grows with history: on their own pool, under a statement timeout.
+  const reads = historyReads(common);
 
   r.get('/wallets/:id/balances', async (req, res) => {
     const wallet = await walletFor(db, auth(req), req.params.id, ['wallets:read']);
     const assets = knownAssets(config, plugins, wallet.chain, wallet.network);
     const native = nativeAsset(wallet.chain as Chain, wallet.network);
-    const balances = await walletBalances(db, assets, wallet.id, native.key);
+    const balances = await reads.run((rdb) => walletBalances(rdb, assets, wallet.id, native.key));
     const { onchain } = req.query as Record<string, unknown>;
     if (onchain !== undefined && onchain !== 'true' && onchain !== 'false')
       throw new BaseError('validation_failed', 'onchain must be true or false');
@@ -65,14 +67,16 @@ export function transactionsRouter(common: Common, r: Router = Router()): Router
       if (!keySeesWallet(a, wallet)) throw new BaseError('not_found', 'Wallet not found');
     }
     res.json(
-      await listTransactions(db, config, plugins, {
-        companyId: a.companyId,
-        walletIds: a.walletIds,
-        walletId: wallet,
-        search,
-        after: after === undefined ? undefined : String(after),
-        limit: Number(limit),
-      }),
+      await reads.run((rdb) =>
+        listTransactions(rdb, config, plugins, {
+          companyId: a.companyId,
+          walletIds: a.walletIds,
+          walletId: wallet,
+          search,
+          after: after === undefined ? undefined : String(after),
+          limit: Number(limit),
+        }),
+      ),
     );
   });
   return r;

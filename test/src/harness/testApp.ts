@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { DEFAULT_CONFIG, MasterKey, createLogger, createMetrics, type Db, type PluginRegistry, type WalletdConfig } from '@walletd/core';
-import { createApp, loadPlugins } from '@walletd/server';
+import { type Common, createApp, loadPlugins } from '@walletd/server';
 
 export interface TestApp {
   url: string;
@@ -32,6 +32,8 @@ export async function startTestApp(
   over: ConfigOverrides = {},
   masterKey = new MasterKey(randomBytes(32)),
   plugins: PluginRegistry = loadPlugins(),
+  /** What `serve` adds beyond the one pool: the history reads' own pool (`reads`). */
+  extra: Pick<Common, 'reads'> = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
   const destination = new Writable({
@@ -42,7 +44,7 @@ export async function startTestApp(
   });
   const logger = createLogger({ level: 'debug', destination });
   const config = testConfig(over);
-  const { app, limiters } = createApp({ config, logger, db, masterKey, plugins, metrics: createMetrics() });
+  const { app, limiters } = createApp({ config, logger, db, masterKey, plugins, metrics: createMetrics(), ...extra });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
