@@ -1,4 +1,4 @@
-import { BaseError } from '../errors/BaseError';
+import { BaseError } from '@walletd/plugin-kit';
 import type { Db } from './createDb';
 
 /**
