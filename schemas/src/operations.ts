@@ -159,7 +159,8 @@ export const OPERATIONS: Operation[] = [
     method: 'post',
     path: '/wallets/{id}/addresses',
     operationId: 'createAddress',
-    summary: "Generate the wallet's next deposit address",
+    summary:
+      "Generate the wallet's next deposit address: only on a chain/network the service follows (a chains[] entry, or the devnet), else 409 chain_not_followed saying how to follow it; 422 when no loaded plugin serves the chain, naming the package to add to plugins. Nothing is written on either.",
     action: 'wallets:generate_address',
     request: 'AddressCreateRequest',
     response: 'Address',

@@ -1,15 +1,24 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ChainReader, registerPlugins } from '@walletd/core';
+import { CHAINS, type ChainReader, registerPlugins } from '@walletd/core';
 import { createEvmPlugin } from '@walletd/plugin-evm';
 import { runWalletdAsync } from '@walletd/test-harness';
 import { loadPlugins } from './plugins';
 
 describe('chain plugins loaded by package name (config `plugins`)', () => {
-  it('loads the built-in packages by default, and only the ones named when the config names some', () => {
+  it('loads all seven built-in packages by default, and only the ones named when the config names some', () => {
     const all = loadPlugins();
-    expect(all.all().map((p) => p.name)).toEqual(['@walletd/plugin-evm', '@walletd/plugin-utxo']);
+    expect(all.all().map((p) => p.name)).toEqual([
+      '@walletd/plugin-evm',
+      '@walletd/plugin-utxo',
+      '@walletd/plugin-tron',
+      '@walletd/plugin-solana',
+      '@walletd/plugin-xrp',
+      '@walletd/plugin-ton',
+      '@walletd/plugin-polkadot',
+    ]);
+    for (const chain of CHAINS) expect(all.forChain(chain)).toBeDefined();
     const evmOnly = loadPlugins(['@walletd/plugin-evm']);
     expect(evmOnly.forChain('ethereum')?.name).toBe('@walletd/plugin-evm');
     expect(evmOnly.forChain('bitcoin')).toBeUndefined();

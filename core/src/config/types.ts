@@ -65,7 +65,10 @@ export interface WalletdConfig {
   indexer: IndexerSettings;
   /** With no chains configured, `serve` runs a local anvil as ethereum/devnet and indexes it. */
   devnet: { enabled: boolean; port: number };
-  /** Chain plugin packages loaded by name (each exports `createPlugin()`); the built-in ones by default. */
+  /**
+   * Chain plugin packages loaded by name (each exports `createPlugin()`): all seven built-in ones by
+   * default, so every chain is served; naming some narrows the set.
+   */
   plugins: string[];
   chains: ChainSettings[];
   /** Where the config came from, for messages. Not part of the file. */
@@ -159,6 +162,17 @@ export interface WebhookSettings {
   deliveryRetentionDays: number;
 }
 
+/** The chain plugins shipped with walletd, all loaded unless `plugins` names others. */
+export const BUILT_IN_PLUGINS = [
+  '@walletd/plugin-evm',
+  '@walletd/plugin-utxo',
+  '@walletd/plugin-tron',
+  '@walletd/plugin-solana',
+  '@walletd/plugin-xrp',
+  '@walletd/plugin-ton',
+  '@walletd/plugin-polkadot',
+] as const;
+
 export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   dataDir: '.walletd',
   server: { host: '0.0.0.0', port: 8080, trustProxy: false, bodyLimitBytes: 102400 },
@@ -190,7 +204,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
   devnet: { enabled: true, port: 58545 },
-  plugins: ['@walletd/plugin-evm', '@walletd/plugin-utxo'],
+  plugins: [...BUILT_IN_PLUGINS],
   chains: [],
   webhooks: {
     timeoutMs: 10000,

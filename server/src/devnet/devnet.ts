@@ -14,6 +14,7 @@ import {
   withFileLock,
 } from '@walletd/core';
 import { Interface } from 'ethers';
+import { DEVNET_NETWORK } from './devnetNetwork';
 import { rpc, waitMined } from './devnetRpc';
 import { discardState, keepFirstGenesis, restoredChainProblem } from './devnetState';
 import token from './testToken.json';
@@ -53,8 +54,7 @@ function anvilBinary(): string {
 /** How the indexer follows the devnet (also what `walletd indexer rescan` uses when chains[] is empty). */
 export function devnetChain(info: DevnetInfo): ChainSettings {
   return {
-    chain: 'ethereum',
-    network: 'devnet',
+    ...DEVNET_NETWORK,
     rpcUrl: info.rpcUrl,
     confirmations: 2,
     pollIntervalMs: 1000,

@@ -16,6 +16,8 @@ import {
 import type { Knex } from 'knex';
 import type { WalletRow } from '../http/scope';
 import { addressRow } from './addressRow';
+import { chainNotServed } from './chainNotServed';
+import { refuseUnfollowed } from './followedNetwork';
 import { withWalletSecret } from './wallets';
 
 export interface AddressView {
@@ -70,14 +72,30 @@ export interface AddressServices {
 }
 
 /**
- * The next deposit address of the wallet. Key-per-address chains: the next HD index, taken under
+ * What `POST /v1/wallets/:id/addresses` issues: a deposit address only where a loaded plugin serves
+ * the chain (422 naming the package otherwise) and the configuration follows its network (409
+ * otherwise), both checked before anything is written or an index taken.
+ */
+export async function issueDepositAddress(
+  s: AddressServices & { config: WalletdConfig },
+  wallet: WalletRow,
+  label: string | null,
+): Promise<AddressView> {
+  if (!s.plugins.forChain(wallet.chain)) throw chainNotServed(wallet.chain, 'addresses');
+  refuseUnfollowed(s.config, wallet.chain, wallet.network);
+  return generateAddress(s, wallet, label);
+}
+
+/**
+ * The next deposit address of the wallet (whether its network is followed is the caller's check:
+ * `issueDepositAddress`). Key-per-address chains: the next HD index, taken under
  * the wallet's row lock, so never reused. Account-tag chains (XRP): the wallet's account with a new
  * destination tag, no secret opened. Where the chain has token accounts, the new address's are
  * registered too (after the commit: the plugin may ask the node, never inside a transaction).
  */
 export async function generateAddress(s: AddressServices, wallet: WalletRow, label: string | null): Promise<AddressView> {
   const plugin = s.plugins.forChain(wallet.chain);
-  if (!plugin) throw new BaseError('unprocessable', `addresses on ${wallet.chain} are not supported by this build yet`);
+  if (!plugin) throw chainNotServed(wallet.chain, 'addresses');
   const addressing = plugin.chains.find((c) => c.chain === wallet.chain)?.addressing ?? 'key-per-address';
   const view =
     addressing === 'account-tag'

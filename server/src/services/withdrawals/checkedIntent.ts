@@ -2,6 +2,7 @@ import { BaseError, type Chain, type ChainPlugin, type PluginRegistry, type Wall
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
+import { chainNotServed } from '../chainNotServed';
 import { knownAssets } from '../transactions';
 import { type IntentBody, type ResolvedIntent, memoFields, resolveIntent } from './intent';
 
@@ -64,7 +65,7 @@ export async function checkedIntent(common: Common, wallet: WalletRow, body: Int
   const { db, config, plugins } = common;
   const intent = resolveIntent(config, plugins, wallet, body);
   const plugin = plugins.forChain(wallet.chain);
-  if (!plugin) throw new BaseError('unprocessable', `withdrawals on ${wallet.chain} are not supported by this build`);
+  if (!plugin) throw chainNotServed(wallet.chain, 'withdrawals');
   refuseAssetContracts(config, plugins, plugin, wallet, intent);
   plugin.withdrawals?.checkIntent?.({
     chain: wallet.chain as Chain,

@@ -14,6 +14,7 @@ import {
 import { outputMemo } from '@walletd/core';
 import type { WalletRow } from '../../http/scope';
 import { refusePaddedAddress } from '../addressText';
+import { chainNotServed } from '../chainNotServed';
 import { knownAssets } from '../transactions';
 import { intentAmount } from './amountBound';
 
@@ -86,7 +87,8 @@ export interface ChainAccess {
 /** The plugin and node for a wallet's chain; a chain without withdrawals or a node is a 422. */
 export function chainAccess(config: WalletdConfig, plugins: PluginRegistry, chain: string, network: string): ChainAccess {
   const plugin = plugins.forChain(chain);
-  if (!plugin?.withdrawals) throw new BaseError('unprocessable', `withdrawals on ${chain} are not supported by this build`);
+  if (!plugin) throw chainNotServed(chain, 'withdrawals');
+  if (!plugin.withdrawals) throw new BaseError('unprocessable', `withdrawals on ${chain} are not supported by this build`);
   const settings = config.chains.find((c) => c.chain === chain && c.network === network);
   if (!settings) throw new BaseError('unprocessable', `${chain}/${network} is not followed by this service (chains[] in the config)`);
   return { plugin, verbs: plugin.withdrawals, settings, readers: plugins };
@@ -109,7 +111,7 @@ function resolveAsset(config: WalletdConfig, plugins: PluginRegistry, wallet: Wa
 /** Validates destinations and amounts and turns them into base units; never a float. */
 export function resolveIntent(config: WalletdConfig, plugins: PluginRegistry, wallet: WalletRow, body: IntentBody): ResolvedIntent {
   const plugin = plugins.forChain(wallet.chain);
-  if (!plugin) throw new BaseError('unprocessable', `withdrawals on ${wallet.chain} are not supported by this build`);
+  if (!plugin) throw chainNotServed(wallet.chain, 'withdrawals');
   const chain = wallet.chain as Chain;
   const single = body.toAddress !== undefined || body.amount !== undefined;
   if (single === (body.outputs !== undefined))
