@@ -5,8 +5,8 @@ import { hexToU8a } from '@polkadot/util';
 import { type Chain, nativeAsset } from '@walletd/core';
 import { createPolkadotPlugin, encodeFrame } from '@walletd/plugin-polkadot';
 import { startChopsticks } from '@walletd/test-harness';
-import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
-import { describeWithdrawalConformance } from './withdrawalConformance';
+import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
+import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
 
 const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'polkadot', name), 'utf8'));
 const block = fixture('dot-mainnet-block-18468942.json').data;

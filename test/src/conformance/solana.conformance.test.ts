@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { type Chain, nativeAsset } from '@walletd/core';
 import { TOKEN_EVENT_OFFSET, createSolanaPlugin } from '@walletd/plugin-solana';
 import { startSolanaSvm } from '@walletd/test-harness';
-import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
-import { describeWithdrawalConformance } from './withdrawalConformance';
+import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
+import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
 
 const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'solana', name), 'utf8'));
 const mainnetBlock = fixture('sol-mainnet-block-jsonparsed-147078735.json');

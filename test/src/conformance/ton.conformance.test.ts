@@ -2,8 +2,8 @@ import { Address } from '@ton/core';
 import { type Chain, nativeAsset } from '@walletd/core';
 import { createTonPlugin } from '@walletd/plugin-ton';
 import { TonSandboxNode, tonFixture } from '@walletd/test-harness';
-import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
-import { describeWithdrawalConformance } from './withdrawalConformance';
+import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
+import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
 
 const history = tonFixture('ton-mainnet-toncenter-v2-gettransactions-jetton-wallet-owner.json').data.result as {
   data: string;

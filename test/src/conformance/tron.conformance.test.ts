@@ -1,8 +1,8 @@
 import { type Chain, nativeAsset } from '@walletd/core';
 import { createTronPlugin } from '@walletd/plugin-tron';
 import { startRecordedTronNode, tronFixture } from '@walletd/test-harness';
-import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
-import { describeWithdrawalConformance } from './withdrawalConformance';
+import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
+import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
 
 const block = tronFixture('tron-mainnet-block-30864544.json');
 const trx = tronFixture('tron-mainnet-trx-transfer-d8b11250.json');

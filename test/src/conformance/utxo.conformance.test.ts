@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { nativeAsset, openWalletSecret } from '@walletd/core';
 import { addressOfScript, createUtxoPlugin, frameBlock, scriptOf, utxoNetwork } from '@walletd/plugin-utxo';
 import { describeWithLitecoind, startLitecoind } from '@walletd/test-harness';
-import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
-import { describeWithdrawalConformance } from './withdrawalConformance';
+import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
+import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
 
 const fixture = (path: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', path), 'utf8'));
 const btc = fixture('bitcoin/btc-mainnet-block-542213.json');

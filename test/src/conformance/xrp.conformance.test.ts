@@ -1,8 +1,8 @@
 import { type Chain, nativeAsset } from '@walletd/core';
 import { createXrpPlugin } from '@walletd/plugin-xrp';
 import { startRecordedRippled, xrpFixture } from '@walletd/test-harness';
-import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
-import { describeWithdrawalConformance } from './withdrawalConformance';
+import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
+import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
 
 const ledger = xrpFixture('xrp-mainnet-ledger-87704323.json').data;
 const tagged = xrpFixture('xrp-mainnet-payment-destination-tag-c2b8df46.json').data;
