@@ -53,3 +53,17 @@ test('the kit depends on no walletd package and no kernel-only package', () => {
   const deps = Object.keys(pkg.dependencies);
   expect(deps.filter((d) => d.startsWith('@walletd/') || KERNEL_ONLY.includes(d))).toEqual([]);
 });
+
+test('the testing entry (the conformance kit) loads no kernel package and no test runner; the runtime entry does not load it', () => {
+  const loaded = loadedBy('@walletd/plugin-kit/testing');
+  expect(loaded.filter((p) => KERNEL_ONLY.includes(p) || p === '@walletd/core' || /jest|vitest|mocha/.test(p))).toEqual([]);
+  const runtime = execFileSync(
+    process.execPath,
+    [
+      '-e',
+      "require('@walletd/plugin-kit'); process.stdout.write(String(Object.keys(require.cache).some((f) => f.includes('/dist/testing/'))))",
+    ],
+    { cwd: root, encoding: 'utf8' },
+  );
+  expect(runtime).toBe('false');
+});

@@ -207,8 +207,9 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
 
     /**
      * Paid only when mined, successful, and (for a token) carrying the matching Transfer log:
-     * right contract, from the source, to the recipient, the exact amount. Inclusion alone is not
-     * payment: without that log the withdrawal stays pending.
+     * right contract, from the source, to the recipient, the exact amount; for the native asset,
+     * the transaction itself from the source to the recipient with the exact value. Inclusion
+     * alone is not payment: without that the withdrawal stays pending.
      */
     async verify(unsigned: UnsignedWithdrawal, txHash: string, reader: ChainReader, context?: VerifyContext): Promise<WithdrawalVerdict> {
       const evm = asEvm(reader);
@@ -238,6 +239,16 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
             l.topics[2]?.toLowerCase() === to &&
             BigInt(l.data) === output.amount,
         );
+        if (!paid) return { status: 'pending', confirmations: 0, blockNumber };
+      } else if (output) {
+        // A native payment is the transaction itself: success alone would confirm any mined
+        // transaction under this hash (the conformance kit's "mined but not the intent").
+        const tx = await evm.call<{ from: string; to: string | null; value: string } | null>('eth_getTransactionByHash', [txHash]);
+        const paid =
+          tx !== null &&
+          tx.from.toLowerCase() === (unsigned.sourceAddresses[0] ?? '').toLowerCase() &&
+          tx.to?.toLowerCase() === output.to.toLowerCase() &&
+          BigInt(tx.value) === output.amount;
         if (!paid) return { status: 'pending', confirmations: 0, blockNumber };
       }
       const head = BigInt(await evm.call<string>('eth_blockNumber', []));

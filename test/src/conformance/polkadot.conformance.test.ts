@@ -5,8 +5,9 @@ import { hexToU8a } from '@polkadot/util';
 import { type Chain, nativeAsset } from '@walletd/core';
 import { createPolkadotPlugin, encodeFrame } from '@walletd/plugin-polkadot';
 import { startChopsticks } from '@walletd/test-harness';
-import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
-import { describeWithdrawalConformance } from './withdrawalConformance';
+import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
+import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
+import { depositGaps, withdrawalGaps } from './notCovered';
 
 const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'polkadot', name), 'utf8'));
 const block = fixture('dot-mainnet-block-18468942.json').data;
@@ -61,6 +62,7 @@ const blocks: ConformanceBlock[] = [
 const targets: { chain: Chain; network: string }[] = ['mainnet', 'paseo', 'localnet'].map((network) => ({ chain: 'polkadot', network }));
 
 describePluginConformance({
+  notCovered: depositGaps('polkadot', []),
   plugin: createPolkadotPlugin() as never,
   targets,
   blocks,
@@ -74,6 +76,7 @@ describePluginConformance({
 
 // Withdrawals executed by the Rococo Asset Hub runtime under chopsticks (a block is built on settle).
 describeWithdrawalConformance(createPolkadotPlugin() as never, {
+  notCovered: withdrawalGaps('polkadot'),
   chain: 'polkadot',
   network: 'localnet',
   asset: nativeAsset('polkadot', 'localnet'),

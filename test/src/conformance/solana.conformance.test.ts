@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { type Chain, nativeAsset } from '@walletd/core';
 import { TOKEN_EVENT_OFFSET, createSolanaPlugin } from '@walletd/plugin-solana';
 import { startSolanaSvm } from '@walletd/test-harness';
-import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
-import { describeWithdrawalConformance } from './withdrawalConformance';
+import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
+import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
+import { depositGaps, withdrawalGaps } from './notCovered';
 
 const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'solana', name), 'utf8'));
 const mainnetBlock = fixture('sol-mainnet-block-jsonparsed-147078735.json');
@@ -96,6 +97,7 @@ const blocks: ConformanceBlock[] = [
 ];
 
 describePluginConformance({
+  notCovered: depositGaps('solana', []),
   plugin: createSolanaPlugin() as never,
   targets,
   blocks,
@@ -111,6 +113,7 @@ describePluginConformance({
 
 // Withdrawals executed by litesvm behind the JSON-RPC adapter (a transaction is in a block at once).
 describeWithdrawalConformance(createSolanaPlugin() as never, {
+  notCovered: withdrawalGaps('solana'),
   chain: 'solana',
   network: 'localnet',
   asset: nativeAsset('solana', 'localnet'),

@@ -2,8 +2,9 @@ import { Address } from '@ton/core';
 import { type Chain, nativeAsset } from '@walletd/core';
 import { createTonPlugin } from '@walletd/plugin-ton';
 import { TonSandboxNode, tonFixture } from '@walletd/test-harness';
-import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
-import { describeWithdrawalConformance } from './withdrawalConformance';
+import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
+import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
+import { depositGaps, withdrawalGaps } from './notCovered';
 
 const history = tonFixture('ton-mainnet-toncenter-v2-gettransactions-jetton-wallet-owner.json').data.result as {
   data: string;
@@ -46,10 +47,19 @@ const blocks: ConformanceBlock[] = networks.map((network) => ({
   ],
 }));
 
-describePluginConformance({ plugin: createTonPlugin(), targets: networks.map((network) => ({ chain: 'ton' as Chain, network })), blocks });
+describePluginConformance({
+  notCovered: depositGaps('ton', []),
+  plugin: createTonPlugin(),
+  targets: networks.map((network) => ({ chain: 'ton' as Chain, network })),
+  blocks,
+});
 
 // Withdrawals executed by the real emulator behind the toncenter test adapter (test/src/harness/tonSandbox.ts).
 describeWithdrawalConformance(createTonPlugin(), {
+  notCovered: withdrawalGaps('ton', {
+    'not-the-intent':
+      'KNOWN GAP: ton verify confirms a transaction it is handed without comparing its outputs with the intent (found by this kit, not fixed in this change)',
+  }),
   chain: 'ton',
   network: 'localnet',
   asset: nativeAsset('ton', 'localnet'),

@@ -1,8 +1,9 @@
 import { type Chain, nativeAsset } from '@walletd/core';
 import { createTronPlugin } from '@walletd/plugin-tron';
 import { startRecordedTronNode, tronFixture } from '@walletd/test-harness';
-import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
-import { describeWithdrawalConformance } from './withdrawalConformance';
+import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
+import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
+import { depositGaps, withdrawalGaps } from './notCovered';
 
 const block = tronFixture('tron-mainnet-block-30864544.json');
 const trx = tronFixture('tron-mainnet-trx-transfer-d8b11250.json');
@@ -94,6 +95,7 @@ const blocks: ConformanceBlock[] = networks.flatMap((network) => [
 ]);
 
 describePluginConformance({
+  notCovered: depositGaps('tron', []),
   plugin: createTronPlugin(),
   targets,
   blocks,
@@ -111,6 +113,10 @@ describePluginConformance({
 // expiry as a node would; it executes nothing: see test/src/harness/recordedTronNode.ts).
 for (const network of networks) {
   describeWithdrawalConformance(createTronPlugin(), {
+    notCovered: withdrawalGaps('tron', {
+      'not-the-intent':
+        'KNOWN GAP: tron verify confirms a native TRX transaction without comparing it with the intent (found by this kit, not fixed in this change)',
+    }),
     chain: 'tron',
     network,
     asset: nativeAsset('tron', network),

@@ -1,8 +1,9 @@
 import { type Chain, nativeAsset } from '@walletd/core';
 import { createXrpPlugin } from '@walletd/plugin-xrp';
 import { startRecordedRippled, xrpFixture } from '@walletd/test-harness';
-import { type ConformanceBlock, describePluginConformance } from './pluginConformance';
-import { describeWithdrawalConformance } from './withdrawalConformance';
+import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
+import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
+import { depositGaps, withdrawalGaps } from './notCovered';
 
 const ledger = xrpFixture('xrp-mainnet-ledger-87704323.json').data;
 const tagged = xrpFixture('xrp-mainnet-payment-destination-tag-c2b8df46.json').data;
@@ -37,6 +38,7 @@ const blocks: ConformanceBlock[] = networks.flatMap((network) => [
   },
   {
     name: `xrp/${network}: c2b8df46, 13,000.6 XRP to a tagged deposit address`,
+    covers: ['destination-tag'],
     chain: 'xrp' as Chain,
     network,
     raw: inLedger(tagged),
@@ -64,6 +66,7 @@ const blocks: ConformanceBlock[] = networks.flatMap((network) => [
 ]);
 
 describePluginConformance({
+  notCovered: depositGaps('xrp', ['destination-tag']),
   plugin: createXrpPlugin(),
   targets: networks.map((network) => ({ chain: 'xrp' as Chain, network })),
   blocks,
@@ -80,6 +83,7 @@ describePluginConformance({
 // Withdrawals against the recorded-response server (it checks signatures, sequences, the reserve and
 // LastLedgerSequence as rippled would; it runs no consensus: see test/src/harness/recordedRippled.ts).
 describeWithdrawalConformance(createXrpPlugin(), {
+  notCovered: withdrawalGaps('xrp'),
   chain: 'xrp',
   network: 'localnet',
   asset: nativeAsset('xrp', 'localnet'),
