@@ -30,6 +30,7 @@ describe('migrations', () => {
         '018_vote_provenance',
         '019_audit_append_only',
         '020_history_indexes',
+        '024_reconciliation',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -1,4 +1,4 @@
-import { BaseError, DELIVERY_CHANNEL, type Db } from '@walletd/core';
+import { BaseError, DELIVERY_CHANNEL, type Db, EVENT_TYPES } from '@walletd/core';
 import type { WebhookRow } from './webhooks';
 
 interface DeliveryRow {
@@ -215,7 +215,15 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput, pa
  * transaction still running: a long transaction that commits late cannot slip behind a cursor
  * already handed out. The cursor is opaque: "<xid>.<seq>".
  */
-export async function listEvents(db: Db, companyId: number, walletIds: ReadonlySet<number> | null, after: string, limit: number) {
+export async function listEvents(
+  db: Db,
+  companyId: number,
+  walletIds: ReadonlySet<number> | null,
+  after: string,
+  limit: number,
+  /** The types listed; the spec's six when omitted. */
+  types: readonly string[] = EVENT_TYPES,
+) {
   const [xid, seq] = parseCursor(after);
   const q = db('events')
     .where('company_id', companyId)
@@ -227,6 +235,7 @@ export async function listEvents(db: Db, companyId: number, walletIds: ReadonlyS
     .limit(limit)
     .select(db.raw('events.xid::text as cursor_xid'), 'seq', 'body');
   if (walletIds !== null) q.whereIn('wallet_id', [...walletIds]);
+  q.whereIn('type', [...types]);
   const rows = (await q) as { cursor_xid: string; seq: number; body: string }[];
   const last = rows[rows.length - 1];
   return {
