@@ -103,3 +103,20 @@ export async function openDrifts(
   if (walletIds !== null) q.whereIn('wallet_id', [...walletIds]);
   return views((await q) as CheckRow[], config, plugins);
 }
+
+/** Per followed chain: the company's open drifts and when the chain was last compared (the console's overview). */
+export async function reconciliationSummary(db: Db, companyId: number, chains: readonly { chain: string; network: string }[]) {
+  const open = (await db('reconciliation_checks')
+    .where({ company_id: companyId })
+    .whereNotNull('reported_drift')
+    .groupBy('chain', 'network')
+    .select('chain', 'network', db.raw('count(*)::int as n'))) as { chain: string; network: string; n: number }[];
+  return Promise.all(
+    chains.map(async ({ chain, network }) => ({
+      chain,
+      network,
+      openDrifts: open.find((o) => o.chain === chain && o.network === network)?.n ?? 0,
+      ...(await reconciliationRun(db, chain, network)),
+    })),
+  );
+}
