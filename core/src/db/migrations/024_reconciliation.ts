@@ -33,9 +33,7 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['wallet_id', 'address', 'asset_key']);
   });
   // Open drifts per chain: the gauge at every scrape and the console's overview.
-  await knex.raw(
-    'create index reconciliation_checks_open on reconciliation_checks (chain, network) where reported_drift is not null',
-  );
+  await knex.raw('create index reconciliation_checks_open on reconciliation_checks (chain, network) where reported_drift is not null');
   await knex.schema.createTable('reconciliation_runs', (t) => {
     t.text('chain').notNullable();
     t.text('network').notNullable();

@@ -35,7 +35,12 @@ export async function nextScopes(
       .where('a.id', '>', cursor)
       .orderBy('a.id')
       .limit(limit + 1)
-      .select('a.id', 'a.wallet_id', 'w.company_id', 'a.address')) as { id: number; wallet_id: number; company_id: number; address: string }[];
+      .select('a.id', 'a.wallet_id', 'w.company_id', 'a.address')) as {
+      id: number;
+      wallet_id: number;
+      company_id: number;
+      address: string;
+    }[];
     return {
       scopes: rows.slice(0, limit).map((r) => ({
         scope: { walletId: r.wallet_id, companyId: r.company_id, address: r.address, addresses: [r.address] },
@@ -60,6 +65,10 @@ export async function nextScopes(
     read += addresses.length;
     after = wallet.id;
   }
-  const more = await db('wallets').where({ chain: key.chain, network: key.network }).whereNull('deleted_at').where('id', '>', after).first('id');
+  const more = await db('wallets')
+    .where({ chain: key.chain, network: key.network })
+    .whereNull('deleted_at')
+    .where('id', '>', after)
+    .first('id');
   return { scopes, last: !more };
 }

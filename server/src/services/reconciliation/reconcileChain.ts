@@ -48,7 +48,10 @@ export async function reconcileChain(deps: ReconcileDeps, key: { chain: string; 
   const assets = [...knownAssets(config, plugins, key.chain, key.network).values()];
   const nativeKey = nativeAsset(key.chain as Chain, key.network).key;
   const known = knownCauses(key.chain);
-  await db('reconciliation_runs').insert({ ...key, cursor: 0 }).onConflict(['chain', 'network']).ignore();
+  await db('reconciliation_runs')
+    .insert({ ...key, cursor: 0 })
+    .onConflict(['chain', 'network'])
+    .ignore();
   const run = (await db('reconciliation_runs').where(key).first()) as { cursor: number };
   const page = await nextScopes(db, key, pooledFunds(plugin, key.chain), run.cursor, limits.addressesPerRun);
   await db('reconciliation_runs').where(key).update({ started_at: db.fn.now(), last_error: null });
@@ -58,7 +61,9 @@ export async function reconcileChain(deps: ReconcileDeps, key: { chain: string; 
   let cursor = run.cursor;
   let stopped = false;
   const save = (extra: Record<string, unknown> = {}) =>
-    db('reconciliation_runs').where(key).update({ cursor, addresses_read: summary.addresses, finished_at: db.fn.now(), ...extra });
+    db('reconciliation_runs')
+      .where(key)
+      .update({ cursor, addresses_read: summary.addresses, finished_at: db.fn.now(), ...extra });
   try {
     for (const { scope, next } of page.scopes) {
       if (deps.shouldStop?.()) {

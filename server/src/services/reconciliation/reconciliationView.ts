@@ -99,7 +99,11 @@ export async function openDrifts(
   walletIds: ReadonlySet<number> | null,
   limit = 200,
 ): Promise<CheckView[]> {
-  const q = db('reconciliation_checks').where({ company_id: companyId }).whereNotNull('reported_drift').orderBy('drift_since', 'desc').limit(limit);
+  const q = db('reconciliation_checks')
+    .where({ company_id: companyId })
+    .whereNotNull('reported_drift')
+    .orderBy('drift_since', 'desc')
+    .limit(limit);
   if (walletIds !== null) q.whereIn('wallet_id', [...walletIds]);
   return views((await q) as CheckRow[], config, plugins);
 }
