@@ -1,4 +1,4 @@
-import { BaseError, DELIVERY_CHANNEL, type Db, EVENT_TYPES } from '@walletd/core';
+import { BaseError, DELIVERY_CHANNEL, type Db, EVENT_TYPES, OPT_IN_EVENT_TYPES } from '@walletd/core';
 import type { WebhookRow } from './webhooks';
 
 interface DeliveryRow {
@@ -170,7 +170,8 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput, pa
          from events e
          where e.company_id = :companyId and e.created_at >= :since and e.created_at <= :until
            and e.seq > :after::bigint
-           and (:events::text[] && array['*', e.type]::text[])
+           -- '*' is the spec's six: an opt-in type (reconciliation.*) is replayed only where named.
+           and (e.type = any(:events::text[]) or ('*' = any(:events::text[]) and not e.type = any(:optIn::text[])))
            and (cardinality(:walletIds::int[]) = 0 or e.wallet_id = any(:walletIds::int[]))
            -- A sub-select, not NOT EXISTS: PostgreSQL may turn that into an anti-join that, on
            -- statistics taken before the deliveries were queued, reads every pending delivery of
@@ -199,6 +200,7 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput, pa
         after,
         pageSize,
         events: webhook.events,
+        optIn: [...OPT_IN_EVENT_TYPES],
         walletIds: webhook.wallet_ids,
         status: input.status ?? null,
       },

@@ -196,6 +196,13 @@ describe('reconciliation on anvil', () => {
     expect(at(await checks(), skipped, 'ETH')).toMatchObject({ drift: '0', open: false });
     expect(await deliveries(optInHook)).toEqual(['reconciliation.drift', 'reconciliation.drift', 'reconciliation.cleared']);
     expect(await driftGauge()).toBe(1);
+
+    // A replay of the `*` webhook's window re-queues the six, not what it never subscribed to.
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const replay = await api('POST', `/webhooks/${allHook}/replay`, { since });
+    expect(replay.status).toBe(202);
+    expect(replay.body.queued).toBeGreaterThan(0);
+    expect((await deliveries(allHook)).filter((e) => e.startsWith('reconciliation.'))).toEqual([]);
   });
 
   it('runs in the indexer that leads the chain, every reconciliation.intervalMs', async () => {
