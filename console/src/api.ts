@@ -116,6 +116,16 @@ export interface ChainHealth {
   ageSeconds: number | null;
 }
 
+/** A followed chain's reconciliation: open drifts of the company, when it last ran (README "Reconciliation"). */
+export interface ChainReconciliation {
+  chain: string;
+  network: string;
+  openDrifts: number;
+  lastRunAt: string | null;
+  lastPassAt: string | null;
+  lastError: string | null;
+}
+
 /** A deposit or withdrawal on chain (GET /v1/transactions' row, with the wallet's name). */
 export interface Transaction {
   id: number;

@@ -11,3 +11,4 @@ export { pendingTransfers, persistBlock, persistBlocks, persistMempool, rejectDe
 export * from './withdrawalTracker';
 export * from './forgetChain';
 export * from './leaseHolder';
+export * from './reconcileWhileLeading';

@@ -16,6 +16,7 @@ import { isDeadLocalHolder, localHolderId } from './leaseHolder';
 import { type Follower, createFollower } from './follower';
 import { type NodeOutage, createNodeOutage } from './nodeOutage';
 import { createPauseGate } from './pauseGate';
+import { type Reconciler, reconcileWhileLeading } from './reconcileWhileLeading';
 
 export interface Indexer {
   start(): void;
@@ -44,6 +45,8 @@ export interface IndexerDeps {
   writesPaused?: () => Promise<string | null>;
   /** The embedded cluster's data directory, named when a round fails on a full disk. */
   databaseDir?: string;
+  /** Compares indexed balances with the node's while leading a chain (README "Reconciliation"). */
+  reconciler?: Reconciler;
 }
 
 /** One configured chain's parts, as its loops use them. */
@@ -139,8 +142,11 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     let halts = 0;
     let haltedReason: string | null = null;
     const paused = createPauseGate(logger, where, deps.writesPaused);
-    // Withdrawals in a loop of their own under the same lease: many in flight never hold up deposits.
-    const withdrawals = trackWithdrawalsWhileLeading(settings, follower, lease, outage, () => haltedReason !== null || paused.now);
+    const held = () => haltedReason !== null || paused.now;
+    // Withdrawals and reconciliation in loops of their own under the same lease: neither holds up deposits.
+    const withdrawals = trackWithdrawalsWhileLeading(settings, follower, lease, outage, held);
+    const leading = () => running && lease.epoch() !== null;
+    const reconciling = reconcileWhileLeading(deps.reconciler, { key: where, logger, leading, held, sleep });
     try {
       while (running && lease.epoch() !== null) {
         const poll = settings.pollIntervalMs ?? 2000;
@@ -190,7 +196,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         await sleep(delay);
       }
     } finally {
-      await withdrawals;
+      wakeAll(); // a reconciliation waiting out its interval ends now
+      await Promise.all([withdrawals, reconciling]);
       await health.flush();
       clearInterval(beat);
       // The stop is now the new leader's to report; this process no longer knows.

@@ -1,11 +1,13 @@
 import { Id, Timestamp } from './common';
+import { OPT_IN_EVENT_TYPES } from '@walletd/core';
 import { EVENT_TYPES } from './events';
 
 const eventsList = {
   type: 'array',
   minItems: 1,
   uniqueItems: true,
-  items: { enum: ['*', ...EVENT_TYPES] },
+  // `*` is the spec's six; the opt-in types (reconciliation.*) are received only when named.
+  items: { enum: ['*', ...EVENT_TYPES, ...OPT_IN_EVENT_TYPES] },
 } as const;
 const walletIds = {
   type: 'array',
@@ -123,7 +125,7 @@ const deliveryProps = {
   id: Id,
   webhookId: Id,
   eventId: { type: 'string', format: 'uuid' },
-  eventType: { enum: EVENT_TYPES },
+  eventType: { enum: [...EVENT_TYPES, ...OPT_IN_EVENT_TYPES] },
   status: { enum: ['pending', 'delivered', 'failed'] },
   attempts: { type: 'integer', minimum: 0 },
   responseCode: { type: ['integer', 'null'] },

@@ -14,6 +14,7 @@ import { textHygiene } from './http/textHygiene';
 import { addressesRouter } from './routes/addresses';
 import { dashboardOnly } from './routes/dashboardOnly';
 import { eventsRouter } from './routes/events';
+import { reconciliationRouter } from './routes/reconciliation';
 import { meRouter } from './routes/me';
 import { probesRouter } from './routes/probes';
 import { transactionsRouter } from './routes/transactions';
@@ -80,6 +81,7 @@ export function createApp(base: Common): App {
   withdrawalsRouter(common, limiters.writes, v1);
   webhooksRouter(common, new DestinationPolicy(config.webhooks.allowCidrs), limiters.writes, v1);
   eventsRouter(common, v1);
+  reconciliationRouter(common, v1);
   app.use('/v1', v1);
   metrics?.mount('/v1', v1);
 

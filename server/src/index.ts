@@ -22,3 +22,4 @@ export * from './services/withdrawals/requestView';
 export * from './services/withdrawals/view';
 export { CONSOLE_CSP, createConsoleApp } from './console/consoleApp';
 export { inviteMember } from './console/inviteMember';
+export * from './services/reconciliation';

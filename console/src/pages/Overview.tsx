@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type ChainHealth, errorText, type OverviewWallet } from '../api';
+import { api, type ChainHealth, type ChainReconciliation, errorText, type OverviewWallet } from '../api';
 import { ErrorLine } from '../fields';
 import type { PageProps } from '../routes';
 import { navigate } from '../router';
@@ -14,6 +14,15 @@ const REASONS: Record<string, string> = {
   disk_full: 'the database is out of disk space',
 };
 
+/** One line per chain: what the last comparison of indexed balances with the node found. */
+function reconciled(r: ChainReconciliation): string {
+  if (r.lastRunAt === null) return 'not compared yet';
+  const when = new Date(r.lastRunAt).toLocaleString();
+  if (r.lastError) return `last run failed (${r.lastError}) at ${when}`;
+  if (r.openDrifts === 0) return `balances match the node (checked ${when})`;
+  return `${r.openDrifts} drift${r.openDrifts === 1 ? '' : 's'}: the node differs from walletd (GET /v1/reconciliation; checked ${when})`;
+}
+
 function health(c: ChainHealth): string {
   if (c.ready) return 'ok';
   const reason = c.reason ?? 'not ready';
@@ -25,10 +34,11 @@ function health(c: ChainHealth): string {
  * reserved by withdrawals in flight, available) and each followed chain's indexer health and lag.
  */
 export function Overview({ me }: PageProps) {
-  const [data, setData] = useState<{ wallets: OverviewWallet[]; chains: ChainHealth[] } | null>(null);
+  type OverviewData = { wallets: OverviewWallet[]; chains: ChainHealth[]; reconciliation: ChainReconciliation[] };
+  const [data, setData] = useState<OverviewData | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    api<{ wallets: OverviewWallet[]; chains: ChainHealth[] }>('GET', '/overview')
+    api<OverviewData>('GET', '/overview')
       .then(setData)
       .catch((e) => setError(errorText(e)));
   }, []);
@@ -120,6 +130,18 @@ export function Overview({ me }: PageProps) {
                 ))}
               </tbody>
             </table>
+          )}
+          {data.reconciliation.length > 0 && (
+            <>
+              <h2>Reconciliation</h2>
+              <ul data-testid="reconciliation">
+                {data.reconciliation.map((r) => (
+                  <li key={`${r.chain}:${r.network}`} class={r.openDrifts > 0 || r.lastError ? 'error' : ''}>
+                    {r.chain} / {r.network}: {reconciled(r)}
+                  </li>
+                ))}
+              </ul>
+            </>
           )}
         </>
       )}

@@ -89,6 +89,15 @@ export const configSchema = {
         pipelineDepth: { type: 'integer', minimum: 1, maximum: 256 },
       },
     },
+    reconciliation: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        intervalMs: { oneOf: [{ const: 0 }, { type: 'integer', minimum: 1000, maximum: 86400000 }] },
+        addressesPerRun: { type: 'integer', minimum: 1, maximum: 1000000 },
+        nodeCallsPerSecond: { type: 'integer', minimum: 1, maximum: 10000 },
+      },
+    },
     chains: {
       type: 'array',
       items: {

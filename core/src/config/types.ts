@@ -63,6 +63,7 @@ export interface WalletdConfig {
   console: ConsoleSettings;
   webhooks: WebhookSettings;
   indexer: IndexerSettings;
+  reconciliation: ReconciliationSettings;
   /** With no chains configured, `serve` runs a local anvil as ethereum/devnet and indexes it. */
   devnet: { enabled: boolean; port: number };
   /**
@@ -95,6 +96,16 @@ export interface IndexerSettings {
   leaseTtlMs: number;
   /** Heights a catching-up follower fetches and detects ahead of the one it writes (1 = one at a time). */
   pipelineDepth: number;
+}
+
+/** The indexer's comparison of indexed balances with the node's (README "Reconciliation"). */
+export interface ReconciliationSettings {
+  /** Between two runs per followed chain, in the chain's lease holder; 0 turns it off. */
+  intervalMs: number;
+  /** Addresses (account chains) or their wallets' addresses (pooled chains) one run reads at most; the next run goes on from there. */
+  addressesPerRun: number;
+  /** Balance reads per second one run sends the node at most. */
+  nodeCallsPerSecond: number;
 }
 
 export interface TokenSettings {
@@ -203,6 +214,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     linkTtlMs: 86_400_000,
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
+  reconciliation: { intervalMs: 600_000, addressesPerRun: 1000, nodeCallsPerSecond: 20 },
   devnet: { enabled: true, port: 58545 },
   plugins: [...BUILT_IN_PLUGINS],
   chains: [],

@@ -31,6 +31,7 @@ describe('migrations', () => {
         '019_audit_append_only',
         '020_history_indexes',
         '023_delivery_retention',
+        '024_reconciliation',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

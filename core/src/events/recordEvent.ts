@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { type PreparedStatement, runPrepared } from '../db/prepared';
-import type { EventEnvelope, EventType } from './types';
+import { type EventEnvelope, type EventType, isOptInEventType } from './types';
 
 export interface RecordEventInput {
   type: EventType;
@@ -51,6 +51,7 @@ export async function recordEvent(trx: Knex | Knex.Transaction, input: RecordEve
     body,
     envelope.createdAt,
     DELIVERY_CHANNEL,
+    isOptInEventType(input.type),
   ]);
   return { envelope, queued: (row as { queued: number }).queued };
 }
@@ -66,7 +67,8 @@ const RECORD_EVENT: PreparedStatement = {
        select w.id, (select id from event), $3, 'pending', now()
        from webhooks w
        where w.company_id = $2 and w.enabled and w.deleted_at is null
-         and (w.events && array['*', $3]::text[])
+         -- '*' is the spec's six: an opt-in type (reconciliation.*) goes only where it is named.
+         and ($3 = any(w.events) or (not $10::boolean and '*' = any(w.events)))
          and (cardinality(w.wallet_ids) = 0 or $6 = any(w.wallet_ids))
        returning 1
      )

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { DELIVERY_CHANNEL, type RecordEventInput } from './recordEvent';
-import type { EventEnvelope } from './types';
+import { type EventEnvelope, OPT_IN_EVENT_TYPES } from './types';
 
 /**
  * `recordEvent` for several events in one statement (a block's deposits): the events rows in the
@@ -36,7 +36,8 @@ export async function recordEvents(
        select w.id, e.id, e.type, 'pending', now()
        from event e
        join webhooks w on w.company_id = e.company_id and w.enabled and w.deleted_at is null
-         and (w.events && array['*', e.type]::text[])
+         -- '*' is the spec's six: an opt-in type (reconciliation.*) goes only where it is named.
+         and (e.type = any(w.events) or ('*' = any(w.events) and not e.type = any(?::text[])))
          and (cardinality(w.wallet_ids) = 0 or e.wallet_id = any(w.wallet_ids))
        returning 1
      )
@@ -50,6 +51,7 @@ export async function recordEvents(
       inputs.map((i) => i.walletId),
       envelopes.map((e) => JSON.stringify(e)),
       createdAt,
+      [...OPT_IN_EVENT_TYPES],
       DELIVERY_CHANNEL,
     ],
   );

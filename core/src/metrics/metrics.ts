@@ -37,6 +37,8 @@ export interface Metrics {
   embeddedPostgresRestarts: Counter<'outcome'>;
   /** 1 while free space on the database's disk is below `database.minFreeBytes` (the indexer pauses). */
   diskBelowFloor: Gauge<string>;
+  /** Open reconciliation drifts (an address and asset whose node balance the ledger does not explain), read at scrape time. */
+  reconciliationDrifts: Gauge<'chain' | 'network'>;
 }
 
 export function createMetrics(): Metrics {
@@ -153,6 +155,12 @@ export function createMetrics(): Metrics {
     diskBelowFloor: new Gauge({
       name: 'walletd_database_disk_below_floor',
       help: 'Free space on the embedded database disk is below database.minFreeBytes: the indexer pauses writes',
+      registers: [registry],
+    }),
+    reconciliationDrifts: new Gauge({
+      name: 'walletd_reconciliation_drifts',
+      help: 'Open reconciliation drifts: address and asset pairs whose node balance the indexed ledger and its known causes do not explain',
+      labelNames: chain,
       registers: [registry],
     }),
   };

@@ -10,6 +10,7 @@ import { type Devnet, devnetChain, devnetInfoFile, readDevnetInfo, startDevnet }
 import { openRuntime } from '../runtime';
 import { createConsoleApp } from '../console/consoleApp';
 import { bootstrapIfEmpty } from '../services/bootstrap';
+import { reconcileChain } from '../services/reconciliation';
 import { consoleLinkUrl } from '../console/consoleUrl';
 import { bootstrapBanner } from './bootstrapBanner';
 import { listen } from './listen';
@@ -136,6 +137,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
         // Below the disk's floor the indexer writes nothing until space is freed.
         writesPaused: rt.freeSpace ? () => rt.freeSpace?.shortage() ?? Promise.resolve(null) : undefined,
         databaseDir: rt.embedded?.dataDir,
+        reconciler: {
+          intervalMs: config.reconciliation.intervalMs,
+          run: (key, shouldStop) => reconcileChain({ db: rt.db, config, plugins, shouldStop }, key),
+        },
       });
       indexer.start();
     }

@@ -2,6 +2,7 @@ import type { RequestHandler, Router } from 'express';
 import { type Chain, nativeAsset } from '@walletd/core';
 import { type Common, historyReads } from '../context';
 import { checkReadiness } from '../health/readiness';
+import { reconciliationSummary } from '../services/reconciliation';
 import { knownAssets, walletBalances } from '../services/transactions';
 import { listWallets } from '../services/wallets';
 import { requireMfaEnrolled } from './memberGuards';
@@ -9,7 +10,8 @@ import { requireMfaEnrolled } from './memberGuards';
 /**
  * The overview (`GET /console/api/overview`): the company's wallets with their balances per asset
  * (the figures `GET /v1/wallets/:id/balances` answers: confirmed, pending, reserved, available) and
- * each followed chain's indexer health as `/readyz` judges it. Any member of the company may read.
+ * each followed chain's indexer health as `/readyz` judges it, and its reconciliation (open drifts,
+ * last run). Any member of the company may read.
  */
 export function mountOverviewRoutes(r: Router, common: Common, session: RequestHandler): void {
   const { db, config, plugins } = common;
@@ -27,6 +29,7 @@ export function mountOverviewRoutes(r: Router, common: Common, session: RequestH
       return out;
     });
     const readiness = await checkReadiness(db, config);
-    res.json({ wallets: withBalances, chains: 'chains' in readiness ? readiness.chains : [] });
+    const reconciliation = await reconciliationSummary(db, req.memberSession!.companyId, config.chains);
+    res.json({ wallets: withBalances, chains: 'chains' in readiness ? readiness.chains : [], reconciliation });
   });
 }

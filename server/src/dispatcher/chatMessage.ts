@@ -13,6 +13,8 @@ const TITLES: Record<string, string> = {
   'withdrawal.broadcast': 'Withdrawal broadcast',
   'withdrawal.confirmed': 'Withdrawal confirmed',
   'withdrawal.rejected': 'Withdrawal rejected',
+  'reconciliation.drift': 'Balance drift (node differs from walletd)',
+  'reconciliation.cleared': 'Balance drift cleared',
 };
 
 const short = (s: string | undefined) => (s && s.length > 20 ? `${s.slice(0, 10)}…${s.slice(-6)}` : (s ?? ''));

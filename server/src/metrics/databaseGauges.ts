@@ -8,7 +8,11 @@ const WITHDRAWAL_STATUSES = ['prepared', 'signed', 'broadcast', 'confirmed', 're
  * every dispatcher, so no one process's counters could tell it. Both reads use indexes or a small
  * grouped count; a scrape every few seconds is cheap.
  */
-export async function refreshDatabaseGauges(db: Db, metrics: Metrics): Promise<void> {
+export async function refreshDatabaseGauges(
+  db: Db,
+  metrics: Metrics,
+  chains: readonly { chain: string; network: string }[] = [],
+): Promise<void> {
   const [backlog] = (await db('webhook_deliveries').where({ status: 'pending' }).select(db.raw('count(*)::int as pending'))) as {
     pending: number;
   }[];
@@ -31,6 +35,14 @@ export async function refreshDatabaseGauges(db: Db, metrics: Metrics): Promise<v
   metrics.deliveriesPending.set(backlog?.pending ?? 0);
   metrics.oldestDueDeliveryAge.set(due[0]?.oldest_due ?? 0);
   metrics.webhooksBackedOff.set(due[0]?.backed_off ?? 0);
+  // Every followed chain reads 0 when nothing is open, so an alert on > 0 sees it clear.
+  const drifts = (await db('reconciliation_checks')
+    .whereNotNull('reported_drift')
+    .groupBy('chain', 'network')
+    .select('chain', 'network', db.raw('count(*)::int as n'))) as { chain: string; network: string; n: number }[];
+  metrics.reconciliationDrifts.reset();
+  for (const c of chains) metrics.reconciliationDrifts.set({ chain: c.chain, network: c.network }, 0);
+  for (const r of drifts) metrics.reconciliationDrifts.set({ chain: r.chain, network: r.network }, r.n);
   metrics.withdrawals.reset();
   for (const s of WITHDRAWAL_STATUSES) metrics.withdrawals.set({ status: s }, 0);
   for (const r of byStatus) metrics.withdrawals.set({ status: r.status }, Number(r.n));

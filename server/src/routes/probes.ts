@@ -50,8 +50,8 @@ export function probesRouter(common: Common, r: Router = Router()): Router {
     r.get('/metrics', async (_req, res, next) => {
       try {
         // A database that is down leaves these at their last values; the rest is still served.
-        await refreshDatabaseGauges(common.db, metrics).catch((err: unknown) =>
-          common.logger.warn({ err }, 'metrics: could not read the delivery backlog and withdrawals'),
+        await refreshDatabaseGauges(common.db, metrics, common.config.chains).catch((err: unknown) =>
+          common.logger.warn({ err }, 'metrics: could not read the delivery backlog, withdrawals and drifts'),
         );
         res.setHeader('content-type', registry.contentType);
         res.send(await registry.metrics());

@@ -1,4 +1,4 @@
-import { BaseError, DELIVERY_CHANNEL, type Db } from '@walletd/core';
+import { BaseError, DELIVERY_CHANNEL, type Db, EVENT_TYPES, OPT_IN_EVENT_TYPES } from '@walletd/core';
 import type { WebhookRow } from './webhooks';
 
 interface DeliveryRow {
@@ -170,7 +170,8 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput, pa
          from events e
          where e.company_id = :companyId and e.created_at >= :since and e.created_at <= :until
            and e.seq > :after::bigint
-           and (:events::text[] && array['*', e.type]::text[])
+           -- '*' is the spec's six: an opt-in type (reconciliation.*) is replayed only where named.
+           and (e.type = any(:events::text[]) or ('*' = any(:events::text[]) and not e.type = any(:optIn::text[])))
            and (cardinality(:walletIds::int[]) = 0 or e.wallet_id = any(:walletIds::int[]))
            -- A sub-select, not NOT EXISTS: PostgreSQL may turn that into an anti-join that, on
            -- statistics taken before the deliveries were queued, reads every pending delivery of
@@ -199,6 +200,7 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput, pa
         after,
         pageSize,
         events: webhook.events,
+        optIn: [...OPT_IN_EVENT_TYPES],
         walletIds: webhook.wallet_ids,
         status: input.status ?? null,
       },
@@ -215,7 +217,15 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput, pa
  * transaction still running: a long transaction that commits late cannot slip behind a cursor
  * already handed out. The cursor is opaque: "<xid>.<seq>".
  */
-export async function listEvents(db: Db, companyId: number, walletIds: ReadonlySet<number> | null, after: string, limit: number) {
+export async function listEvents(
+  db: Db,
+  companyId: number,
+  walletIds: ReadonlySet<number> | null,
+  after: string,
+  limit: number,
+  /** The types listed; the spec's six when omitted. */
+  types: readonly string[] = EVENT_TYPES,
+) {
   const [xid, seq] = parseCursor(after);
   const q = db('events')
     .where('company_id', companyId)
@@ -227,6 +237,7 @@ export async function listEvents(db: Db, companyId: number, walletIds: ReadonlyS
     .limit(limit)
     .select(db.raw('events.xid::text as cursor_xid'), 'seq', 'body');
   if (walletIds !== null) q.whereIn('wallet_id', [...walletIds]);
+  q.whereIn('type', [...types]);
   const rows = (await q) as { cursor_xid: string; seq: number; body: string }[];
   const last = rows[rows.length - 1];
   return {

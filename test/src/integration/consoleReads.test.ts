@@ -95,6 +95,10 @@ describe('console read pages', () => {
     ]);
     // Before any indexer reported: said so, not a guess.
     expect(res.body.chains).toEqual([expect.objectContaining({ chain: 'ethereum', ready: false, reason: 'not_indexed' })]);
+    // Nor compared with the node yet (reconciliation runs in the indexer, every reconciliation.intervalMs).
+    expect(res.body.reconciliation).toEqual([
+      { chain: 'ethereum', network: 'devnet', openDrifts: 0, lastRunAt: null, lastPassAt: null, lastError: null },
+    ]);
 
     // The record the indexer writes after a round (chainHealthReporter), with the follower's own figures.
     const { head, indexed } = follower.stats();

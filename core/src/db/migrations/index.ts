@@ -20,6 +20,7 @@ import * as m018VoteProvenance from './018_vote_provenance';
 import * as m019AuditAppendOnly from './019_audit_append_only';
 import * as m020HistoryIndexes from './020_history_indexes';
 import * as m023DeliveryRetention from './023_delivery_retention';
+import * as m024Reconciliation from './024_reconciliation';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '019_audit_append_only': m019AuditAppendOnly,
   '020_history_indexes': m020HistoryIndexes,
   '023_delivery_retention': m023DeliveryRetention,
+  '024_reconciliation': m024Reconciliation,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

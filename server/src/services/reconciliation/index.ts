@@ -1,0 +1,3 @@
+export * from './driftBand';
+export * from './reconcileChain';
+export * from './reconciliationView';
