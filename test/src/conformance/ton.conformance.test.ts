@@ -48,7 +48,7 @@ const blocks: ConformanceBlock[] = networks.map((network) => ({
 
 describePluginConformance({ plugin: createTonPlugin(), targets: networks.map((network) => ({ chain: 'ton' as Chain, network })), blocks });
 
-// Withdrawals executed by the real emulator behind the toncenter test adapter (test/src/harness/tonSandbox.ts).
+// Withdrawals executed by the real emulator behind the toncenter test adapter (devchains/src/tonSandbox.ts).
 describeWithdrawalConformance(createTonPlugin(), {
   chain: 'ton',
   network: 'localnet',

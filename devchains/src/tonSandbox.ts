@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Address, Cell, type Transaction, type TupleItem, beginCell, loadMessage, storeMessage } from '@ton/core';
 import type { Blockchain, SendMessageResult } from '@ton/sandbox';
 
 /**
- * A TEST ADAPTER OVER A REAL ENGINE: toncenter's HTTP API v2 on loopback, backed by @ton/sandbox
+ * AN ADAPTER OVER A REAL ENGINE, NOT A NODE: toncenter's HTTP API v2 on loopback, backed by @ton/sandbox
  * (TON's transaction emulator compiled to WebAssembly: the real TVM, wallet and jetton contracts,
  * fees, bounces). No TON node installs here; this lets the plugin's own reader, the follower and a
  * real `walletd serve` run end to end as against toncenter.
@@ -18,9 +16,6 @@ import type { Blockchain, SendMessageResult } from '@ton/sandbox';
  * basechain shard block (seqno n+1, shard 0x8000000000000000), hashes derived from the content.
  * Only the toncenter methods walletd calls are served.
  */
-export const TON_FIXTURES = join(__dirname, '..', '..', 'fixtures', 'ton');
-export const tonFixture = (name: string) => JSON.parse(readFileSync(join(TON_FIXTURES, name), 'utf8'));
-
 const MASTER_SHARD = '-9223372036854775808';
 
 interface Item {

@@ -1,0 +1,4 @@
+export * from './solanaSvm';
+export * from './tonSandbox';
+export * from './chopsticks';
+export * from './litecoind';
