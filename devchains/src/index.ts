@@ -2,3 +2,5 @@ export * from './solanaSvm';
 export * from './tonSandbox';
 export * from './chopsticks';
 export * from './litecoind';
+export * from './localChain';
+export * from './localSolana';

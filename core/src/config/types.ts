@@ -55,8 +55,12 @@ export interface WalletdConfig {
   console: ConsoleSettings;
   webhooks: WebhookSettings;
   indexer: IndexerSettings;
-  /** With no chains configured, `serve` runs a local anvil as ethereum/devnet and indexes it. */
-  devnet: { enabled: boolean; port: number };
+  /**
+   * With no chains configured, `serve` runs a local chain for each of `chains` and indexes it:
+   * `evm` (anvil as ethereum/devnet, on `port`), `solana`, `ton`, `polkadot`, `bitcoin` (adapters
+   * over real engines from @walletd/devchains, each on `ports[name]` or a free port).
+   */
+  devnet: { enabled: boolean; port: number; chains: DevnetChain[]; ports: Partial<Record<DevnetChain, number>> };
   /** Chain plugin packages loaded by name (each exports `createPlugin()`); the built-in ones by default. */
   plugins: string[];
   chains: ChainSettings[];
@@ -93,6 +97,10 @@ export interface TokenSettings {
 }
 
 /** One followed chain/network. Only allow-listed tokens are ever credited. */
+/** The local chains `walletd serve` can run (see `devnet`). */
+export const DEVNET_CHAINS = ['evm', 'solana', 'ton', 'polkadot', 'bitcoin'] as const;
+export type DevnetChain = (typeof DEVNET_CHAINS)[number];
+
 export interface ChainSettings {
   chain: string;
   network: string;
@@ -174,7 +182,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     linkTtlMs: 86_400_000,
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
-  devnet: { enabled: true, port: 58545 },
+  devnet: { enabled: true, port: 58545, chains: ['evm'], ports: {} },
   plugins: ['@walletd/plugin-evm', '@walletd/plugin-utxo'],
   chains: [],
   webhooks: {
