@@ -4,3 +4,4 @@ export * from './chopsticks';
 export * from './litecoind';
 export * from './localChain';
 export * from './localSolana';
+export * from './localTon';

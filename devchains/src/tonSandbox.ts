@@ -46,9 +46,15 @@ export class TonSandboxNode {
     this.blocks.push({ seqno: 1, rootHash: genesis, items: [] });
   }
 
-  static async start(): Promise<TonSandboxNode> {
+  /** Paths served beside toncenter's (the playground's `walletd_fund`), given the JSON body's `params`. */
+  private extra: Record<string, (params: unknown[]) => Promise<unknown>> = {};
+
+  static async start(
+    options: { port?: number; extra?: Record<string, (params: unknown[]) => Promise<unknown>> } = {},
+  ): Promise<TonSandboxNode> {
     const { Blockchain } = require('@ton/sandbox') as typeof import('@ton/sandbox');
     const node = new TonSandboxNode(await Blockchain.create());
+    node.extra = options.extra ?? {};
     node.server = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => {
@@ -67,7 +73,7 @@ export class TonSandboxNode {
           });
       });
     });
-    await new Promise<void>((r) => node.server?.listen(0, '127.0.0.1', () => r()));
+    await new Promise<void>((r) => node.server?.listen(options.port ?? 0, '127.0.0.1', () => r()));
     node.url = `http://127.0.0.1:${(node.server.address() as AddressInfo).port}/api/v2`;
     return node;
   }
@@ -211,8 +217,11 @@ export class TonSandboxNode {
         }
         return { '@type': 'ok' };
       }
-      default:
-        throw Object.assign(new Error(`${method} ${name} is not served by the test adapter`), { code: 404 });
+      default: {
+        const extra = this.extra[name];
+        if (extra && method === 'POST') return extra((JSON.parse(body || '{}') as { params?: unknown[] }).params ?? []);
+        throw Object.assign(new Error(`${method} ${name} is not served by the adapter`), { code: 404 });
+      }
     }
   }
 }

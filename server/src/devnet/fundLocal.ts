@@ -25,15 +25,21 @@ export function localAmount(info: LocalChainInfo, amount: string, token?: string
 export async function fundLocal(info: LocalChainInfo, address: string, units: bigint, token?: string): Promise<string> {
   let res: Response;
   try {
-    res = await fetch(info.rpcUrl, {
+    // TON's adapter speaks toncenter's REST (a path per method), the others JSON-RPC.
+    const rest = info.chain === 'ton';
+    const params = [address, units.toString(), token ?? null];
+    res = await fetch(rest ? `${info.rpcUrl}/${FUND_METHOD}` : info.rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: FUND_METHOD, params: [address, units.toString(), token] }),
+      body: JSON.stringify(rest ? { params } : { jsonrpc: '2.0', id: 1, method: FUND_METHOD, params }),
     });
   } catch (e) {
     throw new Error(describeFetchError(info.rpcUrl, e), { cause: e });
   }
-  const body = (await res.json()) as { result?: string; error?: { message: string } };
-  if (body.error) throw new Error(`the local ${info.chain} chain refused the funding: ${body.error.message}`);
+  const body = (await res.json()) as { result?: string; error?: string | { message: string } };
+  if (body.error) {
+    const why = typeof body.error === 'string' ? body.error : body.error.message;
+    throw new Error(`the local ${info.chain} chain refused the funding: ${why}`);
+  }
   return body.result as string;
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { type ChainSettings, ConfigError, type Db, type Logger, type PluginRegistry, type WalletdConfig } from '@walletd/core';
 import { forgetChain } from '@walletd/indexer';
 import { devnetChain, devnetInfoFile, readDevnetInfo, startDevnet } from './devnet';
-import { localChainFile, localChainSettings, localNames, readLocalChainInfo, startLocalChains } from './localChains';
+import { OFFERED_LOCAL_CHAINS, localChainFile, localChainSettings, localNames, readLocalChainInfo, startLocalChains } from './localChains';
 
 /** The playground runs when no chain is configured and the devnet is on (the default). */
 export const playgroundOn = (config: WalletdConfig) => config.chains.length === 0 && config.devnet.enabled;
@@ -34,6 +34,11 @@ const PLUGIN_OF: Record<string, string> = {
 export function checkPlaygroundPlugins(config: WalletdConfig, plugins: PluginRegistry): void {
   if (!playgroundOn(config)) return;
   for (const name of localNames(config)) {
+    if (!OFFERED_LOCAL_CHAINS.includes(name)) {
+      throw new ConfigError(
+        `devnet.chains: ${name} has no local engine in this build yet (offered: evm, ${OFFERED_LOCAL_CHAINS.join(', ')})`,
+      );
+    }
     if (!plugins.forChain(name)) {
       throw new ConfigError(`devnet.chains has ${name}, but no loaded plugin serves it: add "${PLUGIN_OF[name]}" to plugins`);
     }

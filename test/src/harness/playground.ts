@@ -30,6 +30,7 @@ export async function playgroundLoop(
   const port = await freePort();
   const env = { DATABASE_URL: t.url, WALLETD_MASTER_KEY: 'ab'.repeat(32), PORT: String(port), HOST: '127.0.0.1' };
   const proc = spawnWalletd(['serve', '--config', config, '--roles', 'api,indexer'], env);
+  let last: unknown = null;
   try {
     await proc.waitFor(/API listening/, 180_000);
     const s = await seedCompany(t.db, 'paid', `Playground ${o.devnet}`);
@@ -47,15 +48,25 @@ export async function playgroundLoop(
     if (o.token) await fund('7.5', o.token);
     const want = o.token ? 2 : 1;
     const got = await eventually(
-      async () =>
-        (await api('GET', `/wallets/${wallet.body.id}/balances`)).body.balances as { asset: { symbol: string }; confirmed: string }[],
+      async () => {
+        last = (await api('GET', `/wallets/${wallet.body.id}/balances`)).body.balances;
+        return last as { asset: { symbol: string }; confirmed: string }[];
+      },
       (b) => b.filter((x) => x.confirmed !== '0').length === want,
-      120_000,
+      45_000,
+      500, // under the API's per-IP rate limit
     );
     return { balances: Object.fromEntries(got.map((b) => [b.asset.symbol, b.confirmed])), proc, log: proc.stderr() };
   } catch (e) {
     proc.child.kill('SIGTERM');
     await proc.exited;
-    throw new Error(`${(e as Error).message}\n--- walletd stderr ---\n${proc.stderr().slice(-4000)}`);
+    throw new Error(
+      `${(e as Error).message}\n--- last balances: ${JSON.stringify(last)}\n--- walletd stderr ---\n${proc
+        .stderr()
+        .split('\n')
+        .filter((l) => !l.includes('request completed'))
+        .join('\n')
+        .slice(-6000)}`,
+    );
   }
 }
