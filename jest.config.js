@@ -25,6 +25,7 @@ module.exports = {
     '<rootDir>/core',
     '<rootDir>/schemas',
     '<rootDir>/server',
+    '<rootDir>/devchains',
     '<rootDir>/indexer',
     '<rootDir>/plugins',
     '<rootDir>/receiver',

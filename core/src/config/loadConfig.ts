@@ -94,6 +94,14 @@ export function loadConfig(options: LoadConfigOptions = {}): WalletdConfig {
     );
   }
   if (env.WALLETD_DEVNET_PORT) set(['devnet', 'port'], intFromEnv('WALLETD_DEVNET_PORT', env.WALLETD_DEVNET_PORT));
+  if (env.WALLETD_DEVNETS !== undefined) {
+    set(
+      ['devnet', 'chains'],
+      env.WALLETD_DEVNETS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
+  }
   if (env.WALLETD_DEVNET) set(['devnet', 'enabled'], env.WALLETD_DEVNET !== '0' && env.WALLETD_DEVNET !== 'false');
   if (env.WALLETD_CONSOLE_PORT) set(['console', 'port'], intFromEnv('WALLETD_CONSOLE_PORT', env.WALLETD_CONSOLE_PORT));
   if (env.WALLETD_BOOTSTRAP) set(['bootstrap'], env.WALLETD_BOOTSTRAP !== '0' && env.WALLETD_BOOTSTRAP !== 'false');

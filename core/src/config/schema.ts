@@ -75,7 +75,16 @@ export const configSchema = {
     devnet: {
       type: 'object',
       additionalProperties: false,
-      properties: { enabled: { type: 'boolean' }, port: { type: 'integer', minimum: 1, maximum: 65535 } },
+      properties: {
+        enabled: { type: 'boolean' },
+        port: { type: 'integer', minimum: 1, maximum: 65535 },
+        chains: { type: 'array', uniqueItems: true, items: { enum: ['evm', 'solana', 'ton', 'polkadot', 'bitcoin'] } },
+        ports: {
+          type: 'object',
+          additionalProperties: false,
+          patternProperties: { '^(solana|ton|polkadot|bitcoin)$': { type: 'integer', minimum: 1, maximum: 65535 } },
+        },
+      },
     },
     indexer: {
       type: 'object',

@@ -64,8 +64,12 @@ export interface WalletdConfig {
   webhooks: WebhookSettings;
   indexer: IndexerSettings;
   reconciliation: ReconciliationSettings;
-  /** With no chains configured, `serve` runs a local anvil as ethereum/devnet and indexes it. */
-  devnet: { enabled: boolean; port: number };
+  /**
+   * With no chains configured, `serve` runs a local chain for each of `chains` and indexes it:
+   * `evm` (anvil as ethereum/devnet, on `port`), `solana`, `ton`, `polkadot`, `bitcoin` (adapters
+   * over real engines from @walletd/devchains, each on `ports[name]` or a free port).
+   */
+  devnet: { enabled: boolean; port: number; chains: DevnetChain[]; ports: Partial<Record<DevnetChain, number>> };
   /**
    * Chain plugin packages loaded by name (each exports `createPlugin()`): all seven built-in ones by
    * default, so every chain is served; naming some narrows the set.
@@ -115,6 +119,10 @@ export interface TokenSettings {
 }
 
 /** One followed chain/network. Only allow-listed tokens are ever credited. */
+/** The local chains `walletd serve` can run (see `devnet`). */
+export const DEVNET_CHAINS = ['evm', 'solana', 'ton', 'polkadot', 'bitcoin'] as const;
+export type DevnetChain = (typeof DEVNET_CHAINS)[number];
+
 export interface ChainSettings {
   chain: string;
   network: string;
@@ -215,7 +223,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
   reconciliation: { intervalMs: 600_000, addressesPerRun: 1000, nodeCallsPerSecond: 20 },
-  devnet: { enabled: true, port: 58545 },
+  devnet: { enabled: true, port: 58545, chains: ['evm'], ports: {} },
   plugins: [...BUILT_IN_PLUGINS],
   chains: [],
   webhooks: {

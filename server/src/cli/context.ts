@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { createLogger, loadConfig, type Logger, type WalletdConfig } from '@walletd/core';
 import type { Common } from '../context';
-import { devnetChain, devnetInfoFile, readDevnetInfo } from '../devnet/devnet';
+import { knownPlaygroundChains } from '../devnet/playground';
 import { loadPlugins } from '../plugins';
 import { openRuntime, type Runtime } from '../runtime';
 
@@ -26,10 +25,9 @@ export async function withRuntime<T>(
   }
 }
 
-/** With no chains configured, the devnet a running `npm start` describes (as serve does). */
+/** With no chains configured, the local chains a running `npm start` describes (as serve does). */
 export function chainsOf(config: WalletdConfig): WalletdConfig['chains'] {
-  if (config.chains.length > 0 || !config.devnet.enabled || !existsSync(devnetInfoFile(config.dataDir))) return config.chains;
-  return [devnetChain(readDevnetInfo(config.dataDir))];
+  return knownPlaygroundChains(config);
 }
 
 /** What a service call needs (config with chains, plugins, database, master key), for one command. */

@@ -1,23 +1,42 @@
 import type { Command } from 'commander';
-import { createLogger, loadConfig, toBaseUnits } from '@walletd/core';
+import { createLogger, DEVNET_CHAINS, loadConfig, toBaseUnits } from '@walletd/core';
 import { createFollower, createDetectPool, forgetChain } from '@walletd/indexer';
-import { devnetChain, devnetInfoFile, readDevnetInfo } from '../devnet/devnet';
+import { devnetInfoFile, readDevnetInfo } from '../devnet/devnet';
 import { fund } from '../devnet/fund';
+import { fundLocal, localAmount } from '../devnet/fundLocal';
+import { type LocalChainName, readLocalChainInfo } from '../devnet/localChains';
+import { knownPlaygroundChains } from '../devnet/playground';
 import { loadPlugins } from '../plugins';
 import { openRuntime } from '../runtime';
 import { printJson } from './output';
 
 /** `walletd dev …` (the local devnet), `walletd indexer rescan` and `walletd indexer forget`. */
 export function registerDev(program: Command): void {
-  const dev = program.command('dev').description('the local devnet that npm start runs when no chain is configured');
+  const dev = program.command('dev').description('the local chains that npm start runs when no chain is configured (devnet.chains)');
   dev
     .command('fund')
-    .description('send devnet ETH (or mint devnet USDC) to an address')
+    .description("send a local chain's coin (or mint its test token) to an address")
     .requiredOption('--address <address>', 'recipient, e.g. a deposit address from POST /v1/wallets/:id/addresses')
     .requiredOption('--amount <decimal>', 'amount in display units, e.g. 1.5')
-    .option('--token <symbol>', 'USDC instead of ETH')
+    .option('--chain <chain>', 'ethereum (default), solana, ton, polkadot or bitcoin', 'ethereum')
+    .option('--token <symbol>', "the local chain's test token (USDC) instead of its coin")
     .action(async (o, cmd) => {
       const config = loadConfig({ file: cmd.optsWithGlobals().config });
+      const chain = String(o.chain).toLowerCase();
+      if (chain !== 'ethereum' && chain !== 'evm') {
+        if (!(DEVNET_CHAINS as readonly string[]).includes(chain)) {
+          throw new Error(`--chain ${o.chain}: the local chains are ethereum, ${DEVNET_CHAINS.filter((c) => c !== 'evm').join(', ')}`);
+        }
+        const info = readLocalChainInfo(config.dataDir, chain as LocalChainName);
+        const token = o.token === undefined ? undefined : String(o.token);
+        const { units, asset } = localAmount(info, String(o.amount), token);
+        const txHash = await fundLocal(info, String(o.address), units, token).catch((e: Error) => {
+          if (!/did not answer/.test(e.message)) throw e;
+          throw new Error(`${e.message}; is walletd serve (npm start) running with "${chain}" in devnet.chains?`);
+        });
+        printJson({ txHash, chain: info.chain, network: info.network, to: o.address, amount: o.amount, asset });
+        return;
+      }
       const info = readDevnetInfo(config.dataDir);
       if (o.token !== undefined && String(o.token).toUpperCase() !== 'USDC') throw new Error('the devnet has one token: USDC');
       const token = o.token ? 'USDC' : undefined;
@@ -43,7 +62,7 @@ export function registerDev(program: Command): void {
       const config = loadConfig({ file: cmd.optsWithGlobals().config });
       const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: { role: 'rescan' } });
       if (!/^[0-9]+$/.test(String(o.from))) throw new Error('--from must be a block height');
-      const chains = config.chains.length === 0 && config.devnet.enabled ? [devnetChain(readDevnetInfo(config.dataDir))] : config.chains;
+      const chains = knownPlaygroundChains(config);
       const settings = chains.find((c) => c.chain === o.chain && c.network === o.network);
       if (!settings) throw new Error(`${o.chain}/${o.network} is not in chains[] of the config`);
       const plugins = loadPlugins(config.plugins);

@@ -5,8 +5,7 @@ import { createDispatcher, type Dispatcher } from '../dispatcher/dispatcher';
 import { createIndexer, type Indexer } from '@walletd/indexer';
 import type { Common } from '../context';
 import { loadPlugins } from '../plugins';
-import { existsSync } from 'node:fs';
-import { type Devnet, devnetChain, devnetInfoFile, readDevnetInfo, startDevnet } from '../devnet/devnet';
+import { checkPlaygroundPlugins, knownPlaygroundChains, type Playground, playgroundOn, startPlayground } from '../devnet/playground';
 import { openRuntime } from '../runtime';
 import { createConsoleApp } from '../console/consoleApp';
 import { bootstrapIfEmpty } from '../services/bootstrap';
@@ -58,6 +57,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       throw new ConfigError(`chains[] ${c.chain}/${c.network}: ${(e as Error).message}`);
     }
   }
+  checkPlaygroundPlugins(config, plugins);
   const metrics = createMetrics();
   const rt = await openRuntime(config, logger, { createCluster: true, supervise: { metrics } });
   const common: Common = {
@@ -70,21 +70,21 @@ export async function serve(opts: ServeOptions): Promise<void> {
     metrics,
     databaseHealth: rt.databaseHealth,
   };
-  let devnet: Devnet | undefined;
+  let devnet: Playground | undefined;
   let server: Server | undefined;
   let consoleServer: Server | undefined;
   let dispatcher: Dispatcher | undefined;
   let indexer: Indexer | undefined;
   const stores: { shutdown(): void }[] = [];
   try {
-    if (config.chains.length === 0 && config.devnet.enabled) {
+    if (playgroundOn(config)) {
       if (roles.includes('indexer')) {
-        // The process that indexes the devnet runs it.
-        devnet = await startDevnet({ dataDir: config.dataDir, port: config.devnet.port, logger });
-        config.chains = [devnet.chain];
-      } else if (existsSync(devnetInfoFile(config.dataDir))) {
-        // Other roles only need to know it (assets for balances, reads).
-        config.chains = [devnetChain(readDevnetInfo(config.dataDir))];
+        // The process that indexes the local chains (devnet.chains) runs them.
+        devnet = await startPlayground(config, logger, rt.db);
+        config.chains = devnet.chains;
+      } else {
+        // Other roles only need to know them (assets for balances, reads).
+        config.chains = knownPlaygroundChains(config);
       }
     }
     logger.info(

@@ -54,7 +54,7 @@ describePluginConformance({
   blocks,
 });
 
-// Withdrawals executed by the real emulator behind the toncenter test adapter (test/src/harness/tonSandbox.ts).
+// Withdrawals executed by the real emulator behind the toncenter test adapter (devchains/src/tonSandbox.ts).
 describeWithdrawalConformance(createTonPlugin(), {
   notCovered: withdrawalGaps('ton', {
     'not-the-intent':

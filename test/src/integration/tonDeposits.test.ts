@@ -9,7 +9,7 @@ import { type TestDatabase, TonSandboxNode, createTestDatabase, seedCompany } fr
 /**
  * TON deposits through the real follower and the plugin's own toncenter reader, against the
  * toncenter test adapter over @ton/sandbox (the real emulator executes every transfer, mint and
- * bounce; the adapter makes up the blocks: see test/src/harness/tonSandbox.ts).
+ * bounce; the adapter makes up the blocks: see devchains/src/tonSandbox.ts).
  */
 describe('TON deposits through the follower, on the sandbox adapter', () => {
   let t: TestDatabase;

@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Address, Cell, type Transaction, type TupleItem, beginCell, loadMessage, storeMessage } from '@ton/core';
 import type { Blockchain, SendMessageResult } from '@ton/sandbox';
 
 /**
- * A TEST ADAPTER OVER A REAL ENGINE: toncenter's HTTP API v2 on loopback, backed by @ton/sandbox
+ * AN ADAPTER OVER A REAL ENGINE, NOT A NODE: toncenter's HTTP API v2 on loopback, backed by @ton/sandbox
  * (TON's transaction emulator compiled to WebAssembly: the real TVM, wallet and jetton contracts,
  * fees, bounces). No TON node installs here; this lets the plugin's own reader, the follower and a
  * real `walletd serve` run end to end as against toncenter.
@@ -18,9 +16,6 @@ import type { Blockchain, SendMessageResult } from '@ton/sandbox';
  * basechain shard block (seqno n+1, shard 0x8000000000000000), hashes derived from the content.
  * Only the toncenter methods walletd calls are served.
  */
-export const TON_FIXTURES = join(__dirname, '..', '..', 'fixtures', 'ton');
-export const tonFixture = (name: string) => JSON.parse(readFileSync(join(TON_FIXTURES, name), 'utf8'));
-
 const MASTER_SHARD = '-9223372036854775808';
 
 interface Item {
@@ -51,9 +46,15 @@ export class TonSandboxNode {
     this.blocks.push({ seqno: 1, rootHash: genesis, items: [] });
   }
 
-  static async start(): Promise<TonSandboxNode> {
+  /** Paths served beside toncenter's (the playground's `walletd_fund`), given the JSON body's `params`. */
+  private extra: Record<string, (params: unknown[]) => Promise<unknown>> = {};
+
+  static async start(
+    options: { port?: number; extra?: Record<string, (params: unknown[]) => Promise<unknown>> } = {},
+  ): Promise<TonSandboxNode> {
     const { Blockchain } = require('@ton/sandbox') as typeof import('@ton/sandbox');
     const node = new TonSandboxNode(await Blockchain.create());
+    node.extra = options.extra ?? {};
     node.server = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => {
@@ -72,7 +73,7 @@ export class TonSandboxNode {
           });
       });
     });
-    await new Promise<void>((r) => node.server?.listen(0, '127.0.0.1', () => r()));
+    await new Promise<void>((r) => node.server?.listen(options.port ?? 0, '127.0.0.1', () => r()));
     node.url = `http://127.0.0.1:${(node.server.address() as AddressInfo).port}/api/v2`;
     return node;
   }
@@ -216,8 +217,11 @@ export class TonSandboxNode {
         }
         return { '@type': 'ok' };
       }
-      default:
-        throw Object.assign(new Error(`${method} ${name} is not served by the test adapter`), { code: 404 });
+      default: {
+        const extra = this.extra[name];
+        if (extra && method === 'POST') return extra((JSON.parse(body || '{}') as { params?: unknown[] }).params ?? []);
+        throw Object.assign(new Error(`${method} ${name} is not served by the adapter`), { code: 404 });
+      }
     }
   }
 }

@@ -7,7 +7,7 @@ import '@polkadot/api-augment';
 import { ApiPromise, HttpProvider, Keyring } from '@polkadot/api';
 import type { SubmittableExtrinsic } from '@polkadot/api/types';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import { freePort } from './walletdProcess';
+import { freePort } from './freePort';
 
 /**
  * A real Substrate runtime, offline: chopsticks (npm `@acala-network/chopsticks`) executes the

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './walletdProcess';
+import { freePort } from './freePort';
 
 /**
  * A real Bitcoin Core–derived node for the UTXO plugin: Debian has no bitcoind or dogecoind, but
@@ -19,20 +19,6 @@ export interface RegtestNode {
 }
 
 export const litecoindAvailable = (): boolean => spawnSync('litecoind', ['-version'], { stdio: 'ignore' }).status === 0;
-
-/**
- * `describe` for suites that need the node: skipped with a visible line when litecoind is missing,
- * unless WALLETD_REQUIRE_NODES is set (CI), where a missing node fails the run.
- */
-export function describeWithLitecoind(name: string, fn: () => void): void {
-  if (litecoindAvailable()) {
-    describe(name, fn);
-    return;
-  }
-  if (process.env.WALLETD_REQUIRE_NODES) throw new Error('litecoind is required (WALLETD_REQUIRE_NODES is set): apt-get install litecoind');
-  process.stdout.write(`SKIPPED "${name}": litecoind is not installed (apt-get install litecoind)\n`);
-  describe.skip(name, fn);
-}
 
 export async function startLitecoind(): Promise<RegtestNode> {
   const dir = mkdtempSync(join(tmpdir(), 'walletd-ltc-'));
