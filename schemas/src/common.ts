@@ -24,6 +24,16 @@ export const DecimalString = {
   description: 'Exact decimal in display units, never a JSON number',
 } as const;
 
+/**
+ * A decimal that may be negative (reconciliation's drifts: the node holds less than walletd
+ * knows). Never "-0": zero is written "0".
+ */
+export const SignedDecimalString = {
+  type: 'string',
+  pattern: '^(?!-0(\\.0+)?$)-?(0|[1-9][0-9]*)(\\.[0-9]+)?$',
+  description: 'Exact signed decimal in display units, never a JSON number',
+} as const;
+
 /** One recipient of a withdrawal (spec 2.7 `outputs`). */
 export const RecipientAmount = {
   type: 'object',

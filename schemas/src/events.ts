@@ -1,9 +1,12 @@
-import { AmountOfAsset, DecimalString, RecipientAmount, Timestamp } from './common';
+import { AmountOfAsset, DecimalString, RecipientAmount, SignedDecimalString, Timestamp } from './common';
 
-import { CHAINS as CORE_CHAINS, EVENT_TYPES } from '@walletd/core';
+import { CHAINS as CORE_CHAINS, EVENT_TYPES, OPT_IN_EVENT_TYPES } from '@walletd/core';
 
-/** Spec 2.4–2.7: the event envelope and its data. Receivers get exactly these shapes. */
-export { EVENT_TYPES };
+/**
+ * Spec 2.4–2.7: the event envelope and its data. Receivers get exactly these shapes. EVENT_TYPES
+ * are the spec's six (`*`); OPT_IN_EVENT_TYPES reach only a webhook or feed call that names them.
+ */
+export { EVENT_TYPES, OPT_IN_EVENT_TYPES };
 
 // The chain names come from core's registry: one list for the whole project.
 const CHAINS = [...CORE_CHAINS];
@@ -94,6 +97,31 @@ export const WithdrawalEventData = {
   },
 } as const;
 
+/** `reconciliation.drift` / `.cleared` (README "Reconciliation"): opt-in, never sent to `*`. */
+export const ReconciliationEventData = {
+  $id: 'ReconciliationEventData',
+  type: 'object',
+  required: ['chain', 'network', 'walletId', 'address', 'asset', 'status', 'amount', 'indexed', 'pending', 'inFlight', 'onchain'],
+  additionalProperties: false,
+  properties: {
+    chain: { enum: CHAINS },
+    network: { type: 'string' },
+    walletId: { type: 'integer' },
+    address: { type: ['string', 'null'], description: 'the account compared; null for a pooled wallet (its every address summed)' },
+    asset: { $ref: 'Asset' },
+    status: { enum: ['drift', 'cleared'] },
+    amount: {
+      ...SignedDecimalString,
+      description: 'the drift beyond what the known causes explain, signed (positive: the node holds more); "0" when cleared',
+    },
+    indexed: { ...SignedDecimalString, description: "what walletd's ledger credits (negative only if the ledger is wrong)" },
+    pending: { ...DecimalString, description: 'deposits detected, not final' },
+    inFlight: { ...DecimalString, description: 'amounts and fee caps of withdrawals signed or broadcast from here' },
+    onchain: { ...DecimalString, description: 'what the node reports' },
+    previousDrift: { ...SignedDecimalString, description: 'cleared only: the drift announced before' },
+  },
+} as const;
+
 export const EventEnvelope = {
   $id: 'EventEnvelope',
   type: 'object',
@@ -101,12 +129,12 @@ export const EventEnvelope = {
   additionalProperties: false,
   properties: {
     id: { type: 'string', format: 'uuid' },
-    type: { enum: EVENT_TYPES },
+    type: { enum: [...EVENT_TYPES, ...OPT_IN_EVENT_TYPES] },
     chain: { enum: CHAINS },
     network: { type: 'string' },
     companyId: { type: 'integer' },
     createdAt: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' },
-    data: { oneOf: [{ $ref: 'DepositEventData' }, { $ref: 'WithdrawalEventData' }] },
+    data: { oneOf: [{ $ref: 'DepositEventData' }, { $ref: 'WithdrawalEventData' }, { $ref: 'ReconciliationEventData' }] },
   },
 } as const;
 

@@ -6,5 +6,6 @@ export * from './wallets';
 export * from './events';
 export * from './webhooks';
 export * from './chainReads';
+export * from './reconciliation';
 export * from './parameters';
 export * from './requestErrors';

@@ -20,7 +20,9 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz', '/metrics']));
     const names = (path: string, method: string) => doc.paths[path]?.[method]?.parameters?.map((p) => `${p.in}:${p.name}`);
     expect(names('/webhooks/{id}/deliveries/{deliveryId}', 'get')).toEqual(['path:id', 'path:deliveryId']);
-    expect(names('/events', 'get')).toEqual(['query:after', 'query:limit']);
+    expect(names('/events', 'get')).toEqual(['query:after', 'query:limit', 'query:types']);
+    expect(names('/wallets/{id}/reconciliation', 'get')).toEqual(['path:id']);
+    expect(names('/reconciliation', 'get')).toEqual(['query:limit']);
     expect(names('/wallets/{id}/withdrawals', 'get')).toEqual(['path:id', 'query:status', 'query:after', 'query:limit']);
   });
 });

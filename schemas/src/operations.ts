@@ -151,7 +151,8 @@ export const OPERATIONS: Operation[] = [
     method: 'get',
     path: '/events',
     operationId: 'listEvents',
-    summary: 'The ordered event feed (query after, limit 1-1000, default 100)',
+    summary:
+      "The ordered event feed (query after, limit 1-1000, default 100, types: `*` (the default, the spec's six) or a comma-separated list; the opt-in reconciliation.* types only when named; 400 validation_failed for an unknown type)",
     action: 'events:read',
     response: 'EventFeed',
   },
@@ -181,6 +182,24 @@ export const OPERATIONS: Operation[] = [
     summary: 'Confirmed, pending, reserved (held by in-flight withdrawals) and available balance per asset',
     action: 'wallets:read',
     response: 'Balances',
+  },
+  {
+    method: 'get',
+    path: '/wallets/{id}/reconciliation',
+    operationId: 'getWalletReconciliation',
+    summary:
+      "The last comparisons of the wallet's indexed balances with the node's, per address and asset, and how its chain's reconciliation last ran; 404 for a wallet the key does not see",
+    action: 'wallets:read',
+    response: 'WalletReconciliation',
+  },
+  {
+    method: 'get',
+    path: '/reconciliation',
+    operationId: 'listReconciliationDrifts',
+    summary:
+      "Open reconciliation drifts of the key's wallets, newest first (query limit 1-500, default 200; 400 validation_failed otherwise)",
+    action: 'wallets:read',
+    response: 'ReconciliationDriftList',
   },
   {
     method: 'get',

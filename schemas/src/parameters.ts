@@ -41,6 +41,13 @@ export const QUERY_PARAMETERS: Record<string, Parameter[]> = {
       schema: { type: 'string', pattern: '^(0|(0|[1-9][0-9]{0,19})\\.(0|[1-9][0-9]{0,14}))$', default: '0' },
     },
     limit(1000, 100),
+    {
+      name: 'types',
+      in: 'query',
+      description:
+        "`*` (the spec's six) or a comma-separated list of event types and `*`; the opt-in types (reconciliation.drift, reconciliation.cleared) are listed only when named",
+      schema: { type: 'string', pattern: '^(\\*|[a-z]+\\.[a-z]+)(,(\\*|[a-z]+\\.[a-z]+))*$', default: '*' },
+    },
   ],
   getBalances: [
     {
@@ -61,6 +68,7 @@ export const QUERY_PARAMETERS: Record<string, Parameter[]> = {
     { name: 'after', in: 'query', description: 'the `next` id of the previous page', schema: int32Id },
     limit(100, 50),
   ],
+  listReconciliationDrifts: [limit(500, 200)],
   listWithdrawalRequests: [{ name: 'status', in: 'query', description: 'only requests in this state', schema: { enum: REQUEST_STATUSES } }],
 };
 

@@ -2,8 +2,9 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { Address, AddressCreateRequest, AddressList, Balances, Transaction, TransactionList } from './chainReads';
 import { ErrorBody } from './common';
-import { Asset, DepositEventData, EventEnvelope, EventFeed, WithdrawalEventData } from './events';
+import { Asset, DepositEventData, EventEnvelope, EventFeed, ReconciliationEventData, WithdrawalEventData } from './events';
 import { MeResponse } from './me';
+import { ReconciliationCheck, ReconciliationDriftList, WalletReconciliation } from './reconciliation';
 import {
   Delivery,
   DeliveryDetail,
@@ -42,6 +43,7 @@ export const SCHEMAS = {
   Asset,
   DepositEventData,
   WithdrawalEventData,
+  ReconciliationEventData,
   EventEnvelope,
   EventFeed,
   Webhook,
@@ -70,6 +72,9 @@ export const SCHEMAS = {
   WithdrawalRequest,
   WithdrawalRequestList,
   WithdrawalRequestCreateRequest,
+  ReconciliationCheck,
+  WalletReconciliation,
+  ReconciliationDriftList,
 } as const;
 
 export type SchemaId = keyof typeof SCHEMAS;

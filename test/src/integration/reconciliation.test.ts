@@ -1,20 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { type ChainSettings, MasterKey, createLogger } from '@walletd/core';
+import { parseEvent, verifySignature } from '@walletd/receiver';
 import { createDetectPool, createIndexer, type DetectPool, type Follower } from '@walletd/indexer';
-import { loadPlugins, reconcileChain } from '@walletd/server';
+import { type Dispatcher, createDispatcher, loadPlugins, reconcileChain } from '@walletd/server';
 import {
   type Anvil,
   type Seeded,
   type TestApp,
   type TestDatabase,
+  type TestReceiver,
   type TestToken,
   ANVIL_FUNDER,
   call,
   createTestDatabase,
   deployTestToken,
   eventually,
+  expectSchema,
   seedCompany,
   startAnvil,
+  startReceiver,
   startTestApp,
   testConfig,
   testFollower,
@@ -54,6 +58,9 @@ describe('reconciliation on anvil', () => {
   let paying: string;
   let allHook: number;
   let optInHook: number;
+  let optInSecret: string;
+  let rx: TestReceiver;
+  let dispatcher: Dispatcher;
   const masterKey = new MasterKey(randomBytes(32));
   const plugins = loadPlugins();
   const key = { chain: 'ethereum', network: 'devnet' };
@@ -73,6 +80,7 @@ describe('reconciliation on anvil', () => {
   const checks = async () => {
     const res = await api('GET', `/wallets/${walletId}/reconciliation`);
     expect(res.status).toBe(200);
+    expectSchema('WalletReconciliation', res.body);
     return res.body.checks as Check[];
   };
   const at = (all: Check[], address: string, symbol: string) => all.find((c) => c.address === address && c.asset.symbol === symbol);
@@ -107,12 +115,19 @@ describe('reconciliation on anvil', () => {
     for (const a of [clean, skipped, paying]) await anvil.send(a, ETH);
     await usdc.transfer(clean, 5_000_000n);
     await round(3);
-    const hook = async (events: string[]) =>
-      (await api('POST', '/webhooks', { type: 'api', config: { url: 'http://127.0.0.1:9/hook' }, events })).body.id as number;
-    allHook = await hook(['*']);
-    optInHook = await hook(['reconciliation.drift', 'reconciliation.cleared']);
+    rx = await startReceiver();
+    dispatcher = createDispatcher({ config: testConfig(over()), logger: createLogger({ level: 'silent' }), db: t.db, masterKey, plugins });
+    const hook = async (events: string[], url = 'http://127.0.0.1:9/hook') =>
+      (await api('POST', '/webhooks', { type: 'api', config: { url }, events })).body;
+    allHook = (await hook(['*'])).id;
+    // A real receiver: what it is sent is checked with @walletd/receiver and the schemas.
+    const optIn = await hook(['reconciliation.drift', 'reconciliation.cleared'], `${rx.url}/walletd`);
+    optInHook = optIn.id;
+    optInSecret = optIn.signingSecret;
   });
   afterAll(async () => {
+    await dispatcher?.stop();
+    await rx?.close();
     await app.close();
     await pool.close();
     await anvil.stop();
@@ -170,6 +185,7 @@ describe('reconciliation on anvil', () => {
     expect(at(all, skipped, 'USDC')).toMatchObject({ indexed: '0', onchain: '2.5', drift: '2.5', open: true });
     const list = await api('GET', '/reconciliation');
     expect(list.status).toBe(200);
+    expectSchema('ReconciliationDriftList', list.body);
     expect((list.body.drifts as Check[]).map((d) => `${d.asset.symbol} ${d.drift}`).sort()).toEqual(['ETH 0.5', 'USDC 2.5']);
     expect(await driftGauge()).toBe(2);
     // Only the webhook that named the type gets it; `*` is the spec's six.
@@ -179,6 +195,7 @@ describe('reconciliation on anvil', () => {
     const plain = await api('GET', '/events?limit=1000');
     expect((plain.body.events as { type: string }[]).some((e) => e.type.startsWith('reconciliation.'))).toBe(false);
     const feed = await api('GET', '/events?types=reconciliation.drift');
+    expectSchema('EventFeed', feed.body);
     const drifts = feed.body.events as { type: string; data: { address: string; amount: string; asset: { symbol: string } } }[];
     expect(drifts.map((e) => `${e.data.address} ${e.data.asset.symbol} ${e.data.amount}`).sort()).toEqual([
       `${skipped} ETH 0.5`,
@@ -196,6 +213,25 @@ describe('reconciliation on anvil', () => {
     expect(at(await checks(), skipped, 'ETH')).toMatchObject({ drift: '0', open: false });
     expect(await deliveries(optInHook)).toEqual(['reconciliation.drift', 'reconciliation.drift', 'reconciliation.cleared']);
     expect(await driftGauge()).toBe(1);
+
+    // What the opt-in receiver is sent: signed, accepted by @walletd/receiver's parseEvent, and
+    // exactly the schemas' envelope with the reconciliation data.
+    await eventually(
+      async () => {
+        await dispatcher.runOnce();
+        return rx.requests.length;
+      },
+      (n) => n >= 3,
+    );
+    const received = rx.requests.map((r) => {
+      expect(verifySignature(optInSecret, r.rawBody, r.headers['x-service-signature'] as string)).toBe(true);
+      const event = parseEvent(r.rawBody);
+      expectSchema('EventEnvelope', JSON.parse(r.rawBody));
+      return event;
+    });
+    expect(received.map((e) => e.type).sort()).toEqual(['reconciliation.cleared', 'reconciliation.drift', 'reconciliation.drift']);
+    const cleared = received.find((e) => e.type === 'reconciliation.cleared');
+    expect(cleared?.data).toMatchObject({ address: skipped, status: 'cleared', amount: '0', previousDrift: '0.5', onchain: '1' });
 
     // A replay of the `*` webhook's window re-queues the six, not what it never subscribed to.
     const since = new Date(Date.now() - 3_600_000).toISOString();
