@@ -124,5 +124,10 @@ export interface WithdrawalVerbs<R extends ChainReader = ChainReader> {
    */
   checkSigned(prepared: UnsignedWithdrawal, raw: string, fresh?: UnsignedWithdrawal): CheckedSignedWithdrawal;
   broadcast(signed: SignedWithdrawal, reader: R): Promise<void>;
+  /**
+   * `confirmed` only once the mined transaction is compared with `unsigned.intent` (sender, each
+   * recipient and exact amount, the asset, the memo): any other transaction under `txHash` is
+   * `pending`, never this withdrawal paid (the conformance kit's "mined but not the intent").
+   */
   verify(unsigned: UnsignedWithdrawal, txHash: string, reader: R, context?: VerifyContext): Promise<WithdrawalVerdict>;
 }

@@ -1,7 +1,24 @@
 import type { UnsignedWithdrawal, VerifyContext, WithdrawalVerdict } from '@walletd/plugin-kit';
 import { payloadOf } from './payload';
+import { parseTokenContract } from './programs';
 import { signatureStatus } from './signatureStatus';
 import type { SolanaReader } from './solanaReader';
+
+/** The payload pays the intent: its source, recipient, exact amount and asset (SOL, or the mint). */
+function payloadIsIntent(unsigned: UnsignedWithdrawal): boolean {
+  const p = payloadOf(unsigned);
+  const { intent } = unsigned;
+  const [output] = intent.outputs;
+  const token = intent.asset.contractAddress;
+  return (
+    output !== undefined &&
+    intent.outputs.length === 1 &&
+    p.source === (unsigned.sourceAddresses[0] ?? intent.sources[0]) &&
+    p.recipient === output.to &&
+    BigInt(p.amount) === output.amount &&
+    (token ? p.kind === 'token' && p.mint === parseTokenContract(token).mint : p.kind === 'sol')
+  );
+}
 
 export async function verifySolanaWithdrawal(
   unsigned: UnsignedWithdrawal,
@@ -44,15 +61,26 @@ export async function verifySolanaWithdrawal(
   const rent = created.pre === 0n ? created.post : 0n;
   const fee = BigInt(tx.meta.fee) + rent;
   if (tx.meta.err !== null) return { status: 'rejected', confirmations: 0, fee, blockNumber, reason: 'failed_on_chain' };
-  let paid: boolean;
+  // The balances moved as the intent says: the recipient's up by the amount and the source's down
+  // by it (the fee too where it pays it). The recipient's alone would confirm a payment of the same
+  // amount from anyone else under this signature.
+  let paid = payloadIsIntent(unsigned);
   if (p.kind === 'sol') {
     const r = lamportsAt(p.recipient);
-    paid = r.post - r.pre === BigInt(p.amount);
+    const s = lamportsAt(p.source);
+    const spent = BigInt(p.amount) + (p.source === p.feePayer ? BigInt(tx.meta.fee) : 0n);
+    paid &&= r.post - r.pre === BigInt(p.amount) && keys.includes(p.source) && s.pre - s.post === spent;
   } else {
-    const i = keys.indexOf(p.recipientTokenAccount as string);
-    const amount = (list?: { accountIndex: number; mint: string; uiTokenAmount: { amount: string } }[]) =>
-      BigInt(list?.find((b) => b.accountIndex === i && b.mint === p.mint)?.uiTokenAmount.amount ?? '0');
-    paid = i >= 0 && amount(tx.meta.postTokenBalances) - amount(tx.meta.preTokenBalances) === BigInt(p.amount);
+    const tokens = (account: string | undefined, list?: { accountIndex: number; mint: string; uiTokenAmount: { amount: string } }[]) => {
+      const i = account === undefined ? -1 : keys.indexOf(account);
+      return BigInt(list?.find((b) => b.accountIndex === i && b.mint === p.mint)?.uiTokenAmount.amount ?? '0');
+    };
+    const delta = (account: string | undefined) => tokens(account, tx.meta.postTokenBalances) - tokens(account, tx.meta.preTokenBalances);
+    paid &&=
+      keys.includes(p.recipientTokenAccount as string) &&
+      keys.includes(p.sourceTokenAccount as string) &&
+      delta(p.recipientTokenAccount) === BigInt(p.amount) &&
+      delta(p.sourceTokenAccount) === -BigInt(p.amount);
   }
   if (!paid) return { status: 'pending', confirmations: 0, blockNumber };
   const head = await reader.head();

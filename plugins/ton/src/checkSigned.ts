@@ -118,7 +118,7 @@ interface JettonTransfer {
   memo: string | null;
 }
 
-function jettonTransferOf(body: string | null): JettonTransfer | null {
+export function jettonTransferOf(body: string | null): JettonTransfer | null {
   if (!body) return null;
   const s = Cell.fromBase64(body).beginParse();
   if (s.loadUint(32) !== OP_JETTON_TRANSFER) return null;

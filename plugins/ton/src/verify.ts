@@ -2,6 +2,7 @@ import { Address, Cell, type Transaction, loadTransaction } from '@ton/core';
 import type { UnsignedWithdrawal, WithdrawalVerdict } from '@walletd/plugin-kit';
 import { OP_EXCESSES } from './detect';
 import { type TonPayload, VALID_FOR_SECONDS, VALID_UNTIL_SKEW_SECONDS, inMessageHash, payloadOf } from './payload';
+import { paysIntent } from './paysIntent';
 import type { RawTransactionItem, TonReader } from './tonReader';
 
 export async function verifyTonWithdrawal(unsigned: UnsignedWithdrawal, txHash: string, reader: TonReader): Promise<WithdrawalVerdict> {
@@ -26,6 +27,8 @@ export async function verifyTonWithdrawal(unsigned: UnsignedWithdrawal, txHash: 
   let fee = found.totalFees.coins + fwd;
   const blockNumber = await reader.head();
   const onChain = { txHash: found.hash().toString('hex') };
+  // Another send of the source's (another recipient, amount, memo or asset) is not this withdrawal.
+  if (out && !paysIntent(unsigned, out)) return { status: 'pending', confirmations: 0 };
   const walletOk = d.type === 'generic' && d.computePhase.type === 'vm' && d.computePhase.success && d.actionPhase?.success === true;
   if (!walletOk || !out || out.info.type !== 'internal')
     return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain' };

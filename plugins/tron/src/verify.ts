@@ -1,11 +1,43 @@
-import type { UnsignedWithdrawal, VerifyContext, WithdrawalVerdict } from '@walletd/plugin-kit';
+import type { UnsignedWithdrawal, VerifyContext, WithdrawalOutput, WithdrawalVerdict } from '@walletd/plugin-kit';
 import { tronMatchKey } from './addresses';
 import { TRANSFER_TOPIC } from './detectTransfers';
 import { payloadOf } from './payload';
 import type { TronReader } from './tronReader';
 
+interface TronTxJson {
+  txID?: string;
+  ret?: { contractRet?: string }[];
+  raw_data?: {
+    contract?: { type?: string; parameter?: { value?: { owner_address?: unknown; to_address?: unknown; amount?: unknown } } }[];
+    data?: unknown;
+  };
+}
+
+const sameAccount = (nodeHex: unknown, address: string): boolean =>
+  typeof nodeHex === 'string' && /^41[0-9a-fA-F]{40}$/.test(nodeHex) && nodeHex.slice(2).toLowerCase() === tronMatchKey(address);
+
 /**
- * Paid only when included and successful: a TRX transfer whose `contractRet` is SUCCESS, a TRC-20
+ * One TransferContract from the source to the output's recipient for exactly its amount (the node
+ * sends the amount as a JSON integer, parsed losslessly: a number only when exact), carrying the
+ * output's memo when it has one.
+ */
+function paysIntent(tx: TronTxJson, source: string, output: WithdrawalOutput): boolean {
+  const contracts = tx.raw_data?.contract ?? [];
+  const contract = contracts[0];
+  if (contracts.length !== 1 || contract?.type !== 'TransferContract') return false;
+  const value = contract.parameter?.value ?? {};
+  const amount = value.amount;
+  const exact =
+    (typeof amount === 'number' && Number.isSafeInteger(amount) && BigInt(amount) === output.amount) ||
+    (typeof amount === 'string' && /^[0-9]+$/.test(amount) && BigInt(amount) === output.amount);
+  const data = typeof tx.raw_data?.data === 'string' ? tx.raw_data.data.toLowerCase() : '';
+  const memo = output.memo !== undefined ? Buffer.from(output.memo, 'utf8').toString('hex') : '';
+  return exact && sameAccount(value.owner_address, source) && sameAccount(value.to_address, output.to) && data === memo;
+}
+
+/**
+ * Paid only when included, successful and the intent: a TRX transfer from the source to the
+ * recipient for the exact amount (and memo) whose `contractRet` is SUCCESS, a TRC-20
  * call whose receipt result is SUCCESS and that emitted the matching Transfer log (the
  * intent's contract, from the source, to the recipient, the exact amount; without it the
  * withdrawal stays pending). Reverted, out of energy or any other failure: `failed_on_chain`,
@@ -34,13 +66,17 @@ export async function verifyTronWithdrawal(
         ? BigInt(info.fee as number | string)
         : BigInt((info.receipt?.energy_fee as number) ?? 0) + BigInt((info.receipt?.net_fee as number) ?? 0);
     const p = payloadOf(unsigned);
+    const source = unsigned.sourceAddresses[0] ?? p.owner;
+    const [output] = unsigned.intent.outputs;
+    const token = unsigned.intent.asset.contractAddress;
     const failed = { status: 'rejected' as const, confirmations: 0, fee, blockNumber, reason: 'failed_on_chain' as const };
     if (info.result === 'FAILED') return failed;
-    if (p.kind === 'trc20') {
+    if (!output) return { status: 'pending', confirmations: 0, blockNumber };
+    if (token) {
       if (info.receipt?.result !== 'SUCCESS') return failed;
-      const contract = tronMatchKey(p.contract as string);
-      const from = tronMatchKey(p.owner).padStart(64, '0');
-      const to = tronMatchKey(p.to).padStart(64, '0');
+      const contract = tronMatchKey(token);
+      const from = tronMatchKey(source).padStart(64, '0');
+      const to = tronMatchKey(output.to).padStart(64, '0');
       const paid = (info.log ?? []).some(
         (l) =>
           l.address?.toLowerCase() === contract &&
@@ -50,14 +86,14 @@ export async function verifyTronWithdrawal(
           l.topics[2]?.toLowerCase() === to &&
           typeof l.data === 'string' &&
           /^[0-9a-fA-F]{64}$/.test(l.data) &&
-          BigInt(`0x${l.data}`) === BigInt(p.amount),
+          BigInt(`0x${l.data}`) === output.amount,
       );
       if (!paid) return { status: 'pending', confirmations: 0, blockNumber };
     } else {
-      const tx = await reader.http.post<{ txID?: string; ret?: { contractRet?: string }[] }>('/wallet/gettransactionbyid', {
-        value: txHash,
-      });
-      if (tx.txID === undefined) return { status: 'pending', confirmations: 0, blockNumber };
+      const tx = await reader.http.post<TronTxJson>('/wallet/gettransactionbyid', { value: txHash });
+      // Success alone would confirm any mined transaction under this hash (the conformance kit's
+      // "mined but not the intent"): the transaction itself must pay the intent.
+      if (tx.txID === undefined || !paysIntent(tx, source, output)) return { status: 'pending', confirmations: 0, blockNumber };
       if (tx.ret?.[0]?.contractRet !== 'SUCCESS') return failed;
     }
     const head = await reader.head();

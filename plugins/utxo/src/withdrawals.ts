@@ -16,6 +16,7 @@ import { keyScript, scriptOf } from './addresses';
 import { coinsToUnits } from './coins';
 import { bip32, bitcoin } from './libs';
 import { nodeRefusal } from './nodeRefusal';
+import { minedTransaction, paysIntent } from './paysIntent';
 import { type UtxoNetwork, utxoNetwork } from './networks';
 import type { UtxoReader } from './utxoReader';
 
@@ -228,7 +229,8 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
     },
 
     /**
-     * In the mempool: pending. In a block: confirmations from `gettxout` on one of its outputs
+     * In the mempool: pending. In a block and exactly the prepared transaction paying the intent
+     * (paysIntent.ts; otherwise pending): confirmations from `gettxout` on one of its outputs
      * (works without -txindex); the fee is exact (inputs − outputs). Gone: `missing` while its
      * coins are unspent (sent again), otherwise rejected: `reorg` if it had been mined, else
      * `mempool_dropped` (replaced or double-spent).
@@ -242,12 +244,10 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
         const out = (await utxo.call<{ confirmations: number; bestblock: string } | null>('gettxout', [txHash, n, false])).result;
         if (out && out.confirmations > 0) {
           const height = BigInt((await utxo.call<number>('getblockcount', [])).result);
-          return {
-            status: 'confirmed',
-            confirmations: out.confirmations,
-            fee: unsigned.fee,
-            blockNumber: height - BigInt(out.confirmations) + 1n,
-          };
+          const blockNumber = height - BigInt(out.confirmations) + 1n;
+          if (!paysIntent(unsigned, await minedTransaction(utxo, txHash, blockNumber)))
+            return { status: 'pending', confirmations: 0, blockNumber };
+          return { status: 'confirmed', confirmations: out.confirmations, fee: unsigned.fee, blockNumber };
         }
       }
       let unspent = true;
@@ -258,7 +258,8 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
       // Its coins are spent and its own outputs are not in the UTXO set: by it (outputs already spent
       // too, e.g. the change re-used) or by another transaction. Ask for it directly when possible.
       try {
-        const tx = (await utxo.call<{ confirmations?: number }>('getrawtransaction', [txHash, true])).result;
+        const tx = (await utxo.call<{ confirmations?: number; hex?: string }>('getrawtransaction', [txHash, true])).result;
+        if ((tx.confirmations ?? 0) > 0 && !paysIntent(unsigned, tx.hex ?? '')) return { status: 'pending', confirmations: 0 };
         if ((tx.confirmations ?? 0) > 0) {
           const height = BigInt((await utxo.call<number>('getblockcount', [])).result);
           return {

@@ -272,6 +272,9 @@ export function createXrpWithdrawals(): WithdrawalVerbs<XrpReader> {
         return { status: 'rejected', confirmations, fee, blockNumber, reason: 'failed_on_chain' };
       const r = recipientOf(unsigned.intent);
       const paid = found.tx ?? {};
+      // Another account's transaction (or not a Payment) under this hash is not this withdrawal.
+      if (paid.TransactionType !== 'Payment' || paid.Account !== (unsigned.sourceAddresses[0] ?? unsigned.intent.sources[0]))
+        return { status: 'pending', confirmations: 0, blockNumber };
       if (
         paid.Destination !== r.account ||
         paid.DestinationTag !== r.tag ||

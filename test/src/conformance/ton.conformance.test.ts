@@ -56,10 +56,7 @@ describePluginConformance({
 
 // Withdrawals executed by the real emulator behind the toncenter test adapter (devchains/src/tonSandbox.ts).
 describeWithdrawalConformance(createTonPlugin(), {
-  notCovered: withdrawalGaps('ton', {
-    'not-the-intent':
-      'KNOWN GAP: ton verify confirms a transaction it is handed without comparing its outputs with the intent (found by this kit, not fixed in this change)',
-  }),
+  notCovered: withdrawalGaps('ton'),
   chain: 'ton',
   network: 'localnet',
   asset: nativeAsset('ton', 'localnet'),

@@ -113,10 +113,7 @@ describePluginConformance({
 // expiry as a node would; it executes nothing: see test/src/harness/recordedTronNode.ts).
 for (const network of networks) {
   describeWithdrawalConformance(createTronPlugin(), {
-    notCovered: withdrawalGaps('tron', {
-      'not-the-intent':
-        'KNOWN GAP: tron verify confirms a native TRX transaction without comparing it with the intent (found by this kit, not fixed in this change)',
-    }),
+    notCovered: withdrawalGaps('tron'),
     chain: 'tron',
     network,
     asset: nativeAsset('tron', network),

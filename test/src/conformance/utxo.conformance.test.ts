@@ -69,10 +69,7 @@ const utxo = createUtxoPlugin();
 const elsewhere = openWalletSecret(Buffer.from('legal winner thank year wave sausage worth useful legal winner thank yellow'));
 describeWithLitecoind('UTXO withdrawals on regtest', () =>
   describeWithdrawalConformance(utxo, {
-    notCovered: withdrawalGaps('utxo', {
-      'not-the-intent':
-        'KNOWN GAP: utxo verify confirms a transaction it is handed without comparing its outputs with the intent (found by this kit, not fixed in this change)',
-    }),
+    notCovered: withdrawalGaps('utxo'),
     chain: 'bitcoin',
     network: 'regtest',
     asset: nativeAsset('bitcoin', 'regtest'),
