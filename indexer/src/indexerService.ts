@@ -47,6 +47,8 @@ export interface IndexerDeps {
   databaseDir?: string;
   /** Compares indexed balances with the node's while leading a chain (README "Reconciliation"). */
   reconciler?: Reconciler;
+  /** Runs the sweep rules of the chain while leading it (README "Sweeps"): the same loop, its own interval. */
+  sweeper?: Reconciler;
 }
 
 /** One configured chain's parts, as its loops use them. */
@@ -147,6 +149,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     const withdrawals = trackWithdrawalsWhileLeading(settings, follower, lease, outage, held);
     const leading = () => running && lease.epoch() !== null;
     const reconciling = reconcileWhileLeading(deps.reconciler, { key: where, logger, leading, held, sleep });
+    const sweeping = reconcileWhileLeading(deps.sweeper, { key: where, logger, leading, held, sleep });
     try {
       while (running && lease.epoch() !== null) {
         const poll = settings.pollIntervalMs ?? 2000;
@@ -197,7 +200,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       }
     } finally {
       wakeAll(); // a reconciliation waiting out its interval ends now
-      await Promise.all([withdrawals, reconciling]);
+      await Promise.all([withdrawals, reconciling, sweeping]);
       await health.flush();
       clearInterval(beat);
       // The stop is now the new leader's to report; this process no longer knows.

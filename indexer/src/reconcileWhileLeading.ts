@@ -3,6 +3,8 @@ import { LeaseLostError } from './chainLease';
 
 /** The reconciliation the indexer runs per chain it leads (the server's `reconcileChain`). */
 export interface Reconciler {
+  /** In the log line of a failed run ("reconciliation" unless told: the sweeper runs in the same loop). */
+  name?: string;
   /** Between two runs; 0 turns reconciliation off. */
   intervalMs: number;
   /** One run over the chain's next addresses; ends early when `shouldStop` says so. */
@@ -39,7 +41,7 @@ export async function reconcileWhileLeading(reconciler: Reconciler | undefined, 
       await reconciler.run(key, () => !loop.leading());
     } catch (err) {
       if (err instanceof LeaseLostError) break;
-      logger.warn({ err, ...key }, 'reconciliation run failed; trying again next interval');
+      logger.warn({ err, ...key }, `${reconciler.name ?? 'reconciliation'} run failed; trying again next interval`);
     }
   }
 }

@@ -88,6 +88,11 @@ export const WithdrawalEventData = {
     asset: { $ref: 'Asset' },
     fromAddress: { type: 'string' },
     sourceAddresses: { type: 'array', items: { type: 'string' }, minItems: 1 },
+    kind: {
+      enum: ['payout', 'sweep'],
+      description: 'sweep: made by a sweep rule (README "Sweeps"); absent on events recorded before sweeps',
+    },
+    sweepRuleId: { type: 'integer', description: 'with kind sweep: the rule that made it' },
     toAddress: { type: 'string' },
     memo: { type: 'string', description: 'with toAddress: the memo the transaction carried, when it had one' },
     destinationTag: { type: 'integer', minimum: 0, description: 'with toAddress: the destination tag, when it had one' },

@@ -7,5 +7,6 @@ export * from './events';
 export * from './webhooks';
 export * from './chainReads';
 export * from './reconciliation';
+export * from './sweeps';
 export * from './parameters';
 export * from './requestErrors';

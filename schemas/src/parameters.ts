@@ -18,6 +18,7 @@ const bigId = { type: 'integer', minimum: 1, maximum: 9007199254740991 } as cons
 export const PATH_PARAMETERS: Record<string, Parameter> = {
   id: { name: 'id', in: 'path', required: true, description: 'the resource id', schema: int32Id },
   deliveryId: { name: 'deliveryId', in: 'path', required: true, description: 'the delivery id', schema: bigId },
+  ruleId: { name: 'ruleId', in: 'path', required: true, description: 'the sweep rule id', schema: int32Id },
 };
 
 const limit = (max: number, dflt: number): Parameter => ({

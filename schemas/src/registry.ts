@@ -5,6 +5,7 @@ import { ErrorBody } from './common';
 import { Asset, DepositEventData, EventEnvelope, EventFeed, ReconciliationEventData, WithdrawalEventData } from './events';
 import { MeResponse } from './me';
 import { ReconciliationCheck, ReconciliationDriftList, WalletReconciliation } from './reconciliation';
+import { SweepRule, SweepRuleCreateRequest, SweepRuleList, SweepRuleUpdateRequest } from './sweeps';
 import {
   Delivery,
   DeliveryDetail,
@@ -75,6 +76,10 @@ export const SCHEMAS = {
   ReconciliationCheck,
   WalletReconciliation,
   ReconciliationDriftList,
+  SweepRule,
+  SweepRuleList,
+  SweepRuleCreateRequest,
+  SweepRuleUpdateRequest,
 } as const;
 
 export type SchemaId = keyof typeof SCHEMAS;

@@ -15,6 +15,7 @@ import { addressesRouter } from './routes/addresses';
 import { dashboardOnly } from './routes/dashboardOnly';
 import { eventsRouter } from './routes/events';
 import { reconciliationRouter } from './routes/reconciliation';
+import { sweepRulesRouter } from './routes/sweepRules';
 import { meRouter } from './routes/me';
 import { probesRouter } from './routes/probes';
 import { transactionsRouter } from './routes/transactions';
@@ -82,6 +83,7 @@ export function createApp(base: Common): App {
   webhooksRouter(common, new DestinationPolicy(config.webhooks.allowCidrs), limiters.writes, v1);
   eventsRouter(common, v1);
   reconciliationRouter(common, v1);
+  sweepRulesRouter(common, limiters.writes, v1);
   app.use('/v1', v1);
   metrics?.mount('/v1', v1);
 

@@ -23,3 +23,4 @@ export * from './services/withdrawals/view';
 export { CONSOLE_CSP, createConsoleApp } from './console/consoleApp';
 export { inviteMember } from './console/inviteMember';
 export * from './services/reconciliation';
+export * from './services/sweeps';

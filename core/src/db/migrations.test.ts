@@ -32,6 +32,7 @@ describe('migrations', () => {
         '020_history_indexes',
         '023_delivery_retention',
         '024_reconciliation',
+        '025_sweep_rules',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -74,6 +74,9 @@ export interface WithdrawalRow {
   send_claim: string | null;
   send_until: Date | null;
   created_by_key: number | null;
+  /** 'sweep' when a sweep rule made it (migration 025), else 'payout'. */
+  kind: 'payout' | 'sweep';
+  sweep_rule_id: number | null;
   created_at: Date;
   updated_at: Date;
   signed_at: Date | null;
@@ -121,7 +124,10 @@ export function withdrawalData(row: WithdrawalRow, status: 'broadcast' | 'confir
     asset,
     fromAddress: row.from_address,
     sourceAddresses: row.source_addresses,
+    // Rows written before migration 025 read as payouts.
+    kind: row.kind ?? 'payout',
   };
+  if (row.sweep_rule_id !== null && row.sweep_rule_id !== undefined) data.sweepRuleId = row.sweep_rule_id;
   // One recipient: its memo and tag beside toAddress (as a deposit's are); several: in each output.
   if (row.outputs.length === 1 && row.to_address) Object.assign(data, { toAddress: row.to_address }, outputMemo(row.outputs[0] ?? {}));
   else data.outputs = row.outputs.map((o) => ({ toAddress: o.toAddress, amount: show(o.amount), ...outputMemo(o) }));

@@ -1,3 +1,4 @@
+import { SWEEP_TICK_MS, runSweeps } from '../services/sweeps';
 import type { Server } from 'node:http';
 import { ConfigError, type Db, createLogger, createMetrics, loadConfig } from '@walletd/core';
 import { createApp } from '../app';
@@ -141,6 +142,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
           intervalMs: config.reconciliation.intervalMs,
           run: (key, shouldStop) => reconcileChain({ db: rt.db, config, plugins, shouldStop }, key),
         },
+        // Sweep rules run where the chain is led: one process per chain (README "Sweeps").
+        sweeper: { name: 'sweep', intervalMs: SWEEP_TICK_MS, run: (key, shouldStop) => runSweeps(common, key, shouldStop) },
       });
       indexer.start();
     }

@@ -21,6 +21,7 @@ import * as m019AuditAppendOnly from './019_audit_append_only';
 import * as m020HistoryIndexes from './020_history_indexes';
 import * as m023DeliveryRetention from './023_delivery_retention';
 import * as m024Reconciliation from './024_reconciliation';
+import * as m025SweepRules from './025_sweep_rules';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '020_history_indexes': m020HistoryIndexes,
   '023_delivery_retention': m023DeliveryRetention,
   '024_reconciliation': m024Reconciliation,
+  '025_sweep_rules': m025SweepRules,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -27,6 +27,8 @@ export interface PrepareInput {
   keyId: number | null;
   /** Set when the withdrawal comes from an approved request, with its distinct approvals. */
   request: { id: number; approvals: number } | null;
+  /** Set when a sweep rule makes it: recorded as kind 'sweep' with the rule (services/sweeps). */
+  sweepRuleId?: number | null;
 }
 
 export interface Prepared {
@@ -222,6 +224,7 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
         status: 'prepared',
         unsigned_tx: storedUnsigned(unsigned),
         created_by_key: input.keyId,
+        ...(input.sweepRuleId ? { kind: 'sweep', sweep_rule_id: input.sweepRuleId } : {}),
       })
       .onConflict(['company_id', 'idempotency_key'])
       .ignore()
@@ -250,6 +253,7 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
         asset: intent.asset.key,
         amount: amount.toString(),
         ...(input.request ? { requestId: input.request.id } : {}),
+        ...(input.sweepRuleId ? { sweepRuleId: input.sweepRuleId } : {}),
       },
     });
     return { row, replayed: false };

@@ -35,6 +35,8 @@ export interface RequestRow {
   idempotency_key: string | null;
   intent_hash: string | null;
   last_error: string | null;
+  /** Migration 025: a sweep waiting for approval names its rule. */
+  sweep_rule_id: number | null;
   decided_at: Date | null;
   created_at: Date;
   updated_at: Date;

@@ -14,8 +14,10 @@ export interface ProposeInput {
   intent: ResolvedIntent;
   note: string | null;
   idempotencyKey: string | null;
-  keyId: number;
+  keyId: number | null;
   memberId: number | null;
+  /** A sweep waiting for approval: its withdrawal, once approved, is a sweep of this rule. */
+  sweepRuleId?: number | null;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function proposeWithdrawal(
       required_approvals: required,
       idempotency_key: input.idempotencyKey,
       intent_hash: hash,
+      ...(input.sweepRuleId ? { kind: 'sweep', sweep_rule_id: input.sweepRuleId } : {}),
     })
     .onConflict(['company_id', 'idempotency_key'])
     .ignore()
@@ -80,7 +83,8 @@ export async function proposeWithdrawal(
   }
   await audit(db, {
     companyId: wallet.company_id,
-    actorType: 'api_key',
+    // Without a key walletd proposed it itself (a sweep rule's run).
+    actorType: input.keyId === null ? 'system' : 'api_key',
     actorId: input.keyId,
     action: 'withdrawal_request.proposed',
     targetType: 'withdrawal_request',
@@ -221,6 +225,7 @@ export async function prepareApprovedRequest(common: Common, requestId: number, 
       idempotencyKey: `request:${req.id}`,
       keyId: null,
       request: { id: req.id, approvals },
+      sweepRuleId: req.sweep_rule_id,
     });
     const [updated] = (await db('withdrawal_requests')
       .where({ id: req.id })

@@ -6,6 +6,8 @@ export interface WithdrawalView {
   id: number;
   walletId: number;
   requestId: number | null;
+  kind: 'payout' | 'sweep';
+  sweepRuleId: number | null;
   status: string;
   chain: string;
   network: string;
@@ -58,6 +60,8 @@ export async function toWithdrawalView(db: Db, row: WithdrawalRow, withHistory =
     id: row.id,
     walletId: row.wallet_id,
     requestId: row.request_id,
+    kind: row.kind,
+    sweepRuleId: row.sweep_rule_id,
     status: row.status,
     chain: row.chain,
     network: row.network,

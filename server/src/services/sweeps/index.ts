@@ -1,0 +1,4 @@
+export * from './runSweeps';
+export * from './sweepRule';
+export * from './sweepRules';
+export * from './sweepSource';

@@ -1,0 +1,138 @@
+import { BaseError, type Db } from '@walletd/core';
+import type { Common } from '../../context';
+import type { WalletRow } from '../../http/scope';
+import { audit } from '../audit';
+import { pooledFunds } from '../funds/requireFunds';
+import { decidePolicies } from '../policies';
+import { resolveIntent } from '../withdrawals/intent';
+import { type SweepRuleBody, type SweepRuleRow, checkTrigger, ruleAmount, ruleAsset } from './sweepRule';
+
+/**
+ * The destination as the chain writes it, refused when it is not an address of the chain (400) or
+ * when a destination policy denies it (403 policy_denied: decided for the smallest amount, so only
+ * deny/allow lists can refuse here; amount limits are decided at each sweep).
+ */
+async function checkedDestination(common: Common, wallet: WalletRow, asset: string, destination: string): Promise<string> {
+  const intent = resolveIntent(common.config, common.plugins, wallet, { asset, toAddress: destination, amount: '1' });
+  const smallest = { ...intent, outputs: intent.outputs.map((o) => ({ ...o, amount: 1n })) };
+  const decision = await decidePolicies(common.db, common.plugins, wallet, smallest, null);
+  if (decision.outcome === 'refuse' && decision.code === 'policy_denied')
+    throw new BaseError('policy_denied', `sweep destination ${destination}: ${decision.message}`, {
+      details: { policyIds: decision.policyIds },
+    });
+  return intent.outputs[0]?.to ?? destination;
+}
+
+/** UTXO chains pool the wallet's coins: a sweep there is a consolidation, not built yet (README "Sweeps"). */
+function refusePooled(common: Common, wallet: WalletRow): void {
+  const plugin = common.plugins.forChain(wallet.chain);
+  if (!plugin?.withdrawals || pooledFunds(plugin, wallet.chain))
+    throw new BaseError(
+      'unprocessable',
+      `sweep rules are available on account chains; ${wallet.chain} pools its coins (consolidation is not built yet)`,
+    );
+}
+
+export async function createSweepRule(common: Common, wallet: WalletRow, body: SweepRuleBody, keyId: number | null): Promise<SweepRuleRow> {
+  refusePooled(common, wallet);
+  const asset = resolveIntent(common.config, common.plugins, wallet, {
+    asset: body.asset as string,
+    toAddress: body.destination,
+    amount: '1',
+  }).asset;
+  const destination = await checkedDestination(common, wallet, asset.key, body.destination as string);
+  const threshold = ruleAmount(body.threshold as string, asset, 'threshold', false);
+  const minLeft = ruleAmount(body.minLeft ?? '0', asset, 'minLeft', true);
+  const trigger = body.trigger as SweepRuleRow['trigger'];
+  const interval = body.intervalSeconds ?? null;
+  checkTrigger(trigger, interval);
+  return common.db.transaction(async (trx) => {
+    const [row] = (await trx('sweep_rules')
+      .insert({
+        company_id: wallet.company_id,
+        wallet_id: wallet.id,
+        asset_key: asset.key,
+        destination,
+        threshold: threshold.toString(),
+        min_left: minLeft.toString(),
+        trigger,
+        interval_seconds: interval,
+        enabled: body.enabled ?? true,
+        created_by_key: keyId,
+      })
+      .returning('*')) as SweepRuleRow[];
+    const rule = row as SweepRuleRow;
+    await audit(trx, {
+      companyId: wallet.company_id,
+      actorType: keyId === null ? 'system' : 'api_key',
+      actorId: keyId,
+      action: 'sweep_rule.created',
+      targetType: 'sweep_rule',
+      targetId: rule.id,
+      details: { walletId: wallet.id, asset: asset.key, destination, threshold: rule.threshold, minLeft: rule.min_left, trigger },
+    });
+    return rule;
+  });
+}
+
+export async function listSweepRules(db: Db, walletId: number): Promise<SweepRuleRow[]> {
+  return (await db('sweep_rules').where({ wallet_id: walletId }).whereNull('deleted_at').orderBy('id')) as SweepRuleRow[];
+}
+
+export async function sweepRuleOf(db: Db, wallet: WalletRow, id: number): Promise<SweepRuleRow> {
+  const row = (await db('sweep_rules').where({ id, wallet_id: wallet.id }).whereNull('deleted_at').first()) as SweepRuleRow | undefined;
+  if (!row) throw new BaseError('not_found', `sweep rule ${id} not found on wallet ${wallet.id}`);
+  return row;
+}
+
+/** The fields given replace the stored ones; the trigger and interval are checked together as they will be stored. */
+export async function updateSweepRule(
+  common: Common,
+  wallet: WalletRow,
+  rule: SweepRuleRow,
+  body: SweepRuleBody,
+  keyId: number | null,
+): Promise<SweepRuleRow> {
+  const asset = ruleAsset(common, wallet, rule.asset_key);
+  const changes: Record<string, unknown> = {};
+  if (body.destination !== undefined) changes.destination = await checkedDestination(common, wallet, asset.key, body.destination);
+  if (body.threshold !== undefined) changes.threshold = ruleAmount(body.threshold, asset, 'threshold', false).toString();
+  if (body.minLeft !== undefined) changes.min_left = ruleAmount(body.minLeft, asset, 'minLeft', true).toString();
+  if (body.enabled !== undefined) changes.enabled = body.enabled;
+  const trigger = body.trigger ?? rule.trigger;
+  // Switching to the deposit trigger drops the interval; a new interval alone keeps the trigger.
+  const interval = body.intervalSeconds ?? (trigger === 'deposit' ? null : rule.interval_seconds);
+  checkTrigger(trigger, interval);
+  Object.assign(changes, { trigger, interval_seconds: interval });
+  return common.db.transaction(async (trx) => {
+    const [row] = (await trx('sweep_rules')
+      .where({ id: rule.id })
+      .update({ ...changes, updated_at: trx.fn.now() })
+      .returning('*')) as SweepRuleRow[];
+    await audit(trx, {
+      companyId: wallet.company_id,
+      actorType: keyId === null ? 'system' : 'api_key',
+      actorId: keyId,
+      action: 'sweep_rule.updated',
+      targetType: 'sweep_rule',
+      targetId: rule.id,
+      details: { ...body },
+    });
+    return row as SweepRuleRow;
+  });
+}
+
+/** Kept as a row (withdrawals name it); no new sweep starts from it. */
+export async function deleteSweepRule(common: Common, wallet: WalletRow, rule: SweepRuleRow, keyId: number | null): Promise<void> {
+  await common.db.transaction(async (trx) => {
+    await trx('sweep_rules').where({ id: rule.id }).update({ deleted_at: trx.fn.now(), enabled: false, updated_at: trx.fn.now() });
+    await audit(trx, {
+      companyId: wallet.company_id,
+      actorType: keyId === null ? 'system' : 'api_key',
+      actorId: keyId,
+      action: 'sweep_rule.deleted',
+      targetType: 'sweep_rule',
+      targetId: rule.id,
+    });
+  });
+}

@@ -1,0 +1,126 @@
+import { type AssetRef, BaseError, type Chain, type WithdrawalRow, isBaseError, nativeAsset } from '@walletd/core';
+import type { Common } from '../../context';
+import type { WalletRow } from '../../http/scope';
+import { ledger } from '../funds/ledger';
+import { broadcastWithdrawal, cancelWithdrawal } from '../withdrawals/broadcast';
+import { type ResolvedIntent, chainAccess } from '../withdrawals/intent';
+import { inFlight, onNode, prepareWithdrawal } from '../withdrawals/prepare';
+import { proposeWithdrawal } from '../withdrawals/requests';
+import { signWithdrawal } from '../withdrawals/send';
+import type { SweepRuleRow } from './sweepRule';
+
+/** What one source address came to in a run. */
+export type SweepOutcome =
+  | { status: 'below_threshold' }
+  | { status: 'sent'; withdrawalId: number; replayed: boolean }
+  | { status: 'awaiting_approval'; requestId: number }
+  | { status: 'settled'; withdrawalId: number };
+
+/**
+ * Takes a sweep withdrawal as far as it goes: a prepared one is signed, a signed one sent. Used
+ * for a fresh sweep and, on every run, for the rule's sweeps a crash (or an approval) left
+ * prepared or signed. A signature refused for funds (the fee rose since prepare, so amount plus
+ * the new fee cap no longer fits) cancels it: the funds are freed and the next window sweeps anew.
+ */
+export async function carryOn(common: Common, row: WithdrawalRow): Promise<WithdrawalRow> {
+  let cur = row;
+  if (cur.status === 'prepared') {
+    try {
+      cur = await signWithdrawal(common, cur.id, null);
+    } catch (e) {
+      if (isBaseError(e) && e.code === 'insufficient_funds') await cancelWithdrawal(common, cur.id);
+      throw e;
+    }
+  }
+  if (cur.status === 'signed') cur = await broadcastWithdrawal(common, cur.id);
+  return cur;
+}
+
+/** What the source may give: credited minus what in-flight withdrawals hold there (the same ledger prepare checks). */
+async function available(common: Common, wallet: WalletRow, source: string, asset: AssetRef, native: AssetRef): Promise<bigint> {
+  const held = (await ledger(common.db, { walletId: wallet.id, address: source, nativeKey: native.key })).get(asset.key);
+  return held ? held.credited - held.reserved : 0n;
+}
+
+/**
+ * The fee cap of sending this asset from `source` now: the plugin builds a one-unit transfer (an
+ * EVM native transfer's gas does not depend on the amount), so the sweep can leave exactly it.
+ */
+async function feeCap(common: Common, wallet: WalletRow, source: string, asset: AssetRef, to: string): Promise<bigint> {
+  const access = chainAccess(common.config, common.plugins, wallet.chain, wallet.network);
+  const reader = access.readers.readerFor(access.settings);
+  const unsigned = await onNode(wallet.chain, wallet.network, async () =>
+    access.verbs.build(
+      { chain: wallet.chain as Chain, network: wallet.network, asset, outputs: [{ to, amount: 1n }], sources: [source] },
+      reader,
+      { inFlight: await inFlight(common.db, wallet.id) },
+    ),
+  );
+  return unsigned.fee;
+}
+
+/**
+ * One source address of a rule in one run, under `key` (rule, run window, address: a crash and
+ * restart finds the same withdrawal or request by it and never sends twice). The amount is what
+ * the address may give less `minLeft`, and, for the native asset, less the fee cap (the
+ * transaction pays its own fee; what the fee comes to below its cap stays on the address). A
+ * policy asking for approval turns it into a withdrawal request, like any withdrawal above the limit.
+ */
+export async function sweepSource(
+  common: Common,
+  wallet: WalletRow,
+  rule: SweepRuleRow,
+  asset: AssetRef,
+  source: string,
+  key: string,
+): Promise<SweepOutcome> {
+  const { db, plugins } = common;
+  const done = (await db('withdrawals').where({ company_id: wallet.company_id, idempotency_key: key }).first()) as
+    | WithdrawalRow
+    | undefined;
+  if (done) {
+    if (done.status !== 'prepared' && done.status !== 'signed') return { status: 'settled', withdrawalId: done.id };
+    return { status: 'sent', withdrawalId: (await carryOn(common, done)).id, replayed: true };
+  }
+  const asked = (await db('withdrawal_requests').where({ company_id: wallet.company_id, idempotency_key: key }).first('id')) as
+    | { id: number }
+    | undefined;
+  if (asked) return { status: 'awaiting_approval', requestId: asked.id };
+
+  const native = nativeAsset(wallet.chain as Chain, wallet.network);
+  const free = await available(common, wallet, source, asset, native);
+  if (free < BigInt(rule.threshold)) return { status: 'below_threshold' };
+  let amount = free - BigInt(rule.min_left);
+  if (asset.key === native.key) amount -= await feeCap(common, wallet, source, asset, rule.destination);
+  if (amount <= 0n) return { status: 'below_threshold' };
+
+  const plugin = plugins.forChain(wallet.chain);
+  if (!plugin) throw new BaseError('unprocessable', `no plugin serves ${wallet.chain}`);
+  const match = (a: string) => plugin.matchKey(wallet.chain as Chain, wallet.network, a);
+  const intent: ResolvedIntent = {
+    asset,
+    outputs: [{ to: rule.destination, toKey: match(rule.destination), amount }],
+    from: { address: source, matchKey: match(source) },
+  };
+  try {
+    const { row, replayed } = await prepareWithdrawal(common, wallet, {
+      intent,
+      idempotencyKey: key,
+      keyId: null,
+      request: null,
+      sweepRuleId: rule.id,
+    });
+    return { status: 'sent', withdrawalId: (await carryOn(common, row)).id, replayed };
+  } catch (e) {
+    if (!isBaseError(e) || e.code !== 'policy_approval_required') throw e;
+    const { row } = await proposeWithdrawal(db, plugins, wallet, {
+      intent,
+      note: `sweep rule ${rule.id}: ${source} to ${rule.destination}`,
+      idempotencyKey: key,
+      keyId: null,
+      memberId: null,
+      sweepRuleId: rule.id,
+    });
+    return { status: 'awaiting_approval', requestId: row.id };
+  }
+}
