@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import { type ChainSettings, MasterKey, createLogger, createMetrics, nativeAsset } from '@walletd/core';
+import { type DetectPool, type Follower, createDetectPool } from '@walletd/indexer';
+import { type Common, addPolicy, loadPlugins, runSweeps } from '@walletd/server';
+import {
+  type Anvil,
+  type Seeded,
+  type TestApp,
+  type TestDatabase,
+  call,
+  createTestDatabase,
+  expectSchema,
+  seedCompany,
+  startAnvil,
+  startTestApp,
+  testConfig,
+  testFollower,
+} from '@walletd/test-harness';
+
+const ETH = 10n ** 18n;
+const units = (decimal: string) => {
+  const [whole, fraction = ''] = decimal.split('.');
+  return BigInt(`${whole}${fraction.padEnd(18, '0')}`);
+};
+
+/**
+ * Sweep rules (issue 33) on anvil, through the API and the runner the indexer leads: each deposit
+ * address above the threshold is swept into the treasury address as an ordinary withdrawal of
+ * kind sweep, exactly its balance less the fee cap; a second run sends nothing; an address below
+ * the threshold stays; a policy asking for approval turns the sweep into a pending request.
+ */
+describe('sweep rules on anvil', () => {
+  let t: TestDatabase;
+  let anvil: Anvil;
+  let pool: DetectPool;
+  let app: TestApp;
+  let s: Seeded;
+  let follower: Follower;
+  let common: Common;
+  let walletId: number;
+  let treasury: string;
+  const funded: { address: string; amount: bigint }[] = [];
+  let below: string;
+  const masterKey = new MasterKey(randomBytes(32));
+
+  const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
+  const onNode = async (address: string) => BigInt(await anvil.rpc<string>('eth_getBalance', [address, 'latest']));
+  const round = async (blocks = 1) => {
+    await anvil.mine(blocks);
+    await follower.tick();
+  };
+  const newAddress = async (wallet: number) => (await api('POST', `/wallets/${wallet}/addresses`)).body.address as string;
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    anvil = await startAnvil();
+    pool = createDetectPool(1);
+    const settings: ChainSettings = { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 2, startBlock: 0 };
+    const over = { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 } };
+    app = await startTestApp(t.db, over, masterKey);
+    // The runner as `serve` gives it to the indexer: the same database, config and master key.
+    common = {
+      config: testConfig(over),
+      logger: createLogger({ level: 'silent' }),
+      db: t.db,
+      masterKey,
+      plugins: loadPlugins(),
+      metrics: createMetrics(),
+    };
+    follower = testFollower(t.db, pool, settings);
+    s = await seedCompany(t.db);
+    walletId = (await api('POST', '/wallets', { name: 'hot', chain: 'ethereum', network: 'devnet' })).body.id;
+    treasury = await newAddress(walletId);
+    for (const amount of [units('1'), units('0.8'), units('0.6')]) funded.push({ address: await newAddress(walletId), amount });
+    below = await newAddress(walletId);
+    for (const f of funded) await anvil.send(f.address, f.amount);
+    await anvil.send(below, units('0.3'));
+    await round(2);
+  });
+  afterAll(async () => {
+    await app.close();
+    await pool.close();
+    await anvil.stop();
+    await t.drop();
+  });
+
+  it('sweeps each address above 0.5 ETH into the treasury, exactly less the fee, as withdrawals of kind sweep; a second run sends nothing', async () => {
+    const created = await api('POST', `/wallets/${walletId}/sweep-rules`, {
+      asset: 'ETH',
+      destination: treasury,
+      threshold: '0.5',
+      minLeft: '0',
+      trigger: 'schedule',
+      intervalSeconds: 3600,
+    });
+    expect(created.status).toBe(201);
+    expectSchema('SweepRule', created.body);
+    const ruleId = created.body.id as number;
+    expect(created.body).toMatchObject({ threshold: '0.5', minLeft: '0', trigger: 'schedule', enabled: true, lastRunAt: null });
+
+    const treasuryBefore = await onNode(treasury);
+    const now = Date.now();
+    const first = await runSweeps(common, { chain: 'ethereum', network: 'devnet' }, () => false, now);
+    expect(first).toMatchObject({ rules: 1, sent: 3, awaitingApproval: 0, failed: 0, truncated: false });
+    await round(3);
+
+    const list = await api('GET', `/wallets/${walletId}/withdrawals`);
+    expectSchema('WithdrawalList', list.body);
+    const sweeps = list.body.withdrawals as { id: number; kind: string; sweepRuleId: number; fromAddress: string; amount: string }[];
+    expect(sweeps).toHaveLength(3);
+    let received = 0n;
+    for (const f of funded) {
+      const w = sweeps.find((x) => x.fromAddress === f.address);
+      expect(w).toMatchObject({ kind: 'sweep', sweepRuleId: ruleId });
+      const detail = await api('GET', `/withdrawals/${w?.id}`);
+      expectSchema('Withdrawal', detail.body);
+      expect(detail.body.status).toBe('confirmed');
+      // The amount is the balance less the fee cap reserved at prepare; what the fee came to below it stays.
+      const cap = BigInt(detail.body.history.find((h: { status: string }) => h.status === 'prepared').details.feeEstimate);
+      const amount = units(detail.body.amount);
+      expect(amount).toBe(f.amount - cap);
+      const paid = units(detail.body.fee.amount);
+      expect(await onNode(f.address)).toBe(f.amount - amount - paid);
+      received += amount;
+    }
+    expect((await onNode(treasury)) - treasuryBefore).toBe(received);
+    // Below the threshold: untouched.
+    expect(await onNode(below)).toBe(units('0.3'));
+
+    // The events name the kind and the rule, and match the published schema.
+    const feed = await api('GET', '/events?limit=1000');
+    expectSchema('EventFeed', feed.body);
+    const events = (feed.body.events as { type: string; data: { kind?: string; sweepRuleId?: number } }[]).filter((e) =>
+      e.type.startsWith('withdrawal.'),
+    );
+    expect(events.map((e) => e.type).sort()).toEqual([...Array(3).fill('withdrawal.broadcast'), ...Array(3).fill('withdrawal.confirmed')]);
+    for (const e of events) expect(e.data).toMatchObject({ kind: 'sweep', sweepRuleId: ruleId });
+
+    // Again in the same window, and in the next one: nothing more is sent.
+    const again = await runSweeps(common, { chain: 'ethereum', network: 'devnet' }, () => false, now);
+    const next = await runSweeps(common, { chain: 'ethereum', network: 'devnet' }, () => false, now + 3_600_000);
+    expect(again.sent + next.sent).toBe(0);
+    expect(await t.db('withdrawals').where({ wallet_id: walletId }).pluck('id')).toHaveLength(3);
+    const rule = await api('GET', `/wallets/${walletId}/sweep-rules/${ruleId}`);
+    expect(rule.body).toMatchObject({ lastError: null });
+    expect(rule.body.lastRunAt).not.toBeNull();
+  });
+
+  it('a sweep above an approval limit becomes a pending withdrawal request, once', async () => {
+    const cold = (await api('POST', '/wallets', { name: 'cold-bound', chain: 'ethereum', network: 'devnet' })).body.id as number;
+    const dest = await newAddress(cold);
+    const big = await newAddress(cold);
+    await anvil.send(big, units('1.5'));
+    await round(2);
+    await addPolicy(t.db, {
+      companyId: s.companyId,
+      name: 'big sweeps',
+      kind: 'approval_above',
+      walletIds: [cold],
+      assetKey: nativeAsset('ethereum', 'devnet').key,
+      threshold: ETH,
+      approvals: 1,
+    });
+    const rule = await api('POST', `/wallets/${cold}/sweep-rules`, {
+      asset: 'ETH',
+      destination: dest,
+      threshold: '0.5',
+      trigger: 'deposit',
+    });
+    expect(rule.status).toBe(201);
+    const run = await runSweeps(common, { chain: 'ethereum', network: 'devnet' });
+    expect(run).toMatchObject({ sent: 0, awaitingApproval: 1, failed: 0 });
+    const again = await runSweeps(common, { chain: 'ethereum', network: 'devnet' });
+    expect(again.awaitingApproval).toBe(1);
+    const requests = await t.db('withdrawal_requests').where({ wallet_id: cold });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ status: 'pending', kind: 'sweep', sweep_rule_id: rule.body.id });
+    expect(await t.db('withdrawals').where({ wallet_id: cold })).toHaveLength(0);
+    expect(await onNode(big)).toBe(units('1.5'));
+  });
+});
