@@ -99,6 +99,14 @@ export interface WithdrawalEventData {
    * @minItems 1
    */
   sourceAddresses: [string, ...string[]];
+  /**
+   * sweep: made by a sweep rule (README "Sweeps"); absent on events recorded before sweeps
+   */
+  kind?: 'payout' | 'sweep';
+  /**
+   * with kind sweep: the rule that made it
+   */
+  sweepRuleId?: number;
   toAddress?: string;
   /**
    * with toAddress: the memo the transaction carried, when it had one

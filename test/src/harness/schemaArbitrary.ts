@@ -129,7 +129,7 @@ function shapedBy(schema: Schema, ctx: Ctx, depth: number): fc.Arbitrary<unknown
     case 'integer':
       return fc.oneof(
         fc.integer({ min: schema.minimum ?? -10, max: Math.min(schema.maximum ?? 1000, 1000) }),
-        ctx.wild ? fc.constantFrom(...NASTY_NUMBERS) : fc.integer({ min: schema.minimum ?? 0, max: 20 }),
+        ctx.wild ? fc.constantFrom(...NASTY_NUMBERS) : fc.integer({ min: schema.minimum ?? 0, max: Math.max(20, schema.minimum ?? 0) }),
       );
     case 'number':
       return fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(...NASTY_NUMBERS));

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type ChainSettings, MasterKey, createLogger, createMetrics, nativeAsset } from '@walletd/core';
 import { type DetectPool, type Follower, createDetectPool } from '@walletd/indexer';
-import { type Common, addPolicy, loadPlugins, runSweeps } from '@walletd/server';
+import { type Common, addPolicy, loadPlugins, prepareWithdrawal, runSweeps, setPolicyEnabled } from '@walletd/server';
 import {
   type Anvil,
   type Seeded,
@@ -144,6 +144,90 @@ describe('sweep rules on anvil', () => {
     const rule = await api('GET', `/wallets/${walletId}/sweep-rules/${ruleId}`);
     expect(rule.body).toMatchObject({ lastError: null });
     expect(rule.body.lastRunAt).not.toBeNull();
+  });
+
+  it('refuses a rule the API cannot keep: bad fields (400), a denied destination (403), a UTXO wallet (422); PATCH and DELETE', async () => {
+    const path = `/wallets/${walletId}/sweep-rules`;
+    const base = { asset: 'ETH', destination: treasury, threshold: '0.5', trigger: 'schedule', intervalSeconds: 3600 };
+    const refused = async (body: unknown, status: number, code: string) => {
+      const r = await api('POST', path, body);
+      expect(r.status).toBe(status);
+      expectSchema('ErrorBody', r.body);
+      expect(r.body.code).toBe(code);
+    };
+    await refused({ ...base, destination: '0x1234' }, 400, 'invalid_address');
+    await refused({ ...base, threshold: '0' }, 400, 'invalid_amount');
+    await refused({ ...base, threshold: '0.0000000000000000001' }, 400, 'invalid_amount');
+    await refused({ ...base, intervalSeconds: undefined }, 400, 'validation_failed');
+    await refused({ ...base, trigger: 'deposit' }, 400, 'validation_failed');
+    await refused({ ...base, asset: 'DOGE' }, 422, 'unknown_asset');
+    await refused({ ...base, extra: 1 }, 400, 'validation_failed');
+    const deny = await addPolicy(t.db, {
+      companyId: s.companyId,
+      name: 'no dead',
+      kind: 'deny_destinations',
+      walletIds: null,
+      assetKey: null,
+      addresses: ['0x000000000000000000000000000000000000dEaD'],
+    });
+    await refused({ ...base, destination: '0x000000000000000000000000000000000000dEaD' }, 403, 'policy_denied');
+    await setPolicyEnabled(t.db, deny.id, false);
+    const ltcWallet = await api('POST', '/wallets', { name: 'btc', chain: 'bitcoin', network: 'regtest' });
+    expect(ltcWallet.body).toMatchObject({ chain: 'bitcoin' });
+    const ltc = ltcWallet.body.id as number;
+    const onUtxo = await api('POST', `/wallets/${ltc}/sweep-rules`, {
+      ...base,
+      asset: 'LTC',
+      destination: 'rltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9',
+    });
+    expect(onUtxo.body).toMatchObject({ statusCode: 422, code: 'unprocessable' });
+
+    const made = await api('POST', path, { ...base, enabled: false });
+    expect(made.status).toBe(201);
+    const patched = await api('PATCH', `${path}/${made.body.id}`, { trigger: 'deposit', minLeft: '0.01' });
+    expect(patched.status).toBe(200);
+    expectSchema('SweepRule', patched.body);
+    expect(patched.body).toMatchObject({ trigger: 'deposit', intervalSeconds: null, minLeft: '0.01', enabled: false });
+    expect((await api('PATCH', `${path}/${made.body.id}`, {})).status).toBe(400);
+    expect((await api('DELETE', `${path}/${made.body.id}`)).status).toBe(204);
+    expect((await api('GET', `${path}/${made.body.id}`)).status).toBe(404);
+    const listed = await api('GET', path);
+    expectSchema('SweepRuleList', listed.body);
+    expect(listed.body.rules.map((r: { id: number }) => r.id)).not.toContain(made.body.id);
+  });
+
+  it('a crash after prepare: the next run signs and sends that same withdrawal, never a second one', async () => {
+    const w = (await api('POST', '/wallets', { name: 'crash', chain: 'ethereum', network: 'devnet' })).body.id as number;
+    const dest = await newAddress(w);
+    const src = await newAddress(w);
+    await anvil.send(src, units('0.9'));
+    await round(2);
+    const rule = (await api('POST', `/wallets/${w}/sweep-rules`, { asset: 'ETH', destination: dest, threshold: '0.5', trigger: 'deposit' }))
+      .body as { id: number };
+    // What the runner had done when the process died: the sweep prepared under its key, nothing sent.
+    const wallet = await t.db('wallets').where({ id: w }).first();
+    const deposit = await t.db('transfers').where({ wallet_id: w, direction: 'incoming', status: 'confirmed' }).max('id as id').first();
+    const key = `sweep:${rule.id}:d${deposit?.id}:${src}`;
+    const intent = {
+      asset: nativeAsset('ethereum', 'devnet'),
+      outputs: [{ to: dest, toKey: dest.toLowerCase(), amount: units('0.5') }],
+      from: { address: src, matchKey: src.toLowerCase() },
+    };
+    const { row } = await prepareWithdrawal(common, wallet, {
+      intent,
+      idempotencyKey: key,
+      keyId: null,
+      request: null,
+      sweepRuleId: rule.id,
+    });
+    expect(row).toMatchObject({ status: 'prepared', kind: 'sweep', sweep_rule_id: rule.id });
+
+    const run = await runSweeps(common, { chain: 'ethereum', network: 'devnet' });
+    expect(run.failed).toBe(0);
+    await round(3);
+    const rows = await t.db('withdrawals').where({ wallet_id: w });
+    expect(rows.map((r) => [r.id, r.status])).toEqual([[row.id, 'confirmed']]);
+    expect(await onNode(dest)).toBe(units('0.5'));
   });
 
   it('a sweep above an approval limit becomes a pending withdrawal request, once', async () => {
