@@ -121,6 +121,7 @@ describe('withdrawals through the API on anvil', () => {
       asset: { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18, contractAddress: null },
       fromAddress: source,
       sourceAddresses: [source],
+      kind: 'payout',
       toAddress: recipient,
     });
 
