@@ -5,3 +5,4 @@ export * from './litecoind';
 export * from './localChain';
 export * from './localSolana';
 export * from './localTon';
+export * from './localPolkadot';

@@ -1,6 +1,6 @@
 import { networkInfo, toBaseUnits } from '@walletd/core';
 import type { LocalChainInfo } from '@walletd/devchains';
-import { describeFetchError } from './devnetRpc';
+import { describeFetchError, rpc } from './devnetRpc';
 
 /** The method each in-process adapter serves for `walletd dev fund` (never part of the chain's own API). */
 const FUND_METHOD = 'walletd_fund';
@@ -23,6 +23,14 @@ export function localAmount(info: LocalChainInfo, amount: string, token?: string
 
 /** Funds `address` on a running local chain through its adapter; returns the transaction's id on the chain. */
 export async function fundLocal(info: LocalChainInfo, address: string, units: bigint, token?: string): Promise<string> {
+  // Chopsticks runs in its own process: the transfer is signed here and sent to it.
+  if (info.chain === 'polkadot') {
+    const { fundLocalPolkadot } = await import('@walletd/devchains');
+    await rpc(info.rpcUrl, 'chain_getHeader'); // unreachable: "did not answer", before polkadot.js retries
+    return fundLocalPolkadot(info.rpcUrl, { address, amount: units, token }).catch((e: Error) => {
+      throw new Error(`the local polkadot chain refused the funding: ${e.message}`, { cause: e });
+    });
+  }
   let res: Response;
   try {
     // TON's adapter speaks toncenter's REST (a path per method), the others JSON-RPC.

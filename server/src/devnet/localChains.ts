@@ -13,8 +13,8 @@ export type LocalChainName = Exclude<DevnetChain, 'evm'>;
 /** Fixed loopback ports unless `devnet.ports` says otherwise: the node URL stays the same across restarts. */
 export const DEFAULT_LOCAL_PORTS: Record<LocalChainName, number> = { solana: 58899, ton: 58081, polkadot: 58944, bitcoin: 58332 };
 
-/** The local chains this build runs (polkadot and bitcoin: adapters in @walletd/devchains, not yet offered). */
-export const OFFERED_LOCAL_CHAINS: readonly LocalChainName[] = ['solana', 'ton'];
+/** The local chains this build runs. */
+export const OFFERED_LOCAL_CHAINS: readonly LocalChainName[] = ['solana', 'ton', 'polkadot'];
 
 export const localChainFile = (dataDir: string, name: LocalChainName) => join(dataDir, 'devchains', `${name}.json`);
 
@@ -46,6 +46,8 @@ async function startOne(name: LocalChainName, port: number): Promise<LocalChain>
       return devchains.startLocalSolana({ port });
     case 'ton':
       return devchains.startLocalTon({ port });
+    case 'polkadot':
+      return devchains.startLocalPolkadot({ port });
     default:
       throw new Error(`devnet.chains: ${name} has no local engine in this build`);
   }

@@ -15,7 +15,7 @@ import { freePort, runWalletdAsync, spawnWalletd, type WalletdProcess } from './
 export async function playgroundLoop(
   t: TestDatabase,
   o: { devnet: string; plugin: string; chain: string; network: string; coin: string; token?: string },
-): Promise<{ balances: Record<string, string>; proc: WalletdProcess; log: string }> {
+): Promise<{ balances: Record<string, string>; proc: WalletdProcess; log: string; dataDir: string }> {
   const dir = mkdtempSync(join(tmpdir(), `walletd-play-${o.devnet}-`));
   const config = join(dir, 'walletd.json');
   writeFileSync(
@@ -56,7 +56,12 @@ export async function playgroundLoop(
       45_000,
       500, // under the API's per-IP rate limit
     );
-    return { balances: Object.fromEntries(got.map((b) => [b.asset.symbol, b.confirmed])), proc, log: proc.stderr() };
+    return {
+      balances: Object.fromEntries(got.map((b) => [b.asset.symbol, b.confirmed])),
+      proc,
+      log: proc.stderr(),
+      dataDir: join(dir, '.walletd'),
+    };
   } catch (e) {
     proc.child.kill('SIGTERM');
     await proc.exited;
