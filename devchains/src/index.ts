@@ -6,3 +6,4 @@ export * from './localChain';
 export * from './localSolana';
 export * from './localTon';
 export * from './localPolkadot';
+export * from './localBitcoin';
