@@ -58,8 +58,23 @@ function chopsticksBin(): string {
   throw new Error('@acala-network/chopsticks is not installed: run npm install');
 }
 
-export async function startChopsticks(options: { endowed?: string[] } = {}): Promise<Chopsticks> {
-  const port = await freePort();
+/** The parent's environment less `PORT`, which chopsticks' server would take over its config's port (walletd serve has one). */
+function chopsticksEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'error' };
+  delete env.PORT;
+  return env;
+}
+
+export interface ChopsticksOptions {
+  endowed?: string[];
+  /** Loopback port (a free one when absent). */
+  port?: number;
+  /** `Manual` (the default: blocks only through `newBlock`) or `Instant` (a block for each submitted transaction). */
+  buildBlockMode?: 'Manual' | 'Instant';
+}
+
+export async function startChopsticks(options: ChopsticksOptions = {}): Promise<Chopsticks> {
+  const port = options.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'walletd-chopsticks-'));
   writeFileSync(join(dir, 'spec.json'), chainSpec());
   const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
@@ -69,7 +84,7 @@ export async function startChopsticks(options: { endowed?: string[] } = {}): Pro
     genesis: join(dir, 'spec.json'),
     port,
     host: '127.0.0.1',
-    'build-block-mode': 'Manual',
+    'build-block-mode': options.buildBlockMode ?? 'Manual',
     'import-storage': {
       System: { Account: endowed.map((a) => [[a], { providers: 1, data: { free: DEV_FUNDS.toString() } }]) },
     },
@@ -78,7 +93,7 @@ export async function startChopsticks(options: { endowed?: string[] } = {}): Pro
   const bin = chopsticksBin();
   const child: ChildProcess = spawn(process.execPath, [bin, `--config=${join(dir, 'config.json')}`], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'error' },
+    env: chopsticksEnv(),
   });
   let stderr = '';
   child.stderr?.on('data', (d) => {

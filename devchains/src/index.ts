@@ -5,3 +5,5 @@ export * from './litecoind';
 export * from './localChain';
 export * from './localSolana';
 export * from './localTon';
+export * from './localPolkadot';
+export * from './localBitcoin';

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './freePort';
@@ -15,14 +15,26 @@ export interface RegtestNode {
   rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
   /** Mines blocks to the node's own wallet (a fresh address each time, so no two blocks are alike); returns their hashes. */
   mine(blocks: number): Promise<string[]>;
+  /** True when the chain began with this start (no datadir kept, or a new one). */
+  fresh: boolean;
   stop(): Promise<void>;
+}
+
+export interface LitecoindOptions {
+  /** A datadir kept across starts (a temporary one, removed at stop, when absent). */
+  datadir?: string;
+  /** Loopback RPC port (a free one when absent). */
+  rpcPort?: number;
 }
 
 export const litecoindAvailable = (): boolean => spawnSync('litecoind', ['-version'], { stdio: 'ignore' }).status === 0;
 
-export async function startLitecoind(): Promise<RegtestNode> {
-  const dir = mkdtempSync(join(tmpdir(), 'walletd-ltc-'));
-  const [rpcPort, p2pPort] = [await freePort(), await freePort()];
+export async function startLitecoind(options: LitecoindOptions = {}): Promise<RegtestNode> {
+  const kept = options.datadir !== undefined;
+  const fresh = !kept || !existsSync(join(options.datadir as string, 'regtest'));
+  if (kept) mkdirSync(options.datadir as string, { recursive: true });
+  const dir = options.datadir ?? mkdtempSync(join(tmpdir(), 'walletd-ltc-'));
+  const [rpcPort, p2pPort] = [options.rpcPort ?? (await freePort()), await freePort()];
   const user = 'walletd';
   const password = 'regtest-only';
   const child: ChildProcess = spawn(
@@ -66,21 +78,32 @@ export async function startLitecoind(): Promise<RegtestNode> {
       await rpc('getblockchaininfo');
       break;
     } catch (e) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`litecoind did not start: ${(e as Error).message}`);
+      if (Date.now() > deadline || child.exitCode !== null) {
+        child.kill('SIGKILL');
+        // A kept datadir is locked by a litecoind still running on it (a walletd killed with -9).
+        const held = kept ? ` (is another litecoind using ${dir}? its pid is in ${join(dir, 'regtest', 'litecoind.pid')})` : '';
+        throw new Error(`litecoind did not start: ${(e as Error).message}${held}`);
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-  await rpc('createwallet', ['walletd-test']);
+  // A kept datadir has the wallet already: loaded, not created again (-18: no such wallet yet).
+  await rpc('loadwallet', ['walletd-test']).catch(async (e: { code?: number }) => {
+    if (e.code !== -18) throw e;
+    await rpc('createwallet', ['walletd-test']);
+  });
   const mine = async (blocks: number) => rpc<string[]>('generatetoaddress', [blocks, await rpc<string>('getnewaddress')]);
-  await mine(101);
+  const height = await rpc<number>('getblockcount');
+  if (height < 101) await mine(101 - height);
   return {
     url: `http://${user}:${password}@127.0.0.1:${rpcPort}`,
     rpc,
     mine,
+    fresh,
     stop: async () => {
       await rpc('stop').catch(() => undefined);
       if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
-      rmSync(dir, { recursive: true, force: true });
+      if (!kept) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

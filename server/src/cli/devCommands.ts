@@ -19,7 +19,7 @@ export function registerDev(program: Command): void {
     .requiredOption('--address <address>', 'recipient, e.g. a deposit address from POST /v1/wallets/:id/addresses')
     .requiredOption('--amount <decimal>', 'amount in display units, e.g. 1.5')
     .option('--chain <chain>', 'ethereum (default), solana, ton, polkadot or bitcoin', 'ethereum')
-    .option('--token <symbol>', "the local chain's test token (USDC) instead of its coin")
+    .option('--token <symbol>', "the local chain's test token instead of its coin: USDC (evm, solana), USDT (ton, polkadot)")
     .action(async (o, cmd) => {
       const config = loadConfig({ file: cmd.optsWithGlobals().config });
       const chain = String(o.chain).toLowerCase();

@@ -1,6 +1,7 @@
 import { networkInfo, toBaseUnits } from '@walletd/core';
 import type { LocalChainInfo } from '@walletd/devchains';
-import { describeFetchError } from './devnetRpc';
+import { addressOfScript, utxoMatchKey, utxoNetwork } from '@walletd/plugin-utxo';
+import { describeFetchError, rpc } from './devnetRpc';
 
 /** The method each in-process adapter serves for `walletd dev fund` (never part of the chain's own API). */
 const FUND_METHOD = 'walletd_fund';
@@ -23,6 +24,15 @@ export function localAmount(info: LocalChainInfo, amount: string, token?: string
 
 /** Funds `address` on a running local chain through its adapter; returns the transaction's id on the chain. */
 export async function fundLocal(info: LocalChainInfo, address: string, units: bigint, token?: string): Promise<string> {
+  // Chopsticks runs in its own process: the transfer is signed here and sent to it.
+  if (info.chain === 'polkadot') {
+    const { fundLocalPolkadot } = await import('@walletd/devchains');
+    await rpc(info.rpcUrl, 'chain_getHeader'); // unreachable: "did not answer", before polkadot.js retries
+    return fundLocalPolkadot(info.rpcUrl, { address, amount: units, token }).catch((e: Error) => {
+      throw new Error(`the local polkadot chain refused the funding: ${e.message}`, { cause: e });
+    });
+  }
+  if (info.chain === 'bitcoin') return fundRegtest(info, address, units, token);
   let res: Response;
   try {
     // TON's adapter speaks toncenter's REST (a path per method), the others JSON-RPC.
@@ -42,4 +52,26 @@ export async function fundLocal(info: LocalChainInfo, address: string, units: bi
     throw new Error(`the local ${info.chain} chain refused the funding: ${why}`);
   }
   return body.result as string;
+}
+
+/**
+ * The regtest node is litecoind: it prints the same output script in its own encoding (rltc1…
+ * for segwit, 0x3a for P2SH), so the address is re-encoded for it before its wallet pays.
+ */
+async function fundRegtest(info: LocalChainInfo, address: string, units: bigint, token?: string): Promise<string> {
+  const { fundLocalBitcoin } = await import('@walletd/devchains');
+  const net = utxoNetwork(info.chain, info.network);
+  let script: Buffer;
+  try {
+    script = Buffer.from(utxoMatchKey(info.chain, info.network, address), 'hex');
+  } catch (e) {
+    throw new Error(`${address} is not a ${info.chain}/${info.network} address`, { cause: e });
+  }
+  const nodeAddress = addressOfScript({ ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } }, script);
+  if (!nodeAddress) throw new Error(`${address}: the regtest node cannot pay this kind of output`);
+  return fundLocalBitcoin(info.rpcUrl, { address: nodeAddress, amount: units, token }).catch((e: Error) => {
+    const unreachable = e.message === 'fetch failed';
+    const url = info.rpcUrl.replace(/\/\/[^@]*@/, '//');
+    throw new Error(unreachable ? describeFetchError(url, e) : `the local bitcoin chain refused the funding: ${e.message}`, { cause: e });
+  });
 }

@@ -13,8 +13,11 @@ export type LocalChainName = Exclude<DevnetChain, 'evm'>;
 /** Fixed loopback ports unless `devnet.ports` says otherwise: the node URL stays the same across restarts. */
 export const DEFAULT_LOCAL_PORTS: Record<LocalChainName, number> = { solana: 58899, ton: 58081, polkadot: 58944, bitcoin: 58332 };
 
-/** The local chains this build runs (polkadot and bitcoin: adapters in @walletd/devchains, not yet offered). */
-export const OFFERED_LOCAL_CHAINS: readonly LocalChainName[] = ['solana', 'ton'];
+/** The local chains this build runs. */
+export const OFFERED_LOCAL_CHAINS: readonly LocalChainName[] = ['solana', 'ton', 'polkadot', 'bitcoin'];
+
+/** litecoind's datadir (the regtest chain and its wallet), kept across restarts; removing it resets the chain. */
+export const litecoindDir = (dataDir: string) => join(dataDir, 'devchains', 'litecoind');
 
 export const localChainFile = (dataDir: string, name: LocalChainName) => join(dataDir, 'devchains', `${name}.json`);
 
@@ -39,13 +42,17 @@ export function readLocalChainInfo(dataDir: string, name: LocalChainName): Local
   return JSON.parse(readFileSync(file, 'utf8')) as LocalChainInfo;
 }
 
-async function startOne(name: LocalChainName, port: number): Promise<LocalChain> {
+async function startOne(name: LocalChainName, port: number, dataDir: string): Promise<LocalChain> {
   const devchains = await import('@walletd/devchains');
   switch (name) {
     case 'solana':
       return devchains.startLocalSolana({ port });
     case 'ton':
       return devchains.startLocalTon({ port });
+    case 'polkadot':
+      return devchains.startLocalPolkadot({ port });
+    case 'bitcoin':
+      return devchains.startLocalBitcoin({ port, datadir: litecoindDir(dataDir) });
     default:
       throw new Error(`devnet.chains: ${name} has no local engine in this build`);
   }
@@ -70,7 +77,7 @@ export async function startLocalChains(config: WalletdConfig, logger: Logger): P
   try {
     for (const name of localNames(config)) {
       const port = config.devnet.ports[name] ?? DEFAULT_LOCAL_PORTS[name];
-      const chain = await startOne(name, port);
+      const chain = await startOne(name, port, config.dataDir);
       started.push({ name, chain });
       mkdirSync(join(config.dataDir, 'devchains'), { recursive: true });
       writeFileSync(localChainFile(config.dataDir, name), `${JSON.stringify(chain.info, null, 2)}\n`);

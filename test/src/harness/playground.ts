@@ -15,7 +15,19 @@ import { freePort, runWalletdAsync, spawnWalletd, type WalletdProcess } from './
 export async function playgroundLoop(
   t: TestDatabase,
   o: { devnet: string; plugin: string; chain: string; network: string; coin: string; token?: string },
-): Promise<{ balances: Record<string, string>; proc: WalletdProcess; log: string }> {
+): Promise<{
+  balances: Record<string, string>;
+  proc: WalletdProcess;
+  log: string;
+  dataDir: string;
+  /** What a restart of the same service needs. */
+  config: string;
+  env: Record<string, string>;
+  walletId: number;
+  address: string;
+  /** The API of this service (and of a restart on the same port), as the seeded company's root key. */
+  api: (method: string, path: string, body?: unknown) => ReturnType<typeof call>;
+}> {
   const dir = mkdtempSync(join(tmpdir(), `walletd-play-${o.devnet}-`));
   const config = join(dir, 'walletd.json');
   writeFileSync(
@@ -23,7 +35,7 @@ export async function playgroundLoop(
     JSON.stringify({
       bootstrap: false,
       dataDir: join(dir, '.walletd'),
-      plugins: ['@walletd/plugin-evm', '@walletd/plugin-utxo', o.plugin],
+      plugins: [...new Set(['@walletd/plugin-evm', '@walletd/plugin-utxo', o.plugin])],
       devnet: { chains: [o.devnet], ports: { [o.devnet]: await freePort() } },
     }),
   );
@@ -56,7 +68,17 @@ export async function playgroundLoop(
       45_000,
       500, // under the API's per-IP rate limit
     );
-    return { balances: Object.fromEntries(got.map((b) => [b.asset.symbol, b.confirmed])), proc, log: proc.stderr() };
+    return {
+      balances: Object.fromEntries(got.map((b) => [b.asset.symbol, b.confirmed])),
+      proc,
+      log: proc.stderr(),
+      dataDir: join(dir, '.walletd'),
+      config,
+      env,
+      walletId: wallet.body.id as number,
+      address,
+      api,
+    };
   } catch (e) {
     proc.child.kill('SIGTERM');
     await proc.exited;

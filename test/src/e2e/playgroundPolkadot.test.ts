@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createTestDatabase, playgroundLoop, type TestDatabase, type WalletdProcess } from '@walletd/test-harness';
+
+/**
+ * The README's Polkadot playground: `walletd serve` with `devnet.chains: ["polkadot"]` runs chopsticks (the Rococo Asset Hub runtime)
+ * as polkadot/localnet; `walletd dev fund --chain polkadot` has //Alice pay ROC and
+ * the local USDT (asset 1984) to a deposit address; both deposits are confirmed through the API.
+ */
+describe('the Polkadot playground (walletd serve with devnet.chains polkadot, walletd dev fund)', () => {
+  let t: TestDatabase;
+  let proc: WalletdProcess | undefined;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(async () => {
+    proc?.child.kill('SIGTERM');
+    await proc?.exited;
+    await t?.drop();
+  });
+
+  it('serves deposits of ROC and USDT funded with walletd dev fund, and stops the engine with the service', async () => {
+    const r = await playgroundLoop(t, {
+      devnet: 'polkadot',
+      plugin: '@walletd/plugin-polkadot',
+      chain: 'polkadot',
+      network: 'localnet',
+      coin: 'ROC',
+      token: 'USDT',
+    });
+    proc = r.proc;
+    expect(r.balances).toEqual({ ROC: '2', USDT: '7.5' });
+    expect(r.log).toContain('local chain polkadot/localnet running');
+    const { rpcUrl } = JSON.parse(readFileSync(join(r.dataDir, 'devchains', 'polkadot.json'), 'utf8'));
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    proc = undefined;
+    // Chopsticks is a process of its own: it ends with the service.
+    await expect(fetch(rpcUrl, { method: 'POST' })).rejects.toThrow();
+  }, 240_000);
+});
