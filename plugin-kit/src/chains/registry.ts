@@ -17,7 +17,11 @@ export const CHAINS = [
   'ton',
 ] as const;
 
-export type Chain = (typeof CHAINS)[number];
+/**
+ * A chain's name, as the plugin that serves it declares it (lowercase, e.g. `ethereum`): a plain
+ * string, since the set of chains is the set the loaded plugins declare, not a list in the kit.
+ */
+export type Chain = string;
 
 export interface NativeAsset {
   symbol: string;
@@ -37,7 +41,7 @@ const net = (name: string, testnet: boolean, symbol: string, decimals: number): 
   native: { symbol, decimals },
 });
 
-export const NETWORKS: Record<Chain, readonly NetworkInfo[]> = {
+export const NETWORKS: Record<(typeof CHAINS)[number], readonly NetworkInfo[]> = {
   ethereum: [net('mainnet', false, 'ETH', 18), net('sepolia', true, 'ETH', 18), net('devnet', true, 'ETH', 18)],
   bsc: [net('mainnet', false, 'BNB', 18), net('testnet', true, 'tBNB', 18)],
   polygon: [net('mainnet', false, 'POL', 18), net('amoy', true, 'POL', 18)],
@@ -51,7 +55,7 @@ export const NETWORKS: Record<Chain, readonly NetworkInfo[]> = {
   ton: [net('mainnet', false, 'TON', 9), net('testnet', true, 'TON', 9), net('localnet', true, 'TON', 9)],
 };
 
-export const isChain = (value: string): value is Chain => (CHAINS as readonly string[]).includes(value);
+export const isChain = (value: string): value is (typeof CHAINS)[number] => (CHAINS as readonly string[]).includes(value);
 
 export function networkInfo(chain: string, network: string): NetworkInfo | undefined {
   if (!isChain(chain)) return undefined;

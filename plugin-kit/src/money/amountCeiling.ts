@@ -1,4 +1,4 @@
-import type { Chain } from '../chains/registry';
+import type { CHAINS } from '../chains/registry';
 
 /**
  * The largest amount, in base units, that one transfer on a chain can carry. Checked before any
@@ -18,7 +18,7 @@ import type { Chain } from '../chains/registry';
 const UINT256 = 2n ** 256n - 1n;
 const INT64 = 2n ** 63n - 1n;
 
-export function amountCeiling(chain: Chain, native: boolean): bigint {
+export function amountCeiling(chain: (typeof CHAINS)[number], native: boolean): bigint {
   switch (chain) {
     case 'ethereum':
     case 'bsc':
