@@ -22,7 +22,7 @@ export const ErrorBody = {
  * (`buildOpenApi(version, chains)`); a chain no loaded plugin serves is answered 422
  * `chain_not_supported`, naming the loaded ones.
  */
-export const ChainName = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,31}$', description: 'chain name, e.g. ethereum' } as const;
+export const ChainName = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,31}$', description: 'the name of a chain a loaded plugin serves' } as const;
 
 export const Timestamp = { type: 'string', format: 'date-time' } as const;
 export const Id = { type: 'integer', minimum: 1 } as const;

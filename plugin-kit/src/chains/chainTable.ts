@@ -20,16 +20,16 @@ export interface ChainTable {
   ceiling(chain: string, native: boolean): bigint | undefined;
 }
 
-/** Builds the table from plugins' definitions; `registerPlugins` has checked each is complete. */
+/** Builds the table from plugins' definitions (`registerPlugins` has checked each is complete). */
 export function chainTableOf(definitions: readonly ChainDefinition[]): ChainTable {
   const networks = new Map<string, NetworkInfo[]>();
   const ceilings = new Map<string, AmountCeiling>();
   for (const c of definitions) {
-    const declared = c.networks.flatMap((n) =>
-      n.testnet !== undefined && n.native ? [{ name: n.network, testnet: n.testnet, native: { ...n.native } }] : [],
+    networks.set(
+      c.chain,
+      c.networks.map((n) => ({ name: n.network, testnet: n.testnet, native: { ...n.native } })),
     );
-    if (declared.length > 0) networks.set(c.chain, declared);
-    if (c.amountCeiling) ceilings.set(c.chain, { ...c.amountCeiling });
+    ceilings.set(c.chain, { ...c.amountCeiling });
   }
   const network = (chain: string, name: string) => networks.get(chain)?.find((n) => n.name === name);
   return {

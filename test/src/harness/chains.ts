@@ -14,3 +14,18 @@ export function shippedPlugins(): PluginRegistry {
 
 /** A network's native asset as its shipped plugin declares it. */
 export const nativeAsset = (chain: string, network: string): AssetRef => shippedPlugins().chainTable().nativeAsset(chain, network);
+
+/** The eleven chains the shipped plugins serve: what tests expect a default walletd to serve. */
+export const SHIPPED_CHAINS = [
+  'ethereum',
+  'bsc',
+  'polygon',
+  'arbitrum',
+  'bitcoin',
+  'dogecoin',
+  'xrp',
+  'polkadot',
+  'tron',
+  'solana',
+  'ton',
+] as const;

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Address, type Cell, beginCell, toNano } from '@ton/core';
-import { type ChainSettings, MasterKey, type WithdrawalIntent, createLogger, nativeAsset, registerPlugins } from '@walletd/core';
+import { type ChainSettings, MasterKey, type WithdrawalIntent, createLogger, registerPlugins } from '@walletd/core';
 import { type DetectPool, createDetectPool, createFollower } from '@walletd/indexer';
 import { createTonPlugin } from '@walletd/plugin-ton';
 import { createWallet, generateAddress, withWalletSecret } from '@walletd/server';
-import { type TestDatabase, TonSandboxNode, createTestDatabase, seedCompany, shippedPlugins } from '@walletd/test-harness';
+import { type TestDatabase, TonSandboxNode, createTestDatabase, seedCompany, shippedPlugins, nativeAsset } from '@walletd/test-harness';
 
 /**
  * TON deposits through the real follower and the plugin's own toncenter reader, against the

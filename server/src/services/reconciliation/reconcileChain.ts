@@ -39,7 +39,7 @@ export async function reconcileChain(deps: ReconcileDeps, key: { chain: string; 
   const reader = plugins.readerFor(settings);
   const assets = [...knownAssets(config, plugins, key.chain, key.network).values()];
   const nativeKey = plugins.chainTable().nativeAsset(key.chain, key.network).key;
-  const known = knownCauses(key.chain);
+  const known = knownCauses(plugin, key.chain);
   await db('reconciliation_runs')
     .insert({ ...key, cursor: 0 })
     .onConflict(['chain', 'network'])
