@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { nativeAsset, type DetectResult } from '@walletd/core';
-import { createTestDatabase, type TestDatabase } from '@walletd/test-harness';
+import type { DetectResult } from '@walletd/core';
+import { createTestDatabase, type TestDatabase, nativeAsset } from '@walletd/test-harness';
 import { createChainLease, isDeadLocalHolder, LeaseLostError, localHolderId, persistBlock } from '@walletd/indexer';
 
 const key = { chain: 'ethereum', network: 'devnet' };

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nativeAsset, type TokenDefinition } from '@walletd/core';
+import type { TokenDefinition } from '@walletd/core';
+import { nativeAsset } from '@walletd/test-harness';
 import { createEvmPlugin, detect } from '@walletd/plugin-evm';
 // The built package: worker threads run compiled JavaScript.
 import { SharedAddressSet, createDetectPool } from '@walletd/indexer';

@@ -1,6 +1,6 @@
-import { type ChainReader, createLogger, nativeAsset, type DetectResult } from '@walletd/core';
+import { type ChainReader, createLogger, type DetectResult } from '@walletd/core';
 import { createEvmPlugin } from '@walletd/plugin-evm';
-import { createTestDatabase, seedCompany, seedWatchedAddress, type TestDatabase } from '@walletd/test-harness';
+import { createTestDatabase, seedCompany, seedWatchedAddress, type TestDatabase, nativeAsset } from '@walletd/test-harness';
 // The built package: the follower's pool runs compiled workers.
 import { createDetectPool, createFollower, persistBlock, rejectDetached, rewindTo } from '@walletd/indexer';
 

@@ -5,6 +5,7 @@ import {
   type Logger,
   type UnsignedWithdrawal,
   type WithdrawalRow,
+  chainTableOf,
   moveWithdrawal,
   unsignedFromRow,
 } from '@walletd/core';
@@ -51,6 +52,8 @@ export async function trackWithdrawals(
   const out: TrackOutcome = { broadcast: 0, confirmed: 0, rejected: 0, resent: 0 };
   const verbs = plugin.withdrawals;
   if (!verbs) return out;
+  // The fee of a confirmed withdrawal is in the native asset the plugin declares.
+  const native = chainTableOf(plugin.chains).nativeAsset(key.chain, key.network);
   const rows = (await db('withdrawals').where(key).whereIn('status', ['signed', 'broadcast']).orderBy('id').limit(500)) as WithdrawalRow[];
   for (const row of rows) {
     if (!row.tx_hash || !row.signed_tx) continue;
@@ -130,7 +133,14 @@ export async function trackWithdrawals(
               .update({ ...changes, updated_at: trx.fn.now() });
             return;
           }
-          await moveWithdrawal(trx, cur, 'confirmed', { ...changes, confirmed_at: trx.fn.now() }, { confirmations: verdict.confirmations });
+          await moveWithdrawal(
+            trx,
+            cur,
+            'confirmed',
+            { ...changes, confirmed_at: trx.fn.now() },
+            { confirmations: verdict.confirmations },
+            native,
+          );
           out.confirmed++;
         }
       }

@@ -16,6 +16,18 @@ export const ErrorBody = {
   },
 } as const;
 
+/**
+ * A chain's name. The chains are the ones the loaded plugins declare (issue 31): no list here.
+ * The OpenAPI document the server serves lists the loaded chains where a request names one
+ * (`buildOpenApi(version, chains)`); a chain no loaded plugin serves is answered 422
+ * `chain_not_supported`, naming the loaded ones.
+ */
+export const ChainName = {
+  type: 'string',
+  pattern: '^[a-z][a-z0-9-]{0,31}$',
+  description: 'the name of a chain a loaded plugin serves',
+} as const;
+
 export const Timestamp = { type: 'string', format: 'date-time' } as const;
 export const Id = { type: 'integer', minimum: 1 } as const;
 export const DecimalString = {

@@ -1,15 +1,12 @@
-import { AmountOfAsset, DecimalString, RecipientAmount, SignedDecimalString, Timestamp } from './common';
+import { AmountOfAsset, ChainName, DecimalString, RecipientAmount, SignedDecimalString, Timestamp } from './common';
 
-import { CHAINS as CORE_CHAINS, EVENT_TYPES, OPT_IN_EVENT_TYPES } from '@walletd/core';
+import { EVENT_TYPES, OPT_IN_EVENT_TYPES } from '@walletd/core';
 
 /**
  * Spec 2.4–2.7: the event envelope and its data. Receivers get exactly these shapes. EVENT_TYPES
  * are the spec's six (`*`); OPT_IN_EVENT_TYPES reach only a webhook or feed call that names them.
  */
 export { EVENT_TYPES, OPT_IN_EVENT_TYPES };
-
-// The chain names come from core's registry: one list for the whole project.
-const CHAINS = [...CORE_CHAINS];
 
 export const Asset = {
   $id: 'Asset',
@@ -50,7 +47,7 @@ export const DepositEventData = {
   ],
   additionalProperties: false,
   properties: {
-    chain: { enum: CHAINS },
+    chain: ChainName,
     network: { type: 'string' },
     txHash: { type: 'string' },
     addressId: { type: 'integer' },
@@ -78,7 +75,7 @@ export const WithdrawalEventData = {
   required: ['chain', 'network', 'withdrawalId', 'txHash', 'status', 'amount', 'asset', 'fromAddress', 'sourceAddresses'],
   additionalProperties: false,
   properties: {
-    chain: { enum: CHAINS },
+    chain: ChainName,
     network: { type: 'string' },
     withdrawalId: { type: 'integer' },
     txHash: { type: 'string' },
@@ -109,7 +106,7 @@ export const ReconciliationEventData = {
   required: ['chain', 'network', 'walletId', 'address', 'asset', 'status', 'amount', 'indexed', 'pending', 'inFlight', 'onchain'],
   additionalProperties: false,
   properties: {
-    chain: { enum: CHAINS },
+    chain: ChainName,
     network: { type: 'string' },
     walletId: { type: 'integer' },
     address: { type: ['string', 'null'], description: 'the account compared; null for a pooled wallet (its every address summed)' },
@@ -135,7 +132,7 @@ export const EventEnvelope = {
   properties: {
     id: { type: 'string', format: 'uuid' },
     type: { enum: [...EVENT_TYPES, ...OPT_IN_EVENT_TYPES] },
-    chain: { enum: CHAINS },
+    chain: ChainName,
     network: { type: 'string' },
     companyId: { type: 'integer' },
     createdAt: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' },

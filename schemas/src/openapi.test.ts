@@ -14,7 +14,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('declares every path parameter, the query parameters and unique operation ids', () => {
-    const doc = buildOpenApi('1.10.0') as Doc;
+    const doc = buildOpenApi('1.10.0', ['ethereum']) as Doc;
     const ids = OPERATIONS.map((o) => o.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz', '/metrics']));

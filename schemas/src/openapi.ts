@@ -1,5 +1,6 @@
 import { type Operation, OPERATIONS } from './operations';
 import { PATH_PARAMETERS, type Parameter, QUERY_PARAMETERS, pathParameterNames } from './parameters';
+import { ChainName } from './common';
 import { SCHEMAS } from './registry';
 
 export { type Operation, OPERATIONS } from './operations';
@@ -85,7 +86,24 @@ function parametersOf(op: Operation): Parameter[] {
   return [...fromPath, ...(QUERY_PARAMETERS[op.operationId] ?? [])];
 }
 
-export function buildOpenApi(version: string): Record<string, unknown> {
+/**
+ * A request's chain field as the document shows it: one of the chains the loaded plugins serve
+ * (validation accepts any name of the form and answers 422 `chain_not_supported` for the others,
+ * so the document, built after the plugins load, is what is served). Responses keep the name's
+ * form: a wallet made under another set of plugins still reads.
+ */
+function withLoadedChains(schema: unknown, chains: readonly string[]): unknown {
+  const s = schema as { properties?: Record<string, unknown> };
+  if (!s.properties) return schema;
+  const properties = Object.fromEntries(
+    Object.entries(s.properties).map(([k, v]) => [k, v === ChainName ? { ...ChainName, enum: [...chains] } : v]),
+  );
+  return { ...s, properties };
+}
+
+/** `chains`: the chains the loaded plugins serve (`registry.chainTable().chains()`). */
+export function buildOpenApi(version: string, chains: readonly string[]): Record<string, unknown> {
+  const requests = new Set<string>(OPERATIONS.flatMap((op) => (op.request ? [op.request] : [])));
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) {
     const errors = { description: 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
@@ -110,7 +128,9 @@ export function buildOpenApi(version: string): Record<string, unknown> {
     servers: [{ url: '/v1' }],
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_live_… API key' } },
-      schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([id, s]) => [id, rewriteRefs(s)])),
+      schemas: Object.fromEntries(
+        Object.entries(SCHEMAS).map(([id, s]) => [id, rewriteRefs(requests.has(id) ? withLoadedChains(s, chains) : s)]),
+      ),
     },
     paths: { ...paths, ...operationalPaths() },
   };

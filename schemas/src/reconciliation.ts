@@ -1,10 +1,7 @@
-import { CHAINS as CORE_CHAINS } from '@walletd/core';
-import { DecimalString, Id, SignedDecimalString, Timestamp } from './common';
+import { ChainName, DecimalString, Id, SignedDecimalString, Timestamp } from './common';
 
 /** README "Reconciliation": what the indexer found comparing indexed balances with the node's. */
 
-// The chain names come from core's registry: one list for the whole project.
-const CHAINS = [...CORE_CHAINS];
 const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' } as const;
 
 /** One comparison of an address (or a pooled wallet) and asset with the node: its last run's figures. */
@@ -39,7 +36,7 @@ export const WalletReconciliation = {
   additionalProperties: false,
   properties: {
     walletId: Id,
-    chain: { enum: CHAINS },
+    chain: ChainName,
     network: { type: 'string' },
     intervalMs: { type: 'integer', minimum: 0, description: 'reconciliation.intervalMs: between two runs; 0: reconciliation is off' },
     lastRunAt: { ...nullableTimestamp, description: "when the chain's last run ended; null before the first" },

@@ -1,8 +1,4 @@
-import { CHAINS as CORE_CHAINS } from '@walletd/core';
-import { Id, Timestamp } from './common';
-
-// The chain names come from core's registry: one list for the whole project.
-const CHAINS = [...CORE_CHAINS];
+import { ChainName, Id, Timestamp } from './common';
 
 export const Wallet = {
   $id: 'Wallet',
@@ -12,7 +8,7 @@ export const Wallet = {
   properties: {
     id: Id,
     name: { type: 'string' },
-    chain: { enum: CHAINS },
+    chain: ChainName,
     network: { type: 'string' },
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -34,7 +30,7 @@ export const WalletCreateRequest = {
   additionalProperties: false,
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 100 },
-    chain: { enum: CHAINS },
+    chain: ChainName,
     network: { type: 'string', minLength: 1, maxLength: 32 },
   },
 } as const;

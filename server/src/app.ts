@@ -52,7 +52,7 @@ export function createApp(base: Common): App {
   const limiters = createRateLimiters(db, config.rateLimit);
   app.use(limiters.perIp);
 
-  const openapi = buildOpenApi(API_VERSION);
+  const openapi = buildOpenApi(API_VERSION, common.plugins.chainTable().chains());
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openapi);
   });

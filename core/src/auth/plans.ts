@@ -1,4 +1,4 @@
-import { networkInfo } from '@walletd/plugin-kit';
+import type { NetworkInfo } from '@walletd/plugin-kit';
 
 /**
  * Plans gate what a company can use. `none` cannot use the API beyond /v1/me (402). `free` is
@@ -22,9 +22,9 @@ export const PLAN_LIMITS: Record<Exclude<Plan, 'none'>, PlanLimits> = {
   paid: { testnetsOnly: false, maxWallets: null, maxAddressesPerWallet: null, maxWebhooks: null },
 };
 
-export function planAllowsNetwork(plan: Plan, chain: string, network: string): boolean {
+/** `info`: the network as the loaded plugins declare it (`registry.chainTable().network(...)`). */
+export function planAllowsNetwork(plan: Plan, info: NetworkInfo | undefined): boolean {
   if (plan === 'none') return false;
-  const info = networkInfo(chain, network);
   if (!info) return false;
   return !PLAN_LIMITS[plan].testnetsOnly || info.testnet;
 }

@@ -1,4 +1,4 @@
-import { type AssetRef, assetKey, isChain, nativeAsset } from '@walletd/plugin-kit';
+import { type AssetRef, assetKey, chainTableOf } from '@walletd/plugin-kit';
 import type { ChainSettings } from '../config';
 import type { ChainPlugin, TokenDefinition } from '@walletd/plugin-kit';
 
@@ -10,9 +10,9 @@ export interface ChainAssets {
 
 /** The native asset and the operator's token allow-list of one chain/network. */
 export function chainAssets(plugin: ChainPlugin, settings: ChainSettings): ChainAssets {
-  if (!isChain(settings.chain)) throw new Error(`unknown chain ${settings.chain}`);
   const chain = settings.chain;
-  const native = nativeAsset(chain, settings.network);
+  // The plugin that serves the chain declares its native asset (no list of chains in core).
+  const native = chainTableOf(plugin.chains).nativeAsset(chain, settings.network);
   const tokens = (settings.tokens ?? []).map((t): TokenDefinition => {
     const matchKey = plugin.matchKey(chain, settings.network, t.contract);
     return {

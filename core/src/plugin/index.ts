@@ -1,4 +1,3 @@
 export * from './registerPlugins';
-export * from './declaredChainData';
 export * from './chainAssets';
 export * from './tokenAccounts';

@@ -1,7 +1,14 @@
-import { type Chain, type ChainDefinition, type ChainTable, chainTableOf, isChain, networkInfo } from '@walletd/plugin-kit';
+import { type ChainDefinition, type ChainTable, chainTableOf } from '@walletd/plugin-kit';
 import type { ChainSettings } from '../config';
-import { declaredChainDataDifference } from './declaredChainData';
-import { CONTRACT_V2_CHANGES, type ChainPlugin, type ChainReader, PLUGIN_API_VERSION, readerOptionsFor } from '@walletd/plugin-kit';
+import { chainDataProblem } from './chainDataProblem';
+import {
+  CONTRACT_V2_CHANGES,
+  CONTRACT_V3_CHANGES,
+  type ChainPlugin,
+  type ChainReader,
+  PLUGIN_API_VERSION,
+  readerOptionsFor,
+} from '@walletd/plugin-kit';
 
 export class PluginRegistrationError extends Error {
   constructor(message: string) {
@@ -27,16 +34,21 @@ export interface PluginRegistry {
 
 /**
  * Checks every plugin on the main thread before anything starts: a plugin built for another
- * contract version, serving an unknown chain or network, or claiming a chain another plugin
- * serves stops start-up with a message naming it.
+ * contract version, declaring its chains incompletely (`chainDataProblem`), or claiming a chain
+ * another plugin serves stops start-up with a message naming it. The chains served are the ones
+ * the plugins declare: walletd keeps no list of its own.
  */
 export function registerPlugins(plugins: ChainPlugin[]): PluginRegistry {
   const byChain = new Map<string, ChainPlugin>();
   const definitions: ChainDefinition[] = [];
   for (const p of plugins) {
     const name = typeof p?.name === 'string' ? p.name : '(unnamed plugin)';
-    if (p?.apiVersion !== PLUGIN_API_VERSION) {
-      const changes = p?.apiVersion === 1 ? `; what changed in version 2: ${CONTRACT_V2_CHANGES.join('; ')} (plugins/README.md)` : '';
+    // A version-2 plugin differs only by the chain data version 3 requires: checked below, by name.
+    if (p?.apiVersion !== PLUGIN_API_VERSION && p?.apiVersion !== 2) {
+      const changes =
+        p?.apiVersion === 1
+          ? `; what changed in version 2: ${CONTRACT_V2_CHANGES.join('; ')}; in version 3: ${CONTRACT_V3_CHANGES.join('; ')} (plugins/README.md)`
+          : '';
       throw new PluginRegistrationError(
         `plugin ${name} implements contract version ${String(p?.apiVersion)}; this walletd needs ${PLUGIN_API_VERSION}${changes}`,
       );
@@ -60,7 +72,8 @@ export function registerPlugins(plugins: ChainPlugin[]): PluginRegistry {
     if (typeof detect !== 'function')
       throw new PluginRegistrationError(`plugin ${name}: detectModule ${p.detectModule} exports no detect()`);
     for (const c of p.chains ?? []) {
-      if (!isChain(c.chain)) throw new PluginRegistrationError(`plugin ${name} serves unknown chain "${c.chain}"`);
+      const problem = chainDataProblem(c);
+      if (problem) throw new PluginRegistrationError(`plugin ${name}: ${problem}`);
       if (c.addressing !== 'key-per-address' && c.addressing !== 'account-tag')
         throw new PluginRegistrationError(
           `plugin ${name}: ${c.chain} declares addressing ${String(c.addressing)} (key-per-address or account-tag)`,
@@ -70,15 +83,11 @@ export function registerPlugins(plugins: ChainPlugin[]): PluginRegistry {
           throw new PluginRegistrationError(`plugin ${name}: ${c.chain} does not declare capabilities.${cap} (true or false)`);
       }
       for (const n of c.networks) {
-        if (!networkInfo(c.chain, n.network))
-          throw new PluginRegistrationError(`plugin ${name} serves unknown network ${c.chain}/${n.network}`);
         if (n.finality !== 'confirmations' && n.finality !== 'finalized')
           throw new PluginRegistrationError(
             `plugin ${name}: ${c.chain}/${n.network} declares finality ${String(n.finality)} (confirmations or finalized)`,
           );
       }
-      const difference = declaredChainDataDifference(c);
-      if (difference) throw new PluginRegistrationError(`plugin ${name}: ${difference}`);
       const other = byChain.get(c.chain);
       if (other) throw new PluginRegistrationError(`chain ${c.chain} is served by both ${other.name} and ${name}`);
       byChain.set(c.chain, p);
@@ -98,7 +107,7 @@ export function registerPlugins(plugins: ChainPlugin[]): PluginRegistry {
       if (!reader) {
         const plugin = byChain.get(settings.chain);
         if (!plugin) throw new PluginRegistrationError(`no plugin serves ${settings.chain}`);
-        reader = plugin.createReader(settings.chain as Chain, settings.network, options);
+        reader = plugin.createReader(settings.chain, settings.network, options);
         readers.set(key, reader);
       }
       return reader;

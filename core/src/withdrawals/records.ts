@@ -1,4 +1,4 @@
-import { type AssetRef, type Chain, nativeAsset } from '@walletd/plugin-kit';
+import type { AssetRef, Chain } from '@walletd/plugin-kit';
 import { type EventType, recordEvent } from '../events';
 import { fromBaseUnits, parseBaseUnits } from '@walletd/plugin-kit';
 import type { UnsignedWithdrawal, WithdrawalExpiry } from '@walletd/plugin-kit';
@@ -110,8 +110,15 @@ function expiryFromStored(e: NonNullable<StoredUnsigned['expiresAt']>): Withdraw
 
 const publicAsset = ({ key, symbol, decimals, contractAddress }: AssetRef): AssetRef => ({ key, symbol, decimals, contractAddress });
 
-/** Spec 2.7: the withdrawal event data, amounts as exact decimal strings. */
-export function withdrawalData(row: WithdrawalRow, status: 'broadcast' | 'confirmed' | 'rejected'): Record<string, unknown> {
+/**
+ * Spec 2.7: the withdrawal event data, amounts as exact decimal strings. `native`: the chain's
+ * native asset as its plugin declares it, needed for the fee of a confirmed withdrawal.
+ */
+export function withdrawalData(
+  row: WithdrawalRow,
+  status: 'broadcast' | 'confirmed' | 'rejected',
+  native?: AssetRef,
+): Record<string, unknown> {
   const asset = publicAsset(row.asset);
   const show = (units: string) => fromBaseUnits(parseBaseUnits(units), asset.decimals);
   const data: Record<string, unknown> = {
@@ -134,7 +141,7 @@ export function withdrawalData(row: WithdrawalRow, status: 'broadcast' | 'confir
   if (status === 'confirmed') {
     data.confirmations = row.confirmations ?? 0;
     if (row.fee !== null) {
-      const native = nativeAsset(row.chain as Chain, row.network);
+      if (!native) throw new Error(`withdrawal ${row.id}: a confirmed withdrawal's event needs its chain's native asset for the fee`);
       data.fee = { amount: fromBaseUnits(parseBaseUnits(row.fee), native.decimals), asset: native };
     }
   }
@@ -149,6 +156,7 @@ export async function recordWithdrawalEvent(
   trx: Knex.Transaction,
   row: WithdrawalRow,
   status: 'broadcast' | 'confirmed' | 'rejected',
+  native?: AssetRef,
 ): Promise<void> {
   const type: EventType = EVENT_FOR[status];
   await recordEvent(trx, {
@@ -157,7 +165,7 @@ export async function recordWithdrawalEvent(
     network: row.network,
     companyId: row.company_id,
     walletId: row.wallet_id,
-    data: withdrawalData(row, status),
+    data: withdrawalData(row, status, native),
   });
 }
 
@@ -181,6 +189,7 @@ export async function moveWithdrawal(
   status: WithdrawalStatus,
   changes: Partial<Record<keyof WithdrawalRow, unknown>>,
   details: Record<string, unknown> | null = null,
+  native?: AssetRef,
 ): Promise<WithdrawalRow> {
   const [updated] = (await trx('withdrawals')
     .where({ id: row.id })
@@ -188,6 +197,6 @@ export async function moveWithdrawal(
     .returning('*')) as WithdrawalRow[];
   if (!updated) throw new Error(`withdrawal ${row.id} vanished`);
   await addHistory(trx, row.id, status, details);
-  if (status === 'broadcast' || status === 'confirmed' || status === 'rejected') await recordWithdrawalEvent(trx, updated, status);
+  if (status === 'broadcast' || status === 'confirmed' || status === 'rejected') await recordWithdrawalEvent(trx, updated, status, native);
   return updated;
 }

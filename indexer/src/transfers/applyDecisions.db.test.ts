@@ -1,5 +1,5 @@
-import { type AssetRef, type DetectResult, type DetectedTransfer, nativeAsset } from '@walletd/core';
-import { createTestDatabase, seedCompany, seedWatchedAddress, type TestDatabase } from '@walletd/test-harness';
+import type { AssetRef, DetectResult, DetectedTransfer } from '@walletd/core';
+import { createTestDatabase, seedCompany, seedWatchedAddress, type TestDatabase, nativeAsset } from '@walletd/test-harness';
 import { persistBlock } from '@walletd/indexer';
 import { applyDecisions } from './applyDecisions';
 

@@ -1,5 +1,5 @@
-import { type DetectResult, type DetectedTransfer, nativeAsset } from '@walletd/core';
-import { createTestDatabase, seedCompany, seedWatchedAddress, type TestDatabase } from '@walletd/test-harness';
+import type { DetectResult, DetectedTransfer } from '@walletd/core';
+import { createTestDatabase, seedCompany, seedWatchedAddress, type TestDatabase, nativeAsset } from '@walletd/test-harness';
 // The built package, as the follower runs it.
 import { persistBlock, persistBlocks, persistMempool, rejectDetached, rewindTo } from '@walletd/indexer';
 

@@ -1,23 +1,16 @@
 /**
- * The eleven chains walletd serves, their networks and native assets. Plugins add the
- * chain-specific behaviour; this table is what the API, the plan checks and the asset keys
- * need without loading any plugin.
+ * What a chain is, as data. The chains themselves are the ones the loaded plugins declare
+ * (`ChainDefinition`, `chainTableOf`): the kit, core and the server list none (issue 31).
  */
-export const CHAINS = [
-  'ethereum',
-  'bsc',
-  'polygon',
-  'arbitrum',
-  'bitcoin',
-  'dogecoin',
-  'xrp',
-  'polkadot',
-  'tron',
-  'solana',
-  'ton',
-] as const;
 
-export type Chain = (typeof CHAINS)[number];
+/**
+ * A chain's name, as the plugin that serves it declares it (lowercase, e.g. `ethereum`): a plain
+ * string, since the set of chains is the set the loaded plugins declare.
+ */
+export type Chain = string;
+
+/** The form of a chain's name (registration refuses another): it is part of asset keys and URLs. */
+export const CHAIN_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
 export interface NativeAsset {
   symbol: string;
@@ -31,33 +24,6 @@ export interface NetworkInfo {
   native: NativeAsset;
 }
 
-const net = (name: string, testnet: boolean, symbol: string, decimals: number): NetworkInfo => ({
-  name,
-  testnet,
-  native: { symbol, decimals },
-});
-
-export const NETWORKS: Record<Chain, readonly NetworkInfo[]> = {
-  ethereum: [net('mainnet', false, 'ETH', 18), net('sepolia', true, 'ETH', 18), net('devnet', true, 'ETH', 18)],
-  bsc: [net('mainnet', false, 'BNB', 18), net('testnet', true, 'tBNB', 18)],
-  polygon: [net('mainnet', false, 'POL', 18), net('amoy', true, 'POL', 18)],
-  arbitrum: [net('mainnet', false, 'ETH', 18), net('sepolia', true, 'ETH', 18)],
-  bitcoin: [net('mainnet', false, 'BTC', 8), net('testnet', true, 'BTC', 8), net('signet', true, 'BTC', 8), net('regtest', true, 'BTC', 8)],
-  dogecoin: [net('mainnet', false, 'DOGE', 8), net('testnet', true, 'DOGE', 8), net('regtest', true, 'DOGE', 8)],
-  xrp: [net('mainnet', false, 'XRP', 6), net('testnet', true, 'XRP', 6), net('devnet', true, 'XRP', 6), net('localnet', true, 'XRP', 6)],
-  polkadot: [net('mainnet', false, 'DOT', 10), net('paseo', true, 'PAS', 10), net('localnet', true, 'ROC', 12)],
-  tron: [net('mainnet', false, 'TRX', 6), net('nile', true, 'TRX', 6), net('shasta', true, 'TRX', 6), net('devnet', true, 'TRX', 6)],
-  solana: [net('mainnet', false, 'SOL', 9), net('devnet', true, 'SOL', 9), net('testnet', true, 'SOL', 9), net('localnet', true, 'SOL', 9)],
-  ton: [net('mainnet', false, 'TON', 9), net('testnet', true, 'TON', 9), net('localnet', true, 'TON', 9)],
-};
-
-export const isChain = (value: string): value is Chain => (CHAINS as readonly string[]).includes(value);
-
-export function networkInfo(chain: string, network: string): NetworkInfo | undefined {
-  if (!isChain(chain)) return undefined;
-  return NETWORKS[chain].find((n) => n.name === network);
-}
-
 export interface AssetRef {
   /** `<chain>:<network>:<asset>`; `<asset>` is the lowercase native symbol or the token contract. */
   key: string;
@@ -67,14 +33,3 @@ export interface AssetRef {
 }
 
 export const assetKey = (chain: string, network: string, asset: string): string => `${chain}:${network}:${asset}`;
-
-export function nativeAsset(chain: Chain, network: string): AssetRef {
-  const info = networkInfo(chain, network);
-  if (!info) throw new Error(`unknown network ${chain}/${network}`);
-  return {
-    key: assetKey(chain, network, info.native.symbol.toLowerCase()),
-    symbol: info.native.symbol,
-    decimals: info.native.decimals,
-    contractAddress: null,
-  };
-}

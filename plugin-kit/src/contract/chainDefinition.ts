@@ -17,13 +17,11 @@ export interface NetworkDefinition {
   finality: Finality;
   /**
    * Test networks carry no real value (the free plan is limited to them). With `native`, the
-   * network as data, so that walletd's chain table can be built from the loaded plugins
-   * (`chainTableOf`); optional in contract 2 for plugins written before it, required once core
-   * stops listing chains.
+   * network as data: walletd's chain table is built from the loaded plugins (`chainTableOf`).
    */
-  testnet?: boolean;
+  testnet: boolean;
   /** The network's native asset: symbol and decimals of its base unit. */
-  native?: NativeAsset;
+  native: NativeAsset;
 }
 
 /** The largest amount, in base units, one transfer on the chain carries: native asset and tokens. */
@@ -50,12 +48,21 @@ export interface ChainCapabilities {
 }
 
 export interface ChainDefinition {
+  /** The chain's name (`CHAIN_NAME`: lowercase letters, digits, `-`), unique among the loaded plugins. */
   chain: Chain;
   networks: NetworkDefinition[];
   addressing: AddressingMode;
   capabilities: ChainCapabilities;
-  /** Checked before any node call: a larger amount is the caller's 400 `invalid_amount`. Optional as `testnet`/`native`. */
-  amountCeiling?: AmountCeiling;
+  /**
+   * Checked before any node call: a larger amount is the caller's 400 `invalid_amount` (never a
+   * node's refusal, a 502 clients retry). At most 78 digits (the database's numeric(78,0)).
+   */
+  amountCeiling: AmountCeiling;
+  /**
+   * What the node may read lower than the ledger explains, taken by the chain itself with no
+   * transfer to index (TON storage fees): reconciliation tolerates it. Absent: nothing.
+   */
+  unrecordedDebit?: { below: bigint; why: string };
 }
 
 /**

@@ -10,7 +10,7 @@ export * from './reader';
 export * from './withdrawalVerbs';
 
 /**
- * The chain plugin contract, version 2. The server and the indexer know chains only through it,
+ * The chain plugin contract, version 3. The server and the indexer know chains only through it,
  * so a chain team ships a plugin without touching them. Registration (`registerPlugins`) checks
  * `apiVersion` and the chains served on the main thread at start-up.
  *
@@ -20,7 +20,18 @@ export * from './withdrawalVerbs';
  * What changed from version 1 (registration names it when it refuses a v1 plugin): see
  * `CONTRACT_V2_CHANGES`.
  */
-export const PLUGIN_API_VERSION = 2 as const;
+export const PLUGIN_API_VERSION = 3 as const;
+
+/**
+ * Version 3 makes the chain data required (issue 31: the chains are the ones the plugins declare).
+ * A version-2 plugin that already declares it registers unchanged (that is the whole difference);
+ * one that does not is refused with a message naming what to declare.
+ */
+export const CONTRACT_V3_CHANGES = [
+  'each network declares testnet (boolean) and native {symbol, decimals}',
+  'each chain declares amountCeiling {native, token} (bigint base units, at most 78 digits)',
+  'a chain name is lowercase letters, digits and "-" (CHAIN_NAME); no list of chains exists outside the plugins',
+] as const;
 
 /** Told to the author of a plugin built for an older contract. */
 export const CONTRACT_V2_CHANGES = [
@@ -34,7 +45,8 @@ export const CONTRACT_V2_CHANGES = [
 
 /** `R` is the plugin's own reader type: its verbs receive what its `createReader` made, no downcasts. */
 export interface ChainPlugin<R extends ChainReader = ChainReader> {
-  apiVersion: typeof PLUGIN_API_VERSION;
+  /** 3; a 2 that declares the chain data (`CONTRACT_V3_CHANGES`) is accepted as well. */
+  apiVersion: typeof PLUGIN_API_VERSION | 2;
   name: string;
   chains: ChainDefinition[];
   /** Absolute path of a module whose `detect` export is this plugin's DetectFn (imported by workers). */

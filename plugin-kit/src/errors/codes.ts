@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   unprocessable: 422,
   unknown_asset: 422,
+  chain_not_supported: 422,
   insufficient_funds: 422,
   rate_limited: 429,
   internal: 500,

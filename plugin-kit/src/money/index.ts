@@ -1,2 +1,1 @@
 export * from './Amount';
-export * from './amountCeiling';

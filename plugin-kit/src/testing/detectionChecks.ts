@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { nativeAsset } from '../chains';
+import { chainTableOf } from '../chains';
 import type { ChainPlugin, DetectContext, DetectFn, DetectResult, DetectedTransfer } from '../contract';
 import type { ConformanceBlock, ConformanceReorg, ExpectedTransfer } from './scenarios';
 import type { ConformanceCheck } from './suite';
@@ -14,7 +14,8 @@ export function contextOf(plugin: ChainPlugin, s: Scene): DetectContext {
   return {
     chain: s.chain,
     network: s.network,
-    native: nativeAsset(s.chain, s.network),
+    // The native asset as the plugin under test declares it.
+    native: chainTableOf(plugin.chains).nativeAsset(s.chain, s.network),
     tokens: new Map((s.tokens ?? []).map((tk) => [tk.matchKey, tk])),
     watched: { has: (k) => keys.has(k) },
   };

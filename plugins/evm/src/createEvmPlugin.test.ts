@@ -31,12 +31,12 @@ describe('EVM plugin', () => {
     const registry = registerPlugins([plugin]);
     expect(registry.forChain('arbitrum')).toBe(plugin);
     expect(registry.forChain('bitcoin')).toBeUndefined();
-    expect(() => registerPlugins([{ ...plugin, apiVersion: 3 } as unknown as ChainPlugin])).toThrow(
-      /contract version 3; this walletd needs 2/,
+    expect(() => registerPlugins([{ ...plugin, apiVersion: 4 } as unknown as ChainPlugin])).toThrow(
+      /contract version 4; this walletd needs 3/,
     );
     // A v1 plugin is told what changed, by name.
     expect(() => registerPlugins([{ ...plugin, apiVersion: 1 } as unknown as ChainPlugin])).toThrow(
-      /contract version 1; this walletd needs 2; what changed in version 2: finality is 'confirmations' or 'finalized'.*WalletSecret/,
+      /contract version 1; this walletd needs 3; what changed in version 2: finality is 'confirmations' or 'finalized'.*WalletSecret/,
     );
     const noCapabilities = { ...plugin, chains: plugin.chains.map(({ capabilities: _c, ...c }) => c) } as unknown as ChainPlugin;
     expect(() => registerPlugins([noCapabilities])).toThrow(/ethereum does not declare capabilities.memo/);
@@ -46,13 +46,13 @@ describe('EVM plugin', () => {
         {
           ...plugin,
           chains: [{ ...plugin.chains[0]!, networks: [{ network: 'goerli', defaultConfirmations: 1, finality: 'confirmations' }] }],
-        },
+        } as unknown as ChainPlugin,
       ]),
-    ).toThrow(/unknown network ethereum\/goerli/);
+    ).toThrow(/ethereum\/goerli does not declare testnet/);
     expect(() => registerPlugins([{ ...plugin, detectModule: '/nonexistent/detect.js' }])).toThrow(
       /detectModule \/nonexistent\/detect.js does not load/,
     );
     expect(() => registerPlugins([{ ...plugin, detectModule: require.resolve('./networks') }])).toThrow(/exports no detect\(\)/);
-    expect(PLUGIN_API_VERSION).toBe(2);
+    expect(PLUGIN_API_VERSION).toBe(3);
   });
 });

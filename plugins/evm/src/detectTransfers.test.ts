@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DetectContext, TokenDefinition } from '@walletd/plugin-kit';
-import { nativeAsset } from '@walletd/plugin-kit';
+import { chainTableOf } from '@walletd/plugin-kit';
+import { createEvmPlugin } from './createEvmPlugin';
+
+// The native asset as this plugin declares it (no list of chains outside the plugins).
+const nativeAsset = (chain: string, network: string) => chainTableOf(createEvmPlugin().chains).nativeAsset(chain, network);
 import { detect } from './detectTransfers';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'ethereum');

@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import staticPolkadot from '@polkadot/types-support/metadata/static-polkadot';
 import { hexToU8a, u8aToHex } from '@polkadot/util';
 import { decodeAddress } from '@polkadot/util-crypto';
-import { type DetectContext, type TokenDefinition, nativeAsset } from '@walletd/plugin-kit';
+import { type DetectContext, type TokenDefinition, chainTableOf } from '@walletd/plugin-kit';
+import { createPolkadotPlugin } from './createPolkadotPlugin';
+
+// The native asset as this plugin declares it (no list of chains outside the plugins).
+const nativeAsset = (chain: string, network: string) => chainTableOf(createPolkadotPlugin().chains).nativeAsset(chain, network);
 import { detect } from './detect';
 import { decodeFrame, encodeFrame } from './frame';
 import { registryFor } from './runtimeRegistry';

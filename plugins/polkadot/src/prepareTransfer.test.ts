@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import staticPolkadot from '@polkadot/types-support/metadata/static-polkadot';
 import { compactToU8a, hexToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
 import { blake2AsHex } from '@polkadot/util-crypto';
-import { type DetectContext, type TokenDefinition, type UnsignedWithdrawal, nativeAsset, openWalletSecret } from '@walletd/plugin-kit';
+import { type DetectContext, type TokenDefinition, type UnsignedWithdrawal, openWalletSecret, chainTableOf } from '@walletd/plugin-kit';
+import { createPolkadotPlugin } from './createPolkadotPlugin';
+
+// The native asset as this plugin declares it (no list of chains outside the plugins).
+const nativeAsset = (chain: string, network: string) => chainTableOf(createPolkadotPlugin().chains).nativeAsset(chain, network);
 import { accountIdOf, derivePolkadotAddress } from './addresses';
 import { detect } from './detect';
 import { decodeFrame, encodeFrame } from './frame';

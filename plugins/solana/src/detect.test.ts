@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DetectContext, type TokenDefinition, nativeAsset } from '@walletd/plugin-kit';
+import { type DetectContext, type TokenDefinition, chainTableOf } from '@walletd/plugin-kit';
+import { createSolanaPlugin } from './createSolanaPlugin';
+
+// The native asset as this plugin declares it (no list of chains outside the plugins).
+const nativeAsset = (chain: string, network: string) => chainTableOf(createSolanaPlugin().chains).nativeAsset(chain, network);
 import { TOKEN_EVENT_OFFSET, detect } from './detect';
 import { TOKEN_2022_PROGRAM } from './programs';
 

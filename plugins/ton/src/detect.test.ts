@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Address } from '@ton/core';
-import { type DetectContext, type TokenDefinition, nativeAsset } from '@walletd/plugin-kit';
+import { type DetectContext, type TokenDefinition, chainTableOf } from '@walletd/plugin-kit';
+import { createTonPlugin } from './createTonPlugin';
+
+// The native asset as this plugin declares it (no list of chains outside the plugins).
+const nativeAsset = (chain: string, network: string) => chainTableOf(createTonPlugin().chains).nativeAsset(chain, network);
 import { detect } from './detect';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'ton');

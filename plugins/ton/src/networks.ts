@@ -27,6 +27,8 @@ export const TON_CHAINS: ChainDefinition[] = [
     capabilities: TON_CAPABILITIES,
     // Coins are VarUInteger 16 (at most 2^120 - 1), TON and jettons alike.
     amountCeiling: { native: 2n ** 120n - 1n, token: 2n ** 120n - 1n },
+    // Storage fees are taken from an account's balance by the chain itself, with no transfer to index.
+    unrecordedDebit: { below: 10_000_000n, why: 'storage fees the chain takes from the account (up to 0.01 TON)' },
     networks: TON_NETWORKS.map((network) => ({
       network,
       defaultConfirmations: 1,

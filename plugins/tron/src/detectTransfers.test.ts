@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DetectContext, type TokenDefinition, nativeAsset } from '@walletd/plugin-kit';
+import { type DetectContext, type TokenDefinition, chainTableOf } from '@walletd/plugin-kit';
+import { createTronPlugin } from './createTronPlugin';
+
+// The native asset as this plugin declares it (no list of chains outside the plugins).
+const nativeAsset = (chain: string, network: string) => chainTableOf(createTronPlugin().chains).nativeAsset(chain, network);
 import { detect } from './detectTransfers';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tron');

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DetectContext, mnemonicToSeed, nativeAsset } from '@walletd/plugin-kit';
+import { type DetectContext, mnemonicToSeed, chainTableOf } from '@walletd/plugin-kit';
+import { createUtxoPlugin } from './createUtxoPlugin';
+
+// The native asset as this plugin declares it (no list of chains outside the plugins).
+const nativeAsset = (chain: string, network: string) => chainTableOf(createUtxoPlugin().chains).nativeAsset(chain, network);
 import { addressOfScript, deriveUtxoAddress, formatUtxoAddress, utxoMatchKey, validateUtxoAddress } from './addresses';
 import { stripAuxPow } from './auxpow';
 import { coinsToUnits } from './coins';

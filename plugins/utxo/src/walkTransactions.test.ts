@@ -1,4 +1,8 @@
-import { nativeAsset } from '@walletd/plugin-kit';
+import { chainTableOf } from '@walletd/plugin-kit';
+import { createUtxoPlugin } from './createUtxoPlugin';
+
+// The native asset as this plugin declares it (no list of chains outside the plugins).
+const nativeAsset = (chain: string, network: string) => chainTableOf(createUtxoPlugin().chains).nativeAsset(chain, network);
 import fc from 'fast-check';
 import { detect, detectMempool, frameBlock, frameTransactions } from './detectOutputs';
 import { bitcoin } from './libs';

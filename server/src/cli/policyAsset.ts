@@ -19,7 +19,7 @@ export function resolvePolicyAsset(
   if (text.includes(':') && chain && network) {
     const byKey = knownAssets(followed, plugins, chain, network).get(text.toLowerCase());
     if (byKey) return byKey;
-    throw new BaseError('unknown_asset', `unknown asset "${text}"; use a key such as ethereum:mainnet:eth or a symbol such as USDC`);
+    throw new BaseError('unknown_asset', `unknown asset "${text}"; use an asset key (<chain>:<network>:<asset>) or a symbol such as USDC`);
   }
   const candidates = followed.chains
     .filter((c) => (scope.chain === undefined || c.chain === scope.chain) && (scope.network === undefined || c.network === scope.network))

@@ -1,5 +1,4 @@
 import type { RequestHandler, Router } from 'express';
-import { type Chain, nativeAsset } from '@walletd/core';
 import { type Common, historyReads } from '../context';
 import { checkReadiness } from '../health/readiness';
 import { reconciliationSummary } from '../services/reconciliation';
@@ -22,9 +21,15 @@ export function mountOverviewRoutes(r: Router, common: Common, session: RequestH
     // One transaction of the reads pool for every wallet's balances: one connection, one timeout.
     const withBalances = await reads.run(async (rdb) => {
       const out = [];
+      const table = plugins.chainTable();
       for (const w of wallets) {
+        // A wallet on a chain no loaded plugin serves (the operator narrowed \`plugins\`) shows no balances.
+        if (!table.network(w.chain, w.network)) {
+          out.push({ ...w, balances: [] });
+          continue;
+        }
         const assets = knownAssets(config, plugins, w.chain, w.network);
-        out.push({ ...w, balances: await walletBalances(rdb, assets, w.id, nativeAsset(w.chain as Chain, w.network).key) });
+        out.push({ ...w, balances: await walletBalances(rdb, assets, w.id, table.nativeAsset(w.chain, w.network).key) });
       }
       return out;
     });

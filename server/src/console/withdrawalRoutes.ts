@@ -21,7 +21,7 @@ export function mountWithdrawalRoutes(r: Router, common: Common, session: Reques
     const [names, people] = await Promise.all([walletNames(db, companyId), withdrawalPeople(db, rows)]);
     return Promise.all(
       rows.map(async (w) => ({
-        ...(await toWithdrawalView(db, w, withHistory)),
+        ...(await toWithdrawalView(db, common.plugins.chainTable(), w, withHistory)),
         walletName: names.get(w.wallet_id) ?? null,
         ...(people.get(w.id) ?? { proposedBy: null, approvedBy: [] }),
       })),

@@ -1,6 +1,7 @@
-import { networkInfo, toBaseUnits } from '@walletd/core';
+import { toBaseUnits } from '@walletd/core';
 import type { LocalChainInfo } from '@walletd/devchains';
 import { addressOfScript, utxoMatchKey, utxoNetwork } from '@walletd/plugin-utxo';
+import { loadPlugins } from '../plugins';
 import { describeFetchError, rpc } from './devnetRpc';
 
 /** The method each in-process adapter serves for `walletd dev fund` (never part of the chain's own API). */
@@ -9,7 +10,8 @@ const FUND_METHOD = 'walletd_fund';
 /** Base units of `amount` in the local chain's native coin or in one of its tokens (by symbol). */
 export function localAmount(info: LocalChainInfo, amount: string, token?: string): { units: bigint; asset: string } {
   if (token === undefined) {
-    const native = networkInfo(info.chain, info.network)?.native;
+    // The native coin as the shipped plugin that serves the local chain declares it.
+    const native = loadPlugins().chainTable().network(info.chain, info.network)?.native;
     if (!native) throw new Error(`${info.chain}/${info.network} is not a known network`);
     return { units: toBaseUnits(amount, native.decimals, { allowZero: false }), asset: native.symbol };
   }

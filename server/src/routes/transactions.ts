@@ -1,4 +1,4 @@
-import { BaseError, type Chain, fromBaseUnits, nativeAsset } from '@walletd/core';
+import { BaseError, fromBaseUnits } from '@walletd/core';
 import { Router } from 'express';
 import { type Common, historyReads } from '../context';
 import { auth, keySeesWallet, parseId, requireGlobal, walletFor } from '../http/scope';
@@ -14,7 +14,7 @@ export function transactionsRouter(common: Common, r: Router = Router()): Router
   r.get('/wallets/:id/balances', async (req, res) => {
     const wallet = await walletFor(db, auth(req), req.params.id, ['wallets:read']);
     const assets = knownAssets(config, plugins, wallet.chain, wallet.network);
-    const native = nativeAsset(wallet.chain as Chain, wallet.network);
+    const native = plugins.chainTable().nativeAsset(wallet.chain, wallet.network);
     const balances = await reads.run((rdb) => walletBalances(rdb, assets, wallet.id, native.key));
     const { onchain } = req.query as Record<string, unknown>;
     if (onchain !== undefined && onchain !== 'true' && onchain !== 'false')

@@ -76,8 +76,11 @@ describe('wallets', () => {
     const badNet = await mkWallet(s.rootKey, { name: 'x', chain: 'ethereum', network: 'goerli' });
     expect(badNet.status).toBe(400);
     expect(badNet.body.message).toBe('unknown network "goerli" for ethereum; known: mainnet, sepolia, devnet');
+    // A chain no loaded plugin serves: 422, naming the chains this walletd serves (from the plugins).
     const badChain = await mkWallet(s.rootKey, { name: 'x', chain: 'eth', network: 'mainnet' });
-    expect(badChain.body.message).toMatch(/^body.chain must be one of ethereum, bsc/);
+    expect(badChain.status).toBe(422);
+    expect(badChain.body).toMatchObject({ code: 'chain_not_supported' });
+    expect(badChain.body.message).toMatch(/^no chain plugin this walletd loads serves "eth"; it serves ethereum, bsc, .*ton/);
     const extra = await mkWallet(s.rootKey, { name: 'x', chain: 'ethereum', network: 'sepolia', color: 'red' });
     expect(extra.body.message).toBe('body has an unknown field "color"');
     const empty = await call(app.url, 'PATCH', '/v1/wallets/1', { key: s.rootKey, body: {} });

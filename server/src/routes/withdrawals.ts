@@ -49,7 +49,7 @@ export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r:
     res
       .status(replayed ? 200 : 201)
       .location(`/v1/withdrawals/${row.id}`)
-      .json(await toWithdrawalView(db, row));
+      .json(await toWithdrawalView(db, common.plugins.chainTable(), row));
   });
 
   r.get('/wallets/:id/withdrawals', async (req, res) => {
@@ -68,21 +68,21 @@ export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r:
     const last = rows[rows.length - 1];
     const heights = await indexedHeights(db, rows);
     res.json({
-      withdrawals: await Promise.all(rows.map((w) => toWithdrawalView(db, w, false, heights))),
+      withdrawals: await Promise.all(rows.map((w) => toWithdrawalView(db, common.plugins.chainTable(), w, false, heights))),
       next: rows.length === Number(limit) && last ? String(last.id) : null,
     });
   });
 
   r.get('/withdrawals/:id', async (req, res) => {
     const row = await withdrawalFor(auth(req), req.params.id, ['withdrawals:read']);
-    res.json(await toWithdrawalView(db, row, true));
+    res.json(await toWithdrawalView(db, common.plugins.chainTable(), row, true));
   });
 
   r.post('/withdrawals/:id/sign', writeLimit, async (req, res) => {
     const a = auth(req);
     const row = await withdrawalFor(a, req.params.id, ['withdrawals:create']);
     checkBody('WithdrawalSignRequest', req.body);
-    res.json(await toWithdrawalView(db, await signWithdrawal(common, row.id, a.keyId)));
+    res.json(await toWithdrawalView(db, common.plugins.chainTable(), await signWithdrawal(common, row.id, a.keyId)));
   });
 
   r.post('/withdrawals/:id/broadcast', writeLimit, async (req, res) => {
@@ -91,12 +91,12 @@ export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r:
     const { signedTransaction } = checkBody<{ signedTransaction?: string }>('WithdrawalBroadcastRequest', req.body);
     if (signedTransaction !== undefined) await acceptSigned(common, row.id, signedTransaction, a.keyId);
     else if (row.status === 'prepared') await signWithdrawal(common, row.id, a.keyId);
-    res.json(await toWithdrawalView(db, await broadcastWithdrawal(common, row.id)));
+    res.json(await toWithdrawalView(db, common.plugins.chainTable(), await broadcastWithdrawal(common, row.id)));
   });
 
   r.post('/withdrawals/:id/cancel', writeLimit, async (req, res) => {
     const row = await withdrawalFor(auth(req), req.params.id, ['withdrawals:create']);
-    res.json(await toWithdrawalView(db, await cancelWithdrawal(common, row.id)));
+    res.json(await toWithdrawalView(db, common.plugins.chainTable(), await cancelWithdrawal(common, row.id)));
   });
 
   r.post('/withdrawal-requests', writeLimit, async (req, res) => {

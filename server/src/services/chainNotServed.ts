@@ -26,6 +26,19 @@ export function builtInPackageFor(chain: string): string | null {
 }
 
 /**
+ * 422 `chain_not_supported` for a new wallet on a chain no loaded plugin serves: names the chains
+ * this walletd serves and, when a shipped package serves the chain, the `plugins` line to add.
+ */
+export function chainNotSupported(chain: string, served: readonly string[]): BaseError {
+  const pkg = builtInPackageFor(chain);
+  const advice = pkg ? `; ${chain} is served by ${pkg}: add it to "plugins" in the config (README#configuration)` : '';
+  return new BaseError(
+    'chain_not_supported',
+    `no chain plugin this walletd loads serves "${chain}"; it serves ${served.join(', ') || 'no chain'}${advice}`,
+  );
+}
+
+/**
  * 422 for a chain no loaded plugin serves: the wallet exists, the build has the plugin, one config
  * line is missing; the message names that line.
  */

@@ -2,14 +2,11 @@ import {
   type AssetRef,
   type Balance,
   BaseError,
-  type Chain,
   NodeUnavailableError,
   type Db,
   type PluginRegistry,
   type WalletdConfig,
   fromBaseUnits,
-  isChain,
-  nativeAsset,
   parseBaseUnits,
 } from '@walletd/core';
 import { ledger } from './funds/ledger';
@@ -17,14 +14,15 @@ import { ledger } from './funds/ledger';
 /** Assets a wallet's chain/network knows: the native one and the operator's allow-listed tokens. */
 export function knownAssets(config: WalletdConfig, plugins: PluginRegistry, chain: string, network: string): Map<string, AssetRef> {
   const out = new Map<string, AssetRef>();
-  if (!isChain(chain)) return out;
-  const native = nativeAsset(chain, network);
+  const table = plugins.chainTable();
+  if (!table.network(chain, network)) return out;
+  const native = table.nativeAsset(chain, network);
   out.set(native.key, native);
   const plugin = plugins.forChain(chain);
   const settings = config.chains.find((c) => c.chain === chain && c.network === network);
   for (const t of settings?.tokens ?? []) {
     if (!plugin) break;
-    const matchKey = plugin.matchKey(chain as Chain, network, t.contract);
+    const matchKey = plugin.matchKey(chain, network, t.contract);
     const key = `${chain}:${network}:${matchKey}`;
     out.set(key, { key, symbol: t.symbol, decimals: t.decimals, contractAddress: t.contract });
   }

@@ -1,11 +1,7 @@
 import {
   BaseError,
-  type Chain,
-  NETWORKS,
   PLAN_LIMITS,
   generateWalletMnemonic,
-  isChain,
-  networkInfo,
   openWalletSecret,
   planAllowsNetwork,
   sealTo,
@@ -18,6 +14,7 @@ import {
   runPrepared,
 } from '@walletd/core';
 import type { WalletRow } from '../http/scope';
+import { chainNotSupported } from './chainNotServed';
 import { addressRow } from './addressRow';
 import { audit } from './audit';
 
@@ -73,17 +70,21 @@ export interface CreateWalletInput {
  * On account-tag chains (XRP) the wallet's one account is derived here, while the new secret is in
  * hand, so generating its tagged deposit addresses later never opens the secret.
  */
-export async function createWallet(db: Db, masterKey: MasterKey, input: CreateWalletInput, plugins?: PluginRegistry): Promise<WalletView> {
-  if (!isChain(input.chain)) throw new BaseError('validation_failed', `unknown chain "${input.chain}"`);
-  if (!networkInfo(input.chain, input.network)) {
-    const known = NETWORKS[input.chain].map((n) => n.name).join(', ');
+export async function createWallet(db: Db, masterKey: MasterKey, input: CreateWalletInput, plugins: PluginRegistry): Promise<WalletView> {
+  // The chains and networks are the ones the loaded plugins declare (no list in core).
+  const table = plugins.chainTable();
+  const networks = table.networks.get(input.chain);
+  if (!networks) throw chainNotSupported(input.chain, table.chains());
+  const info = table.network(input.chain, input.network);
+  if (!info) {
+    const known = networks.map((n) => n.name).join(', ');
     throw new BaseError('validation_failed', `unknown network "${input.network}" for ${input.chain}; known: ${known}`);
   }
   return db.transaction(async (trx) => {
     // Lock the company row: plan checks and the wallet count are consistent under concurrency.
     const company = (await trx('companies').where({ id: input.companyId }).forUpdate().first('plan')) as { plan: Plan } | undefined;
     if (!company) throw new BaseError('not_found', 'company not found');
-    if (!planAllowsNetwork(company.plan, input.chain, input.network)) {
+    if (!planAllowsNetwork(company.plan, info)) {
       throw new BaseError('plan_forbidden', `${input.chain}/${input.network} is not included in the ${company.plan} plan`);
     }
     if (company.plan !== 'none') {
@@ -110,11 +111,11 @@ export async function createWallet(db: Db, masterKey: MasterKey, input: CreateWa
           secret_envelope: envelope,
         })
         .returning('*');
-      const plugin = plugins?.forChain(input.chain);
+      const plugin = plugins.forChain(input.chain);
       if (plugin?.chains.find((c) => c.chain === input.chain)?.addressing === 'account-tag') {
         const secret = openWalletSecret(mnemonic);
         try {
-          const account = plugin.deriveAddress(input.chain as Chain, input.network, secret, 0);
+          const account = plugin.deriveAddress(input.chain, input.network, secret, 0);
           await trx('addresses').insert(addressRow(row as WalletRow, account, 0, 'account', null));
         } finally {
           secret.dispose();

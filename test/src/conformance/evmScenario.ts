@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AssetRef, type Chain, nativeAsset } from '@walletd/plugin-kit';
+import type { AssetRef, Chain } from '@walletd/plugin-kit';
 import type {
   ConformanceBlock,
   ConformanceNode,
@@ -8,7 +8,7 @@ import type {
   ConformanceSubject,
   WithdrawalConformance,
 } from '@walletd/plugin-kit/testing';
-import { startAnvil } from '@walletd/test-harness';
+import { startAnvil, nativeAsset } from '@walletd/test-harness';
 
 /**
  * The EVM family's scenario for the public kit, shared by evm.conformance.test.ts and the mutants

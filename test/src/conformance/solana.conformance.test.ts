@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Chain, nativeAsset } from '@walletd/core';
+import type { Chain } from '@walletd/core';
 import { TOKEN_EVENT_OFFSET, createSolanaPlugin } from '@walletd/plugin-solana';
-import { startSolanaSvm } from '@walletd/test-harness';
+import { startSolanaSvm, nativeAsset } from '@walletd/test-harness';
 import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
 import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
 import { depositGaps, withdrawalGaps } from './notCovered';

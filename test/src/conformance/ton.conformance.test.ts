@@ -1,7 +1,7 @@
 import { Address } from '@ton/core';
-import { type Chain, nativeAsset } from '@walletd/core';
+import type { Chain } from '@walletd/core';
 import { createTonPlugin } from '@walletd/plugin-ton';
-import { TonSandboxNode, tonFixture } from '@walletd/test-harness';
+import { TonSandboxNode, tonFixture, nativeAsset } from '@walletd/test-harness';
 import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
 import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
 import { depositGaps, withdrawalGaps } from './notCovered';

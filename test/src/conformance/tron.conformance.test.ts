@@ -1,6 +1,6 @@
-import { type Chain, nativeAsset } from '@walletd/core';
+import type { Chain } from '@walletd/core';
 import { createTronPlugin } from '@walletd/plugin-tron';
-import { startRecordedTronNode, tronFixture } from '@walletd/test-harness';
+import { startRecordedTronNode, tronFixture, nativeAsset } from '@walletd/test-harness';
 import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
 import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
 import { depositGaps, withdrawalGaps } from './notCovered';

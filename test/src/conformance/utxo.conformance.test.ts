@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nativeAsset, openWalletSecret } from '@walletd/core';
+import { openWalletSecret } from '@walletd/core';
 import { addressOfScript, createUtxoPlugin, frameBlock, scriptOf, utxoNetwork } from '@walletd/plugin-utxo';
-import { describeWithLitecoind, startLitecoind } from '@walletd/test-harness';
+import { describeWithLitecoind, startLitecoind, nativeAsset } from '@walletd/test-harness';
 import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
 import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
 import { depositGaps, withdrawalGaps } from './notCovered';

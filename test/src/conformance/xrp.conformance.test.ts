@@ -1,6 +1,6 @@
-import { type Chain, nativeAsset } from '@walletd/core';
+import type { Chain } from '@walletd/core';
 import { createXrpPlugin } from '@walletd/plugin-xrp';
-import { startRecordedRippled, xrpFixture } from '@walletd/test-harness';
+import { startRecordedRippled, xrpFixture, nativeAsset } from '@walletd/test-harness';
 import { type ConformanceBlock, describePluginConformance } from '@walletd/plugin-kit/testing';
 import { describeWithdrawalConformance } from '@walletd/plugin-kit/testing';
 import { depositGaps, withdrawalGaps } from './notCovered';

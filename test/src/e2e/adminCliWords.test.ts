@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MasterKey, sealTo } from '@walletd/core';
 import { createWallet, setEncryptionKey } from '@walletd/server';
-import { createTestDatabase, runWalletd, type TestDatabase } from '@walletd/test-harness';
+import { createTestDatabase, runWalletd, type TestDatabase, shippedPlugins } from '@walletd/test-harness';
 
 /** What the key commands say when given the wrong file, through the real walletd process. */
 describe('walletd key files and company list: messages in words', () => {
@@ -128,7 +128,8 @@ describe('walletd key files and company list: messages in words', () => {
     const hooli = before.json.find((c: { name: string }) => c.name === 'Hooli');
     const made = walletd('admin', 'company', 'create', '--name', 'Pied Piper', '--plan', 'free').json;
     const key = new MasterKey(masterKey);
-    const wallet = (companyId: number, name: string) => createWallet(t.db, key, { companyId, name, chain: 'solana', network: 'devnet' });
+    const wallet = (companyId: number, name: string) =>
+      createWallet(t.db, key, { companyId, name, chain: 'solana', network: 'devnet' }, shippedPlugins());
     await wallet(made.id, 'kept');
     const gone = await wallet(made.id, 'deleted');
     await t.db('wallets').where({ id: gone.id }).update({ deleted_at: t.db.fn.now() });

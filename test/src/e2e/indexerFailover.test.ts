@@ -14,6 +14,7 @@ import {
   startAnvil,
   startDedicatedPostgres,
   type WalletdProcess,
+  shippedPlugins,
 } from '@walletd/test-harness';
 
 /** Pids whose parent is `pid` (Linux /proc): what a walletd process started. */
@@ -79,7 +80,12 @@ describe('indexer fail-over across a PostgreSQL restart', () => {
 
   it('exactly one indexer follows afterwards, every deposit is announced once, and SIGINT exits 0 leaving nothing behind', async () => {
     const s = await seedCompany(db);
-    const wallet = await createWallet(db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
+    const wallet = await createWallet(
+      db,
+      masterKey,
+      { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' },
+      shippedPlugins(),
+    );
     const address = await generateAddress(
       { db: db, masterKey, plugins: loadPlugins() },
       await db('wallets').where({ id: wallet.id }).first(),

@@ -23,3 +23,4 @@ export * from './consoleApp';
 // Adapters over real engines (litesvm, @ton/sandbox, chopsticks, litecoind): the same code `walletd dev` runs.
 export * from '@walletd/devchains';
 export * from './playground';
+export * from './chains';

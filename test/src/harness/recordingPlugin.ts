@@ -1,3 +1,4 @@
+import { shippedPlugins } from './chains';
 import { createHash } from 'node:crypto';
 import {
   type AddressingMode,
@@ -50,13 +51,21 @@ export function createRecordingPlugin(
     sources: intent.sources,
   });
   const txHash = (payload: unknown) => createHash('sha256').update(JSON.stringify(payload)).digest('hex');
+  const network = chain === 'ton' ? 'testnet' : 'devnet';
+  const shipped = shippedPlugins().chainTable();
+  const declared = (n: string) => {
+    const info = shipped.network(chain, n);
+    return { testnet: info?.testnet ?? true, native: info?.native ?? { symbol: 'TEST', decimals: 6 } };
+  };
   const plugin: ChainPlugin = {
     apiVersion: PLUGIN_API_VERSION,
     name: `recording-${chain}`,
     chains: [
       {
         chain,
-        networks: [{ network: chain === 'ton' ? 'testnet' : 'devnet', defaultConfirmations: 1, finality: 'confirmations' }],
+        // The chain data as the shipped plugin for the same chain declares it.
+        networks: [{ network, defaultConfirmations: 1, finality: 'confirmations', ...declared(network) }],
+        amountCeiling: shipped.ceilings.get(chain) ?? { native: 2n ** 64n, token: 2n ** 64n },
         addressing: options.addressing ?? 'key-per-address',
         capabilities,
       },

@@ -6,7 +6,6 @@ import {
   assetKey,
   chainAssets,
   ensureTokenAccounts,
-  nativeAsset,
   registerPlugins,
 } from '@walletd/core';
 import { persistBlock } from '@walletd/indexer';
@@ -22,6 +21,7 @@ import {
   seedCompany,
   startTestApp,
   creditAddress,
+  nativeAsset,
 } from '@walletd/test-harness';
 
 /**

@@ -3,7 +3,15 @@ import { createDetectPool, createFollower, createIndexer, type DetectPool, type 
 import { createEvmPlugin } from '@walletd/plugin-evm';
 import { createWallet, generateAddress, loadPlugins } from '@walletd/server';
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, eventually, seedCompany, startAnvil, type Anvil, type TestDatabase } from '@walletd/test-harness';
+import {
+  createTestDatabase,
+  eventually,
+  seedCompany,
+  startAnvil,
+  type Anvil,
+  type TestDatabase,
+  shippedPlugins,
+} from '@walletd/test-harness';
 
 /** The indexer against a real EVM node (anvil): native deposits, confirmations, reorgs, restarts. */
 describe('EVM deposits on anvil', () => {
@@ -41,7 +49,12 @@ describe('EVM deposits on anvil', () => {
 
   async function depositAddress() {
     const s = await seedCompany(t.db);
-    const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
+    const wallet = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' },
+      shippedPlugins(),
+    );
     const row = await t.db('wallets').where({ id: wallet.id }).first();
     return generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, row, null);
   }
@@ -197,7 +210,12 @@ describe('finality by the finalized tag', () => {
     const masterKey = new MasterKey(randomBytes(32));
     try {
       const s = await seedCompany(t.db);
-      const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
+      const wallet = await createWallet(
+        t.db,
+        masterKey,
+        { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' },
+        shippedPlugins(),
+      );
       const addr = await generateAddress(
         { db: t.db, masterKey, plugins: loadPlugins() },
         await t.db('wallets').where({ id: wallet.id }).first(),
@@ -267,7 +285,12 @@ describe('indexer fail-over', () => {
     const second = createIndexer({ db: t.db, logger, registry, chains, threads: 1 });
     try {
       const s = await seedCompany(t.db);
-      const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
+      const wallet = await createWallet(
+        t.db,
+        masterKey,
+        { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' },
+        shippedPlugins(),
+      );
       const addr = await generateAddress(
         { db: t.db, masterKey, plugins: loadPlugins() },
         await t.db('wallets').where({ id: wallet.id }).first(),

@@ -3,7 +3,7 @@ import { MasterKey, createLogger, registerPlugins } from '@walletd/core';
 import { type DetectPool, createDetectPool, createFollower } from '@walletd/indexer';
 import { createEvmPlugin } from '@walletd/plugin-evm';
 import { createWallet, generateAddress, loadPlugins } from '@walletd/server';
-import { type Anvil, type TestDatabase, createTestDatabase, seedCompany, startAnvil } from '@walletd/test-harness';
+import { type Anvil, type TestDatabase, createTestDatabase, seedCompany, startAnvil, shippedPlugins } from '@walletd/test-harness';
 
 /**
  * The internal-movement rule on an EVM chain (anvil): a transfer whose sender is an address of the
@@ -29,7 +29,7 @@ describe('EVM: moves between addresses of one wallet are no deposits', () => {
   });
 
   async function wallet(companyId: number, name: string) {
-    const w = await createWallet(t.db, masterKey, { companyId, name, chain: 'ethereum', network: 'devnet' });
+    const w = await createWallet(t.db, masterKey, { companyId, name, chain: 'ethereum', network: 'devnet' }, shippedPlugins());
     return t.db('wallets').where({ id: w.id }).first();
   }
   const address = (row: unknown) => generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, row as never, null);

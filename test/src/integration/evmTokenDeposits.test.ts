@@ -15,6 +15,7 @@ import {
   type Anvil,
   type TestDatabase,
   type TestToken,
+  shippedPlugins,
 } from '@walletd/test-harness';
 
 /** ERC-20 deposits on anvil: allow-listed tokens only, one event per transfer, reverted sends ignored. */
@@ -44,7 +45,12 @@ describe('EVM token deposits on anvil', () => {
 
   it('credits only the allow-listed contract, each transfer of a batch once, never a reverted transfer', async () => {
     const s = await seedCompany(t.db);
-    const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
+    const wallet = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' },
+      shippedPlugins(),
+    );
     const row = await t.db('wallets').where({ id: wallet.id }).first();
     const a = await generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, row, null);
     const b = await generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, row, null);

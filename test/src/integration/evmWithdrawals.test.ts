@@ -1,6 +1,6 @@
-import { type AssetRef, BaseError, mnemonicToSeed, nativeAsset, openWalletSecret } from '@walletd/core';
+import { type AssetRef, BaseError, mnemonicToSeed, openWalletSecret } from '@walletd/core';
 import { createEvmPlugin, createEvmReader, deriveEvmAddress, type EvmTxPayload } from '@walletd/plugin-evm';
-import { type Anvil, deployTestToken, startAnvil, type TestToken } from '@walletd/test-harness';
+import { type Anvil, deployTestToken, startAnvil, type TestToken, nativeAsset } from '@walletd/test-harness';
 
 /** The EVM plugin's withdrawal verbs against a real node: build, sign, broadcast, verify. */
 describe('EVM withdrawal verbs on anvil', () => {

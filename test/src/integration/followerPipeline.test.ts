@@ -2,7 +2,15 @@ import { type ChainReader, MasterKey, createLogger, registerPlugins } from '@wal
 import { type DetectPool, type Follower, createDetectPool, createFollower, createIndexer } from '@walletd/indexer';
 import { createEvmPlugin } from '@walletd/plugin-evm';
 import { createWallet, generateAddress, loadPlugins } from '@walletd/server';
-import { createTestDatabase, eventually, seedCompany, startAnvil, type Anvil, type TestDatabase } from '@walletd/test-harness';
+import {
+  createTestDatabase,
+  eventually,
+  seedCompany,
+  startAnvil,
+  type Anvil,
+  type TestDatabase,
+  shippedPlugins,
+} from '@walletd/test-harness';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -46,7 +54,12 @@ describe('follower catch-up', () => {
 
   async function depositAddress(): Promise<string> {
     const s = await seedCompany(t.db);
-    const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network });
+    const wallet = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name: 'hot', chain: 'ethereum', network },
+      shippedPlugins(),
+    );
     const row = await t.db('wallets').where({ id: wallet.id }).first();
     return (await generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, row, null)).address;
   }

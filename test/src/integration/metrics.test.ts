@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createWallet } from '@walletd/server';
-import { call, createTestDatabase, seedCompany, startTestApp, type TestApp, type TestDatabase } from '@walletd/test-harness';
+import {
+  call,
+  createTestDatabase,
+  seedCompany,
+  startTestApp,
+  type TestApp,
+  type TestDatabase,
+  shippedPlugins,
+} from '@walletd/test-harness';
 
 /** Scrapes the real app's /metrics after real requests and rows in the real tables. */
 describe('GET /metrics', () => {
@@ -107,7 +115,12 @@ describe('GET /metrics', () => {
   });
 
   it('reports withdrawals by status, zero for a status with none', async () => {
-    const wallet = await createWallet(t.db, app.masterKey, { companyId, name: 'hot', chain: 'ethereum', network: 'devnet' });
+    const wallet = await createWallet(
+      t.db,
+      app.masterKey,
+      { companyId, name: 'hot', chain: 'ethereum', network: 'devnet' },
+      shippedPlugins(),
+    );
     const withdrawal = (status: string) => ({
       company_id: companyId,
       wallet_id: wallet.id,

@@ -3,7 +3,14 @@ import { type ChainSettings, MasterKey, createLogger, registerPlugins } from '@w
 import { type DetectPool, createDetectPool, createFollower } from '@walletd/indexer';
 import { createPolkadotPlugin } from '@walletd/plugin-polkadot';
 import { createWallet, generateAddress } from '@walletd/server';
-import { type Chopsticks, type TestDatabase, createTestDatabase, seedCompany, startChopsticks } from '@walletd/test-harness';
+import {
+  type Chopsticks,
+  type TestDatabase,
+  createTestDatabase,
+  seedCompany,
+  startChopsticks,
+  shippedPlugins,
+} from '@walletd/test-harness';
 
 const ROC = 10n ** 12n;
 const USDT = 1984;
@@ -38,7 +45,12 @@ describe('Polkadot deposits through the follower (chopsticks, Rococo Asset Hub r
 
   async function addresses(name: string) {
     const s = await seedCompany(t.db, 'paid', name);
-    const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name, chain: 'polkadot', network: 'localnet' });
+    const wallet = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name, chain: 'polkadot', network: 'localnet' },
+      shippedPlugins(),
+    );
     const row = await t.db('wallets').where({ id: wallet.id }).first();
     const a = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
     const b = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);

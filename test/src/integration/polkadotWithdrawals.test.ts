@@ -1,16 +1,8 @@
 import { hexToU8a, u8aToHex } from '@polkadot/util';
-import {
-  type AssetRef,
-  BaseError,
-  type WithdrawalIntent,
-  createLogger,
-  nativeAsset,
-  openWalletSecret,
-  storedUnsigned,
-} from '@walletd/core';
+import { type AssetRef, BaseError, type WithdrawalIntent, createLogger, openWalletSecret, storedUnsigned } from '@walletd/core';
 import { trackWithdrawals } from '@walletd/indexer';
 import { type PolkadotPayload, type PolkadotReader, createPolkadotPlugin } from '@walletd/plugin-polkadot';
-import { type Chopsticks, createTestDatabase, seedCompany, startChopsticks, startRpcProxy } from '@walletd/test-harness';
+import { type Chopsticks, createTestDatabase, seedCompany, startChopsticks, startRpcProxy, nativeAsset } from '@walletd/test-harness';
 
 const ROC = 10n ** 12n;
 /** The storage key of System.Events (twox128("System") ++ twox128("Events")). */

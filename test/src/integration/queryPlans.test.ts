@@ -1,6 +1,15 @@
-import { nativeAsset, type Db } from '@walletd/core';
+import type { Db } from '@walletd/core';
 import { pendingTransfers, rejectDetached, rewindTo } from '@walletd/indexer';
-import { call, createTestDatabase, seedCompany, startTestApp, type Seeded, type TestApp, type TestDatabase } from '@walletd/test-harness';
+import {
+  call,
+  createTestDatabase,
+  seedCompany,
+  startTestApp,
+  type Seeded,
+  type TestApp,
+  type TestDatabase,
+  nativeAsset,
+} from '@walletd/test-harness';
 import { historyTime, seedHistory, seedHistoryScope, type HistoryScope } from '../harness/historySeed';
 
 /**

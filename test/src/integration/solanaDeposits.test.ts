@@ -11,7 +11,14 @@ import { type ChainSettings, MasterKey, createLogger, registerPlugins } from '@w
 import { type DetectPool, createDetectPool, createFollower } from '@walletd/indexer';
 import { createSolanaPlugin } from '@walletd/plugin-solana';
 import { createWallet, generateAddress } from '@walletd/server';
-import { type SolanaSvmNode, type TestDatabase, createTestDatabase, seedCompany, startSolanaSvm } from '@walletd/test-harness';
+import {
+  type SolanaSvmNode,
+  type TestDatabase,
+  createTestDatabase,
+  seedCompany,
+  startSolanaSvm,
+  shippedPlugins,
+} from '@walletd/test-harness';
 
 const ata = async (owner: string, mint: string) =>
   (await findAssociatedTokenPda({ owner: owner as never, mint: mint as never, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0] as string;
@@ -44,7 +51,12 @@ describe('Solana deposits through the follower (litesvm behind the JSON-RPC adap
     const usdc = await node.createMint(6);
     const fake = await node.createMint(6);
     const s = await seedCompany(t.db);
-    const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'sol', chain: 'solana', network: 'localnet' });
+    const wallet = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name: 'sol', chain: 'solana', network: 'localnet' },
+      shippedPlugins(),
+    );
     const row = await t.db('wallets').where({ id: wallet.id }).first();
     const a = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
     const b = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
@@ -136,7 +148,12 @@ describe('Solana deposits through the follower (litesvm behind the JSON-RPC adap
 
   it('waits for the finalized commitment; the reader steps over skipped slots and refuses a slot not yet available', async () => {
     const s = await seedCompany(t.db, 'paid', 'Finality');
-    const wallet = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'fin', chain: 'solana', network: 'localnet' });
+    const wallet = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name: 'fin', chain: 'solana', network: 'localnet' },
+      shippedPlugins(),
+    );
     const row = await t.db('wallets').where({ id: wallet.id }).first();
     const a = await generateAddress({ db: t.db, masterKey, plugins: registry }, row, null);
     const settings: ChainSettings = { chain: 'solana', network: 'localnet', rpcUrl: node.url };

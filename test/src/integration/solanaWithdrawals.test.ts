@@ -1,6 +1,6 @@
 import { getTransactionDecoder } from '@solana/kit';
 import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda } from '@solana-program/token';
-import { type AssetRef, BaseError, type UnsignedWithdrawal, type WithdrawalIntent, nativeAsset, openWalletSecret } from '@walletd/core';
+import { type AssetRef, BaseError, type UnsignedWithdrawal, type WithdrawalIntent, openWalletSecret } from '@walletd/core';
 import {
   type SolanaReader,
   type SolanaTxPayload,
@@ -10,7 +10,7 @@ import {
   detect,
   summarizeMessage,
 } from '@walletd/plugin-solana';
-import { type SolanaSvmNode, startSolanaSvm } from '@walletd/test-harness';
+import { type SolanaSvmNode, startSolanaSvm, nativeAsset } from '@walletd/test-harness';
 
 const ata = async (owner: string, mint: string) =>
   (await findAssociatedTokenPda({ owner: owner as never, mint: mint as never, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0] as string;

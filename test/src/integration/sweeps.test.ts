@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey, createLogger, createMetrics, nativeAsset } from '@walletd/core';
+import { type ChainSettings, MasterKey, createLogger, createMetrics } from '@walletd/core';
 import { type DetectPool, type Follower, createDetectPool } from '@walletd/indexer';
 import { type Common, addPolicy, loadPlugins, prepareWithdrawal, runSweeps, setPolicyEnabled } from '@walletd/server';
 import {
@@ -10,6 +10,7 @@ import {
   call,
   createTestDatabase,
   expectSchema,
+  nativeAsset,
   seedCompany,
   startAnvil,
   startTestApp,

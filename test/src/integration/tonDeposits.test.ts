@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Address, type Cell, beginCell, toNano } from '@ton/core';
-import { type ChainSettings, MasterKey, type WithdrawalIntent, createLogger, nativeAsset, registerPlugins } from '@walletd/core';
+import { type ChainSettings, MasterKey, type WithdrawalIntent, createLogger, registerPlugins } from '@walletd/core';
 import { type DetectPool, createDetectPool, createFollower } from '@walletd/indexer';
 import { createTonPlugin } from '@walletd/plugin-ton';
 import { createWallet, generateAddress, withWalletSecret } from '@walletd/server';
-import { type TestDatabase, TonSandboxNode, createTestDatabase, seedCompany } from '@walletd/test-harness';
+import { type TestDatabase, TonSandboxNode, createTestDatabase, seedCompany, shippedPlugins, nativeAsset } from '@walletd/test-harness';
 
 /**
  * TON deposits through the real follower and the plugin's own toncenter reader, against the
@@ -49,7 +49,12 @@ describe('TON deposits through the follower, on the sandbox adapter', () => {
   /** A new company's TON wallet row. */
   async function tonWallet() {
     const s = await seedCompany(t.db);
-    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'ton', chain: 'ton', network: 'localnet' });
+    const w = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name: 'ton', chain: 'ton', network: 'localnet' },
+      shippedPlugins(),
+    );
     return t.db('wallets').where({ id: w.id }).first();
   }
   /** The real follower from `start`, with `master`'s jetton allow-listed as USDT. */

@@ -1,7 +1,7 @@
 import { Address, Cell, SendMode, beginCell, external, internal, storeMessage, toNano } from '@ton/core';
-import { BaseError, type UnsignedWithdrawal, type WithdrawalIntent, nativeAsset, openWalletSecret } from '@walletd/core';
+import { BaseError, type UnsignedWithdrawal, type WithdrawalIntent, openWalletSecret } from '@walletd/core';
 import { TON_FEE_BOUND, type TonPayload, type TonReader, createTonPlugin, tonKey, walletOf } from '@walletd/plugin-ton';
-import { TonSandboxNode } from '@walletd/test-harness';
+import { TonSandboxNode, nativeAsset } from '@walletd/test-harness';
 
 /**
  * TON withdrawals executed by @ton/sandbox (the real emulator: wallet v5r1, jetton wallets, fees,

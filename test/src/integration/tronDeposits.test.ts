@@ -12,6 +12,7 @@ import {
   seedCompany,
   startRecordedTronNode,
   tronFixture,
+  shippedPlugins,
 } from '@walletd/test-harness';
 
 /**
@@ -50,7 +51,7 @@ describe('Tron deposits through the follower, against the recorded-response serv
 
   async function wallet(network: string) {
     const s = await seedCompany(t.db);
-    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'tron', chain: 'tron', network });
+    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'tron', chain: 'tron', network }, shippedPlugins());
     const row = await t.db('wallets').where({ id: w.id }).first();
     return { s, row, address: () => generateAddress({ db: t.db, masterKey, plugins: registry }, row, null) };
   }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { type AssetRef, BaseError, type UnsignedWithdrawal, type WithdrawalIntent, nativeAsset, openWalletSecret } from '@walletd/core';
+import { type AssetRef, BaseError, type UnsignedWithdrawal, type WithdrawalIntent, openWalletSecret } from '@walletd/core';
 import { type TronReader, type TronTxPayload, createTronPlugin, tronProtobuf } from '@walletd/plugin-tron';
-import { type RecordedTronNode, USDT, startRecordedTronNode, tronBase58 } from '@walletd/test-harness';
+import { type RecordedTronNode, USDT, startRecordedTronNode, tronBase58, nativeAsset } from '@walletd/test-harness';
 import { utils } from 'tronweb';
 
 /**

@@ -12,6 +12,7 @@ import {
   startLitecoind,
   expectSchema,
   testFollower,
+  shippedPlugins,
 } from '@walletd/test-harness';
 
 /**
@@ -59,7 +60,7 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
   it('sees a segwit and a legacy deposit in the mempool (0 confirmations), confirms them at the threshold with exact amounts', async () => {
     const s = await seedCompany(t.db);
     const address = async (chain: 'bitcoin' | 'dogecoin') => {
-      const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: chain, chain, network: 'regtest' });
+      const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: chain, chain, network: 'regtest' }, shippedPlugins());
       return generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, await t.db('wallets').where({ id: w.id }).first(), null);
     };
     const segwit = await address('bitcoin');
@@ -104,7 +105,12 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
 
   it('follows a reorg that mines the deposit again in another block: one detection, one confirmation', async () => {
     const s = await seedCompany(t.db, 'paid', 'Reorg Inc');
-    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'r', chain: 'bitcoin', network: 'regtest' });
+    const w = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name: 'r', chain: 'bitcoin', network: 'regtest' },
+      shippedPlugins(),
+    );
     const a = await generateAddress(
       { db: t.db, masterKey, plugins: loadPlugins() },
       await t.db('wallets').where({ id: w.id }).first(),
@@ -132,7 +138,12 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
 
   it('rejects a mempool deposit double-spent by a replacement (RBF) with mempool_dropped, and follows the replacement', async () => {
     const s = await seedCompany(t.db, 'paid', 'Mempool Ltd');
-    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'm', chain: 'bitcoin', network: 'regtest' });
+    const w = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name: 'm', chain: 'bitcoin', network: 'regtest' },
+      shippedPlugins(),
+    );
     const a = await generateAddress(
       { db: t.db, masterKey, plugins: loadPlugins() },
       await t.db('wallets').where({ id: w.id }).first(),
@@ -159,7 +170,12 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
 
   it('retracts a mined deposit (reason reorg) when a reorg removes its block and a conflicting transaction replaces it', async () => {
     const s = await seedCompany(t.db, 'paid', 'Invalidated plc');
-    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'i', chain: 'bitcoin', network: 'regtest' });
+    const w = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name: 'i', chain: 'bitcoin', network: 'regtest' },
+      shippedPlugins(),
+    );
     const a = await generateAddress(
       { db: t.db, masterKey, plugins: loadPlugins() },
       await t.db('wallets').where({ id: w.id }).first(),

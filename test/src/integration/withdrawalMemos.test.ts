@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey, createLogger, nativeAsset, registerPlugins } from '@walletd/core';
+import { type ChainSettings, MasterKey, createLogger, registerPlugins } from '@walletd/core';
 import { createEvmPlugin } from '@walletd/plugin-evm';
 import { type Common, voteOnRequest } from '@walletd/server';
 import {
@@ -16,6 +16,7 @@ import {
   startTestApp,
   testConfig,
   creditAddress,
+  nativeAsset,
 } from '@walletd/test-harness';
 
 /**

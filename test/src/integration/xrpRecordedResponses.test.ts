@@ -1,6 +1,6 @@
-import { nativeAsset, openWalletSecret } from '@walletd/core';
+import { openWalletSecret } from '@walletd/core';
 import { type XrpPayload, type XrpReader, createXrpPlugin } from '@walletd/plugin-xrp';
-import { type RecordedRippled, startRecordedRippled, xrpFixture } from '@walletd/test-harness';
+import { type RecordedRippled, startRecordedRippled, xrpFixture, nativeAsset } from '@walletd/test-harness';
 
 /**
  * The XRP reader and verbs against real rippled responses replayed verbatim (xrpl.js's recorded

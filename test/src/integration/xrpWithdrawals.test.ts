@@ -1,6 +1,6 @@
-import { type AssetRef, BaseError, type UnsignedWithdrawal, type WithdrawalIntent, nativeAsset, openWalletSecret } from '@walletd/core';
+import { type AssetRef, BaseError, type UnsignedWithdrawal, type WithdrawalIntent, openWalletSecret } from '@walletd/core';
 import { FEE_CAP_DROPS, LEDGER_WINDOW, type XrpPayload, type XrpReader, createXrpPlugin } from '@walletd/plugin-xrp';
-import { type RecordedRippled, XRP_RESERVE_BASE, startRecordedRippled } from '@walletd/test-harness';
+import { type RecordedRippled, XRP_RESERVE_BASE, startRecordedRippled, nativeAsset } from '@walletd/test-harness';
 import { Wallet, decode, hashes, verifySignature } from 'xrpl';
 
 /**

@@ -1,11 +1,10 @@
 import {
   type AssetRef,
   BaseError,
-  type Chain,
   type ChainPlugin,
+  chainTableOf,
   type WithdrawalRow,
   fromBaseUnits,
-  nativeAsset,
   unsignedFromRow,
 } from '@walletd/core';
 import type { Knex } from 'knex';
@@ -97,7 +96,7 @@ export function fundsNeedOf(row: WithdrawalRow, plugin: ChainPlugin): FundsNeed 
     walletId: row.wallet_id,
     pooled: pooledFunds(plugin, row.chain),
     asset: row.asset,
-    native: nativeAsset(row.chain as Chain, row.network),
+    native: chainTableOf(plugin.chains).nativeAsset(row.chain, row.network),
     amount: BigInt(row.amount),
     fee: unsignedFromRow(row).fee,
     source: row.from_address,

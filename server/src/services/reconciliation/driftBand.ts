@@ -1,3 +1,5 @@
+import type { ChainPlugin } from '@walletd/core';
+
 /** What the ledger knows about one scope (an account, or a pooled wallet) and asset, in base units. */
 export interface LedgerFigures {
   /** Credited: confirmed deposits and internal movements in, minus confirmed payouts and fees paid. */
@@ -19,17 +21,14 @@ export interface KnownCauses {
 }
 
 /**
- * Per chain, what the rows cannot know. Reserves, rent and existential deposits are not here: the
- * comparison reads the node's total (spendable plus the chain's minimum), which the deposits that
- * paid that minimum explain. Fees in flight are `inFlight` (the fee caps of what was sent).
+ * Per chain, what the rows cannot know, as the chain's plugin declares it (`unrecordedDebit`, e.g.
+ * TON's storage fees). Reserves, rent and existential deposits are not here: the comparison reads
+ * the node's total (spendable plus the chain's minimum), which the deposits that paid that minimum
+ * explain. Fees in flight are `inFlight` (the fee caps of what was sent).
  */
-const KNOWN: Record<string, KnownCauses> = {
-  // Storage fees are taken from an account's balance by the chain itself, with no transfer to index.
-  ton: { below: 10_000_000n, why: 'storage fees the chain takes from the account (up to 0.01 TON)' },
-};
-
-export function knownCauses(chain: string): KnownCauses {
-  return KNOWN[chain] ?? { below: 0n, why: '' };
+export function knownCauses(plugin: Pick<ChainPlugin, 'chains'>, chain: string): KnownCauses {
+  const declared = plugin.chains.find((c) => c.chain === chain)?.unrecordedDebit;
+  return declared ? { below: declared.below, why: declared.why } : { below: 0n, why: '' };
 }
 
 /**

@@ -1,12 +1,4 @@
-import {
-  type Chain,
-  type Db,
-  NodeUnavailableError,
-  type PluginRegistry,
-  type ReconciliationSettings,
-  type WalletdConfig,
-  nativeAsset,
-} from '@walletd/core';
+import { type Db, NodeUnavailableError, type PluginRegistry, type ReconciliationSettings, type WalletdConfig } from '@walletd/core';
 import { pooledFunds } from '../funds/requireFunds';
 import { knownAssets } from '../transactions';
 import { driftOf, knownCauses } from './driftBand';
@@ -46,8 +38,8 @@ export async function reconcileChain(deps: ReconcileDeps, key: { chain: string; 
   const limits: ReconciliationSettings = config.reconciliation;
   const reader = plugins.readerFor(settings);
   const assets = [...knownAssets(config, plugins, key.chain, key.network).values()];
-  const nativeKey = nativeAsset(key.chain as Chain, key.network).key;
-  const known = knownCauses(key.chain);
+  const nativeKey = plugins.chainTable().nativeAsset(key.chain, key.network).key;
+  const known = knownCauses(plugin, key.chain);
   await db('reconciliation_runs')
     .insert({ ...key, cursor: 0 })
     .onConflict(['chain', 'network'])

@@ -1,4 +1,4 @@
-import { type AssetRef, BaseError, type Chain, type WithdrawalRow, isBaseError, nativeAsset } from '@walletd/core';
+import { type AssetRef, BaseError, type Chain, type WithdrawalRow, isBaseError } from '@walletd/core';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { ledger } from '../funds/ledger';
@@ -87,7 +87,7 @@ export async function sweepSource(
     | undefined;
   if (asked) return { status: 'awaiting_approval', requestId: asked.id };
 
-  const native = nativeAsset(wallet.chain as Chain, wallet.network);
+  const native = plugins.chainTable().nativeAsset(wallet.chain, wallet.network);
   const free = await available(common, wallet, source, asset, native);
   if (free < BigInt(rule.threshold)) return { status: 'below_threshold' };
   let amount = free - BigInt(rule.min_left);

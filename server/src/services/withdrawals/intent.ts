@@ -8,7 +8,6 @@ import {
   type PluginRegistry,
   type WalletdConfig,
   type WithdrawalVerbs,
-  amountCeiling,
   fromBaseUnits,
 } from '@walletd/core';
 import { outputMemo } from '@walletd/core';
@@ -137,7 +136,8 @@ export function resolveIntent(config: WalletdConfig, plugins: PluginRegistry, wa
   };
   // Checked here, before any node call: a node refuses such an amount with an error the caller
   // would be told to retry (502), and the database cannot hold some of them at all.
-  const ceiling = amountCeiling(chain, asset.contractAddress === null);
+  const ceiling = plugins.chainTable().ceiling(wallet.chain, asset.contractAddress === null);
+  if (ceiling === undefined) throw chainNotServed(wallet.chain, 'withdrawals');
   const tooLarge = (field: string) =>
     new BaseError(
       'invalid_amount',

@@ -1,12 +1,4 @@
-import {
-  BaseError,
-  type Chain,
-  NodeUnavailableError,
-  type PolicyDecision,
-  type UnsignedWithdrawal,
-  isBaseError,
-  nativeAsset,
-} from '@walletd/core';
+import { BaseError, type Chain, NodeUnavailableError, type PolicyDecision, type UnsignedWithdrawal, isBaseError } from '@walletd/core';
 import { type WithdrawalRow, addHistory, storedUnsigned, unsignedFromRow } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
@@ -194,7 +186,7 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
       walletId: wallet.id,
       pooled,
       asset: intent.asset,
-      native: nativeAsset(wallet.chain as Chain, wallet.network),
+      native: common.plugins.chainTable().nativeAsset(wallet.chain, wallet.network),
       amount,
       fee: unsigned.fee,
       source: source.address,

@@ -231,7 +231,11 @@ export async function prepareApprovedRequest(common: Common, requestId: number, 
       .where({ id: req.id })
       .update({ withdrawal_id: row.id, last_error: null, updated_at: db.fn.now() })
       .returning('*')) as RequestRow[];
-    return { request: await toRequestView(db, updated as RequestRow), message, withdrawal: await toWithdrawalView(db, row) };
+    return {
+      request: await toRequestView(db, updated as RequestRow),
+      message,
+      withdrawal: await toWithdrawalView(db, common.plugins.chainTable(), row),
+    };
   } catch (e) {
     const text = e instanceof Error ? e.message : String(e);
     await db('withdrawal_requests').where({ id: req.id }).update({ last_error: text, updated_at: db.fn.now() });

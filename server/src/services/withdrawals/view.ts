@@ -1,4 +1,4 @@
-import { type AssetRef, type Chain, type Db, fromBaseUnits, nativeAsset, parseBaseUnits } from '@walletd/core';
+import { type AssetRef, type ChainTable, type Db, fromBaseUnits, parseBaseUnits } from '@walletd/core';
 import { type WithdrawalRow, outputMemo } from '@walletd/core';
 import { type IndexedHeights, indexedHeights, liveConfirmations } from '../liveConfirmations';
 
@@ -37,11 +37,20 @@ export interface WithdrawalView {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** `heights`: the indexed heights a list looked up once for all its rows; read here when not given. */
-export async function toWithdrawalView(db: Db, row: WithdrawalRow, withHistory = false, heights?: IndexedHeights): Promise<WithdrawalView> {
+/**
+ * `chains`: the loaded plugins' table (the fee's native asset). `heights`: the indexed heights a
+ * list looked up once for all its rows; read here when not given.
+ */
+export async function toWithdrawalView(
+  db: Db,
+  chains: ChainTable,
+  row: WithdrawalRow,
+  withHistory = false,
+  heights?: IndexedHeights,
+): Promise<WithdrawalView> {
   const { key, symbol, decimals, contractAddress } = row.asset;
   const asset = { key, symbol, decimals, contractAddress };
-  const native = nativeAsset(row.chain as Chain, row.network);
+  const native = chains.nativeAsset(row.chain, row.network);
   const show = (units: string) => fromBaseUnits(parseBaseUnits(units), decimals);
   const fee = (units: string | null | undefined) =>
     units ? { amount: fromBaseUnits(parseBaseUnits(units), native.decimals), asset: native } : null;
