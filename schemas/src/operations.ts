@@ -1,4 +1,5 @@
 import type { SchemaId } from './registry';
+import { TREASURY_OPERATIONS } from './treasuryOperations';
 
 /** One row per operation: the single source for the OpenAPI document. */
 export interface Operation {
@@ -185,24 +186,6 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'get',
-    path: '/wallets/{id}/reconciliation',
-    operationId: 'getWalletReconciliation',
-    summary:
-      "The last comparisons of the wallet's indexed balances with the node's, per address and asset, and how its chain's reconciliation last ran; 404 for a wallet the key does not see",
-    action: 'wallets:read',
-    response: 'WalletReconciliation',
-  },
-  {
-    method: 'get',
-    path: '/reconciliation',
-    operationId: 'listReconciliationDrifts',
-    summary:
-      "Open reconciliation drifts of the key's wallets, newest first (query limit 1-500, default 200; 400 validation_failed otherwise)",
-    action: 'wallets:read',
-    response: 'ReconciliationDriftList',
-  },
-  {
-    method: 'get',
     path: '/transactions',
     operationId: 'listTransactions',
     summary:
@@ -220,50 +203,6 @@ export const OPERATIONS: Operation[] = [
     request: 'WithdrawalPrepareRequest',
     response: 'Withdrawal',
     status: 201,
-  },
-  {
-    method: 'post',
-    path: '/wallets/{id}/sweep-rules',
-    operationId: 'createSweepRule',
-    summary:
-      'Create a sweep rule (README "Sweeps"): each deposit address whose available balance of the asset reaches threshold is swept to destination, keeping minLeft, as a withdrawal of kind sweep (reserved, policy-checked: above an approval limit it becomes a withdrawal request). Account chains only (422 on UTXO chains). 400 validation_failed / invalid_address / invalid_amount; 403 policy_denied for a denied destination; 422 unknown_asset.',
-    action: 'withdrawals:create',
-    request: 'SweepRuleCreateRequest',
-    response: 'SweepRule',
-    status: 201,
-  },
-  {
-    method: 'get',
-    path: '/wallets/{id}/sweep-rules',
-    operationId: 'listSweepRules',
-    summary: "The wallet's sweep rules, oldest first",
-    action: 'withdrawals:read',
-    response: 'SweepRuleList',
-  },
-  {
-    method: 'get',
-    path: '/wallets/{id}/sweep-rules/{ruleId}',
-    operationId: 'getSweepRule',
-    summary: "One sweep rule (404 when it is not this wallet's or was deleted)",
-    action: 'withdrawals:read',
-    response: 'SweepRule',
-  },
-  {
-    method: 'patch',
-    path: '/wallets/{id}/sweep-rules/{ruleId}',
-    operationId: 'updateSweepRule',
-    summary: 'Change a sweep rule (destination, amounts, trigger, enabled); the next run uses it',
-    action: 'withdrawals:create',
-    request: 'SweepRuleUpdateRequest',
-    response: 'SweepRule',
-  },
-  {
-    method: 'delete',
-    path: '/wallets/{id}/sweep-rules/{ruleId}',
-    operationId: 'deleteSweepRule',
-    summary: 'Delete a sweep rule: no new sweep starts; sweeps already sent are tracked to the end',
-    action: 'withdrawals:create',
-    status: 204,
   },
   {
     method: 'get',
@@ -314,7 +253,7 @@ export const OPERATIONS: Operation[] = [
     path: '/withdrawal-requests',
     operationId: 'createWithdrawalRequest',
     summary:
-      'Propose a withdrawal for people to approve (walletd admin request approve|reject); at quorum it becomes a prepared withdrawal. 20/min per key.',
+      "Propose a withdrawal for people to approve in the members' console; at quorum it becomes a prepared withdrawal. 20/min per key.",
     action: 'withdrawal_requests:create',
     request: 'WithdrawalRequestCreateRequest',
     response: 'WithdrawalRequest',
@@ -336,4 +275,5 @@ export const OPERATIONS: Operation[] = [
     action: 'withdrawals:read or withdrawal_requests:create',
     response: 'WithdrawalRequest',
   },
+  ...TREASURY_OPERATIONS,
 ];

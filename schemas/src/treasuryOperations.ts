@@ -1,0 +1,67 @@
+import type { Operation } from './operations';
+
+/** The treasury's operations (issue 33): sweep rules and reconciliation, listed in the OpenAPI document after the others. */
+export const TREASURY_OPERATIONS: Operation[] = [
+  {
+    method: 'get',
+    path: '/wallets/{id}/reconciliation',
+    operationId: 'getWalletReconciliation',
+    summary:
+      "The last comparisons of the wallet's indexed balances with the node's, per address and asset, and how its chain's reconciliation last ran; 404 for a wallet the key does not see",
+    action: 'wallets:read',
+    response: 'WalletReconciliation',
+  },
+  {
+    method: 'get',
+    path: '/reconciliation',
+    operationId: 'listReconciliationDrifts',
+    summary:
+      "Open reconciliation drifts of the key's wallets, newest first (query limit 1-500, default 200; 400 validation_failed otherwise)",
+    action: 'wallets:read',
+    response: 'ReconciliationDriftList',
+  },
+  {
+    method: 'post',
+    path: '/wallets/{id}/sweep-rules',
+    operationId: 'createSweepRule',
+    summary:
+      'Create a sweep rule (README "Sweeps"): each deposit address whose available balance of the asset reaches threshold is swept to destination, keeping minLeft, as a withdrawal of kind sweep (reserved, policy-checked: above an approval limit it becomes a withdrawal request). Account chains only (422 on UTXO chains). 400 validation_failed / invalid_address / invalid_amount; 403 policy_denied for a denied destination; 422 unknown_asset.',
+    action: 'withdrawals:create',
+    request: 'SweepRuleCreateRequest',
+    response: 'SweepRule',
+    status: 201,
+  },
+  {
+    method: 'get',
+    path: '/wallets/{id}/sweep-rules',
+    operationId: 'listSweepRules',
+    summary: "The wallet's sweep rules, oldest first",
+    action: 'withdrawals:read',
+    response: 'SweepRuleList',
+  },
+  {
+    method: 'get',
+    path: '/wallets/{id}/sweep-rules/{ruleId}',
+    operationId: 'getSweepRule',
+    summary: "One sweep rule (404 when it is not this wallet's or was deleted)",
+    action: 'withdrawals:read',
+    response: 'SweepRule',
+  },
+  {
+    method: 'patch',
+    path: '/wallets/{id}/sweep-rules/{ruleId}',
+    operationId: 'updateSweepRule',
+    summary: 'Change a sweep rule (destination, amounts, trigger, enabled); the next run uses it',
+    action: 'withdrawals:create',
+    request: 'SweepRuleUpdateRequest',
+    response: 'SweepRule',
+  },
+  {
+    method: 'delete',
+    path: '/wallets/{id}/sweep-rules/{ruleId}',
+    operationId: 'deleteSweepRule',
+    summary: 'Delete a sweep rule: no new sweep starts; sweeps already sent are tracked to the end',
+    action: 'withdrawals:create',
+    status: 204,
+  },
+];
