@@ -48,6 +48,5 @@ async function abandon(body: AsyncIterable<Uint8Array>): Promise<void> {
     // undici's Readable emits its RequestAbortedError on destroy; unheard, it is an uncaught error.
     stream.once?.('error', () => undefined);
     stream.destroy();
-  }
-  else await stream.cancel?.().catch(() => undefined);
+  } else await stream.cancel?.().catch(() => undefined);
 }
