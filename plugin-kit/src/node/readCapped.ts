@@ -43,7 +43,10 @@ export async function readCapped(body: AsyncIterable<Uint8Array> | null, limit: 
  * async iterator never started would end without touching the stream).
  */
 async function abandon(body: AsyncIterable<Uint8Array>): Promise<void> {
-  const stream = body as { destroy?: () => void; cancel?: () => Promise<void> };
-  if (typeof stream.destroy === 'function') stream.destroy();
-  else await stream.cancel?.().catch(() => undefined);
+  const stream = body as { destroy?: () => void; cancel?: () => Promise<void>; once?: (event: 'error', fn: () => void) => void };
+  if (typeof stream.destroy === 'function') {
+    // undici's Readable emits its RequestAbortedError on destroy; unheard, it is an uncaught error.
+    stream.once?.('error', () => undefined);
+    stream.destroy();
+  } else await stream.cancel?.().catch(() => undefined);
 }

@@ -1,4 +1,4 @@
-import { litecoindAvailable } from '@walletd/devchains';
+import { litecoindAvailable } from '@walletd/devchains/dist/litecoind';
 
 /**
  * `describe` for suites that need the node: skipped with a visible line when litecoind is missing,

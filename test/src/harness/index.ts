@@ -21,6 +21,23 @@ export * from './signedDelivery';
 export * from './oversizedNode';
 export * from './consoleApp';
 // Adapters over real engines (litesvm, @ton/sandbox, chopsticks, litecoind): the same code `walletd dev` runs.
-export * from '@walletd/devchains';
+// Named, each from its own module, never `export *`: jest compiles tests with swc's lazy imports
+// (jest.config.js), so a file loads an engine (polkadot.js alone takes seconds per file) only
+// when it calls it; `export *` would load every engine into every test file.
+export {
+  type Block,
+  type BlockTx,
+  type SolanaSvmNode,
+  type SolanaSvmOptions,
+  type TokenState,
+  rpcError,
+  startSolanaSvm,
+} from '@walletd/devchains/dist/solanaSvm';
+export { TonSandboxNode } from '@walletd/devchains/dist/tonSandbox';
+export { type Chopsticks, startChopsticks } from '@walletd/devchains/dist/chopsticks';
+export { type RegtestNode, litecoindAvailable, startLitecoind } from '@walletd/devchains/dist/litecoind';
+export type { FundRequest, LocalChain, LocalChainInfo } from '@walletd/devchains/dist/localChain';
+export { SOLANA_FUND_METHOD, rpcBody, startLocalSolana } from '@walletd/devchains/dist/localSolana';
+export { startLocalTon } from '@walletd/devchains/dist/localTon';
 export * from './playground';
 export * from './chains';

@@ -33,12 +33,27 @@ export const NASTY_STRINGS = [
 
 const NASTY_NUMBERS = [0, -1, 1, 2147483647, 2147483648, 9007199254740992, 1.5, -0.5, 1e308];
 
-const nastyString = fc.oneof(
-  { arbitrary: fc.constantFrom(...NASTY_STRINGS), weight: 4 },
-  { arbitrary: fc.string({ unit: 'binary', maxLength: 12 }), weight: 1 },
-  { arbitrary: fc.string({ maxLength: 12 }), weight: 1 },
-);
-const anyJson = fc.oneof(nastyString, fc.constantFrom<unknown>(...NASTY_NUMBERS, null, true, [], {}));
+/**
+ * Built on first use, not at import: every test file loads this module through the harness, and
+ * building arbitraries loads fast-check (seconds per file under jest) for the few that fuzz.
+ */
+let shared: { nastyString: fc.Arbitrary<string>; anyJson: fc.Arbitrary<unknown>; nastyLeaf: fc.Arbitrary<unknown> } | undefined;
+function arbitraries() {
+  if (shared) return shared;
+  const nastyString = fc.oneof(
+    { arbitrary: fc.constantFrom(...NASTY_STRINGS), weight: 4 },
+    { arbitrary: fc.string({ unit: 'binary', maxLength: 12 }), weight: 1 },
+    { arbitrary: fc.string({ maxLength: 12 }), weight: 1 },
+  );
+  const anyJson = fc.oneof(nastyString, fc.constantFrom<unknown>(...NASTY_NUMBERS, null, true, [], {}));
+  const nastyLeaf = fc.oneof(
+    { arbitrary: fc.constantFrom<unknown>(...NASTY_STRINGS), weight: 4 },
+    { arbitrary: fc.constantFrom<unknown>(...NASTY_NUMBERS, null, [], {}), weight: 1 },
+    { arbitrary: fc.string({ unit: 'binary', maxLength: 12 }), weight: 1 },
+  );
+  shared = { nastyString, anyJson, nastyLeaf };
+  return shared;
+}
 
 /**
  * Known-good values by field name (`network: ['sepolia']`): most fields are then right, so the
@@ -71,12 +86,6 @@ export function arbitraryFromSchema(
   return fc.oneof({ arbitrary: valid.chain(mutateOneLeaf), weight: 4 }, { arbitrary: wild, weight: 2 }, { arbitrary: valid, weight: 1 });
 }
 
-const nastyLeaf = fc.oneof(
-  { arbitrary: fc.constantFrom<unknown>(...NASTY_STRINGS), weight: 4 },
-  { arbitrary: fc.constantFrom<unknown>(...NASTY_NUMBERS, null, [], {}), weight: 1 },
-  { arbitrary: fc.string({ unit: 'binary', maxLength: 12 }), weight: 1 },
-);
-
 type Path = (string | number)[];
 
 /** Paths to every scalar, and to empty containers (replacing one is a mutation too). */
@@ -99,7 +108,7 @@ function setAt(value: unknown, path: Path, leaf: unknown): unknown {
 
 function mutateOneLeaf(value: unknown): fc.Arbitrary<unknown> {
   const paths = leaves(value);
-  return fc.tuple(fc.constantFrom(...paths), nastyLeaf).map(([path, leaf]) => setAt(value, path, leaf));
+  return fc.tuple(fc.constantFrom(...paths), arbitraries().nastyLeaf).map(([path, leaf]) => setAt(value, path, leaf));
 }
 
 function fromSchema(schema: Schema, ctx: Ctx, depth: number, field?: string): fc.Arbitrary<unknown> {
@@ -110,7 +119,7 @@ function fromSchema(schema: Schema, ctx: Ctx, depth: number, field?: string): fc
   const shaped = shapedBy(schema, ctx, depth);
   const hinted = field === undefined ? undefined : ctx.hints[field];
   const known = hinted?.length ? fc.oneof({ arbitrary: fc.constantFrom(...hinted), weight: 4 }, { arbitrary: shaped, weight: 1 }) : shaped;
-  return ctx.wild ? fc.oneof({ arbitrary: known, weight: 3 }, { arbitrary: anyJson, weight: 1 }) : known;
+  return ctx.wild ? fc.oneof({ arbitrary: known, weight: 3 }, { arbitrary: arbitraries().anyJson, weight: 1 }) : known;
 }
 
 function shapedBy(schema: Schema, ctx: Ctx, depth: number): fc.Arbitrary<unknown> {
@@ -124,7 +133,7 @@ function shapedBy(schema: Schema, ctx: Ctx, depth: number): fc.Arbitrary<unknown
       return fc.oneof(
         schema.pattern ? fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length <= 200) : fc.string({ maxLength: 20 }),
         schema.format === 'date-time' ? fc.date({ noInvalidDate: true }).map((d) => d.toISOString()) : fc.string({ maxLength: 20 }),
-        ctx.wild ? nastyString : fc.string({ maxLength: 20 }),
+        ctx.wild ? arbitraries().nastyString : fc.string({ maxLength: 20 }),
       );
     case 'integer':
       return fc.oneof(
@@ -149,7 +158,7 @@ function shapedBy(schema: Schema, ctx: Ctx, depth: number): fc.Arbitrary<unknown
       return fc.oneof({ arbitrary: record, weight: 5 }, { arbitrary: record.map((r) => ({ ...r, unexpected: 1 })), weight: 1 });
     }
     default:
-      return anyJson;
+      return arbitraries().anyJson;
   }
 }
 
