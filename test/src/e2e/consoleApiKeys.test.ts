@@ -13,9 +13,9 @@ import {
   startConsole,
   startTestApp,
 } from '@walletd/test-harness';
-import { describeWithChromium, launchChromium } from '../harness/chromium';
+import { describeWithChromium, launchChromium, screenshotDir } from '../harness/chromium';
 
-const DOCS = join(__dirname, '..', '..', '..', 'docs');
+const DOCS = screenshotDir();
 
 /**
  * The API keys page as an owner uses it: create a key with a step-up, copy the secret shown once,

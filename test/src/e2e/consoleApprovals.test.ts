@@ -21,9 +21,9 @@ import {
   startTestApp,
   testFollower,
 } from '@walletd/test-harness';
-import { describeWithChromium, launchChromium } from '../harness/chromium';
+import { describeWithChromium, launchChromium, screenshotDir } from '../harness/chromium';
 
-const DOCS = join(__dirname, '..', '..', '..', 'docs');
+const DOCS = screenshotDir();
 
 /**
  * The inbox as people use it: a key proposes a withdrawal over the API that a policy holds for two

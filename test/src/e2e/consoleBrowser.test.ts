@@ -8,9 +8,9 @@ import { Secret, TOTP } from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '@walletd/server';
 import { createTestDatabase, runWalletdAsync, seedCompany, startConsole, type TestDatabase } from '@walletd/test-harness';
-import { describeWithChromium, launchChromium } from '../harness/chromium';
+import { describeWithChromium, launchChromium, screenshotDir } from '../harness/chromium';
 
-const DOCS = join(__dirname, '..', '..', '..', 'docs');
+const DOCS = screenshotDir();
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'correct horse battery staple';
 

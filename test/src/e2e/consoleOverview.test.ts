@@ -21,9 +21,9 @@ import {
   startRpcProxy,
   startTestApp,
 } from '@walletd/test-harness';
-import { describeWithChromium, launchChromium } from '../harness/chromium';
+import { describeWithChromium, launchChromium, screenshotDir } from '../harness/chromium';
 
-const DOCS = join(__dirname, '..', '..', '..', 'docs');
+const DOCS = screenshotDir();
 
 /**
  * The read pages as a member sees them, over a real indexer following anvil: a deposit is indexed

@@ -15,9 +15,9 @@ import {
   startConsole,
   startTestApp,
 } from '@walletd/test-harness';
-import { describeWithChromium, launchChromium } from '../harness/chromium';
+import { describeWithChromium, launchChromium, screenshotDir } from '../harness/chromium';
 
-const DOCS = join(__dirname, '..', '..', '..', 'docs');
+const DOCS = screenshotDir();
 
 /**
  * An owner at the policies, encryption-key and audit-log pages: creates a policy that needs two

@@ -20,9 +20,9 @@ import {
   startReceiver,
   testConfig,
 } from '@walletd/test-harness';
-import { describeWithChromium, launchChromium } from '../harness/chromium';
+import { describeWithChromium, launchChromium, screenshotDir } from '../harness/chromium';
 
-const DOCS = join(__dirname, '..', '..', '..', 'docs');
+const DOCS = screenshotDir();
 /** Loopback receivers allowed; retries 1, 2, 4, 8 ms apart so a delivery fails for good at once. */
 const webhooks = { allowCidrs: ['127.0.0.0/8'], retryBaseMs: 1 };
 

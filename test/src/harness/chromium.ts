@@ -40,3 +40,13 @@ export async function launchChromium(): Promise<BrowserContext> {
     ],
   });
 }
+
+/**
+ * Where the browser tests put their screenshots: the README's `docs/` when WALLETD_SCREENSHOTS=1
+ * (`WALLETD_SCREENSHOTS=1 npx jest test/src/e2e/console` retakes them on purpose), else a
+ * temporary folder, so `npm test` leaves a clone as it found it.
+ */
+export function screenshotDir(): string {
+  if (process.env.WALLETD_SCREENSHOTS === '1') return join(__dirname, '..', '..', '..', 'docs');
+  return mkdtempSync(join(tmpdir(), 'walletd-screenshots-'));
+}
