@@ -72,9 +72,15 @@ function buildSchema(schemas) {
     )
   )
     throw new Error('EventEnvelope.type must be an enum of strings');
-  if (!Array.isArray(chains)) throw new Error('EventEnvelope.chain must be an enum');
-
-  const definitions = { Chain: { title: 'Chain', description: 'A chain walletd supports.', enum: chains } };
+  // The chains are the ones the loaded plugins declare (a name pattern since issue 31); an older
+  // schema that still lists them gives a union of their names.
+  const chainProperty = envelope.properties.chain;
+  if (!Array.isArray(chains) && chainProperty.type !== 'string') throw new Error('EventEnvelope.chain must be a string or an enum');
+  const definitions = {
+    Chain: Array.isArray(chains)
+      ? { title: 'Chain', description: 'A chain walletd supports.', enum: chains }
+      : { title: 'Chain', description: 'The name of a chain a loaded walletd plugin serves (e.g. "ethereum").', type: 'string' },
+  };
   for (const [id, schema] of Object.entries(found)) {
     delete schema.$id;
     definitions[id] = { title: id, ...schema };

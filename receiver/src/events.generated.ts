@@ -8,10 +8,6 @@
  * A webhook event from walletd (the body of the POST), discriminated by `type`.
  */
 export type WalletdEvent = DepositEvent | WithdrawalEvent | ReconciliationEvent;
-/**
- * A chain walletd supports.
- */
-export type Chain = 'ethereum' | 'bsc' | 'polygon' | 'arbitrum' | 'bitcoin' | 'dogecoin' | 'xrp' | 'polkadot' | 'tron' | 'solana' | 'ton';
 
 /**
  * A `deposit.*` event: the envelope walletd signs and sends, with DepositEventData.
@@ -19,14 +15,20 @@ export type Chain = 'ethereum' | 'bsc' | 'polygon' | 'arbitrum' | 'bitcoin' | 'd
 export interface DepositEvent {
   id: string;
   type: 'deposit.detected' | 'deposit.confirmed' | 'deposit.rejected';
-  chain: Chain;
+  /**
+   * the name of a chain a loaded plugin serves
+   */
+  chain: string;
   network: string;
   companyId: number;
   createdAt: string;
   data: DepositEventData;
 }
 export interface DepositEventData {
-  chain: Chain;
+  /**
+   * the name of a chain a loaded plugin serves
+   */
+  chain: string;
   network: string;
   txHash: string;
   addressId: number;
@@ -76,14 +78,20 @@ export interface Asset {
 export interface WithdrawalEvent {
   id: string;
   type: 'withdrawal.broadcast' | 'withdrawal.confirmed' | 'withdrawal.rejected';
-  chain: Chain;
+  /**
+   * the name of a chain a loaded plugin serves
+   */
+  chain: string;
   network: string;
   companyId: number;
   createdAt: string;
   data: WithdrawalEventData;
 }
 export interface WithdrawalEventData {
-  chain: Chain;
+  /**
+   * the name of a chain a loaded plugin serves
+   */
+  chain: string;
   network: string;
   withdrawalId: number;
   txHash: string;
@@ -146,14 +154,20 @@ export interface WithdrawalEventData {
 export interface ReconciliationEvent {
   id: string;
   type: 'reconciliation.drift' | 'reconciliation.cleared';
-  chain: Chain;
+  /**
+   * the name of a chain a loaded plugin serves
+   */
+  chain: string;
   network: string;
   companyId: number;
   createdAt: string;
   data: ReconciliationEventData;
 }
 export interface ReconciliationEventData {
-  chain: Chain;
+  /**
+   * the name of a chain a loaded plugin serves
+   */
+  chain: string;
   network: string;
   walletId: number;
   /**
