@@ -27,6 +27,7 @@ import {
   getTransferCheckedInstruction,
 } from '@solana-program/token';
 import { LiteSVM } from 'litesvm';
+import { closeServer } from './closeServer';
 import { rpcError } from './solanaErrors';
 import { type ExtraMethods, serveSolanaRpc } from './solanaRpc';
 import { readTokenState, tokenBalancesOf } from './solanaTokens';
@@ -274,7 +275,7 @@ export async function startSolanaSvm(options: SolanaSvmOptions = {}): Promise<So
         ),
       ]);
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   };
   return node;
 }

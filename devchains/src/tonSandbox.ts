@@ -3,6 +3,7 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Address, Cell, type Transaction, type TupleItem, beginCell, loadMessage, storeMessage } from '@ton/core';
 import type { Blockchain, SendMessageResult } from '@ton/sandbox';
+import { closeServer } from './closeServer';
 
 /**
  * AN ADAPTER OVER A REAL ENGINE, NOT A NODE: toncenter's HTTP API v2 on loopback, backed by @ton/sandbox
@@ -79,7 +80,7 @@ export class TonSandboxNode {
   }
 
   async close(): Promise<void> {
-    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+    if (this.server) await closeServer(this.server);
   }
 
   get seqno(): number {

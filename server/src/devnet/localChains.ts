@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import type { ChainSettings, DevnetChain, Logger, WalletdConfig } from '@walletd/core';
 import type { LocalChain, LocalChainInfo } from '@walletd/devchains';
+import { stopWithin } from './stopWithin';
 
 /**
  * The local chains beside the EVM devnet (`devnet.chains`): adapters over real engines from
@@ -68,11 +69,14 @@ export interface LocalChains {
 /** Starts each local chain of `devnet.chains`; one that fails stops those already started. */
 export async function startLocalChains(config: WalletdConfig, logger: Logger): Promise<LocalChains> {
   const started: { name: LocalChainName; chain: LocalChain }[] = [];
+  // All at once, each bounded: one slow engine neither delays nor blocks the others' stops.
   const stop = async () => {
-    for (const s of started.reverse()) {
-      await s.chain.stop().catch((err) => logger.warn({ err, chain: s.name }, 'local chain did not stop cleanly'));
-      rmSync(localChainFile(config.dataDir, s.name), { force: true });
-    }
+    await Promise.all(
+      started.map(async (s) => {
+        await stopWithin(logger, s.name, () => s.chain.stop());
+        rmSync(localChainFile(config.dataDir, s.name), { force: true });
+      }),
+    );
   };
   try {
     for (const name of localNames(config)) {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { type ChainSettings, ConfigError, type Db, type Logger, type PluginRegistry, type WalletdConfig } from '@walletd/core';
 import { forgetChain } from '@walletd/indexer';
 import { devnetChain, devnetInfoFile, readDevnetInfo, startDevnet } from './devnet';
+import { stopWithin } from './stopWithin';
 import { OFFERED_LOCAL_CHAINS, localChainFile, localChainSettings, localNames, readLocalChainInfo, startLocalChains } from './localChains';
 
 /** The playground runs when no chain is configured and the devnet is on (the default). */
@@ -72,7 +73,7 @@ export async function startPlayground(config: WalletdConfig, logger: Logger, db:
       chains: [...(evm ? [evm.chain] : []), ...local.chains],
       stop: async () => {
         await local.stop();
-        await evm?.stop();
+        if (evm) await stopWithin(logger, 'evm', () => evm.stop());
       },
     };
   } catch (err) {
