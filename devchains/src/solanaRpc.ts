@@ -199,7 +199,16 @@ export async function serveSolanaRpc(
       body += c;
     });
     req.on('end', () => {
-      const call = JSON.parse(body) as { id: unknown; method: string; params?: unknown[] };
+      let call: { id: unknown; method: string; params?: unknown[] };
+      try {
+        call = JSON.parse(body);
+      } catch {
+        // Anything on the loopback may post here; a body that is not JSON must not crash the
+        // process hosting the adapter (walletd serve's playground): JSON-RPC's parse error instead.
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+        return;
+      }
       calls.push(call.method);
       handle(call.method, call.params ?? []).then(
         (result) => {
