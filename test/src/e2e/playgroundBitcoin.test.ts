@@ -56,7 +56,10 @@ describeWithLitecoind('the bitcoin playground (walletd serve with devnet.chains 
 
     proc = spawnWalletd(['serve', '--config', r.config, '--roles', 'api,indexer'], r.env);
     await proc.waitFor(/API listening/, 120_000);
-    expect(info(r.dataDir).settings.startBlock).toBe(103);
+    // The kept chain, not a fresh one (a fresh chain starts at 102): its tip is at least the
+    // funding's block. How many blocks the mempool ticker mined meanwhile varies (104 was seen in
+    // a full run), so the bound, not the exact height, is what this proves.
+    expect(info(r.dataDir).settings.startBlock).toBeGreaterThanOrEqual(103);
     const funded = await runWalletdAsync(
       ['dev', 'fund', '--config', r.config, '--chain', 'bitcoin', '--address', r.address, '--amount', '0.5'],
       r.env,
