@@ -126,7 +126,6 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   async function lead(run: ChainRun): Promise<void> {
     const { settings, follower, lease, health, outage } = run;
     const where = { chain: settings.chain, network: settings.network };
-    const labels = where;
     // Renewed between rounds too: a long catch-up or a slow node must not let the lease lapse.
     const beat = setInterval(
       () => {
@@ -165,7 +164,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
           if (pool) deps.metrics?.poolUtilization.set(pool.utilization());
           if (haltedReason !== null) {
             await clearHalt(deps.db, where);
-            deps.metrics?.chainHalted.set({ ...labels, reason: haltedReason }, 0);
+            deps.metrics?.chainHalted.set({ ...where, reason: haltedReason }, 0);
             logger.info(where, 'chain resumed: the node serves the indexed chain again');
             haltedReason = null;
           }
@@ -177,9 +176,9 @@ export function createIndexer(deps: IndexerDeps): Indexer {
           if (err instanceof ChainHaltedError) {
             halts++;
             delay = Math.min((deps.haltBackoffMs ?? 30_000) * 2 ** (halts - 1), MAX_HALT_BACKOFF_MS);
-            if (haltedReason !== null && haltedReason !== err.reason) deps.metrics?.chainHalted.set({ ...labels, reason: haltedReason }, 0);
+            if (haltedReason !== null && haltedReason !== err.reason) deps.metrics?.chainHalted.set({ ...where, reason: haltedReason }, 0);
             haltedReason = err.reason;
-            deps.metrics?.chainHalted.set({ ...labels, reason: err.reason }, 1);
+            deps.metrics?.chainHalted.set({ ...where, reason: err.reason }, 1);
             await recordHalt(deps.db, where, err).catch((e) => logger.warn({ err: e, ...where }, 'could not record the stopped chain'));
             logger.error({ ...where, reason: err.reason, retryInMs: delay }, err.message);
           } else if (isDiskFull(err)) {
@@ -204,7 +203,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       await health.flush();
       clearInterval(beat);
       // The stop is now the new leader's to report; this process no longer knows.
-      if (haltedReason !== null) deps.metrics?.chainHalted.set({ ...labels, reason: haltedReason }, 0);
+      if (haltedReason !== null) deps.metrics?.chainHalted.set({ ...where, reason: haltedReason }, 0);
     }
   }
 
