@@ -13,7 +13,7 @@ import {
   startConsole,
   startTestApp,
 } from '@walletd/test-harness';
-import { describeWithChromium, launchChromium, screenshotDir } from '../harness/chromium';
+import { describeWithChromium, screenshotDir, signInInBrowser } from '../harness/chromium';
 
 const DOCS = screenshotDir();
 
@@ -43,19 +43,7 @@ describeWithChromium('API keys in the console, in a real browser', () => {
   });
 
   type Member = Awaited<ReturnType<typeof onboardMember>>;
-  const signIn = async (m: Member): Promise<Page> => {
-    const browser = await launchChromium();
-    browsers.push(browser);
-    const page = await browser.newPage();
-    await page.goto(`${con.url}/console/sign-in`);
-    await page.getByLabel('Email').fill(m.email);
-    await page.getByLabel('Password').fill(m.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByLabel('Authenticator code (or a recovery code)').fill(m.code());
-    await page.getByRole('button', { name: 'Verify and sign in' }).click();
-    await page.getByTestId('member').waitFor();
-    return page;
-  };
+  const signIn = (m: Member): Promise<Page> => signInInBrowser(con.url, m, browsers);
   const v1 = async (path: string, key: string) => (await call(app.url, 'GET', `/v1${path}`, { key })).status;
 
   it('an owner creates a key with a step-up, the secret works on the API once copied, and stops working when revoked', async () => {

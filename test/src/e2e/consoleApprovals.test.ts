@@ -21,7 +21,7 @@ import {
   startTestApp,
   testFollower,
 } from '@walletd/test-harness';
-import { describeWithChromium, launchChromium, screenshotDir } from '../harness/chromium';
+import { describeWithChromium, screenshotDir, signInInBrowser } from '../harness/chromium';
 
 const DOCS = screenshotDir();
 
@@ -81,19 +81,7 @@ describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
 
   type Member = Awaited<ReturnType<typeof onboardMember>>;
   /** A member signs in through the pages (password, then the authenticator code) in a browser of their own. */
-  const signIn = async (m: Member): Promise<Page> => {
-    const browser = await launchChromium();
-    browsers.push(browser);
-    const page = await browser.newPage();
-    await page.goto(`${con.url}/console/sign-in`);
-    await page.getByLabel('Email').fill(m.email);
-    await page.getByLabel('Password').fill(m.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByLabel('Authenticator code (or a recovery code)').fill(m.code());
-    await page.getByRole('button', { name: 'Verify and sign in' }).click();
-    await page.getByTestId('member').waitFor();
-    return page;
-  };
+  const signIn = (m: Member): Promise<Page> => signInInBrowser(con.url, m, browsers);
 
   it('two members approve a request in two browsers with step-up; the proposer cannot; the quorum prepares the withdrawal', async () => {
     const alice = await onboardMember(con, t.db, { companyId: s.companyId, email: 'alice@acme.test', role: 'admin' });

@@ -21,7 +21,7 @@ import {
   startRpcProxy,
   startTestApp,
 } from '@walletd/test-harness';
-import { describeWithChromium, launchChromium, screenshotDir } from '../harness/chromium';
+import { describeWithChromium, screenshotDir, signInInBrowser } from '../harness/chromium';
 
 const DOCS = screenshotDir();
 
@@ -81,19 +81,8 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     await t?.drop();
   });
 
-  const signIn = async (m: Awaited<ReturnType<typeof onboardMember>>): Promise<Page> => {
-    const browser = await launchChromium();
-    browsers.push(browser);
-    const page = await browser.newPage();
-    await page.goto(`${con.url}/console/sign-in`);
-    await page.getByLabel('Email').fill(m.email);
-    await page.getByLabel('Password').fill(m.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByLabel('Authenticator code (or a recovery code)').fill(m.code());
-    await page.getByRole('button', { name: 'Verify and sign in' }).click();
-    await page.getByTestId('member').waitFor();
-    return page;
-  };
+  type Member = Awaited<ReturnType<typeof onboardMember>>;
+  const signIn = (m: Member): Promise<Page> => signInInBrowser(con.url, m, browsers);
 
   it('shows the confirmed deposit in the balances, the chain’s health, the deposit by its hash, and the withdrawal’s history', async () => {
     const walletId = (await api('POST', '/wallets', { name: 'treasury', chain: 'ethereum', network: 'devnet' })).body.id as number;

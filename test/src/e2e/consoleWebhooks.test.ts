@@ -20,7 +20,7 @@ import {
   startReceiver,
   testConfig,
 } from '@walletd/test-harness';
-import { describeWithChromium, launchChromium, screenshotDir } from '../harness/chromium';
+import { describeWithChromium, screenshotDir, signInInBrowser } from '../harness/chromium';
 
 const DOCS = screenshotDir();
 /** Loopback receivers allowed; retries 1, 2, 4, 8 ms apart so a delivery fails for good at once. */
@@ -57,19 +57,7 @@ describeWithChromium('the webhooks page in a real browser', () => {
   });
 
   type Member = Awaited<ReturnType<typeof onboardMember>>;
-  const signIn = async (m: Member): Promise<Page> => {
-    const browser = await launchChromium();
-    browsers.push(browser);
-    const page = await browser.newPage();
-    await page.goto(`${con.url}/console/sign-in`);
-    await page.getByLabel('Email').fill(m.email);
-    await page.getByLabel('Password').fill(m.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByLabel('Authenticator code (or a recovery code)').fill(m.code());
-    await page.getByRole('button', { name: 'Verify and sign in' }).click();
-    await page.getByTestId('member').waitFor();
-    return page;
-  };
+  const signIn = (m: Member): Promise<Page> => signInInBrowser(con.url, m, browsers);
 
   /** Dispatcher rounds (the real claim-send-record) until `done` holds. */
   const dispatchUntil = (done: () => Promise<boolean>, timeoutMs?: number) =>

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, type Page, chromium } from 'playwright-core';
 
 /** Debian's chromium (`apt-get install chromium`): nothing is downloaded, the tests drive this one. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -49,4 +49,26 @@ export async function launchChromium(): Promise<BrowserContext> {
 export function screenshotDir(): string {
   if (process.env.WALLETD_SCREENSHOTS === '1') return join(__dirname, '..', '..', '..', 'docs');
   return mkdtempSync(join(tmpdir(), 'walletd-screenshots-'));
+}
+
+/**
+ * A member signs in through the pages (password, then the authenticator code) in a browser of
+ * their own, added to `browsers` so the suite closes it; the page is on the signed-in shell.
+ */
+export async function signInInBrowser(
+  consoleUrl: string,
+  m: { email: string; password: string; code: () => string },
+  browsers: BrowserContext[],
+): Promise<Page> {
+  const browser = await launchChromium();
+  browsers.push(browser);
+  const page = await browser.newPage();
+  await page.goto(`${consoleUrl}/console/sign-in`);
+  await page.getByLabel('Email').fill(m.email);
+  await page.getByLabel('Password').fill(m.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('Authenticator code (or a recovery code)').fill(m.code());
+  await page.getByRole('button', { name: 'Verify and sign in' }).click();
+  await page.getByTestId('member').waitFor();
+  return page;
 }
