@@ -50,3 +50,29 @@ export function ErrorLine(props: { error: string | null | undefined }) {
     </p>
   ) : null;
 }
+
+/**
+ * Newest / Older under a keyset-paged table: `cursors` is the stack of page cursors walked so far
+ * (`undefined` for the newest page), `next` the cursor of the page after the one shown.
+ */
+export function Pager(props: {
+  cursors: (string | undefined)[];
+  setCursors: (c: (string | undefined)[]) => void;
+  next: string | null | undefined;
+}) {
+  const { cursors, setCursors, next } = props;
+  return (
+    <div class="actions">
+      {cursors.length > 1 && (
+        <button type="button" class="secondary" onClick={() => setCursors([undefined])}>
+          Newest
+        </button>
+      )}
+      {next && (
+        <button type="button" class="secondary" onClick={() => setCursors([...cursors, next])}>
+          Older
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, type OverviewWallet, type Transaction, when } from '../api';
-import { ErrorLine } from '../fields';
+import { ErrorLine, Pager } from '../fields';
 import { navigate } from '../router';
 import { short } from './Requests';
 
@@ -120,18 +120,7 @@ export function Transactions() {
           </tbody>
         </table>
       )}
-      <div class="actions">
-        {cursors.length > 1 && (
-          <button type="button" class="secondary" onClick={() => setCursors([undefined])}>
-            Newest
-          </button>
-        )}
-        {page?.next && (
-          <button type="button" class="secondary" onClick={() => setCursors([...cursors, page.next ?? undefined])}>
-            Older
-          </button>
-        )}
-      </div>
+      <Pager cursors={cursors} setCursors={setCursors} next={page?.next} />
     </>
   );
 }
