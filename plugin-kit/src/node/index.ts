@@ -5,3 +5,6 @@ export * from './nodeAnswerOf';
 export * from './readCapped';
 export * from './wrongHeightError';
 export * from './nodeUnavailable';
+export * from './nodeCallError';
+export * from './retry';
+export * from './requestNode';

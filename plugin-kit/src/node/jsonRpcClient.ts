@@ -1,7 +1,7 @@
-import type * as Undici from 'undici';
-import { BaseError } from '../errors';
+import { NodeCallError, type NodeCallFailure, type NodeErrorKind } from './nodeCallError';
 import { parseLossless } from './parseLossless';
-import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge, readCapped } from './readCapped';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './readCapped';
+import { type NodeAnswer, requestNode } from './requestNode';
 
 /**
  * One HTTP JSON-RPC client for every plugin that speaks JSON-RPC: 2.0 (EVM nodes) or 1.0 (Bitcoin
@@ -15,7 +15,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge, readCapped } from './read
  *   main thread, and global `fetch` (web streams, then a decode to text and an encode back for the
  *   raw block) cost about twice the CPU per 150 KB answer (issue 17).
  * - Idempotent reads are retried `retries` times after a transport failure (no answer, a reset,
- *   a timeout, HTTP 429/502/503/504), with a doubling back-off. A JSON-RPC error is the node's
+ *   a timeout, HTTP 429/502/503/504), by the kit's one `retry` (doubling, jittered back-off). A JSON-RPC error is the node's
  *   answer and is never retried. A broadcast (`NEVER_RETRIED`, or `{ idempotent: false }`) is
  *   never repeated: a send whose answer was lost may have reached the node; the caller asks the
  *   node whether it knows the transaction instead.
@@ -36,7 +36,7 @@ export interface JsonRpcClientOptions {
   timeoutMs?: number;
   /** Further attempts of an idempotent call after a transport failure; default 2. */
   retries?: number;
-  /** First pause between attempts, doubled each time; default 250. */
+  /** First pause between attempts (before jitter), doubled each time; default 250. */
   backoffMs?: number;
   /** The most bytes one answer may have; default `DEFAULT_MAX_RESPONSE_BYTES` (64 MiB). */
   maxResponseBytes?: number;
@@ -68,43 +68,6 @@ export interface JsonRpcClient {
 /** Publishing calls: repeating one blindly could double an effect nobody observed. */
 export const NEVER_RETRIED: ReadonlySet<string> = new Set(['eth_sendRawTransaction', 'eth_sendTransaction', 'sendrawtransaction']);
 
-export type NodeErrorKind = 'timeout' | 'unreachable' | 'http' | 'rpc' | 'too_large' | 'wrong_height';
-
-export interface NodeCallFailure {
-  method: string;
-  kind: NodeErrorKind;
-  /** Attempts made (transport failures). */
-  attempts?: number;
-  /** The JSON-RPC error code (kind `rpc`). */
-  rpcCode?: number | null;
-  /** The HTTP status (kind `http`). */
-  status?: number;
-  /** The cap an answer went over (kind `too_large`). */
-  limit?: number;
-}
-
-/** A node call that failed: `node_error`, with what happened for logs and callers (never credentials). */
-export class NodeCallError extends BaseError {
-  readonly node: NodeCallFailure;
-  constructor(message: string, node: NodeCallFailure) {
-    super('node_error', message);
-    this.node = node;
-  }
-}
-
-/** The `node_error` of an answer over the cap, naming the chain and the setting that raises it. */
-export function tooLargeError(name: string | undefined, method: string, limit: number): NodeCallError {
-  const who = name ? `${name}: ` : '';
-  return new NodeCallError(
-    `${who}${method} answered more than ${limit} bytes; reading stopped (raise chains[].maxResponseBytes if the node is right)`,
-    { method, kind: 'too_large', attempts: 1, limit },
-  );
-}
-
-const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-
-class Transient extends Error {}
-
 export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClient {
   const url = new URL(options.url);
   const auth = url.username
@@ -115,56 +78,25 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
   const endpoint = url.toString();
   const timeoutMs = options.timeoutMs ?? 15_000;
   const retries = options.retries ?? 2;
-  const backoffMs = options.backoffMs ?? 250;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) };
   let id = 0;
-  // Loaded on the first call, not with the kit: a detect worker imports the kit for its errors
-  // and types, never calls a node, and would otherwise load undici's ~130 modules per thread.
-  let undici: typeof Undici | undefined;
 
   const fail = (method: string, kind: NodeErrorKind, message: string, extra: Partial<NodeCallFailure> = {}) =>
     new NodeCallError(message, { method, kind, ...extra });
 
-  /** One attempt: the body of an answer that is JSON-RPC (result or error), or a failure. */
-  async function attempt(method: string, params: unknown[]): Promise<{ status: number; body: Buffer }> {
-    const controller = new AbortController();
-    const deadline = setTimeout(() => controller.abort(), timeoutMs);
-    try {
-      undici ??= require('undici') as typeof Undici;
-      const res = await undici.request(endpoint, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ jsonrpc: options.dialect, id: ++id, method, params }),
-        signal: controller.signal,
-      });
-      const body = await readCapped(res.body, maxBytes, res.headers['content-length'] as string | undefined);
-      if (RETRYABLE_STATUS.has(res.statusCode)) throw new Transient(`HTTP ${res.statusCode}`);
-      return { status: res.statusCode, body };
-    } catch (e) {
-      if (e instanceof Transient || e instanceof ResponseTooLarge) throw e;
-      if (controller.signal.aborted) throw new Transient(`timed out after ${timeoutMs} ms`);
-      throw new Transient(((e as Error).cause as Error | undefined)?.message ?? (e as Error).message);
-    } finally {
-      clearTimeout(deadline);
-    }
-  }
-
-  async function send(method: string, params: unknown[], callOptions: CallOptions): Promise<{ status: number; body: Buffer }> {
-    const attempts = callOptions.idempotent === false || NEVER_RETRIED.has(method) ? 1 : 1 + retries;
-    for (let n = 1; ; n++) {
-      try {
-        return await attempt(method, params);
-      } catch (e) {
-        if (e instanceof ResponseTooLarge) throw tooLargeError(options.name, method, e.limit);
-        const message = (e as Error).message;
-        if (n >= attempts) {
-          const kind: NodeErrorKind = message.startsWith('timed out') ? 'timeout' : message.startsWith('HTTP') ? 'http' : 'unreachable';
-          throw fail(method, kind, `${method} failed: ${message}`, { attempts: n });
-        }
-        await new Promise((r) => setTimeout(r, backoffMs * 2 ** (n - 1)));
-      }
-    }
+  /** The body of an answer that is JSON-RPC (result or error), or a `NodeCallError`. */
+  function send(method: string, params: unknown[], callOptions: CallOptions): Promise<NodeAnswer> {
+    return requestNode(method, endpoint, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: options.dialect, id: ++id, method, params }),
+      timeoutMs,
+      maxBytes,
+      attempts: callOptions.idempotent === false || NEVER_RETRIED.has(method) ? 1 : 1 + retries,
+      ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+      ...(options.name !== undefined ? { name: options.name } : {}),
+    });
   }
 
   /** Throws the node's RPC error (or a non-JSON-RPC answer) as a BaseError. */

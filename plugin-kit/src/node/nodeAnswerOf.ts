@@ -1,5 +1,5 @@
 import { BaseError, isBaseError } from '../errors';
-import { NodeCallError } from './jsonRpcClient';
+import { NodeCallError } from './nodeCallError';
 
 /**
  * The node's answer inside a failed call, for a plugin's `nodeRefusal` to read; or, when there is

@@ -1,4 +1,4 @@
-import { NodeCallError } from './jsonRpcClient';
+import { NodeCallError } from './nodeCallError';
 
 /**
  * A node that answered a block (or ledger) of another height than the one asked. Every hash it

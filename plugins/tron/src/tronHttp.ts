@@ -1,19 +1,11 @@
-import {
-  DEFAULT_MAX_RESPONSE_BYTES,
-  NodeCallError,
-  type NodeErrorKind,
-  ResponseTooLarge,
-  parseLossless,
-  readCapped,
-  tooLargeError,
-} from '@walletd/plugin-kit';
+import { DEFAULT_MAX_RESPONSE_BYTES, NodeCallError, type NodeErrorKind, parseLossless, requestNode } from '@walletd/plugin-kit';
 
 /**
- * The java-tron HTTP API (`POST /wallet/…`, `/walletsolidity/…` with a JSON body) under the same
- * rules as core's JSON-RPC client: one deadline per attempt, idempotent reads retried after a
- * transport failure (no answer, a reset, a timeout, HTTP 429/502/503/504) with a doubling back-off,
- * a broadcast never repeated, answers parsed losslessly (amounts never pass through a float),
- * every failure a `NodeCallError` (`node_error`) naming the path, never the credentials.
+ * The java-tron HTTP API (`POST /wallet/…`, `/walletsolidity/…` with a JSON body) over the kit's
+ * `requestNode` (undici, the answer read as bytes up to the cap), under the same rules as the kit's
+ * JSON-RPC client: one deadline per attempt, idempotent reads retried after a transport failure
+ * (no answer, a reset, a timeout, HTTP 429/502/503/504) by the kit's `retry`, a broadcast never
+ * repeated, answers parsed losslessly (amounts never pass through a float), every failure a `NodeCallError` (`node_error`) naming the path, never the credentials.
  *
  * Credentials in `rpcUrl`: `https://TRON-PRO-API-KEY:<key>@api.trongrid.io` sends the key as
  * TronGrid's `TRON-PRO-API-KEY` header; any other `user:pass@` is HTTP basic auth.
@@ -32,14 +24,11 @@ export interface TronHttpOptions {
 export interface TronHttp {
   /** A read (retried after transport failures); the parsed answer. */
   post<T>(path: string, body: Record<string, unknown>): Promise<T>;
-  /** A read whose body is returned unparsed (the raw block spliced for the worker). */
-  postRaw(path: string, body: Record<string, unknown>): Promise<string>;
+  /** A read whose body is returned unparsed, as bytes (the raw block spliced for the worker). */
+  postRaw(path: string, body: Record<string, unknown>): Promise<Uint8Array>;
   /** A publishing call: one attempt whatever happens. */
   send<T>(path: string, body: Record<string, unknown>): Promise<T>;
 }
-
-const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-class Transient extends Error {}
 
 export function createTronHttp(options: TronHttpOptions): TronHttp {
   const url = new URL(options.url);
@@ -55,53 +44,31 @@ export function createTronHttp(options: TronHttpOptions): TronHttp {
   const base = url.toString().replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 15_000;
   const retries = options.retries ?? 2;
-  const backoffMs = options.backoffMs ?? 250;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   const fail = (path: string, kind: NodeErrorKind, message: string, extra: { attempts?: number; status?: number } = {}) =>
     new NodeCallError(message, { method: path, kind, ...extra });
 
-  async function attempt(path: string, body: Record<string, unknown>): Promise<{ status: number; text: string }> {
-    const signal = AbortSignal.timeout(timeoutMs);
-    try {
-      const res = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body), signal });
-      // Read up to the cap, never past it: an oversized answer closes the connection (readCapped).
-      const text = (await readCapped(res.body, maxBytes, res.headers.get('content-length'))).toString('utf8');
-      if (RETRYABLE_STATUS.has(res.status)) throw new Transient(`HTTP ${res.status}`);
-      return { status: res.status, text };
-    } catch (e) {
-      if (e instanceof Transient || e instanceof ResponseTooLarge) throw e;
-      if (signal.aborted) throw new Transient(`timed out after ${timeoutMs} ms`);
-      throw new Transient(((e as Error).cause as Error | undefined)?.message ?? (e as Error).message);
+  async function request(path: string, body: Record<string, unknown>, idempotent: boolean): Promise<Buffer> {
+    const answer = await requestNode(path, `${base}${path}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      timeoutMs,
+      maxBytes,
+      attempts: idempotent ? 1 + retries : 1,
+      ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+      ...(options.name !== undefined ? { name: options.name } : {}),
+    });
+    if (answer.status < 200 || answer.status >= 300)
+      throw fail(path, 'http', `${path} answered HTTP ${answer.status}`, { status: answer.status });
+    // java-tron answers a refused query with HTTP 200 and {"Error": "…"}.
+    const head = answer.body.subarray(0, 40).toString('utf8').replace(/\s/g, '');
+    if (head.startsWith('{"Error"')) {
+      const error = (parse(path, answer.body.toString('utf8')) as { Error?: unknown }).Error;
+      throw fail(path, 'rpc', `${path}: ${String(error).slice(0, 300)}`);
     }
-  }
-
-  async function request(path: string, body: Record<string, unknown>, idempotent: boolean): Promise<string> {
-    const attempts = idempotent ? 1 + retries : 1;
-    for (let n = 1; ; n++) {
-      let answer: { status: number; text: string };
-      try {
-        answer = await attempt(path, body);
-      } catch (e) {
-        if (e instanceof ResponseTooLarge) throw tooLargeError(options.name, path, e.limit);
-        const message = (e as Error).message;
-        if (n >= attempts) {
-          const kind: NodeErrorKind = message.startsWith('timed out') ? 'timeout' : message.startsWith('HTTP') ? 'http' : 'unreachable';
-          throw fail(path, kind, `${path} failed: ${message}`, { attempts: n });
-        }
-        await new Promise((r) => setTimeout(r, backoffMs * 2 ** (n - 1)));
-        continue;
-      }
-      if (answer.status < 200 || answer.status >= 300)
-        throw fail(path, 'http', `${path} answered HTTP ${answer.status}`, { status: answer.status });
-      // java-tron answers a refused query with HTTP 200 and {"Error": "…"}.
-      const head = answer.text.slice(0, 40).replace(/\s/g, '');
-      if (head.startsWith('{"Error"')) {
-        const error = (parse(path, answer.text) as { Error?: unknown }).Error;
-        throw fail(path, 'rpc', `${path}: ${String(error).slice(0, 300)}`);
-      }
-      return answer.text;
-    }
+    return answer.body;
   }
 
   function parse(path: string, text: string): unknown {
@@ -113,8 +80,8 @@ export function createTronHttp(options: TronHttpOptions): TronHttp {
   }
 
   return {
-    post: async <T>(path: string, body: Record<string, unknown>) => parse(path, await request(path, body, true)) as T,
+    post: async <T>(path: string, body: Record<string, unknown>) => parse(path, (await request(path, body, true)).toString('utf8')) as T,
     postRaw: (path, body) => request(path, body, true),
-    send: async <T>(path: string, body: Record<string, unknown>) => parse(path, await request(path, body, false)) as T,
+    send: async <T>(path: string, body: Record<string, unknown>) => parse(path, (await request(path, body, false)).toString('utf8')) as T,
   };
 }

@@ -1,4 +1,4 @@
-import { type AssetRef, BaseError, type ChainReader, type ReaderOptions, wrongHeightError } from '@walletd/plugin-kit';
+import { type AssetRef, BaseError, type ChainReader, type ReaderOptions, concatBytes, wrongHeightError } from '@walletd/plugin-kit';
 import { tronHexAddress, tronMatchKey } from './addresses';
 import { type TronHttp, createTronHttp } from './tronHttp';
 
@@ -117,7 +117,7 @@ export function createTronReader(options: ReaderOptions): TronReader {
         http.postRaw('/wallet/getblockbynum', { num }),
         http.postRaw('/wallet/gettransactioninfobyblocknum', { num }),
       ]);
-      return new TextEncoder().encode(`{"block":${block},"infos":${infos}}`);
+      return concatBytes(['{"block":', block, ',"infos":', infos, '}']);
     },
     blockHash: async (height) => {
       const block = await http.post<BlockJson>('/wallet/getblockbynum', { num: Number(height) });

@@ -1,4 +1,4 @@
-import { type AssetRef, BaseError, type Balance, type ChainReader, type ReaderOptions, wrongHeightError } from '@walletd/plugin-kit';
+import { type AssetRef, BaseError, type Balance, type ChainReader, type ReaderOptions, retry, wrongHeightError } from '@walletd/plugin-kit';
 import { Client, ConnectionError, RippledError } from 'xrpl';
 import { issuedCurrencyKey } from './addresses';
 import { issuedValueToUnits } from './issuedAmount';
@@ -74,20 +74,22 @@ export function createXrpReader(network: string, options: ReaderOptions): XrpRea
   };
   const attempts = 1 + (options.retries ?? 2);
 
-  async function request<T>(req: Record<string, unknown>, retry = true): Promise<T> {
-    let last: unknown;
-    for (let attempt = 0; attempt < (retry ? attempts : 1); attempt++) {
-      try {
-        await connected();
-        const response = await client.request(req as any);
-        return response.result as T;
-      } catch (e) {
-        if (e instanceof RippledError) throw e;
-        last = e;
-        if (!(e instanceof ConnectionError)) break;
-      }
+  // The kit's one retry loop; transient here is what xrpl calls a ConnectionError (not connected,
+  // disconnected, timed out). A RippledError is the node's answer and is thrown as it is.
+  async function request<T>(req: Record<string, unknown>, retryable = true): Promise<T> {
+    try {
+      return await retry(
+        async () => {
+          await connected();
+          const response = await client.request(req as any);
+          return response.result as T;
+        },
+        { attempts: retryable ? attempts : 1, isTransient: (e) => e instanceof ConnectionError },
+      );
+    } catch (e) {
+      if (e instanceof RippledError) throw e;
+      throw new BaseError('node_error', `the XRP Ledger node did not answer ${String(req.command)}`, { cause: e });
     }
-    throw new BaseError('node_error', `the XRP Ledger node did not answer ${String(req.command)}`, { cause: last });
   }
 
   const rippledCode = (e: unknown): string | undefined =>
