@@ -83,7 +83,8 @@ export interface CheckedSignedWithdrawal {
 }
 
 /**
- * `pending`: known to the node, not (yet) paid. `missing`: the node does not know the transaction
+ * `pending`: known to the node, not (yet) paid, or mined but not the intent (see `verify`): the
+ * reservation stays. `missing`: the node does not know the transaction
  * and it can still land (the service re-sends the same signed bytes). `rejected`: it will never
  * pay (reverted, its nonce or inputs spent by another transaction).
  */
@@ -126,8 +127,13 @@ export interface WithdrawalVerbs<R extends ChainReader = ChainReader> {
   broadcast(signed: SignedWithdrawal, reader: R): Promise<void>;
   /**
    * `confirmed` only once the mined transaction is compared with `unsigned.intent` (sender, each
-   * recipient and exact amount, the asset, the memo): any other transaction under `txHash` is
-   * `pending`, never this withdrawal paid (the conformance kit's "mined but not the intent").
+   * recipient and exact amount, the asset, the memo). A successful transaction under `txHash` that
+   * does not pay the intent is `pending` (with its `blockNumber`), on every chain: never
+   * `confirmed` (this withdrawal was not paid) and never `rejected` (`failed_on_chain` releases the
+   * reservation, and funds may have moved in a way walletd does not understand). `pending` keeps
+   * the funds reserved and the withdrawal `broadcast`, in view, until an operator looks (the
+   * conformance kit's "mined but not the intent" asserts exactly `pending`). `failed_on_chain` is
+   * for a transaction the chain executed and failed (reverted, `tec…`, `ExtrinsicFailed`).
    */
   verify(unsigned: UnsignedWithdrawal, txHash: string, reader: R, context?: VerifyContext): Promise<WithdrawalVerdict>;
 }

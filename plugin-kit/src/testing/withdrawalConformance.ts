@@ -118,12 +118,20 @@ export function withdrawalConformance(plugin: ChainPlugin, w: WithdrawalConforma
       },
     },
     {
-      name: 'mined but not the intent: verify does not confirm another transaction (other recipient, other amount) as this withdrawal',
+      name: 'mined but not the intent: verify answers pending (neither confirmed nor rejected) for another transaction (other recipient, other amount)',
       run: async () => {
         if (w.notCovered?.['not-the-intent']) return;
         const prepared = await build([{ to: w.recipients[0], amount: w.amount }]);
         const { signed } = await send([{ to: w.recipients[1], amount: w.amount + 1n }], { settle: true });
-        notConfirmed(await v().verify(prepared, signed.txHash, reader), 'another transaction as this withdrawal');
+        const verdict = await v().verify(prepared, signed.txHash, reader);
+        notConfirmed(verdict, 'another transaction as this withdrawal');
+        // Contract (WithdrawalVerbs.verify): what the plugin does not recognise keeps its funds
+        // reserved and stays in view; `rejected` would release a reservation that may be spent.
+        assert.equal(
+          verdict.status,
+          'pending',
+          `verify answered ${verdict.status} ${verdict.reason ?? ''} for a mined transaction that is not the intent`,
+        );
       },
     },
     ...when('token-without-transfer', {

@@ -75,7 +75,9 @@ export async function verifyPolkadotWithdrawal(
       return final
         ? { status: 'rejected', confirmations, fee, blockNumber: n, reason: 'failed_on_chain' }
         : { status: 'pending', confirmations, blockNumber: n };
-    if (!paysIntent(events, p)) return { status: 'rejected', confirmations, fee, blockNumber: n, reason: 'failed_on_chain' };
+    // Successful but paying something else: not this intent. Pending like every chain (contract
+    // `verify`): the reservation stays, and rejecting would release funds that moved.
+    if (!paysIntent(events, p)) return { status: 'pending', confirmations: 0, blockNumber: n };
     return final ? { status: 'confirmed', confirmations, fee, blockNumber: n } : { status: 'pending', confirmations, blockNumber: n };
   }
   if (finalized >= BigInt(p.lastValidBlock))

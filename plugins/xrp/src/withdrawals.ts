@@ -275,13 +275,15 @@ export function createXrpWithdrawals(): WithdrawalVerbs<XrpReader> {
       // Another account's transaction (or not a Payment) under this hash is not this withdrawal.
       if (paid.TransactionType !== 'Payment' || paid.Account !== (unsigned.sourceAddresses[0] ?? unsigned.intent.sources[0]))
         return { status: 'pending', confirmations: 0, blockNumber };
+      // Another destination, tag or amount: mined, but not this intent. Pending like every chain
+      // (contract `verify`): the reservation stays, and rejecting would release funds that moved.
       if (
         paid.Destination !== r.account ||
         paid.DestinationTag !== r.tag ||
         // delivered_amount (absent only in ledgers before 2014: then Amount, unless partial).
         !sameAmount(unsigned.intent, r.amount, deliveredOf(paid as never, found.meta as never))
       )
-        return { status: 'rejected', confirmations, fee, blockNumber, reason: 'failed_on_chain' };
+        return { status: 'pending', confirmations: 0, blockNumber };
       return { status: 'confirmed', confirmations, fee, blockNumber };
     },
   });

@@ -45,3 +45,22 @@ test('a plugin whose verify answers confirmed for anything fails the withdrawal 
     expect({ check: String(check), caught: failed.some((f) => check.test(f)) }).toEqual({ check: String(check), caught: true });
   }
 });
+
+test('a plugin whose verify rejects (failed_on_chain) a mined transaction that is not the intent fails the kit', async () => {
+  // XRP and Polkadot answered this before issue 31: it releases the reservation of funds that moved.
+  const verbs = real.withdrawals as NonNullable<ChainPlugin['withdrawals']>;
+  const mutant: ChainPlugin = {
+    ...real,
+    withdrawals: {
+      ...verbs,
+      verify: async (unsigned, txHash, reader, context) => {
+        const verdict = await verbs.verify(unsigned, txHash, reader, context);
+        return verdict.status === 'pending' && verdict.blockNumber !== undefined
+          ? { status: 'rejected', confirmations: 0, blockNumber: verdict.blockNumber, reason: 'failed_on_chain' }
+          : verdict;
+      },
+    },
+  };
+  const failed = (await runConformance(withdrawalConformance(mutant, evmWithdrawals))).filter((r) => !r.passed).map((r) => r.name);
+  expect(failed.filter((f) => /not the intent/.test(f))).toHaveLength(1);
+});
