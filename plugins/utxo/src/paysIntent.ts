@@ -2,6 +2,7 @@ import type { UnsignedWithdrawal } from '@walletd/plugin-kit';
 import { scriptOf } from './addresses';
 import { bitcoin } from './libs';
 import { utxoNetwork } from './networks';
+import { rawTransactionIn } from './rawTransaction';
 import type { UtxoReader } from './utxoReader';
 import type { UtxoTxPayload } from './withdrawals';
 
@@ -38,9 +39,10 @@ export function paysIntent(unsigned: UnsignedWithdrawal, raw: string): boolean {
 
 /**
  * The raw transaction mined in the block at `height`: by the block's hash, which
- * `getrawtransaction` needs on a node without -txindex (as build's coins are fetched).
+ * `getrawtransaction` needs on a node without -txindex (as build's coins are fetched), or by id
+ * where the node takes no block hash (rawTransaction.ts).
  */
 export async function minedTransaction(reader: UtxoReader, txHash: string, height: bigint): Promise<string> {
   const block = (await reader.call<string>('getblockhash', [Number(height)])).result;
-  return (await reader.call<string>('getrawtransaction', [txHash, false, block])).result;
+  return rawTransactionIn(reader, txHash, block);
 }

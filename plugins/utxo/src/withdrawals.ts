@@ -17,6 +17,7 @@ import { coinsToUnits } from './coins';
 import { bip32, bitcoin } from './libs';
 import { nodeRefusal } from './nodeRefusal';
 import { minedTransaction, paysIntent } from './paysIntent';
+import { rawTransactionIn } from './rawTransaction';
 import { type UtxoNetwork, utxoNetwork } from './networks';
 import type { UtxoReader } from './utxoReader';
 
@@ -143,9 +144,10 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
       // Legacy (P2PKH) inputs sign over the whole previous transaction.
       for (const c of chosen) {
         if (c.script.startsWith('0014')) continue;
-        // With the block hash, getrawtransaction works on nodes without -txindex.
+        // With the block hash, getrawtransaction works on nodes without -txindex (by id alone on
+        // a node that takes no block hash: the coin is unspent, rawTransaction.ts).
         const block = (await utxo.call<string>('getblockhash', [c.height])).result;
-        c.prevTx = (await utxo.call<string>('getrawtransaction', [c.txid, false, block])).result;
+        c.prevTx = await rawTransactionIn(utxo, c.txid, block);
       }
       const psbt = new bitcoin.Psbt({ network: net.params });
       for (const c of chosen) {
