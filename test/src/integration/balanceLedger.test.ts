@@ -107,7 +107,7 @@ describe('balance ledger on anvil', () => {
   };
   const balance = async (symbol: string) => {
     const res = await api('GET', `/wallets/${walletId}/balances`);
-    return (res.body.balances as { asset: { symbol: string } }[]).find((x) => x.asset.symbol === symbol);
+    return (res.body.balances as { asset: { symbol: string }; reserved: string }[]).find((x) => x.asset.symbol === symbol);
   };
 
   beforeAll(async () => {
@@ -158,7 +158,12 @@ describe('balance ledger on anvil', () => {
     await agrees();
 
     // A payout with its fee: reserved at prepare, paid at confirmation.
-    const paid = await api('POST', `/wallets/${walletId}/withdrawals`, { asset: 'ETH', toAddress: recipient, amount: '0.5', idempotencyKey: 'l-1' });
+    const paid = await api('POST', `/wallets/${walletId}/withdrawals`, {
+      asset: 'ETH',
+      toAddress: recipient,
+      amount: '0.5',
+      idempotencyKey: 'l-1',
+    });
     expect(paid.status).toBe(201);
     expect((await balance('ETH'))?.reserved).not.toBe('0');
     await agrees();
@@ -170,7 +175,12 @@ describe('balance ledger on anvil', () => {
     await agrees();
 
     // A reservation released by a cancel.
-    const held = await api('POST', `/wallets/${walletId}/withdrawals`, { asset: 'USDC', toAddress: recipient, amount: '10', idempotencyKey: 'l-2' });
+    const held = await api('POST', `/wallets/${walletId}/withdrawals`, {
+      asset: 'USDC',
+      toAddress: recipient,
+      amount: '10',
+      idempotencyKey: 'l-2',
+    });
     expect(held.status).toBe(201);
     expect(await balance('USDC')).toMatchObject({ reserved: '10', available: '90' });
     await agrees();
@@ -179,7 +189,12 @@ describe('balance ledger on anvil', () => {
     await agrees();
 
     // A token payout that reverts on chain: nothing paid, its fee burnt, its reservation released.
-    const fails = await api('POST', `/wallets/${walletId}/withdrawals`, { asset: 'USDC', toAddress: recipient, amount: '2', idempotencyKey: 'l-3' });
+    const fails = await api('POST', `/wallets/${walletId}/withdrawals`, {
+      asset: 'USDC',
+      toAddress: recipient,
+      amount: '2',
+      idempotencyKey: 'l-3',
+    });
     expect((await api('POST', `/withdrawals/${fails.body.id}/sign`)).body.status).toBe('signed');
     await usdc.setQuirks({ paused: true });
     expect((await api('POST', `/withdrawals/${fails.body.id}/broadcast`)).status).toBe(200);
@@ -247,7 +262,9 @@ describe('balance ledger on anvil', () => {
     expect(BigInt(drifts?.[0]?.kept.confirmed ?? '0') - BigInt(drifts?.[0]?.history.confirmed ?? '0')).toBe(7n);
     expect(await metrics.registry.metrics()).toContain('walletd_balance_ledger_drifts{chain="ethereum",network="devnet"} 1');
     const logged = lines.map((l) => JSON.parse(l));
-    expect(logged).toEqual([expect.objectContaining({ level: 50, walletId, address: a, msg: 'balance ledger differs from its recomputation from history' })]);
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 50, walletId, address: a, msg: 'balance ledger differs from its recomputation from history' }),
+    ]);
     // Put right: the next check clears the gauge.
     await t.db('balance_ledger').where({ wallet_id: walletId, address: a, asset_key: NATIVE }).decrement('confirmed', 7);
     expect(await checkLedger({ db: t.db, logger: createLogger({ destination }), metrics }, KEY)).toEqual([]);

@@ -169,7 +169,8 @@ describe('reads bounded by the page on a seeded history (plans, issue 32)', () =
     expect(kept).toHaveLength(1);
     const plan = await explain(t.db, kept[0] as Captured);
     // The wallet's rows by the primary key: one per asset, however long the history.
-    const scans = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(scans)].filter((x) => x['Relation Name'] === 'balance_ledger');
+    const scans = (n: PlanNode): PlanNode[] =>
+      [n, ...(n.Plans ?? []).flatMap(scans)].filter((x) => x['Relation Name'] === 'balance_ledger');
     expect(scans(plan).map((n) => n['Node Type'])).toEqual([expect.stringMatching(/^(Index Scan|Index Only Scan|Bitmap Heap Scan)$/)]);
     expect(scans(plan)[0]?.['Actual Rows']).toBeLessThanOrEqual(2);
   });
