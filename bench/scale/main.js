@@ -12,7 +12,7 @@ const { mkdtempSync, rmSync } = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const { join } = require('node:path');
-const { createDb, createLogger, migrateLatest, nativeAsset, startEmbeddedPostgres } = require('@walletd/core');
+const { createDb, createLogger, migrateLatest, startEmbeddedPostgres } = require('@walletd/core');
 const { createCompany } = require('@walletd/server');
 const { seedHistory, seedHistoryScope, historyTime } = require('../../test/src/harness/historySeed');
 const { statements } = require('./statements');
@@ -68,7 +68,8 @@ async function main() {
     await migrateLatest(db);
     const company = await createCompany(db, { name: 'Scale', plan: 'paid' });
     const scope = await seedHistoryScope(db, { companyId: company.id });
-    const asset = nativeAsset('ethereum', 'devnet');
+    // The EVM devnet's native asset as the plugin declares it (core no longer builds it without plugins).
+    const asset = { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18 };
     let from = 0;
     for (const size of sizes()) {
       const t0 = performance.now();

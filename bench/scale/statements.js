@@ -8,7 +8,8 @@ const { loadPlugins, replay, walletBalances } = require('@walletd/server');
 const { listTransactions } = require('@walletd/server/dist/services/transactionList');
 const { pendingTransfers, rejectDetached, rewindTo } = require('@walletd/indexer');
 
-const HISTORY = /\b(transfers|events|withdrawals|webhook_deliveries)\b/;
+// balance_ledger: the balance read reads only it (migration 026).
+const HISTORY = /\b(transfers|events|withdrawals|webhook_deliveries|balance_ledger)\b/;
 const WRITES = /^\s*(update|insert|delete|with [\s\S]*\binsert\b)/i;
 
 async function capture(db, fn) {

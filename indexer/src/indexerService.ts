@@ -47,8 +47,9 @@ export interface IndexerDeps {
   databaseDir?: string;
   /** Compares indexed balances with the node's while leading a chain (README "Reconciliation"). */
   reconciler?: Reconciler;
-  /** Runs the sweep rules of the chain while leading it (README "Sweeps"): the same loop, its own interval. */
+  /** The chain's sweep rules and its balance ledger check while leading it (README "Sweeps", "Balance ledger"): the same loop, own intervals. */
   sweeper?: Reconciler;
+  ledgerCheck?: Reconciler;
 }
 
 /** One configured chain's parts, as its loops use them. */
@@ -146,9 +147,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     const held = () => haltedReason !== null || paused.now;
     // Withdrawals and reconciliation in loops of their own under the same lease: neither holds up deposits.
     const withdrawals = trackWithdrawalsWhileLeading(settings, follower, lease, outage, held);
-    const leading = () => running && lease.epoch() !== null;
-    const reconciling = reconcileWhileLeading(deps.reconciler, { key: where, logger, leading, held, sleep });
-    const sweeping = reconcileWhileLeading(deps.sweeper, { key: where, logger, leading, held, sleep });
+    const loop = { key: where, logger, leading: () => running && lease.epoch() !== null, held, sleep };
+    const side = [deps.reconciler, deps.sweeper, deps.ledgerCheck].map((r) => reconcileWhileLeading(r, loop));
     try {
       while (running && lease.epoch() !== null) {
         const poll = settings.pollIntervalMs ?? 2000;
@@ -199,7 +199,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       }
     } finally {
       wakeAll(); // a reconciliation waiting out its interval ends now
-      await Promise.all([withdrawals, reconciling, sweeping]);
+      await Promise.all([withdrawals, ...side]);
       await health.flush();
       clearInterval(beat);
       // The stop is now the new leader's to report; this process no longer knows.

@@ -105,6 +105,7 @@ export const configSchema = {
         intervalMs: { oneOf: [{ const: 0 }, { type: 'integer', minimum: 1000, maximum: 86400000 }] },
         addressesPerRun: { type: 'integer', minimum: 1, maximum: 1000000 },
         nodeCallsPerSecond: { type: 'integer', minimum: 1, maximum: 10000 },
+        ledgerCheckIntervalMs: { oneOf: [{ const: 0 }, { type: 'integer', minimum: 1000, maximum: 604800000 }] },
       },
     },
     chains: {

@@ -110,6 +110,8 @@ export interface ReconciliationSettings {
   addressesPerRun: number;
   /** Balance reads per second one run sends the node at most. */
   nodeCallsPerSecond: number;
+  /** Between two recomputations of the chain's balance ledger from history (README "Balance ledger"); 0 turns it off. */
+  ledgerCheckIntervalMs: number;
 }
 
 export interface TokenSettings {
@@ -222,7 +224,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     linkTtlMs: 86_400_000,
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
-  reconciliation: { intervalMs: 600_000, addressesPerRun: 1000, nodeCallsPerSecond: 20 },
+  reconciliation: { intervalMs: 600_000, addressesPerRun: 1000, nodeCallsPerSecond: 20, ledgerCheckIntervalMs: 3_600_000 },
   devnet: { enabled: true, port: 58545, chains: ['evm'], ports: {} },
   plugins: [...BUILT_IN_PLUGINS],
   chains: [],

@@ -39,6 +39,8 @@ export interface Metrics {
   diskBelowFloor: Gauge<string>;
   /** Open reconciliation drifts (an address and asset whose node balance the ledger does not explain), read at scrape time. */
   reconciliationDrifts: Gauge<'chain' | 'network'>;
+  /** Balance ledger rows that differ from the recomputation from history, as the last check of the chain found them. */
+  ledgerDrifts: Gauge<'chain' | 'network'>;
 }
 
 export function createMetrics(): Metrics {
@@ -160,6 +162,12 @@ export function createMetrics(): Metrics {
     reconciliationDrifts: new Gauge({
       name: 'walletd_reconciliation_drifts',
       help: 'Open reconciliation drifts: address and asset pairs whose node balance the indexed ledger and its known causes do not explain',
+      labelNames: chain,
+      registers: [registry],
+    }),
+    ledgerDrifts: new Gauge({
+      name: 'walletd_balance_ledger_drifts',
+      help: 'Balance ledger rows (wallet, address, asset) that differ from their recomputation from transfers and withdrawals, at the last check',
       labelNames: chain,
       registers: [registry],
     }),

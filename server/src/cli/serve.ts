@@ -10,6 +10,7 @@ import { checkPlaygroundPlugins, knownPlaygroundChains, type Playground, playgro
 import { openRuntime } from '../runtime';
 import { createConsoleApp } from '../console/consoleApp';
 import { bootstrapIfEmpty } from '../services/bootstrap';
+import { checkLedger } from '../services/funds/checkLedger';
 import { reconcileChain } from '../services/reconciliation';
 import { consoleLinkUrl } from '../console/consoleUrl';
 import { bootstrapBanner } from './bootstrapBanner';
@@ -144,6 +145,11 @@ export async function serve(opts: ServeOptions): Promise<void> {
         },
         // Sweep rules run where the chain is led: one process per chain (README "Sweeps").
         sweeper: { name: 'sweep', intervalMs: SWEEP_TICK_MS, run: (key, shouldStop) => runSweeps(common, key, shouldStop) },
+        ledgerCheck: {
+          name: 'ledger check',
+          intervalMs: config.reconciliation.ledgerCheckIntervalMs,
+          run: (key, shouldStop) => checkLedger({ db: rt.db, logger: root, metrics }, key, shouldStop),
+        },
       });
       indexer.start();
     }

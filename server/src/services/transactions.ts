@@ -7,7 +7,6 @@ import {
   type PluginRegistry,
   type WalletdConfig,
   fromBaseUnits,
-  parseBaseUnits,
 } from '@walletd/core';
 import { ledger } from './funds/ledger';
 
@@ -42,26 +41,21 @@ export interface BalanceView {
 }
 
 /**
- * Balances from indexed transfers and the withdrawals' own rows (`ledger`), per asset, exact
+ * Balances from the balance ledger (`ledger`: one row per asset, kept as money moves), exact
  * decimal strings. No figure is negative: reservations are only taken against what is credited,
  * so `reserved` never exceeds `confirmed` unless a credited deposit was later retracted (a reorg
  * deeper than the confirmation threshold); `available` then reads 0 until it settles.
  */
 export async function walletBalances(db: Db, assets: Map<string, AssetRef>, walletId: number, nativeKey: string): Promise<BalanceView[]> {
-  const pending = (await db('transfers')
-    .where({ wallet_id: walletId, direction: 'incoming', status: 'pending' })
-    .groupBy('asset_key')
-    .select('asset_key', db.raw('sum(amount)::text as total'))) as { asset_key: string; total: string }[];
-  const pendingBy = new Map(pending.map((r) => [r.asset_key, parseBaseUnits(r.total)]));
   const held = await ledger(db, { walletId, address: null, nativeKey });
   const nonNegative = (units: bigint) => (units < 0n ? 0n : units);
   return [...assets.values()].map((asset) => {
-    const h = held.get(asset.key) ?? { credited: 0n, reserved: 0n };
+    const h = held.get(asset.key) ?? { credited: 0n, reserved: 0n, pending: 0n };
     const show = (units: bigint) => fromBaseUnits(nonNegative(units), asset.decimals);
     return {
       asset,
       confirmed: show(h.credited),
-      pending: show(pendingBy.get(asset.key) ?? 0n),
+      pending: show(h.pending),
       reserved: show(h.reserved),
       available: show(h.credited - h.reserved),
     };

@@ -25,58 +25,51 @@ export interface Holding {
   credited: bigint;
   /** Amounts and fee caps of in-flight withdrawals. */
   reserved: bigint;
+  /** Detected deposits not yet final. */
+  pending: bigint;
 }
 
 /**
- * Credited and reserved per asset, from the rows themselves (transfers and withdrawals): no second
- * ledger that could drift from them. Fees count on the native asset, against the address that
- * pays them: the last of a withdrawal's source addresses (its only one except on Solana, where the
- * fee payer is listed after the token's source). Caller holds the wallet's lock when the answer
+ * Credited, pending and reserved per asset from `balance_ledger` (migration 026): one row per asset
+ * at the scope, kept by the database as transfers and withdrawals change, never a sum over
+ * history. Fees are kept under the key `fee` and count on the native asset, against the address
+ * that pays them: the last of a withdrawal's source addresses (its only one except on Solana, where
+ * the fee payer is listed after the token's source). Caller holds the wallet's lock when the answer
  * decides a reservation (`lockWalletFunds`).
  */
 export async function ledger(db: Knex | Knex.Transaction, scope: LedgerScope): Promise<Map<string, Holding>> {
-  const reserving = scope.reserving ?? RESERVING;
-  const byAddr = scope.address !== null;
-  const bindings: Record<string, unknown> = {
-    wallet: scope.walletId,
-    native: scope.nativeKey,
-    address: scope.address,
-    reserving: reserving.join(','),
-    except: scope.exceptId ?? 0,
-  };
-  // The status list as one text binding: the statement's text stays the same whatever the list.
   const { rows } = await db.raw(
-    `select asset_key, sum(credited)::text as credited, sum(reserved)::text as reserved from (
-       select t.asset_key, t.amount as credited, 0::numeric as reserved
-         from transfers t ${byAddr ? 'join addresses a on a.id = t.address_id' : ''}
-        where t.wallet_id = :wallet and t.direction = 'incoming' and t.status = 'confirmed'
-              ${byAddr ? 'and a.address = :address' : ''}
-       union all
-       select w.asset_key, w.internal_amount, 0 from withdrawals w ${byAddr ? 'join addresses a on a.id = w.to_address_id' : ''}
-        where w.wallet_id = :wallet and w.status = 'confirmed' and w.internal_amount > 0
-              ${byAddr ? 'and a.address = :address' : ''}
-       union all
-       select w.asset_key,
-              case when w.status = 'confirmed' then -w.amount else 0 end,
-              case when w.status = 'confirmed' then 0 else w.amount end
-         from withdrawals w
-        where w.wallet_id = :wallet and w.id <> :except
-              and (w.status = 'confirmed' or w.status = any(string_to_array(:reserving, ',')))
-              ${byAddr ? 'and w.from_address = :address' : ''}
-       union all
-       select :native,
-              case when w.status in ('confirmed', 'rejected') then -coalesce(w.fee, 0) else 0 end,
-              case when w.status in ('confirmed', 'rejected') then 0 else coalesce((w.unsigned_tx->>'fee')::numeric, 0) end
-         from withdrawals w
-        where w.wallet_id = :wallet and w.id <> :except
-              and (w.status in ('confirmed', 'rejected') or w.status = any(string_to_array(:reserving, ',')))
-              ${byAddr ? 'and w.source_addresses[array_length(w.source_addresses, 1)] = :address' : ''}
-     ) m group by asset_key`,
-    bindings,
+    'select asset_key, confirmed::text, pending::text, reserved::text from balance_ledger where wallet_id = ? and address = ?',
+    [scope.walletId, scope.address ?? ''],
   );
   const out = new Map<string, Holding>();
-  for (const r of rows as { asset_key: string; credited: string; reserved: string }[])
-    out.set(r.asset_key, { credited: parseBaseUnits(r.credited), reserved: parseBaseUnits(r.reserved) });
+  const at = (key: string) => {
+    const h = out.get(key) ?? { credited: 0n, reserved: 0n, pending: 0n };
+    out.set(key, h);
+    return h;
+  };
+  for (const r of rows as { asset_key: string; confirmed: string; pending: string; reserved: string }[]) {
+    const h = at(r.asset_key === 'fee' ? scope.nativeKey : r.asset_key);
+    h.credited += parseBaseUnits(r.confirmed);
+    h.pending += parseBaseUnits(r.pending);
+    h.reserved += parseBaseUnits(r.reserved);
+  }
+  const reserving = scope.reserving ?? RESERVING;
+  if (reserving.length === RESERVING.length && scope.exceptId === undefined) return out;
+  // A narrower view (broadcast counts only what is sent; sign leaves the withdrawal itself out):
+  // what it leaves out is taken back, read from the in-flight rows only (`withdrawals_reserving`).
+  const { rows: left } = await db.raw(
+    `select w.asset_key, w.from_address, w.source_addresses[array_length(w.source_addresses, 1)] as fee_payer,
+            w.amount::text as amount, coalesce((w.unsigned_tx->>'fee')::numeric, 0)::text as fee
+       from withdrawals w
+      where w.wallet_id = :wallet and w.status in ('prepared', 'signed', 'broadcast')
+        and (w.id = :except or not (w.status = any(string_to_array(:reserving, ','))))`,
+    { wallet: scope.walletId, except: scope.exceptId ?? 0, reserving: reserving.join(',') },
+  );
+  for (const w of left as { asset_key: string; from_address: string | null; fee_payer: string | null; amount: string; fee: string }[]) {
+    if (scope.address === null || w.from_address === scope.address) at(w.asset_key).reserved -= parseBaseUnits(w.amount);
+    if (scope.address === null || w.fee_payer === scope.address) at(scope.nativeKey).reserved -= parseBaseUnits(w.fee);
+  }
   return out;
 }
 
