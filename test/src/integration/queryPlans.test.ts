@@ -246,7 +246,7 @@ describe("the console's transaction search by hash or address (plans, issue 32)"
   it("a recipient among a withdrawal's outputs (base58 exactly, 0x-hex in any case): found through its index", async () => {
     const base58 = 'EQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG';
     const hex = '0x52908400098527886E0F7030069857D2E4169EE7';
-    const [{ id }] = await t.db
+    const rows = await t.db
       .raw(
         `insert into withdrawals (company_id, wallet_id, intent_hash, chain, network, asset_key, amount, to_address, from_address,
                                 source_addresses, status, tx_hash, fee, confirmations, signed_at, created_at, updated_at, outputs)
@@ -263,6 +263,7 @@ describe("the console's transaction search by hash or address (plans, issue 32)"
         ],
       )
       .then((r: { rows: { id: number }[] }) => r.rows);
+    const id = rows[0]?.id;
     const hash = `0x${createHash('md5').update('outputs-case').digest('hex')}`;
     const plans = await plansOf(async () => {
       for (const q of [base58, hex.toLowerCase()]) expect((await search(q)).map((x) => x.txHash)).toEqual([hash]);
