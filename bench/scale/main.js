@@ -13,7 +13,7 @@ const net = require('node:net');
 const os = require('node:os');
 const { join } = require('node:path');
 const { createDb, createLogger, migrateLatest, startEmbeddedPostgres } = require('@walletd/core');
-const { createCompany } = require('@walletd/server');
+const { createCompany, loadPlugins } = require('@walletd/server');
 const { seedHistory, seedHistoryScope, historyTime } = require('../../test/src/harness/historySeed');
 const { statements } = require('./statements');
 
@@ -57,6 +57,19 @@ async function timeOne(db, st) {
   return { p50: pct(ms, 50), p99: pct(ms, 99) };
 }
 
+/** BENCH_SCALE_EXPLAIN=<part of a name>: that statement's EXPLAIN (ANALYZE, BUFFERS), rolled back. */
+async function explain(db, st) {
+  const c = await db.client.acquireConnection();
+  try {
+    await c.query('begin');
+    const { rows } = await c.query({ text: `explain (analyze, buffers) ${st.sql}`, values: st.values });
+    console.log(rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n'));
+  } finally {
+    await c.query('rollback');
+    await db.client.releaseConnection(c);
+  }
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(os.tmpdir(), 'walletd-bench-scale-pg-'));
   const logger = createLogger({ level: 'warn' });
@@ -68,8 +81,8 @@ async function main() {
     await migrateLatest(db);
     const company = await createCompany(db, { name: 'Scale', plan: 'paid' });
     const scope = await seedHistoryScope(db, { companyId: company.id });
-    // The EVM devnet's native asset as the plugin declares it (core no longer builds it without plugins).
-    const asset = { key: 'ethereum:devnet:eth', symbol: 'ETH', decimals: 18 };
+    // The chain table moved to the plugins (core no longer exports nativeAsset).
+    const asset = loadPlugins().chainTable().nativeAsset('ethereum', 'devnet');
     let from = 0;
     for (const size of sizes()) {
       const t0 = performance.now();
@@ -85,6 +98,7 @@ async function main() {
         if (!results.has(st.name)) results.set(st.name, new Map());
         results.get(st.name).set(size, r);
         console.log(`  ${st.name.padEnd(36)} p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`);
+        if (process.env.BENCH_SCALE_EXPLAIN && st.name.includes(process.env.BENCH_SCALE_EXPLAIN)) await explain(db, st);
       }
     }
     await db.destroy();

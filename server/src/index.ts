@@ -5,6 +5,7 @@ export * from './services/companies';
 export * from './services/wallets';
 export * from './services/bootstrap';
 export * from './runtime';
+export * from './historyReadsPool';
 export * from './dispatcher/dispatcher';
 export * from './services/webhooks';
 export * from './services/deliveries';

@@ -1,5 +1,4 @@
 import {
-  boundedReads,
   type BoundedReads,
   type ClusterSupervisor,
   createDb,
@@ -18,10 +17,11 @@ import {
   type WalletdConfig,
 } from '@walletd/core';
 import { createDatabaseHealth, type DatabaseHealth } from './health/databaseHealth';
+import { openHistoryReads } from './historyReadsPool';
 
 export interface Runtime {
   db: Db;
-  /** The API's reads that grow with history, on their own pool (`database.readPoolMax`, `readTimeoutMs`). */
+  /** The API's reads that grow with history, on their own pool (`database.readPoolMax`, `readTimeoutMs`), on `replicaUrl` if set. */
   reads: BoundedReads;
   masterKey: MasterKey;
   embedded: EmbeddedPostgresHandle | null;
@@ -63,16 +63,7 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
     url = embedded.url;
   }
   const db = createDb({ url, poolMax: config.database.poolMax, preparedStatements: config.database.preparedStatements, logger });
-  // Opens no connection until the first such read (min 0): commands that make none cost nothing.
-  // A read waits for a free connection at most as long as one may run, then answers 503.
-  const readsDb = createDb({
-    url,
-    poolMax: config.database.readPoolMax,
-    preparedStatements: config.database.preparedStatements,
-    logger,
-    applicationName: `walletd-reads:${process.pid}`,
-    acquireTimeoutMs: config.database.readTimeoutMs,
-  });
+  const history = openHistoryReads(config, url, db, logger);
   try {
     const applied = await migrateLatest(db);
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
@@ -85,7 +76,7 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
     const supervisor = embedded && options.supervise ? supervise(config, embedded, logger, freeSpace, options.supervise.metrics) : null;
     return {
       db,
-      reads: boundedReads(readsDb, config.database.readTimeoutMs),
+      reads: history.reads,
       masterKey: source.key,
       embedded,
       freeSpace,
@@ -93,13 +84,13 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
       close: async () => {
         // Stopped on purpose from here on: not a death to restart.
         await supervisor?.stop();
-        await readsDb.destroy();
+        await history.destroy();
         await db.destroy();
         await embedded?.stop();
       },
     };
   } catch (e) {
-    await readsDb.destroy();
+    await history.destroy();
     await db.destroy();
     await embedded?.stop();
     throw e;

@@ -21,11 +21,12 @@ describe('loadConfig', () => {
 
   it('merges the file over defaults and the environment over the file', () => {
     const p = file('ok.json', JSON.stringify({ server: { port: 9000 }, log: { level: 'debug' } }));
-    const c = loadConfig({ file: p, env: { PORT: '9100', DATABASE_URL: 'postgres://x/y' } });
+    const c = loadConfig({ file: p, env: { PORT: '9100', DATABASE_URL: 'postgres://x/y', DATABASE_REPLICA_URL: 'postgres://r/y' } });
     expect(c.server.port).toBe(9100);
     expect(c.server.host).toBe('0.0.0.0');
     expect(c.log.level).toBe('debug');
     expect(c.database.url).toBe('postgres://x/y');
+    expect(c.database.replicaUrl).toBe('postgres://r/y');
     expect(c.source).toBe(p);
   });
 

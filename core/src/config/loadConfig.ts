@@ -79,6 +79,7 @@ export function loadConfig(options: LoadConfigOptions = {}): WalletdConfig {
     node[path[path.length - 1] as string] = value;
   };
   if (env.DATABASE_URL) set(['database', 'url'], env.DATABASE_URL);
+  if (env.DATABASE_REPLICA_URL) set(['database', 'replicaUrl'], env.DATABASE_REPLICA_URL);
   if (env.PORT) set(['server', 'port'], intFromEnv('PORT', env.PORT));
   if (env.HOST) set(['server', 'host'], env.HOST);
   if (env.LOG_LEVEL) set(['log', 'level'], env.LOG_LEVEL as LogLevel);

@@ -34,6 +34,8 @@ export const configSchema = {
         poolMax: { type: 'integer', minimum: 1, maximum: 200 },
         readPoolMax: { type: 'integer', minimum: 1, maximum: 200 },
         readTimeoutMs: { type: 'integer', minimum: 100, maximum: 600000 },
+        replicaUrl: { type: ['string', 'null'] },
+        replicaMaxLagMs: { type: 'integer', minimum: 10, maximum: 600000 },
         preparedStatements: { type: 'boolean' },
         minFreeBytes: { type: 'integer', minimum: 0 },
         embeddedRestartAttempts: { type: 'integer', minimum: 1, maximum: 1000 },

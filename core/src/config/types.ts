@@ -42,6 +42,13 @@ export interface WalletdConfig {
     readPoolMax: number;
     /** Such a read is cancelled after this long (statement_timeout) and answers 503 `unavailable`. */
     readTimeoutMs: number;
+    /**
+     * A streaming replica of `url` (or of the embedded cluster) for the reads of `readPoolMax`'s
+     * pool; null: they run on the primary. Everything else stays on the primary.
+     */
+    replicaUrl: string | null;
+    /** How long such a read waits for the replica to replay what the primary had committed when it began; then 503. */
+    replicaMaxLagMs: number;
     /** Hot-path statements prepared per connection (false for PgBouncer transaction pooling < 1.21). */
     preparedStatements: boolean;
     /**
@@ -203,6 +210,8 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     poolMax: 10,
     readPoolMax: 4,
     readTimeoutMs: 5000,
+    replicaUrl: null,
+    replicaMaxLagMs: 1000,
     preparedStatements: true,
     minFreeBytes: 536870912,
     embeddedRestartAttempts: 10,

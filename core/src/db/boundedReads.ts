@@ -18,7 +18,11 @@ export interface BoundedReads {
   run<T>(fn: (db: Db) => Promise<T>): Promise<T>;
 }
 
-export function boundedReads(db: Db, timeoutMs: number): BoundedReads {
+/**
+ * `before` runs first in each read's transaction, under its timeout: a replica's wait for the
+ * primary's commits (replicaCatchUp.ts).
+ */
+export function boundedReads(db: Db, timeoutMs: number, before?: (trx: Db) => Promise<void>): BoundedReads {
   // An integer from the validated config, never caller input: safe to inline (SET takes no bind).
   const ms = Math.max(1, Math.trunc(timeoutMs));
   return {
@@ -28,6 +32,7 @@ export function boundedReads(db: Db, timeoutMs: number): BoundedReads {
         return await db.transaction(
           async (trx) => {
             await trx.raw(`set local statement_timeout = ${ms}`);
+            await before?.(trx);
             return fn(trx);
           },
           { readOnly: true },

@@ -1,5 +1,6 @@
 export * from './createDb';
 export * from './boundedReads';
+export * from './replicaCatchUp';
 export * from './embeddedPostgres';
 export { migrationSource } from './migrations';
 export * from './isDatabaseUnavailable';

@@ -34,6 +34,7 @@ describe('migrations', () => {
         '024_reconciliation',
         '025_sweep_rules',
         '026_balance_ledger',
+        '028_search_indexes',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -26,6 +26,7 @@ export const REDACT_PATHS = [
   'config.botToken',
   '*.config.botToken',
   'database.url',
+  'database.replicaUrl',
 ];
 
 export interface LoggerOptions {

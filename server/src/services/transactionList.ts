@@ -74,13 +74,23 @@ function statementName(text: string): string {
   return name;
 }
 
-/** `p` is the bound text; 0x-hex is compared lower-cased on both sides (the text stays one variant per form). */
+/**
+ * `p` is the bound text; 0x-hex is compared lower-cased on both sides (the text stays one variant
+ * per form). Every branch of the OR goes through its own lower-cased index (migration 028), so
+ * the search reads the matches (a BitmapOr), not the company's history by time; other encodings
+ * are then compared exactly. Outputs are found by containment in their lower-cased JSON (the GIN
+ * index), then checked element by element.
+ */
 function hashOrAddressFilter(alias: 't' | 'w', p: string, value: string): string {
   const hex = /^0x[0-9a-fA-F]+$/.test(value);
-  const eq = (col: string) => (hex ? `lower(${col}) = lower(${p})` : `${col} = ${p}`);
+  const eq = (col: string) => (hex ? `lower(${col}) = lower(${p})` : `lower(${col}) = lower(${p}) and ${col} = ${p}`);
   const sides = [`lower(${alias}.tx_hash) = lower(${p})`, eq(`${alias}.from_address`), eq(`${alias}.to_address`)];
-  if (alias === 'w') sides.push(`exists (select 1 from jsonb_array_elements(w.outputs) o where ${eq(`o->>'toAddress'`)})`);
-  return `(${sides.join(' or ')})`;
+  if (alias === 'w') {
+    const outputs = `lower(w.outputs::text)::jsonb @> jsonb_build_array(jsonb_build_object('toaddress', lower(${p})))`;
+    const exact = hex ? `lower(o->>'toAddress') = lower(${p})` : `o->>'toAddress' = ${p}`;
+    sides.push(`${outputs} and exists (select 1 from jsonb_array_elements(w.outputs) o where ${exact})`);
+  }
+  return `(${sides.map((x) => `(${x})`).join(' or ')})`;
 }
 
 /** Cursor "<microseconds>.<d|w>.<id>": newest first by when the transaction appeared, then kind, then id. */

@@ -12,6 +12,8 @@ import { freePort } from './walletdProcess';
  */
 export interface DedicatedPostgres {
   url: string;
+  /** The cluster's data directory (a streaming replica is copied from it). */
+  pgDir: string;
   /** `pg_ctl restart -m fast`: every session ends, with it every session advisory lock. */
   restart(): Promise<void>;
   /** `pg_ctl stop -m fast` (open connections are cut); once, however often called. Removes a data directory it made. */
@@ -57,6 +59,7 @@ export async function startDedicatedPostgres(opts: { dataDir?: string; port?: nu
   let stopped: Promise<void> | null = null;
   return {
     url,
+    pgDir,
     restart: async () => {
       await pgCtl(['restart', '-D', pgDir, '-m', 'fast', '-w', '-t', '60', '-l', join(pgDir, 'walletd-postgres.log')]);
     },

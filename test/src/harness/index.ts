@@ -41,3 +41,4 @@ export { SOLANA_FUND_METHOD, rpcBody, startLocalSolana } from '@walletd/devchain
 export { startLocalTon } from '@walletd/devchains/dist/localTon';
 export * from './playground';
 export * from './chains';
+export * from './streamingReplica';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '@walletd/core';
 import { pendingTransfers, rejectDetached, rewindTo } from '@walletd/indexer';
 import {
@@ -9,6 +10,9 @@ import {
   type TestApp,
   type TestDatabase,
   nativeAsset,
+  onboardMember,
+  startConsole,
+  type ConsoleServer,
 } from '@walletd/test-harness';
 import { historyTime, seedHistory, seedHistoryScope, type HistoryScope } from '../harness/historySeed';
 
@@ -44,6 +48,7 @@ let app: TestApp;
 let s: Seeded;
 let scope: HistoryScope;
 let captured: Captured[] = [];
+let con: ConsoleServer;
 const asset = nativeAsset('ethereum', 'devnet');
 
 const SCANS = ['Seq Scan', 'Index Scan', 'Index Only Scan', 'Bitmap Heap Scan'];
@@ -112,9 +117,11 @@ beforeAll(async () => {
   await t.db.raw('analyze');
   t.db.on('query', (q: Captured) => captured.push(q));
   app = await startTestApp(t.db);
+  con = await startConsole(t.db);
 }, 180_000);
 
 afterAll(async () => {
+  await con?.close();
   await app?.close();
   await t?.drop();
 });
@@ -191,6 +198,84 @@ describe('reads bounded by the page on a seeded history (plans, issue 32)', () =
       },
       () => t.db.raw('analyze webhook_deliveries'),
     );
+    expect(noScans(plans)).toEqual([]);
+  });
+});
+
+describe("the console's transaction search by hash or address (plans, issue 32)", () => {
+  let member: Awaited<ReturnType<typeof onboardMember>>;
+  beforeAll(async () => {
+    member = await onboardMember(con, t.db, { companyId: s.companyId, email: 'plans@acme.test', role: 'admin' });
+  });
+  const search = async (q: string) => {
+    const res = await member.b.call('GET', `/console/api/transactions?q=${encodeURIComponent(q)}`);
+    expect(res.status).toBe(200);
+    return res.body.transactions as { kind: string; txHash: string }[];
+  };
+  const middle = () =>
+    t
+      .db('transfers')
+      .where({ company_id: s.companyId })
+      .orderBy('id')
+      .offset(SIZE / 2)
+      .first('tx_hash', 'from_address', 'to_address');
+
+  it('a deposit hash (any case): no scan of history', async () => {
+    const { tx_hash } = await middle();
+    const plans = await plansOf(async () =>
+      expect((await search(tx_hash.toUpperCase().replace('0X', '0x'))).map((x) => x.txHash)).toEqual([tx_hash]),
+    );
+    expect(noScans(plans)).toEqual([]);
+  });
+
+  it('a sender and a recipient address of a deposit: no scan of history', async () => {
+    const { tx_hash, from_address, to_address } = await middle();
+    const plans = await plansOf(async () => {
+      expect((await search(from_address.toUpperCase().replace('0X', '0x'))).map((x) => x.txHash)).toEqual([tx_hash]);
+      expect((await search(to_address)).map((x) => x.txHash)).toEqual([tx_hash]);
+    });
+    expect(noScans(plans)).toEqual([]);
+  });
+
+  it("a withdrawal's hash, source and recipient: no scan of history", async () => {
+    const w = await t
+      .db('withdrawals')
+      .where({ company_id: s.companyId })
+      .orderBy('id')
+      .offset(100)
+      .first('tx_hash', 'from_address', 'to_address');
+    const plans = await plansOf(async () => {
+      for (const q of [w.tx_hash, w.from_address, w.to_address]) expect((await search(q)).map((x) => x.txHash)).toEqual([w.tx_hash]);
+    });
+    expect(noScans(plans)).toEqual([]);
+  });
+  it("a recipient among a withdrawal's outputs (base58 exactly, 0x-hex in any case): found through its index", async () => {
+    const base58 = 'EQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG';
+    const hex = '0x52908400098527886E0F7030069857D2E4169EE7';
+    const rows = await t.db
+      .raw(
+        `insert into withdrawals (company_id, wallet_id, intent_hash, chain, network, asset_key, amount, to_address, from_address,
+                                source_addresses, status, tx_hash, fee, confirmations, signed_at, created_at, updated_at, outputs)
+       select company_id, wallet_id, 'outputs-intent', chain, network, asset_key, amount, to_address, from_address,
+              source_addresses, status, '0x' || md5('outputs-case'), fee, confirmations, signed_at, created_at, updated_at, ?::jsonb
+         from withdrawals where company_id = ? order by id limit 1
+       returning id`,
+        [
+          JSON.stringify([
+            { toAddress: base58, amount: '1' },
+            { toAddress: hex, amount: '2' },
+          ]),
+          s.companyId,
+        ],
+      )
+      .then((r: { rows: { id: number }[] }) => r.rows);
+    const id = rows[0]?.id;
+    const hash = `0x${createHash('md5').update('outputs-case').digest('hex')}`;
+    const plans = await plansOf(async () => {
+      for (const q of [base58, hex.toLowerCase()]) expect((await search(q)).map((x) => x.txHash)).toEqual([hash]);
+      expect(await search(base58.toLowerCase())).toEqual([]);
+    });
+    await t.db('withdrawals').where({ id }).delete();
     expect(noScans(plans)).toEqual([]);
   });
 });

@@ -1,0 +1,30 @@
+import { boundedReads, type BoundedReads, createDb, type Db, type Logger, replicaCatchUp, type WalletdConfig } from '@walletd/core';
+
+export interface HistoryReadsPool {
+  reads: BoundedReads;
+  destroy(): Promise<void>;
+}
+
+/**
+ * The pool of the reads that grow with history (`database.readPoolMax`, `readTimeoutMs`): on the
+ * primary (`primaryUrl`, the main pool's server), or on `database.replicaUrl` when one is set,
+ * where each read first waits for the replica to have replayed the primary's commits
+ * (replicaCatchUp.ts, `replicaMaxLagMs`). Only these reads move: writes, reservations,
+ * idempotency, the event feed and its visibility horizon, the dispatcher and the indexer stay on
+ * the primary's main pool (README, "Read replica").
+ * Opens no connection until the first such read (min 0): commands that make none cost nothing.
+ * A read waits for a free connection at most as long as one may run, then answers 503.
+ */
+export function openHistoryReads(config: WalletdConfig, primaryUrl: string, primary: Db, logger: Logger): HistoryReadsPool {
+  const { replicaUrl, readPoolMax, readTimeoutMs, replicaMaxLagMs, preparedStatements } = config.database;
+  const readsDb = createDb({
+    url: replicaUrl ?? primaryUrl,
+    poolMax: readPoolMax,
+    preparedStatements,
+    logger,
+    applicationName: `walletd-reads:${process.pid}`,
+    acquireTimeoutMs: readTimeoutMs,
+  });
+  const before = replicaUrl ? replicaCatchUp(primary, replicaMaxLagMs) : undefined;
+  return { reads: boundedReads(readsDb, readTimeoutMs, before), destroy: () => readsDb.destroy() };
+}
