@@ -36,6 +36,8 @@ module.exports = {
     '<rootDir>/plugins',
     '<rootDir>/receiver',
     '<rootDir>/test',
+    // The example plugin lives outside the workspaces; its unit tests run here, against its sources.
+    '<rootDir>/examples',
   ],
   testMatch: ['**/src/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],

@@ -135,11 +135,13 @@ export const pidAlive = processAlive;
 /**
  * `walletd serve` on a config file written from `config`, against `databaseUrl`, on a free
  * loopback port with a fresh master key, once its API listens: what the serve-to-receiver tests
- * start before anything else.
+ * start before anything else. `env` adds to the process's environment (NODE_PATH for a plugin
+ * installed elsewhere).
  */
 export async function serveWithConfig(
   databaseUrl: string,
   config: Record<string, unknown>,
+  env: Record<string, string> = {},
 ): Promise<{ proc: WalletdProcess; base: string }> {
   const file = join(mkdtempSync(join(tmpdir(), 'walletd-serve-')), 'walletd.json');
   writeFileSync(file, JSON.stringify(config));
@@ -149,6 +151,7 @@ export async function serveWithConfig(
     WALLETD_MASTER_KEY: randomBytes(32).toString('hex'),
     PORT: String(port),
     HOST: '127.0.0.1',
+    ...env,
   });
   await proc.waitFor(/API listening/);
   return { proc, base: `http://127.0.0.1:${port}` };
