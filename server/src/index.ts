@@ -24,3 +24,4 @@ export { CONSOLE_CSP, createConsoleApp } from './console/consoleApp';
 export { inviteMember } from './console/inviteMember';
 export * from './services/reconciliation';
 export * from './services/sweeps';
+export * from './services/gasStation';

@@ -33,6 +33,11 @@ function refusePooled(common: Common, wallet: WalletRow): void {
     );
 }
 
+/** The daily gas cap in the chain's native base units (a positive amount), as stored. */
+function gasCap(common: Common, wallet: WalletRow, text: string): string {
+  return ruleAmount(text, common.plugins.chainTable().nativeAsset(wallet.chain, wallet.network), 'gasDailyCap', false).toString();
+}
+
 export async function createSweepRule(common: Common, wallet: WalletRow, body: SweepRuleBody, keyId: number | null): Promise<SweepRuleRow> {
   refusePooled(common, wallet);
   const asset = resolveIntent(common.config, common.plugins, wallet, {
@@ -46,9 +51,11 @@ export async function createSweepRule(common: Common, wallet: WalletRow, body: S
   const trigger = body.trigger as SweepRuleRow['trigger'];
   const interval = body.intervalSeconds ?? null;
   checkTrigger(trigger, interval);
+  const gasDailyCap = body.gasDailyCap ? gasCap(common, wallet, body.gasDailyCap) : null;
   return common.db.transaction(async (trx) => {
     const [row] = (await trx('sweep_rules')
       .insert({
+        gas_daily_cap: gasDailyCap,
         company_id: wallet.company_id,
         wallet_id: wallet.id,
         asset_key: asset.key,
@@ -69,7 +76,15 @@ export async function createSweepRule(common: Common, wallet: WalletRow, body: S
       action: 'sweep_rule.created',
       targetType: 'sweep_rule',
       targetId: rule.id,
-      details: { walletId: wallet.id, asset: asset.key, destination, threshold: rule.threshold, minLeft: rule.min_left, trigger },
+      details: {
+        walletId: wallet.id,
+        asset: asset.key,
+        destination,
+        threshold: rule.threshold,
+        minLeft: rule.min_left,
+        trigger,
+        gasDailyCap,
+      },
     });
     return rule;
   });
@@ -99,6 +114,7 @@ export async function updateSweepRule(
   if (body.threshold !== undefined) changes.threshold = ruleAmount(body.threshold, asset, 'threshold', false).toString();
   if (body.minLeft !== undefined) changes.min_left = ruleAmount(body.minLeft, asset, 'minLeft', true).toString();
   if (body.enabled !== undefined) changes.enabled = body.enabled;
+  if (body.gasDailyCap !== undefined) changes.gas_daily_cap = body.gasDailyCap === null ? null : gasCap(common, wallet, body.gasDailyCap);
   const trigger = body.trigger ?? rule.trigger;
   // Switching to the deposit trigger drops the interval; a new interval alone keeps the trigger.
   const interval = body.intervalSeconds ?? (trigger === 'deposit' ? null : rule.interval_seconds);
