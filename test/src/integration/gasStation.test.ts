@@ -260,6 +260,9 @@ describe('gas station on anvil', () => {
     const shown = await api('GET', `/wallets/${walletId}/sweep-rules/${listed.body.id}`);
     expect(shown.body.lastError).toMatch(/no longer known/);
     expect((await api('DELETE', `/wallets/${walletId}/sweep-rules/${listed.body.id}`)).status).toBe(204);
+    // No station where top-ups are not built (here a UTXO chain): 422, nothing derived.
+    const btc = (await api('POST', '/wallets', { name: 'btc', chain: 'bitcoin', network: 'regtest' })).body.id as number;
+    expect((await api('GET', `/wallets/${btc}/gas-station`)).body).toMatchObject({ statusCode: 422, code: 'unprocessable' });
   });
 
   it("the rule's gasDailyCap refuses a top-up that would pass it (lastError says so); PATCH lifts it", async () => {
