@@ -38,7 +38,17 @@ function gasCap(common: Common, wallet: WalletRow, text: string): string {
   return ruleAmount(text, common.plugins.chainTable().nativeAsset(wallet.chain, wallet.network), 'gasDailyCap', false).toString();
 }
 
-export async function createSweepRule(common: Common, wallet: WalletRow, body: SweepRuleBody, keyId: number | null): Promise<SweepRuleRow> {
+/** Who changes a rule: an API key (its id), a console member, or walletd itself (null). */
+export type RuleActor = number | null | { memberId: number };
+
+const actorOf = (by: RuleActor) =>
+  by === null
+    ? { actorType: 'system' as const, actorId: null }
+    : typeof by === 'number'
+      ? { actorType: 'api_key' as const, actorId: by }
+      : { actorType: 'member' as const, actorId: by.memberId };
+
+export async function createSweepRule(common: Common, wallet: WalletRow, body: SweepRuleBody, by: RuleActor): Promise<SweepRuleRow> {
   refusePooled(common, wallet);
   const asset = resolveIntent(common.config, common.plugins, wallet, {
     asset: body.asset as string,
@@ -65,14 +75,13 @@ export async function createSweepRule(common: Common, wallet: WalletRow, body: S
         trigger,
         interval_seconds: interval,
         enabled: body.enabled ?? true,
-        created_by_key: keyId,
+        created_by_key: typeof by === 'number' ? by : null,
       })
       .returning('*')) as SweepRuleRow[];
     const rule = row as SweepRuleRow;
     await audit(trx, {
       companyId: wallet.company_id,
-      actorType: keyId === null ? 'system' : 'api_key',
-      actorId: keyId,
+      ...actorOf(by),
       action: 'sweep_rule.created',
       targetType: 'sweep_rule',
       targetId: rule.id,
@@ -106,7 +115,7 @@ export async function updateSweepRule(
   wallet: WalletRow,
   rule: SweepRuleRow,
   body: SweepRuleBody,
-  keyId: number | null,
+  by: RuleActor,
 ): Promise<SweepRuleRow> {
   const asset = ruleAsset(common, wallet, rule.asset_key);
   const changes: Record<string, unknown> = {};
@@ -127,8 +136,7 @@ export async function updateSweepRule(
       .returning('*')) as SweepRuleRow[];
     await audit(trx, {
       companyId: wallet.company_id,
-      actorType: keyId === null ? 'system' : 'api_key',
-      actorId: keyId,
+      ...actorOf(by),
       action: 'sweep_rule.updated',
       targetType: 'sweep_rule',
       targetId: rule.id,
