@@ -7,6 +7,7 @@ import { Members } from './pages/Members';
 import { Overview } from './pages/Overview';
 import { Policies } from './pages/Policies';
 import { RequestDetail } from './pages/RequestDetail';
+import { Sweeps } from './pages/Sweeps';
 import { Requests } from './pages/Requests';
 import { WebhookDetail } from './pages/WebhookDetail';
 import { Webhooks } from './pages/Webhooks';
@@ -53,6 +54,7 @@ export const ROUTES: Route[] = [
     nav: { label: 'Withdrawals', href: '/console/withdrawals', match: /^\/console\/withdrawals/ },
   },
   { pattern: /^\/console\/withdrawals\/([^/]+)\/?$/, page: WithdrawalDetail },
+  { pattern: /^\/console\/sweeps\/?$/, page: Sweeps, nav: { label: 'Sweeps', href: '/console/sweeps', match: /^\/console\/sweeps/ } },
   {
     pattern: /^\/console\/webhooks\/?$/,
     page: Webhooks,

@@ -108,11 +108,11 @@ export interface WithdrawalEventData {
    */
   sourceAddresses: [string, ...string[]];
   /**
-   * sweep: made by a sweep rule (README "Sweeps"); absent on events recorded before sweeps
+   * sweep: made by a sweep rule; gas_topup: the gas station paying a deposit address the fee of that rule's token sweep (README "Sweeps"); absent on events recorded before sweeps
    */
-  kind?: 'payout' | 'sweep';
+  kind?: 'payout' | 'sweep' | 'gas_topup';
   /**
-   * with kind sweep: the rule that made it
+   * with kind sweep or gas_topup: the rule that made it
    */
   sweepRuleId?: number;
   toAddress?: string;

@@ -86,10 +86,11 @@ export const WithdrawalEventData = {
     fromAddress: { type: 'string' },
     sourceAddresses: { type: 'array', items: { type: 'string' }, minItems: 1 },
     kind: {
-      enum: ['payout', 'sweep'],
-      description: 'sweep: made by a sweep rule (README "Sweeps"); absent on events recorded before sweeps',
+      enum: ['payout', 'sweep', 'gas_topup'],
+      description:
+        'sweep: made by a sweep rule; gas_topup: the gas station paying a deposit address the fee of that rule\'s token sweep (README "Sweeps"); absent on events recorded before sweeps',
     },
-    sweepRuleId: { type: 'integer', description: 'with kind sweep: the rule that made it' },
+    sweepRuleId: { type: 'integer', description: 'with kind sweep or gas_topup: the rule that made it' },
     toAddress: { type: 'string' },
     memo: { type: 'string', description: 'with toAddress: the memo the transaction carried, when it had one' },
     destinationTag: { type: 'integer', minimum: 0, description: 'with toAddress: the destination tag, when it had one' },

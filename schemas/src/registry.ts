@@ -5,7 +5,7 @@ import { ErrorBody } from './common';
 import { Asset, DepositEventData, EventEnvelope, EventFeed, ReconciliationEventData, WithdrawalEventData } from './events';
 import { MeResponse } from './me';
 import { ReconciliationCheck, ReconciliationDriftList, WalletReconciliation } from './reconciliation';
-import { SweepRule, SweepRuleCreateRequest, SweepRuleList, SweepRuleUpdateRequest } from './sweeps';
+import { GasStation, SweepRule, SweepRuleCreateRequest, SweepRuleList, SweepRuleUpdateRequest } from './sweeps';
 import {
   Delivery,
   DeliveryDetail,
@@ -80,6 +80,7 @@ export const SCHEMAS = {
   SweepRuleList,
   SweepRuleCreateRequest,
   SweepRuleUpdateRequest,
+  GasStation,
 } as const;
 
 export type SchemaId = keyof typeof SCHEMAS;

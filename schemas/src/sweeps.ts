@@ -23,6 +23,11 @@ const threshold = {
   description: 'an address is swept once its available balance reaches this (display units, > 0)',
 } as const;
 const minLeft = { ...DecimalString, description: 'left on each swept address (display units); "0" by default' } as const;
+const gasDailyCap = {
+  oneOf: [{ ...DecimalString }, { type: 'null' }],
+  description:
+    "token rules on EVM chains: what this rule's gas top-ups (amounts and fees) may take from the wallet's gas station in 24 hours, in the native coin (display units); null or absent: no cap but the station's balance",
+} as const;
 
 export const SweepRule = {
   $id: 'SweepRule',
@@ -37,6 +42,7 @@ export const SweepRule = {
     'trigger',
     'intervalSeconds',
     'enabled',
+    'gasDailyCap',
     'lastRunAt',
     'lastError',
     'createdAt',
@@ -53,6 +59,7 @@ export const SweepRule = {
     trigger,
     intervalSeconds: { type: ['integer', 'null'] },
     enabled: { type: 'boolean' },
+    gasDailyCap: { oneOf: [DecimalString, { type: 'null' }] },
     lastRunAt: { type: ['string', 'null'], format: 'date-time', description: 'when the runner last went over this rule' },
     lastError: {
       type: ['string', 'null'],
@@ -84,6 +91,7 @@ export const SweepRuleCreateRequest = {
     trigger,
     intervalSeconds,
     enabled: { type: 'boolean' },
+    gasDailyCap,
   },
 } as const;
 
@@ -92,5 +100,63 @@ export const SweepRuleUpdateRequest = {
   type: 'object',
   minProperties: 1,
   additionalProperties: false,
-  properties: { destination, threshold, minLeft, trigger, intervalSeconds, enabled: { type: 'boolean' } },
+  properties: { destination, threshold, minLeft, trigger, intervalSeconds, enabled: { type: 'boolean' }, gasDailyCap },
+} as const;
+
+/** README "Sweeps", gas station: the wallet's funding address for token sweeps on EVM chains. */
+export const GasStation = {
+  $id: 'GasStation',
+  type: 'object',
+  required: [
+    'walletId',
+    'chain',
+    'network',
+    'address',
+    'path',
+    'asset',
+    'confirmed',
+    'reserved',
+    'available',
+    'marginPercent',
+    'spentLast24h',
+    'estimate',
+  ],
+  additionalProperties: false,
+  properties: {
+    walletId: Id,
+    chain: { type: 'string' },
+    network: { type: 'string' },
+    address: { type: 'string', description: 'fund this address with the native coin; it pays every gas top-up of the wallet' },
+    path: { type: 'string', description: "its derivation path from the wallet's mnemonic" },
+    asset: { $ref: 'Asset' },
+    confirmed: { ...DecimalString, description: 'credited: confirmed deposits less confirmed top-ups and their fees' },
+    reserved: { ...DecimalString, description: 'held by top-ups in flight (amounts and fee caps)' },
+    available: { ...DecimalString, description: 'confirmed less reserved: what the next top-ups can take' },
+    marginPercent: { type: 'integer', description: 'added to the quoted fee of the sweep a top-up pays' },
+    spentLast24h: { ...DecimalString, description: 'what top-ups took or hold in the last 24 hours (every rule)' },
+    estimate: {
+      description:
+        "one top-up at the current fee, for the wallet's first enabled token rule; null while no deposit address holds its token",
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['ruleId', 'token', 'sweepFee', 'topUp', 'topUpFee', 'runway'],
+          additionalProperties: false,
+          properties: {
+            ruleId: Id,
+            token: { $ref: 'Asset' },
+            sweepFee: { ...DecimalString, description: "the token sweep's fee cap as the node quotes it now" },
+            topUp: { ...DecimalString, description: 'what the station sends: sweepFee plus marginPercent' },
+            topUpFee: { ...DecimalString, description: "the top-up transaction's own fee cap" },
+            runway: {
+              type: 'integer',
+              minimum: 0,
+              description: 'how many top-ups available pays: available / (topUp + topUpFee), rounded down',
+            },
+          },
+        },
+      ],
+    },
+  },
 } as const;

@@ -1,6 +1,6 @@
 import type { Operation } from './operations';
 
-/** The treasury's operations (issue 33): sweep rules and reconciliation, listed in the OpenAPI document after the others. */
+/** The treasury's operations (issue 33): sweep rules, the gas station and reconciliation, listed in the OpenAPI document after the others. */
 export const TREASURY_OPERATIONS: Operation[] = [
   {
     method: 'get',
@@ -63,5 +63,14 @@ export const TREASURY_OPERATIONS: Operation[] = [
     summary: 'Delete a sweep rule: no new sweep starts; sweeps already sent are tracked to the end',
     action: 'withdrawals:create',
     status: 204,
+  },
+  {
+    method: 'get',
+    path: '/wallets/{id}/gas-station',
+    operationId: 'getGasStation',
+    summary:
+      'The wallet\'s gas station (README "Sweeps"): the address that pays the gas of token sweeps (created at the first ask), its balance, what top-ups took in 24 hours and the runway at the current fee. EVM chains only (422 unprocessable elsewhere)',
+    action: 'withdrawals:read',
+    response: 'GasStation',
   },
 ];

@@ -140,8 +140,11 @@ export const Withdrawal = {
     id: Id,
     walletId: Id,
     requestId: Nullable(Id),
-    kind: { enum: ['payout', 'sweep'], description: 'sweep: made by a sweep rule (README "Sweeps")' },
-    sweepRuleId: { ...Nullable(Id), description: 'with kind sweep: the rule that made it' },
+    kind: {
+      enum: ['payout', 'sweep', 'gas_topup'],
+      description: 'sweep: made by a sweep rule; gas_topup: the gas station paying the fee of a token sweep (README "Sweeps")',
+    },
+    sweepRuleId: { ...Nullable(Id), description: 'with kind sweep or gas_topup: the rule that made it' },
     status: { enum: ['prepared', 'signed', 'broadcast', 'confirmed', 'rejected', 'cancelled'] },
     chain: { type: 'string' },
     network: { type: 'string' },

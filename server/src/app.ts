@@ -15,6 +15,7 @@ import { addressesRouter } from './routes/addresses';
 import { dashboardOnly } from './routes/dashboardOnly';
 import { eventsRouter } from './routes/events';
 import { reconciliationRouter } from './routes/reconciliation';
+import { gasStationRouter } from './routes/gasStation';
 import { sweepRulesRouter } from './routes/sweepRules';
 import { meRouter } from './routes/me';
 import { probesRouter } from './routes/probes';
@@ -84,6 +85,7 @@ export function createApp(base: Common): App {
   eventsRouter(common, v1);
   reconciliationRouter(common, v1);
   sweepRulesRouter(common, limiters.writes, v1);
+  gasStationRouter(common, v1);
   app.use('/v1', v1);
   metrics?.mount('/v1', v1);
 

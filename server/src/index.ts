@@ -26,3 +26,4 @@ export { inviteMember } from './console/inviteMember';
 export * from './services/reconciliation';
 export * from './services/sweeps';
 export * from './services/funds/checkLedger';
+export * from './services/gasStation';

@@ -35,6 +35,7 @@ describe('migrations', () => {
         '025_sweep_rules',
         '026_balance_ledger',
         '028_search_indexes',
+        '029_gas_station',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

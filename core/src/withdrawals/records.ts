@@ -74,8 +74,8 @@ export interface WithdrawalRow {
   send_claim: string | null;
   send_until: Date | null;
   created_by_key: number | null;
-  /** 'sweep' when a sweep rule made it (migration 025), else 'payout'. */
-  kind: 'payout' | 'sweep';
+  /** 'sweep' when a sweep rule made it (migration 025), 'gas_topup' when its gas station paid a source's fee (029), else 'payout'. */
+  kind: 'payout' | 'sweep' | 'gas_topup';
   sweep_rule_id: number | null;
   created_at: Date;
   updated_at: Date;

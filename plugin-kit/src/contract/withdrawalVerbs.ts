@@ -118,6 +118,12 @@ export interface WithdrawalVerbs<R extends ChainReader = ChainReader> {
    */
   checkIntent?(intent: WithdrawalIntent): void;
   build(intent: WithdrawalIntent, reader: R, context?: BuildContext): Promise<UnsignedWithdrawal>;
+  /**
+   * The fee cap `build` would set for this intent now, without checking that the source can pay
+   * it: the gas station sends exactly that (plus its margin) to a token deposit address holding no
+   * native coin before sweeping it. Optional: a chain without it gets no top-ups.
+   */
+  quoteFee?(intent: WithdrawalIntent, reader: R): Promise<bigint>;
   sign(unsigned: UnsignedWithdrawal, secret: WalletSecret, derivationIndexes: number[]): Promise<SignedWithdrawal>;
   /**
    * Throws a BaseError (`unprocessable`) naming the first difference from the prepared withdrawal.

@@ -16,44 +16,14 @@ import { HDNodeWallet, Transaction, keccak256 } from 'ethers';
 import { checkEvmIntent } from './checkIntent';
 import { TRANSFER_TOPIC } from './detectTransfers';
 import { nodeRefusal } from './nodeRefusal';
+import { type EvmTxPayload, quoteEvm, word } from './quote';
 import type { EvmReader } from './evmReader';
-
-/** The unsigned EVM transaction a withdrawal carries (quantities as decimal strings: JSON-safe). */
-export interface EvmTxPayload {
-  chainId: string;
-  nonce: number;
-  to: string;
-  value: string;
-  data: string;
-  gasLimit: string;
-  maxFeePerGas: string;
-  maxPriorityFeePerGas: string;
-}
 
 /** A library's message about the caller's bytes, short enough for an error body. */
 const reason = (e: unknown) =>
   (e instanceof Error ? ((e as { shortMessage?: string }).shortMessage ?? e.message) : String(e)).slice(0, 160);
-const word = (hex: string) => hex.slice(2).toLowerCase().padStart(64, '0');
 const asEvm = (reader: ChainReader) => reader as EvmReader;
 
-/** transfer(address,uint256) calldata. */
-export function transferCalldata(to: string, amount: bigint): string {
-  return `0xa9059cbb${word(to)}${amount.toString(16).padStart(64, '0')}`;
-}
-
-async function rpcOrRefusal<T>(reader: EvmReader, method: string, params: unknown[]): Promise<T> {
-  try {
-    return await reader.call<T>(method, params);
-  } catch (e) {
-    throw nodeRefusal(e);
-  }
-}
-
-/**
- * One recipient per EVM transaction; the source is the address holding the funds (the first of
- * `sources`). Fees: EIP-1559 with twice the current base fee as the cap, so the transaction stays
- * valid through a few full blocks; `fee` is that upper bound until `verify` reports the real one.
- */
 /** The node knows the transaction (in its pool or in a block). */
 async function nodeHas(reader: ChainReader, txHash: string): Promise<boolean> {
   try {
@@ -63,6 +33,11 @@ async function nodeHas(reader: ChainReader, txHash: string): Promise<boolean> {
   }
 }
 
+/**
+ * One recipient per EVM transaction; the source is the address holding the funds (the first of
+ * `sources`). Fees: EIP-1559 with twice the current base fee as the cap, so the transaction stays
+ * valid through a few full blocks; `fee` is that upper bound until `verify` reports the real one.
+ */
 export function createEvmWithdrawals(): WithdrawalVerbs {
   return refusingUnreadableSigned('EVM transaction', {
     checkIntent: checkEvmIntent,
@@ -71,48 +46,24 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
       checkEvmIntent(intent);
       const [output] = intent.outputs;
       const from = intent.sources[0];
-      if (!output) throw new BaseError('validation_failed', 'an EVM withdrawal pays exactly one recipient');
-      if (!from) throw new BaseError('validation_failed', 'a source address is required');
       const token = intent.asset.contractAddress;
       // First, so a token amount above the balance reads as that, not as a failed gas estimate.
-      if (token && (await evm.balanceOf(from, intent.asset)) < output.amount)
+      if (token && output && from && (await evm.balanceOf(from, intent.asset)) < output.amount)
         throw new BaseError('insufficient_funds', `${from} holds too little ${intent.asset.symbol}`);
-      const tx = token
-        ? { from, to: token, value: '0x0', data: transferCalldata(output.to, output.amount) }
-        : { from, to: output.to, value: `0x${output.amount.toString(16)}`, data: '0x' };
-      const [chainId, nonce, block, tip, gas] = await Promise.all([
-        evm.call<string>('eth_chainId', []),
-        evm.call<string>('eth_getTransactionCount', [from, 'pending']),
-        evm.call<{ baseFeePerGas?: string }>('eth_getBlockByNumber', ['latest', false]),
-        evm.call<string>('eth_maxPriorityFeePerGas', []).catch(() => '0x3b9aca00'),
-        rpcOrRefusal<string>(evm, 'eth_estimateGas', [tx]),
-      ]);
-      // The node's pending count does not know transactions signed here but not yet sent.
-      const nonceValue = nextNonce(Number(BigInt(nonce)), from, context);
-      const baseFee = BigInt(block.baseFeePerGas ?? '0x0');
-      const maxPriorityFeePerGas = BigInt(tip);
-      const maxFeePerGas = baseFee * 2n + maxPriorityFeePerGas;
-      // A little headroom over the estimate: token contracts can cost more on the next block.
-      const gasLimit = token ? (BigInt(gas) * 12n) / 10n : BigInt(gas);
-      const payload: EvmTxPayload = {
-        chainId: BigInt(chainId).toString(),
-        nonce: nonceValue,
-        to: tx.to,
-        value: BigInt(tx.value).toString(),
-        data: tx.data,
-        gasLimit: gasLimit.toString(),
-        maxFeePerGas: maxFeePerGas.toString(),
-        maxPriorityFeePerGas: maxPriorityFeePerGas.toString(),
-      };
+      const { payload, fee, from: source } = await quoteEvm(evm, intent, context);
       // Refuse before anything is signed: the node's estimate does not always check balances.
-      const fee = gasLimit * maxFeePerGas;
-      const native = await evm.balanceOf(from, { key: '', symbol: '', decimals: 0, contractAddress: null });
-      if (native < BigInt(tx.value) + fee)
+      const native = await evm.balanceOf(source, { key: '', symbol: '', decimals: 0, contractAddress: null });
+      if (native < BigInt(payload.value) + fee)
         throw new BaseError(
           'insufficient_funds',
           `${from} holds too little ${token ? 'native currency for gas' : 'for the amount plus gas'}`,
         );
-      return { intent, payload, fee, sourceAddresses: [from] };
+      return { intent, payload, fee, sourceAddresses: [source] };
+    },
+
+    async quoteFee(intent: WithdrawalIntent, reader: ChainReader): Promise<bigint> {
+      checkEvmIntent(intent);
+      return (await quoteEvm(asEvm(reader), intent)).fee;
     },
 
     async sign(unsigned: UnsignedWithdrawal, secret: WalletSecret, derivationIndexes: number[]): Promise<SignedWithdrawal> {
@@ -258,14 +209,6 @@ export function createEvmWithdrawals(): WithdrawalVerbs {
 }
 
 /** After every nonce already signed from this address (the in-flight withdrawals). */
-function nextNonce(pending: number, from: string, context?: BuildContext): number {
-  let next = pending;
-  for (const w of context?.inFlight ?? []) {
-    if (w.sourceAddresses[0]?.toLowerCase() !== from.toLowerCase()) continue;
-    next = Math.max(next, (w.payload as EvmTxPayload).nonce + 1);
-  }
-  return next;
-}
 
 /**
  * No receipt: in the node's pool (pending), gone for good because its nonce was used by another

@@ -19,6 +19,7 @@ import { mountWithdrawalRoutes } from './withdrawalRoutes';
 import { mountAuditRoutes } from './auditRoutes';
 import { mountEncryptionKeyRoutes } from './encryptionKeyRoutes';
 import { mountPolicyRoutes } from './policyRoutes';
+import { mountSweepRoutes } from './sweepRoutes';
 import { markSteppedUp, revokeSession } from './sessions';
 import { mfaEnrollmentPending, signIn } from './signIn';
 import { mountWebhookRoutes } from './webhookRoutes';
@@ -139,6 +140,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   mountTransactionRoutes(r, common, session);
   mountWithdrawalRoutes(r, common, session);
   mountPolicyRoutes(r, common, clock, session);
+  mountSweepRoutes(r, common, clock, session);
   mountEncryptionKeyRoutes(r, common, clock, session);
   mountAuditRoutes(r, common, session);
   mountMemberRoutes(r, common, clock, session);

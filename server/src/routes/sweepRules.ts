@@ -22,7 +22,7 @@ import type { SweepRuleRow } from '../services/sweeps/sweepRule';
 export function sweepRulesRouter(common: Common, writeLimit: RequestHandler, r: Router = Router()): Router {
   const { db } = common;
   const view = (wallet: { chain: string; network: string }, row: SweepRuleRow) =>
-    toSweepRuleView(row, ruleAsset(common, wallet, row.asset_key));
+    toSweepRuleView(row, ruleAsset(common, wallet, row.asset_key), common.plugins.chainTable().nativeAsset(wallet.chain, wallet.network));
 
   r.post('/wallets/:id/sweep-rules', writeLimit, async (req, res) => {
     const a = auth(req);

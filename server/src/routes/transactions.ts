@@ -23,11 +23,11 @@ export function transactionsRouter(common: Common, r: Router = Router()): Router
       res.json({ walletId: wallet.id, balances });
       return;
     }
-    // Every key the wallet holds funds under: deposit, change and account rows; a tagged address is
+    // Every key the wallet holds funds under: deposit, change, account and gas station rows; a tagged address is
     // its account's and a token account is read through its owner (`getBalance(owner, asset)`).
     const addresses = (await db('addresses')
       .where({ wallet_id: wallet.id })
-      .whereIn('kind', ['deposit', 'change', 'account'])
+      .whereIn('kind', ['deposit', 'change', 'account', 'gas_station'])
       .whereNull('destination_tag')
       .pluck('address')) as string[];
     const live = await onchainBalances(

@@ -7,7 +7,7 @@ export function addressRow(
   wallet: WalletKeys,
   derived: DerivedAddress,
   index: number,
-  kind: 'deposit' | 'change' | 'account',
+  kind: 'deposit' | 'change' | 'account' | 'gas_station',
   label: string | null,
 ): Record<string, unknown> {
   return {

@@ -24,6 +24,7 @@ import * as m024Reconciliation from './024_reconciliation';
 import * as m025SweepRules from './025_sweep_rules';
 import * as m026BalanceLedger from './026_balance_ledger';
 import * as m028SearchIndexes from './028_search_indexes';
+import * as m029GasStation from './029_gas_station';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '025_sweep_rules': m025SweepRules,
   '026_balance_ledger': m026BalanceLedger,
   '028_search_indexes': m028SearchIndexes,
+  '029_gas_station': m029GasStation,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

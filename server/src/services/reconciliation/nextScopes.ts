@@ -8,8 +8,8 @@ export interface ScopePage {
   last: boolean;
 }
 
-/** Addresses that hold funds: deposit, change and account rows; a tagged address is its account's. */
-const HOLDING_KINDS = ['deposit', 'change', 'account'];
+/** Addresses that hold funds: deposit, change, account and gas station rows; a tagged address is its account's. */
+const HOLDING_KINDS = ['deposit', 'change', 'account', 'gas_station'];
 
 /**
  * The next scopes after `cursor`, about `limit` addresses: on account chains one scope per address

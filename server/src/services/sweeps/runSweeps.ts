@@ -1,4 +1,4 @@
-import { type Chain, type WithdrawalRow, isBaseError } from '@walletd/core';
+import { type AssetRef, type Chain, type WithdrawalRow, isBaseError } from '@walletd/core';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { type SweepRuleRow, ruleAsset } from './sweepRule';
@@ -14,6 +14,8 @@ export interface SweepRunSummary {
   sent: number;
   awaitingApproval: number;
   failed: number;
+  /** Gas top-ups sent from the station (each token sweep it pays waits for it to confirm). */
+  toppedUp: number;
   /** The budget ran out: some addresses wait for the next tick. */
   truncated: boolean;
 }
@@ -74,8 +76,16 @@ async function runRule(common: Common, rule: SweepRuleRow, nowMs: number, budget
   const window = rule.trigger === 'schedule' ? windowOf(rule, nowMs) : null;
   const due = window === null || rule.last_window === null || BigInt(rule.last_window) < window;
   let complete = true;
+  // A token taken out of the chain's allow-list sweeps (and tops up) nothing: the rule says why.
+  let asset: AssetRef | null = null;
   if (due) {
-    const asset = ruleAsset(common, wallet, rule.asset_key);
+    try {
+      asset = ruleAsset(common, wallet, rule.asset_key);
+    } catch (e) {
+      errors.push(e instanceof Error ? e.message : String(e));
+    }
+  }
+  if (asset) {
     for (const s of await sources(common, wallet, rule, nowMs)) {
       if (budget.left <= 0) {
         complete = false;
@@ -84,10 +94,15 @@ async function runRule(common: Common, rule: SweepRuleRow, nowMs: number, budget
       }
       const key = `sweep:${rule.id}:${s.run}:${s.address}`;
       try {
-        const out = await sweepSource(common, wallet, rule, asset, s.address, key);
+        const out = await sweepSource(common, wallet, rule, asset, s.address, key, s.run);
         if (out.status === 'below_threshold' || out.status === 'settled') continue;
         budget.left--;
-        if (out.status === 'sent') {
+        if (out.status === 'awaiting_gas') {
+          // The window stays open: the sweep goes at a later tick of it, once the top-up confirms.
+          complete = false;
+          if (out.sent) sum.toppedUp++;
+          log.info({ address: s.address, topUpId: out.topUpId }, out.sent ? 'gas top-up sent' : 'sweep waits for its gas top-up');
+        } else if (out.status === 'sent') {
           if (!out.replayed) sum.sent++;
           log.info({ address: s.address, withdrawalId: out.withdrawalId }, 'sweep sent');
         } else {
@@ -133,7 +148,7 @@ export async function runSweeps(
     .whereNull('w.deleted_at')
     .orderBy('r.id')
     .select('r.*')) as SweepRuleRow[];
-  const sum: SweepRunSummary = { rules: rules.length, sent: 0, awaitingApproval: 0, failed: 0, truncated: false };
+  const sum: SweepRunSummary = { rules: rules.length, sent: 0, awaitingApproval: 0, failed: 0, toppedUp: 0, truncated: false };
   const budget = { left: SWEEPS_PER_RUN };
   for (const rule of rules) {
     if (shouldStop() || budget.left <= 0) {
@@ -142,6 +157,6 @@ export async function runSweeps(
     }
     await runRule(common, rule, nowMs, budget, sum);
   }
-  if (sum.sent || sum.awaitingApproval || sum.failed || sum.truncated) common.logger.info({ ...key, ...sum }, 'sweep run');
+  if (sum.sent || sum.awaitingApproval || sum.failed || sum.toppedUp || sum.truncated) common.logger.info({ ...key, ...sum }, 'sweep run');
   return sum;
 }

@@ -19,6 +19,8 @@ export interface SweepRuleRow {
   last_window: string | null;
   last_run_at: Date | null;
   last_error: string | null;
+  /** What the rule's gas top-ups may take from the station in 24 hours, native base units; null: no cap (migration 029). */
+  gas_daily_cap: string | null;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -33,6 +35,8 @@ export interface SweepRuleBody {
   trigger?: 'schedule' | 'deposit';
   intervalSeconds?: number;
   enabled?: boolean;
+  /** Native display units; null removes the cap. */
+  gasDailyCap?: string | null;
 }
 
 /** The rule's asset as walletd knows it on the wallet's chain (a token taken out of the config is an error, named). */
@@ -72,13 +76,15 @@ export interface SweepRuleView {
   trigger: SweepRuleRow['trigger'];
   intervalSeconds: number | null;
   enabled: boolean;
+  gasDailyCap: string | null;
   lastRunAt: string | null;
   lastError: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
-export function toSweepRuleView(row: SweepRuleRow, asset: AssetRef): SweepRuleView {
+/** `native`: the chain's native asset, in which the gas cap is counted. */
+export function toSweepRuleView(row: SweepRuleRow, asset: AssetRef, native: AssetRef): SweepRuleView {
   const { key, symbol, decimals, contractAddress } = asset;
   const show = (units: string) => fromBaseUnits(parseBaseUnits(units), decimals);
   return {
@@ -91,6 +97,7 @@ export function toSweepRuleView(row: SweepRuleRow, asset: AssetRef): SweepRuleVi
     trigger: row.trigger,
     intervalSeconds: row.interval_seconds,
     enabled: row.enabled,
+    gasDailyCap: row.gas_daily_cap === null ? null : fromBaseUnits(parseBaseUnits(row.gas_daily_cap), native.decimals),
     lastRunAt: row.last_run_at ? row.last_run_at.toISOString() : null,
     lastError: row.last_error,
     createdAt: row.created_at.toISOString(),

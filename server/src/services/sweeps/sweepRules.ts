@@ -33,7 +33,22 @@ function refusePooled(common: Common, wallet: WalletRow): void {
     );
 }
 
-export async function createSweepRule(common: Common, wallet: WalletRow, body: SweepRuleBody, keyId: number | null): Promise<SweepRuleRow> {
+/** The daily gas cap in the chain's native base units (a positive amount), as stored. */
+function gasCap(common: Common, wallet: WalletRow, text: string): string {
+  return ruleAmount(text, common.plugins.chainTable().nativeAsset(wallet.chain, wallet.network), 'gasDailyCap', false).toString();
+}
+
+/** Who changes a rule: an API key (its id), a console member, or walletd itself (null). */
+export type RuleActor = number | null | { memberId: number };
+
+const actorOf = (by: RuleActor) =>
+  by === null
+    ? { actorType: 'system' as const, actorId: null }
+    : typeof by === 'number'
+      ? { actorType: 'api_key' as const, actorId: by }
+      : { actorType: 'member' as const, actorId: by.memberId };
+
+export async function createSweepRule(common: Common, wallet: WalletRow, body: SweepRuleBody, by: RuleActor): Promise<SweepRuleRow> {
   refusePooled(common, wallet);
   const asset = resolveIntent(common.config, common.plugins, wallet, {
     asset: body.asset as string,
@@ -46,9 +61,11 @@ export async function createSweepRule(common: Common, wallet: WalletRow, body: S
   const trigger = body.trigger as SweepRuleRow['trigger'];
   const interval = body.intervalSeconds ?? null;
   checkTrigger(trigger, interval);
+  const gasDailyCap = body.gasDailyCap ? gasCap(common, wallet, body.gasDailyCap) : null;
   return common.db.transaction(async (trx) => {
     const [row] = (await trx('sweep_rules')
       .insert({
+        gas_daily_cap: gasDailyCap,
         company_id: wallet.company_id,
         wallet_id: wallet.id,
         asset_key: asset.key,
@@ -58,18 +75,25 @@ export async function createSweepRule(common: Common, wallet: WalletRow, body: S
         trigger,
         interval_seconds: interval,
         enabled: body.enabled ?? true,
-        created_by_key: keyId,
+        created_by_key: typeof by === 'number' ? by : null,
       })
       .returning('*')) as SweepRuleRow[];
     const rule = row as SweepRuleRow;
     await audit(trx, {
       companyId: wallet.company_id,
-      actorType: keyId === null ? 'system' : 'api_key',
-      actorId: keyId,
+      ...actorOf(by),
       action: 'sweep_rule.created',
       targetType: 'sweep_rule',
       targetId: rule.id,
-      details: { walletId: wallet.id, asset: asset.key, destination, threshold: rule.threshold, minLeft: rule.min_left, trigger },
+      details: {
+        walletId: wallet.id,
+        asset: asset.key,
+        destination,
+        threshold: rule.threshold,
+        minLeft: rule.min_left,
+        trigger,
+        gasDailyCap,
+      },
     });
     return rule;
   });
@@ -91,7 +115,7 @@ export async function updateSweepRule(
   wallet: WalletRow,
   rule: SweepRuleRow,
   body: SweepRuleBody,
-  keyId: number | null,
+  by: RuleActor,
 ): Promise<SweepRuleRow> {
   const asset = ruleAsset(common, wallet, rule.asset_key);
   const changes: Record<string, unknown> = {};
@@ -99,6 +123,7 @@ export async function updateSweepRule(
   if (body.threshold !== undefined) changes.threshold = ruleAmount(body.threshold, asset, 'threshold', false).toString();
   if (body.minLeft !== undefined) changes.min_left = ruleAmount(body.minLeft, asset, 'minLeft', true).toString();
   if (body.enabled !== undefined) changes.enabled = body.enabled;
+  if (body.gasDailyCap !== undefined) changes.gas_daily_cap = body.gasDailyCap === null ? null : gasCap(common, wallet, body.gasDailyCap);
   const trigger = body.trigger ?? rule.trigger;
   // Switching to the deposit trigger drops the interval; a new interval alone keeps the trigger.
   const interval = body.intervalSeconds ?? (trigger === 'deposit' ? null : rule.interval_seconds);
@@ -111,8 +136,7 @@ export async function updateSweepRule(
       .returning('*')) as SweepRuleRow[];
     await audit(trx, {
       companyId: wallet.company_id,
-      actorType: keyId === null ? 'system' : 'api_key',
-      actorId: keyId,
+      ...actorOf(by),
       action: 'sweep_rule.updated',
       targetType: 'sweep_rule',
       targetId: rule.id,

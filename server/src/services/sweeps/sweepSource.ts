@@ -2,39 +2,23 @@ import { type AssetRef, BaseError, type Chain, type WithdrawalRow, isBaseError }
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { ledger } from '../funds/ledger';
-import { broadcastWithdrawal, cancelWithdrawal } from '../withdrawals/broadcast';
+import { gasForSweep } from '../gasStation/gasTopUp';
 import { type ResolvedIntent, chainAccess } from '../withdrawals/intent';
 import { inFlight, onNode, prepareWithdrawal } from '../withdrawals/prepare';
 import { proposeWithdrawal } from '../withdrawals/requests';
-import { signWithdrawal } from '../withdrawals/send';
+import { carryOn } from './carryOn';
 import type { SweepRuleRow } from './sweepRule';
+
+export { carryOn } from './carryOn';
 
 /** What one source address came to in a run. */
 export type SweepOutcome =
   | { status: 'below_threshold' }
   | { status: 'sent'; withdrawalId: number; replayed: boolean }
   | { status: 'awaiting_approval'; requestId: number }
-  | { status: 'settled'; withdrawalId: number };
-
-/**
- * Takes a sweep withdrawal as far as it goes: a prepared one is signed, a signed one sent. Used
- * for a fresh sweep and, on every run, for the rule's sweeps a crash (or an approval) left
- * prepared or signed. A signature refused for funds (the fee rose since prepare, so amount plus
- * the new fee cap no longer fits) cancels it: the funds are freed and the next window sweeps anew.
- */
-export async function carryOn(common: Common, row: WithdrawalRow): Promise<WithdrawalRow> {
-  let cur = row;
-  if (cur.status === 'prepared') {
-    try {
-      cur = await signWithdrawal(common, cur.id, null);
-    } catch (e) {
-      if (isBaseError(e) && e.code === 'insufficient_funds') await cancelWithdrawal(common, cur.id);
-      throw e;
-    }
-  }
-  if (cur.status === 'signed') cur = await broadcastWithdrawal(common, cur.id);
-  return cur;
-}
+  | { status: 'settled'; withdrawalId: number }
+  /** A token sweep waits for its gas top-up to confirm (`sent`: the top-up went out in this run). */
+  | { status: 'awaiting_gas'; topUpId: number; sent: boolean };
 
 /** What the source may give: credited minus what in-flight withdrawals hold there (the same ledger prepare checks). */
 async function available(common: Common, wallet: WalletRow, source: string, asset: AssetRef, native: AssetRef): Promise<bigint> {
@@ -73,6 +57,7 @@ export async function sweepSource(
   asset: AssetRef,
   source: string,
   key: string,
+  run: string,
 ): Promise<SweepOutcome> {
   const { db, plugins } = common;
   const done = (await db('withdrawals').where({ company_id: wallet.company_id, idempotency_key: key }).first()) as
@@ -93,6 +78,9 @@ export async function sweepSource(
   let amount = free - BigInt(rule.min_left);
   if (asset.key === native.key) amount -= await feeCap(common, wallet, source, asset, rule.destination);
   if (amount <= 0n) return { status: 'below_threshold' };
+  // A token address that cannot pay the fee gets it from the gas station first (EVM chains).
+  const gas = await gasForSweep(common, wallet, rule, asset, source, run, amount);
+  if (!gas.ready) return { status: 'awaiting_gas', topUpId: gas.withdrawalId, sent: gas.sent };
 
   const plugin = plugins.forChain(wallet.chain);
   if (!plugin) throw new BaseError('unprocessable', `no plugin serves ${wallet.chain}`);

@@ -21,6 +21,8 @@ export interface PrepareInput {
   request: { id: number; approvals: number } | null;
   /** Set when a sweep rule makes it: recorded as kind 'sweep' with the rule (services/sweeps). */
   sweepRuleId?: number | null;
+  /** With sweepRuleId: 'gas_topup' when the gas station pays a source the fee of the rule's token sweep. */
+  kind?: 'sweep' | 'gas_topup';
 }
 
 export interface Prepared {
@@ -64,7 +66,7 @@ async function chooseSource(db: Knex, wallet: WalletRow, intent: ResolvedIntent)
 async function walletAddresses(db: Knex, walletId: number): Promise<{ address: string; derivation_index: number }[]> {
   return (await db('addresses')
     .where({ wallet_id: walletId })
-    .whereIn('kind', ['deposit', 'change', 'account'])
+    .whereIn('kind', ['deposit', 'change', 'account', 'gas_station'])
     .whereNull('destination_tag')
     .orderBy('derivation_index')
     .select('address', 'derivation_index')) as {
@@ -216,7 +218,7 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
         status: 'prepared',
         unsigned_tx: storedUnsigned(unsigned),
         created_by_key: input.keyId,
-        ...(input.sweepRuleId ? { kind: 'sweep', sweep_rule_id: input.sweepRuleId } : {}),
+        ...(input.sweepRuleId ? { kind: input.kind ?? 'sweep', sweep_rule_id: input.sweepRuleId } : {}),
       })
       .onConflict(['company_id', 'idempotency_key'])
       .ignore()
@@ -245,7 +247,7 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
         asset: intent.asset.key,
         amount: amount.toString(),
         ...(input.request ? { requestId: input.request.id } : {}),
-        ...(input.sweepRuleId ? { sweepRuleId: input.sweepRuleId } : {}),
+        ...(input.sweepRuleId ? { sweepRuleId: input.sweepRuleId, kind: input.kind ?? 'sweep' } : {}),
       },
     });
     return { row, replayed: false };

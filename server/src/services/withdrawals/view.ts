@@ -6,7 +6,7 @@ export interface WithdrawalView {
   id: number;
   walletId: number;
   requestId: number | null;
-  kind: 'payout' | 'sweep';
+  kind: 'payout' | 'sweep' | 'gas_topup';
   sweepRuleId: number | null;
   status: string;
   chain: string;
@@ -61,7 +61,7 @@ export async function toWithdrawalView(
     ? ((await db('addresses')
         .where({ wallet_id: row.wallet_id })
         .whereIn('address', row.source_addresses ?? [])
-        .whereIn('kind', ['deposit', 'change', 'account'])
+        .whereIn('kind', ['deposit', 'change', 'account', 'gas_station'])
         .orderBy('derivation_index')
         .select('address', 'derivation_path as derivationPath')) as { address: string; derivationPath: string }[])
     : [];

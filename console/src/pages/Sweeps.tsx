@@ -1,0 +1,285 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, errorText } from '../api';
+import { ErrorLine, Field } from '../fields';
+import type { PageProps } from '../routes';
+import { type StepUp, StepUpForm, useStepUp } from '../stepUp';
+
+/** A sweep rule as the API shows it (schemas: SweepRule). */
+interface SweepRule {
+  id: number;
+  asset: { key: string; symbol: string };
+  destination: string;
+  threshold: string;
+  minLeft: string;
+  trigger: 'schedule' | 'deposit';
+  intervalSeconds: number | null;
+  enabled: boolean;
+  gasDailyCap: string | null;
+  lastRunAt: string | null;
+  lastError: string | null;
+}
+
+/** The wallet's gas station (schemas: GasStation). */
+interface GasStation {
+  address: string;
+  asset: { symbol: string };
+  available: string;
+  reserved: string;
+  spentLast24h: string;
+  marginPercent: number;
+  estimate: { token: { symbol: string }; topUp: string; topUpFee: string; runway: number } | null;
+}
+
+interface WalletSweeps {
+  id: number;
+  name: string;
+  chain: string;
+  network: string;
+  rules: SweepRule[];
+  station: GasStation | null;
+  stationError: string | null;
+}
+
+function Station({ s }: { s: GasStation }) {
+  const sym = s.asset.symbol;
+  return (
+    <p data-testid="gas-station">
+      Gas station <code>{s.address}</code>: {s.available} {sym} available ({s.reserved} {sym} held by top-ups in flight, {s.spentLast24h}{' '}
+      {sym} spent in 24 hours).{' '}
+      {s.estimate
+        ? `One ${s.estimate.token.symbol} top-up costs ${s.estimate.topUp} + ${s.estimate.topUpFee} ${sym} now (fee + ${s.marginPercent}%, and its own fee): runway ${s.estimate.runway} top-ups.`
+        : 'Fund it with the native coin; it pays the gas of token sweeps.'}
+    </p>
+  );
+}
+
+interface Draft {
+  walletId: string;
+  asset: string;
+  destination: string;
+  threshold: string;
+  minLeft: string;
+  trigger: 'deposit' | 'schedule';
+  intervalSeconds: string;
+  gasDailyCap: string;
+}
+
+/** A new rule; the amounts stay the typed decimal strings (never a float) and the server names a wrong field. */
+function RuleForm(props: { wallets: WalletSweeps[]; step: StepUp; onSaved: (r: SweepRule) => void; onCancel: () => void }) {
+  const [d, setD] = useState<Draft>({
+    walletId: String(props.wallets[0]?.id ?? ''),
+    asset: '',
+    destination: '',
+    threshold: '',
+    minLeft: '',
+    trigger: 'deposit',
+    intervalSeconds: '3600',
+    gasDailyCap: '',
+  });
+  const set = (k: keyof Draft) => (v: string) => setD({ ...d, [k]: v });
+  const save = () =>
+    props.step.run('create this sweep rule', async () => {
+      const body = {
+        asset: d.asset.trim(),
+        destination: d.destination.trim(),
+        threshold: d.threshold.trim(),
+        trigger: d.trigger,
+        ...(d.minLeft.trim() ? { minLeft: d.minLeft.trim() } : {}),
+        ...(d.trigger === 'schedule' ? { intervalSeconds: Number(d.intervalSeconds) } : {}),
+        ...(d.gasDailyCap.trim() ? { gasDailyCap: d.gasDailyCap.trim() } : {}),
+      };
+      props.onSaved(await api<SweepRule>('POST', `/wallets/${d.walletId}/sweep-rules`, body));
+    });
+  return (
+    <form
+      class="policy-form"
+      data-testid="sweep-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h2>New sweep rule</h2>
+      <label>
+        Wallet
+        <select name="wallet" value={d.walletId} onChange={(e) => set('walletId')(e.currentTarget.value)}>
+          {props.wallets.map((w) => (
+            <option key={w.id} value={String(w.id)}>
+              {w.name} (#{w.id}, {w.chain}/{w.network})
+            </option>
+          ))}
+        </select>
+      </label>
+      <Field
+        label="Asset (a symbol such as USDC, or an asset key)"
+        name="asset"
+        type="text"
+        autocomplete="off"
+        value={d.asset}
+        onValue={set('asset')}
+      />
+      <Field
+        label="Destination (the treasury address)"
+        name="destination"
+        type="text"
+        autocomplete="off"
+        value={d.destination}
+        onValue={set('destination')}
+      />
+      <Field label="Threshold (amount)" name="threshold" type="text" autocomplete="off" value={d.threshold} onValue={set('threshold')} />
+      <Field
+        label="Left on each address (amount, optional)"
+        name="minLeft"
+        type="text"
+        autocomplete="off"
+        optional
+        value={d.minLeft}
+        onValue={set('minLeft')}
+      />
+      <label>
+        Trigger
+        <select name="trigger" value={d.trigger} onChange={(e) => set('trigger')(e.currentTarget.value)}>
+          <option value="deposit">After each confirmed deposit</option>
+          <option value="schedule">On a schedule</option>
+        </select>
+      </label>
+      {d.trigger === 'schedule' && (
+        <Field
+          label="Every (seconds)"
+          name="intervalSeconds"
+          type="text"
+          autocomplete="off"
+          value={d.intervalSeconds}
+          onValue={set('intervalSeconds')}
+        />
+      )}
+      <Field
+        label="Gas top-ups per 24 hours at most (native coin, optional)"
+        name="gasDailyCap"
+        type="text"
+        autocomplete="off"
+        optional
+        value={d.gasDailyCap}
+        onValue={set('gasDailyCap')}
+      />
+      {!props.step.pending && (
+        <div class="actions">
+          <button type="submit" disabled={props.step.busy}>
+            Create rule
+          </button>
+          <button type="button" class="secondary" onClick={props.onCancel}>
+            Cancel
+          </button>
+        </div>
+      )}
+    </form>
+  );
+}
+
+/**
+ * Sweeps: each wallet's rules (what moves where, when, and why the last run could not) and its gas
+ * station (balance and runway). Creating, enabling and disabling a rule asks for a step-up; the
+ * server checks the member's role (README "Sweeps").
+ */
+export function Sweeps(_props: PageProps) {
+  const [wallets, setWallets] = useState<WalletSweeps[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const step = useStepUp(setError);
+  const load = () =>
+    api<{ wallets: WalletSweeps[] }>('GET', '/sweeps')
+      .then((r) => setWallets(r.wallets))
+      .catch((e) => setError(errorText(e)));
+  useEffect(() => {
+    void load();
+  }, []);
+  const saved = (what: string) => (r: SweepRule) => {
+    setCreating(false);
+    setNotice(`${what}: rule #${r.id} sweeps ${r.asset.symbol} at ${r.threshold} or more to ${r.destination}.`);
+    void load();
+  };
+  const toggle = (w: WalletSweeps, r: SweepRule) =>
+    step.run(`${r.enabled ? 'disable' : 'enable'} sweep rule #${r.id}`, async () => {
+      saved(r.enabled ? 'Disabled' : 'Enabled')(
+        await api<SweepRule>('POST', `/wallets/${w.id}/sweep-rules/${r.id}/${r.enabled ? 'disable' : 'enable'}`),
+      );
+    });
+  const shown = wallets?.filter((w) => w.rules.length || w.station || w.stationError) ?? [];
+  return (
+    <>
+      <h1>Sweeps</h1>
+      <p class="muted">
+        A rule moves what each deposit address holds above a threshold to one destination, as ordinary withdrawals. On EVM chains the
+        wallet's gas station first sends a token address the fee it lacks.
+      </p>
+      {notice && (
+        <p class="notice" role="status" data-testid="sweep-notice">
+          {notice}
+        </p>
+      )}
+      <ErrorLine error={error} />
+      {wallets === null && !error && <p>Loading…</p>}
+      {wallets && shown.length === 0 && <p data-testid="sweeps-empty">No sweep rules yet: funds stay where they were deposited.</p>}
+      {shown.map((w) => (
+        <section key={w.id} data-testid={`sweeps-wallet-${w.id}`}>
+          <h2>
+            {w.name} (#{w.id}, {w.chain}/{w.network})
+          </h2>
+          {w.station && <Station s={w.station} />}
+          {w.stationError && <p class="error">Gas station: {w.stationError}</p>}
+          <table data-testid="sweep-rules">
+            <thead>
+              <tr>
+                <th>Rule</th>
+                <th>Asset</th>
+                <th>To</th>
+                <th>Threshold</th>
+                <th>When</th>
+                <th>Gas cap / 24 h</th>
+                <th>Last run</th>
+                <th>Status</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {w.rules.map((r) => (
+                <tr key={r.id} data-testid={`sweep-rule-${r.id}`}>
+                  <td>#{r.id}</td>
+                  <td>{r.asset.symbol}</td>
+                  <td>
+                    <code>{r.destination}</code>
+                  </td>
+                  <td>
+                    {r.threshold} (keeps {r.minLeft})
+                  </td>
+                  <td>{r.trigger === 'deposit' ? 'after each deposit' : `every ${r.intervalSeconds} s`}</td>
+                  <td>{r.gasDailyCap ?? 'none'}</td>
+                  <td>
+                    {r.lastRunAt ?? 'not yet'}
+                    {r.lastError && <span class="error"> {r.lastError}</span>}
+                  </td>
+                  <td>{r.enabled ? 'enabled' : 'disabled'}</td>
+                  <td class="row-actions">
+                    <button type="button" class="secondary" disabled={step.busy} onClick={() => void toggle(w, r)}>
+                      {r.enabled ? 'Disable' : 'Enable'}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+      {!creating && wallets && wallets.length > 0 && (
+        <div class="actions">
+          <button type="button" onClick={() => setCreating(true)}>
+            New sweep rule
+          </button>
+        </div>
+      )}
+      {creating && wallets && <RuleForm wallets={wallets} step={step} onSaved={saved('Created')} onCancel={() => setCreating(false)} />}
+      <StepUpForm step={step} />
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+import { type AssetRef, fromBaseUnits } from '@walletd/core';
+import type { Common } from '../../context';
+import type { WalletRow } from '../../http/scope';
+import { ledger } from '../funds/ledger';
+import type { SweepRuleRow } from '../sweeps/sweepRule';
+import { knownAssets } from '../transactions';
+import { TOP_UP_MARGIN_PERCENT, ensureGasStation } from './gasStation';
+import { quoteFee, withMargin } from './quoteFee';
+import { topUpSpending24h } from './stationSpending';
+
+export interface GasStationView {
+  walletId: number;
+  chain: string;
+  network: string;
+  address: string;
+  path: string;
+  asset: AssetRef;
+  confirmed: string;
+  reserved: string;
+  available: string;
+  marginPercent: number;
+  /** What gas top-ups took or hold from the station in the last 24 hours (every rule of the wallet). */
+  spentLast24h: string;
+  /** One top-up at the current fee, for the wallet's first token sweep rule; null while nothing holds its token. */
+  estimate: {
+    ruleId: number;
+    token: AssetRef;
+    sweepFee: string;
+    topUp: string;
+    topUpFee: string;
+    runway: number;
+  } | null;
+}
+
+const publicAsset = ({ key, symbol, decimals, contractAddress }: AssetRef): AssetRef => ({ key, symbol, decimals, contractAddress });
+
+/** The deposit address holding the most of a token (what walletd credited less what left it), if any holds some. */
+async function holderOf(common: Common, walletId: number, assetKey: string): Promise<string | null> {
+  const { rows } = await common.db.raw(
+    `select a.address,
+            coalesce((select sum(t.amount) from transfers t where t.address_id = a.id and t.asset_key = :asset
+                        and t.direction = 'incoming' and t.status = 'confirmed'), 0)
+          - coalesce((select sum(w.amount) from withdrawals w where w.wallet_id = a.wallet_id and w.from_address = a.address
+                        and w.asset_key = :asset and w.status not in ('rejected', 'cancelled')), 0) as held
+       from addresses a where a.wallet_id = :wallet and a.kind = 'deposit' order by held desc, a.derivation_index limit 1`,
+    { asset: assetKey, wallet: walletId },
+  );
+  const best = rows[0] as { address: string; held: string } | undefined;
+  return best && BigInt(best.held) > 0n ? best.address : null;
+}
+
+/**
+ * The station as `GET /v1/wallets/:id/gas-station` shows it: its balance as walletd credits it,
+ * and the runway: how many top-ups its available balance pays at the fee the node quotes now
+ * (a one-unit transfer of the rule's token from the address that holds most of it, plus the
+ * margin, plus the top-up's own fee).
+ */
+export async function gasStationView(common: Common, wallet: WalletRow): Promise<GasStationView> {
+  const station = await ensureGasStation(common, wallet);
+  const native = common.plugins.chainTable().nativeAsset(wallet.chain, wallet.network);
+  const show = (units: bigint) => fromBaseUnits(units < 0n ? 0n : units, native.decimals);
+  const held = (await ledger(common.db, { walletId: wallet.id, address: station.address, nativeKey: native.key })).get(native.key) ?? {
+    credited: 0n,
+    reserved: 0n,
+  };
+  const available = held.credited - held.reserved;
+  const spent = await topUpSpending24h(common.db, { walletId: wallet.id });
+  const assets = knownAssets(common.config, common.plugins, wallet.chain, wallet.network);
+  const rule = (await common
+    .db('sweep_rules')
+    .where({ wallet_id: wallet.id, enabled: true })
+    .whereNull('deleted_at')
+    .whereNot({ asset_key: native.key })
+    .orderBy('id')
+    .first()) as SweepRuleRow | undefined;
+  const token = rule ? assets.get(rule.asset_key) : undefined;
+  let estimate: GasStationView['estimate'] = null;
+  const holder = rule && token ? await holderOf(common, wallet.id, token.key) : null;
+  if (rule && token && holder) {
+    const sweepFee = await quoteFee(common, wallet, token, holder, rule.destination, 1n);
+    const topUp = withMargin(sweepFee, TOP_UP_MARGIN_PERCENT);
+    const topUpFee = await quoteFee(common, wallet, native, station.address, holder, 0n);
+    const runway = available > 0n ? available / (topUp + topUpFee) : 0n;
+    estimate = {
+      ruleId: rule.id,
+      token: publicAsset(token),
+      sweepFee: show(sweepFee),
+      topUp: show(topUp),
+      topUpFee: show(topUpFee),
+      runway: Number(runway),
+    };
+  }
+  return {
+    walletId: wallet.id,
+    chain: wallet.chain,
+    network: wallet.network,
+    address: station.address,
+    path: station.derivation_path,
+    asset: publicAsset(native),
+    confirmed: show(held.credited),
+    reserved: show(held.reserved),
+    available: show(available),
+    marginPercent: Number(TOP_UP_MARGIN_PERCENT),
+    spentLast24h: show(spent),
+    estimate,
+  };
+}

@@ -1,0 +1,29 @@
+import { type AssetRef, BaseError, type Chain } from '@walletd/core';
+import type { Common } from '../../context';
+import type { WalletRow } from '../../http/scope';
+import { chainAccess } from '../withdrawals/intent';
+import { onNode } from '../withdrawals/prepare';
+
+/**
+ * The fee cap a withdrawal of `amount` of `asset` from `from` to `to` would carry now, as the
+ * plugin's `build` sets it but without asking that `from` can pay it (the point of a top-up).
+ */
+export async function quoteFee(
+  common: Pick<Common, 'config' | 'plugins'>,
+  wallet: Pick<WalletRow, 'chain' | 'network'>,
+  asset: AssetRef,
+  from: string,
+  to: string,
+  amount: bigint,
+): Promise<bigint> {
+  const access = chainAccess(common.config, common.plugins, wallet.chain, wallet.network);
+  const quote = access.verbs.quoteFee?.bind(access.verbs);
+  if (!quote) throw new BaseError('unprocessable', `${wallet.chain} cannot quote a fee for a gas top-up`);
+  const reader = access.readers.readerFor(access.settings);
+  return onNode(wallet.chain, wallet.network, () =>
+    quote({ chain: wallet.chain as Chain, network: wallet.network, asset, outputs: [{ to, amount }], sources: [from] }, reader),
+  );
+}
+
+/** The top-up for a quoted fee: the fee plus the margin (`TOP_UP_MARGIN_PERCENT`), in the native asset. */
+export const withMargin = (fee: bigint, marginPercent: bigint): bigint => (fee * (100n + marginPercent) + 99n) / 100n;
