@@ -16,6 +16,7 @@ function covered(w: WithdrawalConformance, node: ConformanceNode): Set<Withdrawa
   if (node.failOnChain) c.add('failed_on_chain');
   if (node.hold && node.release) c.add('pending');
   if (node.hold && node.release && node.drop) c.add('dropped');
+  if (node.hold && node.release && node.expire) c.add('expired');
   return c;
 }
 
@@ -163,6 +164,20 @@ export function withdrawalConformance(plugin: ChainPlugin, w: WithdrawalConforma
               `a dropped transaction reads as ${verdict.status}${verdict.reason ? `/${verdict.reason}` : ''}`,
             );
           }
+        } finally {
+          await (node.release as () => Promise<void>)();
+        }
+      },
+    }),
+    ...when('expired', {
+      name: 'a transaction that expired unmined is rejected as expired (never confirmed, never left pending)',
+      run: async () => {
+        await (node.hold as () => Promise<void>)();
+        try {
+          const { prepared, signed } = await send([{ to: w.recipients[0], amount: w.amount }], { settle: false });
+          await (node.expire as NonNullable<ConformanceNode['expire']>)(signed.txHash);
+          const verdict = await v().verify(prepared, signed.txHash, reader);
+          assert.deepEqual([verdict.status, verdict.reason], ['rejected', 'expired'], 'an expired transaction');
         } finally {
           await (node.release as () => Promise<void>)();
         }
