@@ -7,15 +7,18 @@ import { type ConformanceNode, WITHDRAWAL_CASES, type WithdrawalCase, type Withd
 
 export * from './withdrawalScenarios';
 
-/** The cases a subject's node hooks and declarations unlock. */
+/**
+ * The cases a subject's node hooks and declarations unlock. A hold the node offers for another case
+ * (`expired`) does not make `pending` a promise where the subject says why it is not one.
+ */
 function covered(w: WithdrawalConformance, node: ConformanceNode): Set<WithdrawalCase> {
   const c = new Set<WithdrawalCase>();
   if (!w.notCovered?.['not-the-intent']) c.add('not-the-intent');
   if (!w.notCovered?.['exact-fee'] && w.asset.contractAddress === null) c.add('exact-fee');
   if (w.token) c.add('token-without-transfer');
   if (node.failOnChain) c.add('failed_on_chain');
-  if (node.hold && node.release) c.add('pending');
-  if (node.hold && node.release && node.drop) c.add('dropped');
+  if (node.hold && node.release && !w.notCovered?.pending) c.add('pending');
+  if (c.has('pending') && node.drop) c.add('dropped');
   if (node.hold && node.release && node.expire) c.add('expired');
   return c;
 }
