@@ -20,8 +20,13 @@ function eventsOf(records: Vec<EventRecord>, index: number): EventRecord[] {
   return records.filter((r) => r.phase.isApplyExtrinsic && r.phase.asApplyExtrinsic.toNumber() === index);
 }
 
-/** The transfer event of the intent within the extrinsic's events, exactly. */
-function paysIntent(events: EventRecord[], p: PolkadotPayload): boolean {
+/**
+ * The transfer event of the intent within the extrinsic's events, exactly: of the intent's asset
+ * (a payload built for another asset, e.g. DOT for a USDT withdrawal, pays nothing of it).
+ */
+function paysIntent(events: EventRecord[], p: PolkadotPayload, asset: UnsignedWithdrawal['intent']['asset']): boolean {
+  if (asset.contractAddress === null ? p.kind !== 'native' : p.kind !== 'asset' || String(p.assetId) !== asset.contractAddress)
+    return false;
   const destKey = u8aToHex(accountIdOf(p.dest) as Uint8Array);
   return events.some((r) => {
     const { section, method, data } = r.event;
@@ -75,7 +80,8 @@ export async function verifyPolkadotWithdrawal(
       return final
         ? { status: 'rejected', confirmations, fee, blockNumber: n, reason: 'failed_on_chain' }
         : { status: 'pending', confirmations, blockNumber: n };
-    if (!paysIntent(events, p)) return { status: 'rejected', confirmations, fee, blockNumber: n, reason: 'failed_on_chain' };
+    if (!paysIntent(events, p, unsigned.intent.asset))
+      return { status: 'rejected', confirmations, fee, blockNumber: n, reason: 'failed_on_chain' };
     return final ? { status: 'confirmed', confirmations, fee, blockNumber: n } : { status: 'pending', confirmations, blockNumber: n };
   }
   if (finalized >= BigInt(p.lastValidBlock))
