@@ -72,7 +72,8 @@ const TRX_HEADER = { number: BigInt(trx.expected.blockNumber), hash: word('1'), 
 const USDT_HEADER = { number: BigInt(usdt.expected.blockNumber), hash: word('3'), parentHash: word('4') };
 const reverted: [Json, Json] = [
   { ...usdt.data.transaction, ret: [{ contractRet: 'REVERT', fee: usdt.data.transaction.ret[0].fee }] },
-  { ...usdt.data.transactionInfo, receipt: { ...usdt.data.transactionInfo.receipt, result: 'REVERT' }, log: [] },
+  // Its Transfer log left in: the outcome, not the absence of a log, is what rules a reverted call out.
+  { ...usdt.data.transactionInfo, receipt: { ...usdt.data.transactionInfo.receipt, result: 'REVERT' } },
 ];
 const lookAlike: [Json, Json] = [
   usdt.data.transaction,
@@ -159,7 +160,7 @@ function blocksOn(network: string): ConformanceBlock[] {
     },
     {
       ...scene,
-      name: `tron/${network}: USDT 0130dfde reverted (contractRet and receipt REVERT, no log; made up from the record) credits nothing`,
+      name: `tron/${network}: USDT 0130dfde reverted (contractRet and receipt REVERT, made up from the record) credits nothing`,
       raw: tronBlock(USDT_HEADER, [reverted]),
       watched: [usdt.expected.to],
       tokens: [usdtOn(network)],
