@@ -33,7 +33,7 @@ interface Header {
   hash: string;
   parentHash: string;
 }
-const frame = (h: Header, events: string | undefined) =>
+const frame = (h: Header, events: string | null) =>
   encodeFrame(
     {
       number: h.number.toString(),
@@ -43,7 +43,7 @@ const frame = (h: Header, events: string | undefined) =>
       specVersion: 1002005,
       metadataKey: 'polkadot/1002005/static',
       extrinsics: block.block.extrinsics,
-      ...(events !== undefined ? { events } : {}),
+      events,
     },
     metadata,
   );
@@ -141,7 +141,7 @@ export const POLKADOT_REORG: ConformanceReorg = (() => {
     ancestor,
     orphaned: [frame(HEADER, block.systemEventsHex)],
     replacement: [
-      frame({ number: n, hash: word('c'), parentHash: ancestor.hash }, undefined),
+      frame({ number: n, hash: word('c'), parentHash: ancestor.hash }, null),
       frame({ number: n + 1n, hash: word('d'), parentHash: word('c') }, failedTwo),
     ],
   };
