@@ -150,28 +150,114 @@ export const POLKADOT_REORG: ConformanceReorg = (() => {
 const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 const targets: { chain: Chain; network: string }[] = ['mainnet', 'paseo', 'localnet'].map((network) => ({ chain: 'polkadot', network }));
 
-export const polkadotSubject = (plugin: ConformanceSubject['plugin']): ConformanceSubject => ({
-  plugin,
-  targets,
-  blocks: POLKADOT_BLOCKS,
-  reorgs: [POLKADOT_REORG],
-  // What polkadot.js (`keyring.addFromUri('<mnemonic>//0')`) and `subkey inspect '<mnemonic>//0'` give.
-  vectors: [
-    { chain: 'polkadot', network: 'mainnet', mnemonic: MNEMONIC, index: 0, address: '12rsQBSiizNCu3dZDshfkVwB34XDwiqyVQJP6URvGo31YGdp' },
-    { chain: 'polkadot', network: 'paseo', mnemonic: MNEMONIC, index: 1, address: '12ES7PTE9a3DKbs9mCsRA6Wge2DS1XK1xFgbTkp47nPV53yG' },
-    { chain: 'polkadot', network: 'localnet', mnemonic: MNEMONIC, index: 0, address: '5DvaFrBesD6jTWd3GEefcM72BSXaFRHqQuZtwBSZii1VMnuP' },
-  ],
-  notCovered: {
-    'unlisted-token':
-      'the recorded mainnet block has no Assets events; allow-listed and unlisted assets on a real Asset Hub runtime (chopsticks) are checked in test/src/integration/polkadotDeposits.test.ts',
-    'look-alike-token':
-      'an asset is named by its numeric id, not a contract one can imitate: an Assets.Transferred of another id is an unlisted asset (see unlisted-token)',
-    'log-index': 'events are indexed in the block’s System.Events (eventIndex, compared); there is no separate log index',
-    memo: 'Polkadot transfers carry no memo (each deposit has its own address)',
-    'destination-tag': 'Polkadot addresses carry no tag',
-    'own-change': 'account chain: no change outputs',
-  },
-});
+/**
+ * Asset transfers on a real Asset Hub runtime (Rococo's, under chopsticks), built when the suite
+ * runs: one block in which //Alice pays a watched address 2.5 USDT (asset 1984, allow-listed), 500
+ * of asset 7 (a fake whose metadata calls it "USDT"), and 3 ROC in a batchAll that fails as a whole.
+ * The plugin's reader frames the block; txids, event positions and the sender come from polkadot.js.
+ */
+function liveAssets(plugin: ConformanceSubject['plugin']): Pick<ConformanceSubject, 'blocks' | 'before' | 'after'> {
+  const ROC = 10n ** 12n;
+  const localnet = { chain: 'polkadot' as Chain, network: 'localnet' };
+  const usdt = { key: 'polkadot:localnet:1984', symbol: 'USDT', decimals: 6, contractAddress: '1984', matchKey: '1984' };
+  // `//Ferdie//walletd-conformance` (sr25519, SS58 42): an account nothing else funds.
+  const deposit = '5CcN1tUfHwUNYmi2ByDBtiycqjzUEbwa2ZitoKeCnBjA8RXM';
+  const allowListed: ConformanceBlock = {
+    ...localnet,
+    name: 'localnet (chopsticks, Asset Hub runtime): 2.5 USDT (asset 1984, allow-listed) credited; a fake "USDT" (asset 7) and a failed batchAll in the same block credit nothing',
+    raw: new Uint8Array(),
+    watched: [deposit],
+    tokens: [usdt],
+    expected: [],
+    covers: ['look-alike-token'],
+  };
+  const unlisted: ConformanceBlock = {
+    ...localnet,
+    name: 'localnet (chopsticks, Asset Hub runtime): the same block with no asset allow-listed credits nothing',
+    raw: new Uint8Array(),
+    watched: [deposit],
+    tokens: [],
+    expected: [],
+    covers: ['unlisted-token'],
+  };
+  let stop = async () => {};
+  return {
+    blocks: [allowListed, unlisted],
+    before: async () => {
+      const node = await startChopsticks({ endowed: [deposit] });
+      stop = () => node.stop();
+      const { api, alice } = node;
+      await node.createAsset(1984, 1000n, 10n ** 12n);
+      await node.createAsset(7, 1n, 10n ** 9n);
+      await node.newBlock([await node.sign(api.tx.assets.setMetadata(7, 'Tether USD', 'USDT', 6))]);
+      const txs = [
+        await node.sign(api.tx.assets.transferKeepAlive(1984, deposit, 2_500_000n)),
+        await node.sign(api.tx.assets.transferKeepAlive(7, deposit, 500n)),
+        await node.sign(
+          api.tx.utility.batchAll([
+            api.tx.balances.transferKeepAlive(deposit, 3n * ROC),
+            api.tx.balances.transferKeepAlive(deposit, 10n ** 30n),
+          ]),
+        ),
+      ];
+      const number = await node.newBlock(txs);
+      const hash = await api.rpc.chain.getBlockHash(number);
+      const body = await api.rpc.chain.getBlock(hash);
+      const events = await api.query.system.events.at(hash);
+      const index = body.block.extrinsics.findIndex((x) => x.toHex() === txs[0]);
+      const eventIndex = events.findIndex(
+        (r) =>
+          r.phase.isApplyExtrinsic &&
+          r.phase.asApplyExtrinsic.toNumber() === index &&
+          r.event.section === 'assets' &&
+          r.event.method === 'Transferred',
+      );
+      const reader = plugin.createReader('polkadot', 'localnet', { rpcUrl: node.url });
+      const raw = (await reader.fetchBlock(number)) as Uint8Array;
+      await reader.close?.();
+      for (const b of [allowListed, unlisted]) b.raw = raw;
+      allowListed.expected = [
+        {
+          txHash: api.createType('Extrinsic', txs[0]).hash.toHex(),
+          eventIndex,
+          to: deposit,
+          amount: '2500000',
+          assetKey: usdt.key,
+          from: alice.address,
+          eventType: 'assets_transferred',
+        },
+      ];
+    },
+    after: () => stop(),
+  };
+}
+
+/** `live`: also the asset blocks built on chopsticks when the suite runs (polkadot.conformance.test.ts). */
+export const polkadotSubject = (plugin: ConformanceSubject['plugin'], options: { live?: boolean } = {}): ConformanceSubject => {
+  const live = options.live ? liveAssets(plugin) : undefined;
+  const tokenReason =
+    'the recorded mainnet block has no Assets events; allow-listed, unlisted and look-alike assets on a real Asset Hub runtime are the live scenario (polkadotSubject(plugin, { live: true }))';
+  return {
+    plugin,
+    targets,
+    blocks: [...POLKADOT_BLOCKS, ...(live?.blocks ?? [])],
+    reorgs: [POLKADOT_REORG],
+    ...(live ? { before: live.before, after: live.after } : {}),
+    // What polkadot.js (`keyring.addFromUri('<mnemonic>//0')`) and `subkey inspect '<mnemonic>//0'` give.
+    vectors: [
+      { chain: 'polkadot', network: 'mainnet', mnemonic: MNEMONIC, index: 0, address: '12rsQBSiizNCu3dZDshfkVwB34XDwiqyVQJP6URvGo31YGdp' },
+      { chain: 'polkadot', network: 'paseo', mnemonic: MNEMONIC, index: 1, address: '12ES7PTE9a3DKbs9mCsRA6Wge2DS1XK1xFgbTkp47nPV53yG' },
+      { chain: 'polkadot', network: 'localnet', mnemonic: MNEMONIC, index: 0, address: '5DvaFrBesD6jTWd3GEefcM72BSXaFRHqQuZtwBSZii1VMnuP' },
+    ],
+    notCovered: {
+      ...(live ? {} : { 'unlisted-token': tokenReason, 'look-alike-token': tokenReason }),
+      'log-index': 'events are indexed in the block’s System.Events (eventIndex, compared); there is no separate log index',
+      memo: 'Polkadot transfers carry no memo (each deposit has its own address)',
+      'destination-tag': 'Polkadot addresses carry no tag',
+      'own-change': 'account chain: no change outputs',
+    },
+  };
+};
 
 /** Withdrawals executed by the Rococo Asset Hub runtime under chopsticks (a block is built only on settle). */
 export const polkadotWithdrawals: WithdrawalConformance = {
