@@ -28,7 +28,8 @@ function covered(w: WithdrawalConformance, node: ConformanceNode): Set<Withdrawa
  * checkSigned accepts its own signature and refuses a changed amount, recipient, memo or tag →
  * broadcast (twice: the service re-sends the same bytes after a crash) → verify confirmed with the
  * exact fee; and `verify` never confirms what did not pay the intent (another transaction, a
- * failed one, one still in the pool or dropped from it, a token payment without its transfer).
+ * failed one, one still in the pool, dropped from it or expired unmined, a token payment without
+ * its transfer).
  * The source is address 0 of the BIP-39 test mnemonic, so a chain team can restore it anywhere.
  */
 export function withdrawalConformance(plugin: ChainPlugin, w: WithdrawalConformance): ConformanceSuite {
