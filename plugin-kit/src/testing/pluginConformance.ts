@@ -34,6 +34,8 @@ export function pluginConformance(subject: ConformanceSubject): ConformanceSuite
   const secret = openWalletSecret(Buffer.from(TEST_MNEMONIC));
   return {
     title: `${plugin.name} conformance`,
+    ...(subject.before ? { before: () => (subject.before as () => Promise<void>)() } : {}),
+    ...(subject.after ? { after: () => (subject.after as () => Promise<void>)() } : {}),
     checks: [
       {
         name: 'declares the contract version, serves every target, and its detect module exports detect',

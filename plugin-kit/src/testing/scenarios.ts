@@ -88,4 +88,10 @@ export interface ConformanceSubject {
   vectors?: { chain: Chain; network: string; mnemonic: string; index: number; address: string }[];
   /** Each case the scenarios do not exercise, with the reason (printed; a stale entry fails). */
   notCovered?: Partial<Record<DepositCase, string>>;
+  /**
+   * For blocks an engine produces while the suite runs: start it and fill those blocks' `raw` and
+   * `expected` here (names, `covers` and the list of blocks are fixed when the suite is built).
+   */
+  before?(): Promise<void>;
+  after?(): Promise<void>;
 }

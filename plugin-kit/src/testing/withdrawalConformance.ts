@@ -7,15 +7,19 @@ import { type ConformanceNode, WITHDRAWAL_CASES, type WithdrawalCase, type Withd
 
 export * from './withdrawalScenarios';
 
-/** The cases a subject's node hooks and declarations unlock. */
+/**
+ * The cases a subject's node hooks and declarations unlock. A hold the node offers for another case
+ * (`expired`) does not make `pending` a promise where the subject says why it is not one.
+ */
 function covered(w: WithdrawalConformance, node: ConformanceNode): Set<WithdrawalCase> {
   const c = new Set<WithdrawalCase>();
   if (!w.notCovered?.['not-the-intent']) c.add('not-the-intent');
   if (!w.notCovered?.['exact-fee'] && w.asset.contractAddress === null) c.add('exact-fee');
   if (w.token) c.add('token-without-transfer');
   if (node.failOnChain) c.add('failed_on_chain');
-  if (node.hold && node.release) c.add('pending');
-  if (node.hold && node.release && node.drop) c.add('dropped');
+  if (node.hold && node.release && !w.notCovered?.pending) c.add('pending');
+  if (c.has('pending') && node.drop) c.add('dropped');
+  if (node.hold && node.release && node.expire) c.add('expired');
   return c;
 }
 
@@ -24,7 +28,8 @@ function covered(w: WithdrawalConformance, node: ConformanceNode): Set<Withdrawa
  * checkSigned accepts its own signature and refuses a changed amount, recipient, memo or tag →
  * broadcast (twice: the service re-sends the same bytes after a crash) → verify confirmed with the
  * exact fee; and `verify` never confirms what did not pay the intent (another transaction, a
- * failed one, one still in the pool or dropped from it, a token payment without its transfer).
+ * failed one, one still in the pool, dropped from it or expired unmined, a token payment without
+ * its transfer).
  * The source is address 0 of the BIP-39 test mnemonic, so a chain team can restore it anywhere.
  */
 export function withdrawalConformance(plugin: ChainPlugin, w: WithdrawalConformance): ConformanceSuite {
@@ -171,6 +176,20 @@ export function withdrawalConformance(plugin: ChainPlugin, w: WithdrawalConforma
               `a dropped transaction reads as ${verdict.status}${verdict.reason ? `/${verdict.reason}` : ''}`,
             );
           }
+        } finally {
+          await (node.release as () => Promise<void>)();
+        }
+      },
+    }),
+    ...when('expired', {
+      name: 'a transaction that expired unmined is rejected as expired (never confirmed, never left pending)',
+      run: async () => {
+        await (node.hold as () => Promise<void>)();
+        try {
+          const { prepared, signed } = await send([{ to: w.recipients[0], amount: w.amount }], { settle: false });
+          await (node.expire as NonNullable<ConformanceNode['expire']>)(signed.txHash);
+          const verdict = await v().verify(prepared, signed.txHash, reader);
+          assert.deepEqual([verdict.status, verdict.reason], ['rejected', 'expired'], 'an expired transaction');
         } finally {
           await (node.release as () => Promise<void>)();
         }

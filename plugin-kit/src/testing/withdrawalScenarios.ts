@@ -27,6 +27,8 @@ export interface ConformanceNode {
   release?(): Promise<void>;
   /** `dropped`: the node forgets a transaction it holds unmined (`hold` first). */
   drop?(txHash: string): Promise<void>;
+  /** `expired`: the node forgets a transaction it holds unmined and its chain moves past the transaction's expiry (`hold` first). */
+  expire?(txHash: string): Promise<void>;
 }
 
 export interface WithdrawalConformance {

@@ -20,8 +20,13 @@ function eventsOf(records: Vec<EventRecord>, index: number): EventRecord[] {
   return records.filter((r) => r.phase.isApplyExtrinsic && r.phase.asApplyExtrinsic.toNumber() === index);
 }
 
-/** The transfer event of the intent within the extrinsic's events, exactly. */
-function paysIntent(events: EventRecord[], p: PolkadotPayload): boolean {
+/**
+ * The transfer event of the intent within the extrinsic's events, exactly: of the intent's asset
+ * (a payload built for another asset, e.g. DOT for a USDT withdrawal, pays nothing of it).
+ */
+function paysIntent(events: EventRecord[], p: PolkadotPayload, asset: UnsignedWithdrawal['intent']['asset']): boolean {
+  if (asset.contractAddress === null ? p.kind !== 'native' : p.kind !== 'asset' || String(p.assetId) !== asset.contractAddress)
+    return false;
   const destKey = u8aToHex(accountIdOf(p.dest) as Uint8Array);
   return events.some((r) => {
     const { section, method, data } = r.event;
@@ -77,7 +82,7 @@ export async function verifyPolkadotWithdrawal(
         : { status: 'pending', confirmations, blockNumber: n };
     // Successful but paying something else: not this intent. Pending like every chain (contract
     // `verify`): the reservation stays, and rejecting would release funds that moved.
-    if (!paysIntent(events, p)) return { status: 'pending', confirmations: 0, blockNumber: n };
+    if (!paysIntent(events, p, unsigned.intent.asset)) return { status: 'pending', confirmations: 0, blockNumber: n };
     return final ? { status: 'confirmed', confirmations, fee, blockNumber: n } : { status: 'pending', confirmations, blockNumber: n };
   }
   if (finalized >= BigInt(p.lastValidBlock))

@@ -1,4 +1,4 @@
-import { Address, Cell, type Transaction, loadTransaction } from '@ton/core';
+import { Address, Cell, type Message, type Transaction, loadTransaction } from '@ton/core';
 import type { UnsignedWithdrawal, WithdrawalVerdict } from '@walletd/plugin-kit';
 import { OP_EXCESSES } from './detect';
 import { type TonPayload, VALID_FOR_SECONDS, VALID_UNTIL_SKEW_SECONDS, inMessageHash, payloadOf } from './payload';
@@ -35,7 +35,13 @@ export async function verifyTonWithdrawal(unsigned: UnsignedWithdrawal, txHash: 
   // Follow the message: the destination's transaction that received it.
   const next = await receivedBy(reader, out.info.dest, source, out.info.createdLt);
   if (!next) return { status: 'pending', confirmations: 0 };
-  if (bounced(next)) return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain', ...onChain };
+  if (bounced(next)) {
+    // The value comes back less what the bounce cost, in a transaction of the wallet's own: both are fee.
+    const back = await returnedTo(reader, source, found.lt, out.info.dest, (m) => m.info.type === 'internal' && m.info.bounced);
+    if (back === null) return { status: 'pending', confirmations: 0 };
+    fee += out.info.value.coins - back.value + back.fees;
+    return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain', ...onChain };
+  }
   if (p.jetton) {
     // Our jetton wallet sent internal_transfer to the recipient's; the excess comes back to the wallet.
     const hop = [...next.outMessages.values()].find((m) => m.info.type === 'internal');
@@ -43,7 +49,10 @@ export async function verifyTonWithdrawal(unsigned: UnsignedWithdrawal, txHash: 
     const credited = await receivedBy(reader, hop.info.dest, out.info.dest, hop.info.createdLt);
     if (!credited) return { status: 'pending', confirmations: 0 };
     if (bounced(credited)) return { status: 'rejected', confirmations: 1, fee, blockNumber, reason: 'failed_on_chain', ...onChain };
-    const excess = await excessReturned(reader, source, found.lt, hop.info.dest);
+    const excess = await returnedTo(reader, source, found.lt, hop.info.dest, (m) => {
+      const body = m.body.beginParse();
+      return body.remainingBits >= 32 && body.loadUint(32) === OP_EXCESSES;
+    });
     if (excess === null) return { status: 'pending', confirmations: 0 };
     // What the wallet lost beyond its own transaction: the attached TON the jetton wallets kept, and
     // the gas of taking the excess back.
@@ -116,24 +125,24 @@ async function receivedBy(reader: TonReader, account: Address, from: Address, cr
 }
 
 /**
- * The `excesses` the wallet received after its jetton send from the recipient's jetton wallet (the
- * first one: another withdrawal's, or anyone's, is not this one's), and that transaction's fees;
- * null while it has not arrived.
+ * The first message `wallet` received from `sender` after `afterLt` that `isIt` accepts (the
+ * `excesses` of a jetton send, or a bounced payment coming back; another withdrawal's, or anyone's,
+ * is not this one's), with the fees of the transaction that took it; null while it has not arrived.
  */
-async function excessReturned(
+async function returnedTo(
   reader: TonReader,
   wallet: Address,
   afterLt: bigint,
   sender: Address,
+  isIt: (m: Message) => boolean,
 ): Promise<{ value: bigint; fees: bigint } | null> {
   let first: { value: bigint; fees: bigint } | null = null;
   for await (const { tx } of history(reader, wallet)) {
     if (tx.lt <= afterLt) break;
     const m = tx.inMessage;
     if (m?.info.type !== 'internal' || !m.info.src.equals(sender)) continue;
-    const body = m.body.beginParse();
     // Newest first: the last match read is the first to arrive.
-    if (body.remainingBits >= 32 && body.loadUint(32) === OP_EXCESSES) first = { value: m.info.value.coins, fees: tx.totalFees.coins };
+    if (isIt(m)) first = { value: m.info.value.coins, fees: tx.totalFees.coins };
   }
   return first;
 }

@@ -1,7 +1,20 @@
 import { createEvmPlugin } from '@walletd/plugin-evm';
 import type { ChainPlugin } from '@walletd/plugin-kit';
-import { pluginConformance, runConformance, withdrawalConformance } from '@walletd/plugin-kit/testing';
+import {
+  type ConformanceSubject,
+  type WithdrawalConformance,
+  pluginConformance,
+  runConformance,
+  withdrawalConformance,
+} from '@walletd/plugin-kit/testing';
 import { evmSubject, evmWithdrawals } from './evmScenario';
+import { REAL } from './mutants/families';
+import { polkadotSubject } from './polkadotScenario';
+import { solanaSubject } from './solanaScenario';
+import { tonSubject } from './tonScenario';
+import { tronSubject, tronWithdrawals } from './tronScenario';
+import { utxoSubject } from './utxoScenario';
+import { xrpSubject, xrpWithdrawals } from './xrpScenario';
 
 /**
  * Issue 31 item 6: the public kit must fail a broken plugin. Each mutant is the real EVM plugin with
@@ -64,3 +77,85 @@ test('a plugin whose verify rejects (failed_on_chain) a mined transaction that i
   const failed = (await runConformance(withdrawalConformance(mutant, evmWithdrawals))).filter((r) => !r.passed).map((r) => r.name);
   expect(failed.filter((f) => /not the intent/.test(f))).toHaveLength(1);
 });
+
+/**
+ * The same for the other families: each mutant is a real plugin with one promise broken, run
+ * against its family's scenario (real or recorded data); each must fail the check that names it.
+ */
+const families: Record<keyof typeof REAL, (p: ChainPlugin) => ConformanceSubject> = {
+  solana: solanaSubject,
+  tron: tronSubject,
+  xrp: xrpSubject,
+  ton: tonSubject,
+  utxo: utxoSubject,
+  polkadot: polkadotSubject,
+};
+const failedIn = async (family: keyof typeof REAL, plugin: ChainPlugin) =>
+  (await runConformance(pluginConformance(families[family](plugin)))).filter((r) => !r.passed);
+const mutantOf = (family: keyof typeof REAL, file: string): ChainPlugin => ({
+  ...REAL[family],
+  detectModule: require.resolve(`./mutants/${file}`),
+});
+
+test.each(Object.keys(families) as (keyof typeof REAL)[])('the real %s plugin passes every deposit check', async (family) => {
+  expect(await failedIn(family, REAL[family])).toEqual([]);
+});
+
+test.each([
+  [
+    'solana',
+    'credits failed transactions (meta.err ignored)',
+    mutantOf('solana', 'solanaCreditsFailed'),
+    /2qfNzGs1 as if it had failed.*detect finds exactly/,
+  ],
+  ['tron', 'credits reverted TRC-20 calls', mutantOf('tron', 'tronCreditsReverted'), /reverted.*detect finds exactly/],
+  [
+    'tron',
+    'confirms at depth 0',
+    {
+      ...REAL.tron,
+      confirm: ({ pending }) =>
+        pending.filter((p) => p.blockNumber !== null).map((p) => ({ id: p.id, status: 'confirmed', confirmations: 0 })),
+    },
+    /nothing is confirmed early/,
+  ],
+  ['xrp', 'credits failed (tec) payments', mutantOf('xrp', 'xrpCreditsFailed'), /as if it had failed.*detect finds exactly/],
+  ['ton', 'drops the text comment', mutantOf('ton', 'tonDropsComment'), /invoice 77.*detect finds exactly/],
+  [
+    'utxo',
+    'reports the parent hash in wire byte order',
+    mutantOf('utxo', 'utxoParentNotReversed'),
+    /number, hash and parent exactly|link to the ancestor/,
+  ],
+  [
+    'polkadot',
+    'reads amounts through a double',
+    mutantOf('polkadot', 'polkadotAmountsAsDoubles'),
+    /2\^53 \+ 1 planck.*detect finds exactly/,
+  ],
+] as [keyof typeof REAL, string, ChainPlugin, RegExp][])(
+  'a %s plugin that %s fails the kit, in the check that names it',
+  async (family, _what, mutant, check) => {
+    const failed = await failedIn(family, mutant);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.map((f) => f.name).filter((n) => check.test(n)).length).toBeGreaterThan(0);
+  },
+);
+
+const confirmsAnything = (plugin: ChainPlugin): ChainPlugin => {
+  const verbs = plugin.withdrawals as NonNullable<ChainPlugin['withdrawals']>;
+  return { ...plugin, withdrawals: { ...verbs, verify: async () => ({ status: 'confirmed', confirmations: 1 }) } };
+};
+test.each([
+  ['tron', REAL.tron, tronWithdrawals('devnet'), [/not the intent/, /no matching transfer/, /is pending/, /expired unmined/]],
+  ['xrp', REAL.xrp, xrpWithdrawals, [/not the intent/, /no matching transfer/, /failed_on_chain/, /expired unmined/]],
+] as [string, ChainPlugin, WithdrawalConformance, RegExp[]][])(
+  'a %s plugin whose verify answers confirmed for anything fails the withdrawal checks; the real one passes them',
+  async (_family, plugin, w, checks) => {
+    expect((await runConformance(withdrawalConformance(plugin, w))).filter((r) => !r.passed)).toEqual([]);
+    const failed = (await runConformance(withdrawalConformance(confirmsAnything(plugin), w))).filter((r) => !r.passed).map((r) => r.name);
+    for (const check of checks) {
+      expect({ check: String(check), caught: failed.some((f) => check.test(f)) }).toEqual({ check: String(check), caught: true });
+    }
+  },
+);

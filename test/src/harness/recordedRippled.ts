@@ -230,6 +230,11 @@ export class RecordedRippled {
     this.replays.set(command, [...(this.replays.get(command) ?? []), response]);
   }
 
+  /** Forget an open (not yet closed) transaction, as a node whose queue evicts it; the fee it claimed stays claimed. */
+  forget(hash: string): void {
+    this.open = this.open.filter((e) => e.tx.hash !== hash);
+  }
+
   /** Seal the open transactions into the next ledger; validated unless `validate: false`. */
   close(options: { validate?: boolean } = {}): number {
     const parent = this.ledgers.get(this.closed) as Ledger;
