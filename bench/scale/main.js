@@ -12,7 +12,7 @@ const { mkdtempSync, rmSync } = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const { join } = require('node:path');
-const { createDb, createLogger, migrateLatest, startEmbeddedPostgres } = require('@walletd/core');
+const { createDb, createLogger, ensureMonthPartitions, migrateLatest, startEmbeddedPostgres } = require('@walletd/core');
 const { createCompany, loadPlugins } = require('@walletd/server');
 const { seedHistory, seedHistoryScope, historyTime } = require('../../test/src/harness/historySeed');
 const { claimBetweenVacuums } = require('./claimBetweenVacuums');
@@ -73,6 +73,8 @@ async function main() {
     await migrateLatest(db);
     const company = await createCompany(db, { name: 'Scale', plan: 'paid' });
     const scope = await seedHistoryScope(db, { companyId: company.id });
+    // The seeded history starts in January 2025: its months, as the migration of a database that old makes them.
+    for (const table of ['transfers', 'events']) await ensureMonthPartitions(db, table, { from: new Date('2025-01-01') });
     // Core lists no chains (issue 31): the native asset as the shipped plugin declares it.
     const asset = loadPlugins().chainTable().nativeAsset('ethereum', 'devnet');
     let from = 0;

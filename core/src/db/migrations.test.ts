@@ -33,7 +33,7 @@ describe('migrations', () => {
         '023_delivery_retention',
         '024_reconciliation',
         '025_sweep_rules',
-        '027_working_tables',
+        '027_retention',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -22,7 +22,7 @@ import * as m020HistoryIndexes from './020_history_indexes';
 import * as m023DeliveryRetention from './023_delivery_retention';
 import * as m024Reconciliation from './024_reconciliation';
 import * as m025SweepRules from './025_sweep_rules';
-import * as m027WorkingTables from './027_working_tables';
+import * as m027Retention from './027_retention';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -52,7 +52,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '023_delivery_retention': m023DeliveryRetention,
   '024_reconciliation': m024Reconciliation,
   '025_sweep_rules': m025SweepRules,
-  '027_working_tables': m027WorkingTables,
+  '027_retention': m027Retention,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
