@@ -1,5 +1,5 @@
 import type { Logger } from '@walletd/core';
-import { createTestDatabase, seedCompany, type TestDatabase } from '@walletd/test-harness';
+import { createTestDatabase, seedCompany, seedWatchedAddress, type TestDatabase } from '@walletd/test-harness';
 import { maintainPartitions } from './partitionMaintenance';
 
 /**
@@ -39,4 +39,45 @@ it('creates the current month and the next three of both tables, and reports a m
   expect(later).toContain('transfers_y2031m10');
   expect(errors).toEqual([expect.objectContaining({ partition: 'events_y2031m10' })]);
   expect(await months('events')).toContain('events_y2032m01');
+
+  // README's way out, for both tables: the month made by hand, its rows moved out of the default
+  // (a transfer keeps its exactly-once key), then the maintenance has nothing left to report.
+  const walletId = await seedWatchedAddress(t.db, s.companyId, '0x00000000000000000000000000000000000000c1');
+  const transfer = {
+    company_id: s.companyId,
+    wallet_id: walletId,
+    chain: 'ethereum',
+    network: 'devnet',
+    tx_hash: '0xt',
+    tx_key: '0xt',
+    event_index: 0,
+    direction: 'incoming',
+    event_type: 'native_transfer',
+    asset_key: 'ethereum:devnet:native',
+    amount: '1',
+    to_address: '0xc1',
+    status: 'confirmed',
+  };
+  await t.db('transfers').insert({ ...transfer, created_at: '2032-03-02T00:00:00Z' });
+  for (const [table, month, from, to] of [
+    ['events', '2031m10', '2031-10-01Z', '2031-11-01Z'],
+    ['transfers', '2032m03', '2032-03-01Z', '2032-04-01Z'],
+  ]) {
+    const where = `created_at >= '${from}' and created_at < '${to}'`;
+    await t.db.transaction(async (trx) => {
+      await trx.raw(`alter table ${table} detach partition ${table}_default`);
+      await trx.raw(`create table ${table}_y${month} partition of ${table} for values from ('${from}') to ('${to}')`);
+      await trx.raw(`insert into ${table} select * from ${table}_default where ${where}`);
+      await trx.raw(`delete from ${table}_default where ${where}`);
+      await trx.raw(`alter table ${table} attach partition ${table}_default default`);
+    });
+  }
+  const [{ part: moved }] = (await t.db.raw(`select tableoid::regclass::text as part from events where id = ?`, [event.id])).rows;
+  expect(moved).toBe('events_y2031m10');
+  const kept = await t.db('transfers').where({ tx_key: '0xt' }).select('id', t.db.raw('tableoid::regclass::text as part'));
+  expect(kept).toEqual([expect.objectContaining({ part: 'transfers_y2032m03' })]);
+  await expect(t.db('transfers').insert(transfer)).rejects.toMatchObject({ code: '23505' });
+  errors.length = 0;
+  await maintainPartitions(t.db, logger, new Date('2031-10-04T00:00:00Z'));
+  expect(errors).toEqual([]);
 });
