@@ -8,3 +8,4 @@ export { runPrepared, type PreparedStatement } from './prepared';
 export * from './diskFull';
 export * from './freeSpaceFloor';
 export * from './superviseEmbeddedPostgres';
+export * from './monthlyPartitions';

@@ -34,6 +34,7 @@ describe('migrations', () => {
         '024_reconciliation',
         '025_sweep_rules',
         '026_balance_ledger',
+        '027_retention',
         '028_search_indexes',
         '029_gas_station',
       ]);

@@ -21,7 +21,8 @@ export interface Announced {
 /**
  * Both insert paths in one statement: every transfer of one or several consecutive blocks (or of
  * a mempool snapshot) to a company address, unique by (chain, network, tx key, event index), so exactly once however
- * often a block is read. Returns what is to be announced (`deposit.detected`), in input order:
+ * often a block is read. The key lives in `transfer_keys` (transfers are partitioned by month, migration 027; its
+ * trigger refuses a second row for a key), locked here before the write. Returns what is to be announced (`deposit.detected`), in input order:
  * - from a block: a new row; a row seen again (a rescan, a re-inclusion after a reorg, a mempool
  *   deposit now mined) is re-attached to the block and announces nothing, unless a reorg or the
  *   mempool had retracted it, in which case it is pending again and announced again; seen again
@@ -64,37 +65,61 @@ export async function insertTransfers(
   }
   if (rows.length === 0) return [];
   const inBlock = from === 'blocks';
+  // The known ones among them, locked: no other writer changes these transfers' identity until
+  // this transaction ends, and the write below (a later statement, a later snapshot) sees them.
+  const { rows: known } = await trx.raw(
+    `select k.tx_key, k.event_index, k.transfer_id::text as transfer_id, k.created_at::text as created_at
+       from transfer_keys k join unnest(?::text[], ?::int[]) as i(tx_key, event_index) using (tx_key, event_index)
+      where k.chain = ? and k.network = ?
+      order by k.tx_key, k.event_index
+      for update of k`,
+    [rows.map((r) => r.t.txKey ?? r.t.txHash), rows.map((r) => r.t.eventIndex), k.chain, k.network],
+  );
+  const keyed = new Map(
+    // created_at as text: a JS Date would drop its microseconds and match no row.
+    (known as { tx_key: string; event_index: number; transfer_id: string; created_at: string }[]).map((r) => [
+      `${r.tx_key}:${r.event_index}`,
+      r,
+    ]),
+  );
   // The identity must determine the transfer: one seen again with other content is another transfer.
   if (inBlock) await retractChanged(trx, k, rows, assets);
   // Content is taken from what was seen: the same as stored, or a row retracted (by a reorg, or just
-  // above) that is now this transfer and announced as such.
-  const onConflict = inBlock
-    ? `do update
-         set block_number = excluded.block_number, block_hash = excluded.block_hash, log_index = excluded.log_index,
-             company_id = excluded.company_id, wallet_id = excluded.wallet_id, address_id = excluded.address_id, tx_hash = excluded.tx_hash,
-             event_type = excluded.event_type, asset_key = excluded.asset_key, amount = excluded.amount,
-             from_address = excluded.from_address, to_address = excluded.to_address, extra = excluded.extra,
-             status = 'pending', reason = null, confirmations = excluded.confirmations, seen_in_block = true, updated_at = now()
-         where transfers.status = 'pending' or (transfers.status = 'rejected' and transfers.reason in ('reorg', 'mempool_dropped'))`
-    : 'do nothing';
+  // above) that is now this transfer and announced as such. A known transfer is re-attached from a
+  // block only while pending, or retracted by a reorg or the mempool; from the mempool, never.
+  const reattach = inBlock
+    ? `, reattached as (
+       update transfers t
+          set block_number = i.block_number, block_hash = i.block_hash, log_index = i.log_index,
+              company_id = i.company_id, wallet_id = i.wallet_id, address_id = i.address_id, tx_hash = i.tx_hash,
+              event_type = i.event_type, asset_key = i.asset_key, amount = i.amount,
+              from_address = i.from_address, to_address = i.to_address, extra = i.extra,
+              status = 'pending', reason = null, confirmations = i.confirmations, seen_in_block = true, updated_at = now()
+         from input i
+        where i.transfer_id is not null and t.id = i.transfer_id and t.created_at = i.key_created_at
+          and (t.status = 'pending' or (t.status = 'rejected' and t.reason in ('reorg', 'mempool_dropped')))
+       returning t.*, false as inserted
+     )`
+    : ', reattached as (select t.*, false as inserted from transfers t where false)';
   const { rows: out } = await trx.raw(
     `with input as (
        select * from unnest(?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::int[], ?::int[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::text[], ?::jsonb[],
-                            ?::bigint[], ?::text[], ?::int[])
+                            ?::bigint[], ?::text[], ?::int[], ?::bigint[], ?::timestamptz[])
          with ordinality as i(company_id, wallet_id, address_id, tx_hash, tx_key, event_index, log_index, event_type, asset_key, amount, from_address, to_address, extra,
-                              block_number, block_hash, confirmations, ord)
+                              block_number, block_hash, confirmations, transfer_id, key_created_at, ord)
      ), retracted as (
        select t.tx_key, t.event_index from transfers t
-       join input i on i.tx_key = t.tx_key and i.event_index = t.event_index
-       where t.chain = ? and t.network = ? and t.status = 'rejected' and t.reason in ('reorg', 'mempool_dropped')
-     ), written as (
+       join input i on i.transfer_id = t.id and i.key_created_at = t.created_at
+       where t.status = 'rejected' and t.reason in ('reorg', 'mempool_dropped')
+     ), added as (
        insert into transfers (company_id, wallet_id, address_id, chain, network, tx_hash, tx_key, event_index, log_index, direction, event_type,
                               asset_key, amount, from_address, to_address, block_number, block_hash, status, confirmations, seen_in_block, extra)
        select company_id, wallet_id, address_id, ?, ?, tx_hash, tx_key, event_index, log_index, 'incoming', event_type,
               asset_key, amount, from_address, to_address, block_number, block_hash, 'pending', confirmations, ?::boolean, extra
-       from input order by ord
-       on conflict (chain, network, tx_key, event_index) ${onConflict}
-       returning *, (xmax = 0) as inserted
+       from input where transfer_id is null order by ord
+       returning *, true as inserted
+     )${reattach}, written as (
+       select * from added union all select * from reattached
      )
      select w.*, (w.inserted or r.tx_key is not null) as announce
      from written w left join retracted r on r.tx_key = w.tx_key and r.event_index = w.event_index`,
@@ -115,8 +140,8 @@ export async function insertTransfers(
       rows.map((r) => (r.block ? r.block.number.toString() : null)),
       rows.map((r) => (r.block ? r.block.hash : null)),
       rows.map((r) => (r.block ? Math.max(1, r.confirmations) : 0)),
-      k.chain,
-      k.network,
+      rows.map((r) => keyed.get(identity(r.t))?.transfer_id ?? null),
+      rows.map((r) => keyed.get(identity(r.t))?.created_at ?? null),
       k.chain,
       k.network,
       inBlock,

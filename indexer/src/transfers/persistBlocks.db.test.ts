@@ -136,4 +136,16 @@ describe('persistBlocks: a catch-up writes several blocks in one transaction', (
         .select('amount', 'to_address', 'wallet_id', 'status', 'block_hash'),
     ).toEqual([{ amount: '7', to_address: b, wallet_id: wallets.b, status: 'pending', block_hash: '0x6a' }]);
   });
+
+  it('keeps recent_blocks to the reorg window: a working table bounded by the window, not by the chain (issue 32)', async () => {
+    const other = { chain: 'ethereum', network: 'window-test' };
+    const hash = (n: bigint) => `0x${n.toString(16)}`;
+    for (let n = 1000n; n < 1010n; n += 2n) {
+      const pair = [block(n, hash(n - 1n), []), block(n + 1n, hash(n), [])];
+      await persistBlocks(t.db, other, pair, assets, 4, n + 1n);
+    }
+    // The last four heights (1006..1009) only, however many blocks were followed; other chains untouched.
+    expect(await t.db('recent_blocks').where(other).orderBy('height').pluck('height')).toEqual([1006, 1007, 1008, 1009]);
+    expect(Number((await t.db('recent_blocks').where(key).count('* as n').first())?.n)).toBeGreaterThan(0);
+  });
 });

@@ -127,6 +127,31 @@ describe('console sign-in', () => {
     expect((await sign(m.recovery[0] as string)).status).toBe(201);
     expect((await sign(m.recovery[0] as string)).status).toBe(401);
   });
+
+  it('keeps failed sign-ins as a bounded working table: ended pairs go, a pair still locked out stays locked', async () => {
+    const m = await enrolledMember('developer');
+    const b = new Browser(con.url);
+    const fail = (email: string) => b.call('POST', '/console/api/session', { body: { email, password: 'not the password at all' } });
+    const rows = async () => Number((await t.db('member_sign_in_failures').count('* as n').first())?.n);
+    await t.db('member_sign_in_failures').delete(); // earlier tests' pairs
+    // A spray of made-up emails: one row per pair.
+    for (let i = 0; i < 5; i++) expect((await fail(`spray-${i}@example.com`)).status).toBe(401);
+    // The member's pair locked out over two minutes: its window started before the lock.
+    for (let i = 0; i < 3; i++) {
+      expect((await fail(m.email)).status).toBe(401);
+      con.clock.now += 60_000;
+    }
+    expect(await rows()).toBe(6);
+    con.clock.now += 900_000 - 120_000; // every window has ended; the member's lockout runs 60 s more
+    expect((await fail('one-more@example.com')).status).toBe(401);
+    // The sprayed pairs counted for nothing any more and are gone; the lock and the new pair stay.
+    expect(await rows()).toBe(2);
+    const locked = await b.call('POST', '/console/api/session', {
+      body: { email: m.email, password: PASSWORD, code: codeAt(m.secret, con.clock.now) },
+    });
+    expect(locked.status).toBe(429);
+    con.clock.now += 900_000; // the lockout ends for the tests after this one
+  });
 });
 
 describe('console sign-in audit', () => {

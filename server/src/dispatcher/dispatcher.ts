@@ -9,6 +9,7 @@ import { type DeliveryListener, listenForDeliveries } from './deliveryListener';
 import { type AttemptOutcome, type BreakerChange, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
 import { defaultInFlightPerWebhook } from './endpointBreaker';
 import { type Cleaner, HttpSender, type PostResult } from './httpSender';
+import { startPartitionMaintenance } from './partitionMaintenance';
 import { type DeliveryPruner, startDeliveryPruner } from './pruneDeliveries';
 import { MAX_ATTEMPTS, backoffSeconds } from './retryPolicy';
 import { serviceSignature, standardWebhooksHeaders } from './signing';
@@ -146,6 +147,8 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   let listener: DeliveryListener | undefined;
   // Retention of final delivery rows runs beside the claims, on its own schedule (pruneDeliveries.ts).
   let pruner: DeliveryPruner | undefined;
+  // The coming months' partitions of events and transfers (partitionMaintenance.ts).
+  let partitions: { stop(): Promise<void> } | undefined;
   let inFlight = 0;
   // Set by a NOTIFY that arrives while we are busy, so it is not lost: the next claim runs at once.
   let notified = false;
@@ -249,11 +252,13 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       running = true;
       loop = run();
       pruner = startDeliveryPruner(db, settings.deliveryRetentionDays, logger);
+      partitions = startPartitionMaintenance(db, logger);
     },
     async stop() {
       running = false;
       wake?.();
       await pruner?.stop();
+      await partitions?.stop();
       await loop;
       await listener?.close();
       await sender.close();

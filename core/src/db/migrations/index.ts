@@ -23,6 +23,7 @@ import * as m023DeliveryRetention from './023_delivery_retention';
 import * as m024Reconciliation from './024_reconciliation';
 import * as m025SweepRules from './025_sweep_rules';
 import * as m026BalanceLedger from './026_balance_ledger';
+import * as m027Retention from './027_retention';
 import * as m028SearchIndexes from './028_search_indexes';
 import * as m029GasStation from './029_gas_station';
 
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '024_reconciliation': m024Reconciliation,
   '025_sweep_rules': m025SweepRules,
   '026_balance_ledger': m026BalanceLedger,
+  '027_retention': m027Retention,
   '028_search_indexes': m028SearchIndexes,
   '029_gas_station': m029GasStation,
 };
