@@ -45,6 +45,8 @@ function main(argv) {
     ['"walletd-plugin-litecoin"', JSON.stringify(pkg)],
     ['Example walletd chain plugin for litecoin (native segwit)', `walletd chain plugin for ${chain}`],
   ]);
+  // The shrinkwrap names the package too (the dependency tree stays: the new plugin starts from it).
+  edit('npm-shrinkwrap.json', [['"walletd-plugin-litecoin"', JSON.stringify(pkg)]]);
   edit('src/index.ts', [["name: 'walletd-plugin-litecoin'", `name: '${pkg}'`]]);
   edit('src/networks.ts', [
     ["export const CHAIN = 'litecoin';", `export const CHAIN = '${chain}';`],
@@ -55,7 +57,9 @@ function main(argv) {
     [
       `${pkg} in ${out}. Still litecoin's, to rewrite for ${chain} (plugins/README.md, "A plugin from zero"):`,
       '  src/networks.ts        networks, native asset and decimals, confirmations, amount ceiling, capabilities',
-      '  src/encoding/          address forms and key derivation (bech32 and BIP-84 here), the transaction format',
+      "  src/libs.ts            the libraries for your chain's keys, addresses and transactions (no crypto of your own):",
+      '                         package.json dependencies, then npm install and npm shrinkwrap to pin their tree',
+      '  src/encoding/          address forms (bech32 here), the transaction reading glue',
       '  src/network/reader.ts  the node calls (head, fetchBlock, blockHash, getBalance, unspent coins)',
       '  src/logic/             detect, confirm, build, sign, checkSigned, broadcast, verify: one verb per file',
       '  README.md              what the plugin serves and what it does not',

@@ -17,7 +17,7 @@ export type { LitecoinPayload } from './logic/payload';
 /**
  * walletd loads a chain plugin by package name and calls `createPlugin()` (the `plugins` list of
  * its config). Everything here comes from `@walletd/plugin-kit` (a peer dependency: the one copy
- * walletd itself loads) and node's own crypto: no other package.
+ * walletd itself loads) and the bitcoinjs family (`src/libs.ts`): no crypto of its own.
  */
 export function createPlugin(): ChainPlugin<LitecoinReader> {
   return {

@@ -1,4 +1,5 @@
 import { BaseError, type ChainDefinition } from '@walletd/plugin-kit';
+import type { Network } from './libs';
 
 /** The chain's name as walletd shows it (`CHAIN_NAME`): no list in walletd has it, this plugin declares it. */
 export const CHAIN = 'litecoin';
@@ -8,12 +9,36 @@ export interface LitecoinNetwork {
   hrp: string;
   /** SLIP-44 coin type in the BIP-84 path: 2 on mainnet, 1 (every coin's test value) elsewhere. */
   coinType: number;
+  /** The network as bitcoinjs-lib takes it (Litecoin Core's chainparams.cpp). */
+  params: Network;
 }
 
+const MESSAGE_PREFIX = '\x19Litecoin Signed Message:\n';
+// Only `bech32` is used (native segwit); the rest completes the network for bitcoinjs-lib.
+const test = (hrp: string): Network => ({
+  messagePrefix: MESSAGE_PREFIX,
+  bech32: hrp,
+  bip32: { public: 0x043587cf, private: 0x04358394 },
+  pubKeyHash: 0x6f,
+  scriptHash: 0x3a,
+  wif: 0xef,
+});
+
 export const NETWORKS: Record<string, LitecoinNetwork> = {
-  mainnet: { hrp: 'ltc', coinType: 2 },
-  testnet: { hrp: 'tltc', coinType: 1 },
-  regtest: { hrp: 'rltc', coinType: 1 },
+  mainnet: {
+    hrp: 'ltc',
+    coinType: 2,
+    params: {
+      messagePrefix: MESSAGE_PREFIX,
+      bech32: 'ltc',
+      bip32: { public: 0x0488b21e, private: 0x0488ade4 },
+      pubKeyHash: 0x30,
+      scriptHash: 0x32,
+      wif: 0xb0,
+    },
+  },
+  testnet: { hrp: 'tltc', coinType: 1, params: test('tltc') },
+  regtest: { hrp: 'rltc', coinType: 1, params: test('rltc') },
 };
 
 /** 84 million LTC, the supply cap, in litoshis: no one transfer can carry more. */

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { type AssetRef, type ChainPlugin, fromBaseUnits, openWalletSecret, toBaseUnits } from '@walletd/plugin-kit';
 import {
   type ConformanceBlock,
@@ -83,6 +84,10 @@ describeWithLitecoind(
     it('is a packed tarball installed by its package name, declaring a chain of its own', () => {
       expect(installed.tarball).toBe('walletd-plugin-litecoin-0.1.0.tgz');
       expect(require.resolve('walletd-plugin-litecoin', { paths: [installed.dir] })).toContain(installed.nodePath);
+      // Its libraries came with it (the tree of its npm-shrinkwrap.json), not from this checkout.
+      const own = join(installed.nodePath, 'walletd-plugin-litecoin');
+      for (const lib of ['bitcoinjs-lib', 'bip32', 'tiny-secp256k1'])
+        expect(require.resolve(lib, { paths: [own] })).toContain(join(own, 'node_modules', lib));
       expect(plugin.chains.map((c) => [c.chain, c.networks.map((n) => n.network)])).toEqual([
         ['litecoin', ['mainnet', 'testnet', 'regtest']],
       ]);
@@ -159,7 +164,7 @@ describeWithLitecoind(
             'failed-transaction': `${utxo}: a transaction is valid or never mined; no included transaction fails`,
             'unlisted-token': `${utxo}: litecoin has no tokens`,
             'look-alike-token': `${utxo}: litecoin has no tokens`,
-            'amount-above-2^53': 'regtest cannot fund 90 million LTC; amounts are read as 8-byte integers into bigint (encoding/bytes.ts)',
+            'amount-above-2^53': 'regtest cannot fund 90 million LTC; bitcoinjs-lib reads amounts as 8-byte integers into bigint',
             from: `${utxo}: an output names no sender (inputs are previous outputs, not read by detect)`,
             memo: 'litecoin transfers carry no memo',
             'destination-tag': 'litecoin has no destination tags',

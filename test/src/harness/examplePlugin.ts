@@ -5,6 +5,25 @@ import { join } from 'node:path';
 
 const REPO = join(__dirname, '..', '..', '..');
 
+type LockEntry = Record<string, unknown>;
+
+/** The install folder's package-lock: the plugin from `spec`, its shrinkwrapped tree under it. */
+function installLock(source: string, name: string, spec: string) {
+  const shrinkwrap = JSON.parse(readFileSync(join(source, 'npm-shrinkwrap.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const { '': root, ...tree } = shrinkwrap.packages;
+  const at = `node_modules/${name}`;
+  return {
+    name: 'walletd-install',
+    lockfileVersion: 3,
+    requires: true,
+    packages: {
+      '': { name: 'walletd-install', dependencies: { [name]: spec } },
+      [at]: { ...root, name: undefined, resolved: spec },
+      ...Object.fromEntries(Object.entries(tree).map(([path, entry]) => [`${at}/${path}`, entry])),
+    },
+  };
+}
+
 export interface InstalledPlugin {
   /** The walletd-like install folder: `<dir>/node_modules/<package>`. */
   dir: string;
@@ -28,10 +47,22 @@ function npm(args: string[], cwd: string): string {
 
 /**
  * An example plugin as a chain team ships it: `npm pack` in `examples/<name>` (its `prepack`
- * builds it with its own tsconfig), then `npm install --offline` of the tarball into a fresh folder
- * standing for a walletd install. The kit is a peer dependency: in a real install it is walletd's
- * own `@walletd/plugin-kit` beside the plugin; here that is this checkout's kit, linked in (one
- * copy of the contract and of `BaseError` for walletd and the plugin). Nothing reaches a registry.
+ * builds it with its own tsconfig), then installed from the tarball into a fresh folder standing
+ * for a walletd install, offline: nothing reaches a registry.
+ *
+ * Why `npm ci --offline` over a lock written here, not `npm install --offline <tarball>`: npm
+ * resolves a tarball's dependencies from the registry's full metadata documents, which the root
+ * `npm ci` never fetches (it reads the abbreviated ones), so in a fresh clone that install fails
+ * with ENOTCACHED; and it would pick the newest version in each transitive range, maybe one the
+ * cache never held. (A registry install honours the `npm-shrinkwrap.json` the example ships; a
+ * tarball install does not read it.) The lock written here is the one an online
+ * `npm install <tarball>` gives: the plugin, and under it the tree of its `npm-shrinkwrap.json`
+ * (the root package-lock's versions, `test/scripts/example-shrinkwrap.js`), whose tarballs and
+ * abbreviated metadata the root `npm ci` put in the npm cache.
+ *
+ * The kit is a peer dependency: in a real install it is walletd's own `@walletd/plugin-kit`
+ * beside the plugin; here that is this checkout's kit, linked in (one copy of the contract and of
+ * `BaseError` for walletd and the plugin).
  */
 export function packAndInstallExample(name: string): InstalledPlugin {
   const source = join(REPO, 'examples', name);
@@ -41,8 +72,10 @@ export function packAndInstallExample(name: string): InstalledPlugin {
   const out = npm(['pack', '--json', '--pack-destination', dir], source);
   const packed = JSON.parse(out.slice(out.search(/^\[/m))) as { filename: string }[];
   const tarball = (packed[0] as { filename: string }).filename;
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'walletd-install', private: true }));
-  npm(['install', '--offline', '--no-audit', '--no-fund', '--legacy-peer-deps', `./${tarball}`], dir);
+  const spec = `file:${tarball}`;
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'walletd-install', private: true, dependencies: { [pkg.name]: spec } }));
+  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(installLock(source, pkg.name, spec)));
+  npm(['ci', '--offline', '--no-audit', '--no-fund', '--legacy-peer-deps'], dir);
   mkdirSync(join(dir, 'node_modules', '@walletd'), { recursive: true });
   symlinkSync(join(REPO, 'plugin-kit'), join(dir, 'node_modules', '@walletd', 'plugin-kit'), 'dir');
   const nodePath = join(dir, 'node_modules');

@@ -1,16 +1,26 @@
 import { BaseError } from '@walletd/plugin-kit';
+import { bitcoin } from '../libs';
 import { networkOf } from '../networks';
-import { decodeSegwitV0, encodeSegwitV0 } from './bech32';
 
 const SCRIPT_HEX = /^00(14[0-9a-f]{40}|20[0-9a-f]{64})$/;
 
-/** The output script of a version-0 witness program: OP_0 <20 or 32 bytes>. */
-export const scriptOfProgram = (program: Uint8Array): Buffer => Buffer.concat([Buffer.from([0, program.length]), program]);
-
-/** The address's output script, hex; null when it is not a native segwit address of the network. */
+/**
+ * The address's output script, hex; null when it is not a native segwit (version 0, bech32)
+ * address of the network. bitcoinjs-lib decodes it (checksum, case, padding, bech32 against
+ * bech32m); legacy `L…`/`M…` and taproot forms are refused here rather than half supported.
+ */
 export function scriptHexOf(chain: string, network: string, address: string): string | null {
-  const program = decodeSegwitV0(networkOf(chain, network).hrp, address);
-  return program ? scriptOfProgram(program).toString('hex') : null;
+  const { hrp } = networkOf(chain, network);
+  let decoded: { version: number; prefix: string; data: Uint8Array };
+  try {
+    decoded = bitcoin.address.fromBech32(address);
+  } catch {
+    return null;
+  }
+  if (decoded.prefix !== hrp || decoded.version !== 0) return null;
+  const { data: hash } = decoded;
+  const pay = hash.length === 20 ? bitcoin.payments.p2wpkh({ hash }) : hash.length === 32 ? bitcoin.payments.p2wsh({ hash }) : undefined;
+  return pay?.output ? Buffer.from(pay.output).toString('hex') : null;
 }
 
 /**
@@ -32,7 +42,7 @@ export function matchKeyOf(chain: string, network: string, address: string): str
 export function addressOfScript(chain: string, network: string, script: Uint8Array): string | undefined {
   if (script.length !== 22 && script.length !== 34) return undefined;
   if (script[0] !== 0 || script[1] !== script.length - 2) return undefined;
-  return encodeSegwitV0(networkOf(chain, network).hrp, script.subarray(2));
+  return bitcoin.address.toBech32(script.subarray(2), 0, networkOf(chain, network).hrp);
 }
 
 export function formatAddressOf(chain: string, network: string, address: string): string {

@@ -1,7 +1,9 @@
 import { BaseError, type BuildContext, type UnsignedWithdrawal, type WithdrawalIntent, toBaseUnits } from '@walletd/plugin-kit';
 import { matchKeyOf } from '../encoding/address';
+import { bitcoin } from '../libs';
 import type { LitecoinReader, Unspent } from '../network/reader';
-import { type LitecoinPayload, payloadOf } from './payload';
+import { networkOf } from '../networks';
+import { type LitecoinPayload, SEQUENCE, payloadOf } from './payload';
 
 /** The smallest output this plugin makes; less is refused (or, as change, given to the fee): nodes do not relay dust. */
 export const DUST_LIMIT = 10_000n;
@@ -76,7 +78,17 @@ export async function build(intent: WithdrawalIntent, reader: LitecoinReader, co
   } else {
     fee = have - want; // dust change goes to the miners
   }
+  const psbt = new bitcoin.Psbt({ network: networkOf(chain, network).params });
+  for (const c of chosen)
+    psbt.addInput({
+      hash: c.txid,
+      index: c.vout,
+      sequence: SEQUENCE,
+      witnessUtxo: { script: Buffer.from(c.script, 'hex'), value: c.value },
+    });
+  for (const o of outputs) psbt.addOutput({ script: Buffer.from(o.script, 'hex'), value: BigInt(o.value) });
   const payload: LitecoinPayload = {
+    psbt: psbt.toBase64(),
     inputs: chosen.map((c) => ({
       txid: c.txid,
       vout: c.vout,

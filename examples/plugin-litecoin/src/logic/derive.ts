@@ -1,8 +1,6 @@
 import type { DerivedAddress, WalletSecret } from '@walletd/plugin-kit';
-import { encodeSegwitV0 } from '../encoding/bech32';
-import { scriptOfProgram } from '../encoding/address';
-import { hash160 } from '../encoding/hash';
-import { derivePrivateKey, publicKeyOf } from '../encoding/secp256k1';
+import { addressOfScript } from '../encoding/address';
+import { bip32, bitcoin } from '../libs';
 import { networkOf } from '../networks';
 
 /** Receive addresses are branch 0, change branch 1 (BIP-44's internal chain). */
@@ -11,27 +9,32 @@ export type Branch = 0 | 1;
 /** BIP-84 (native segwit, P2WPKH): `m/84'/<coin>'/0'/<branch>/<index>`, as Electrum-LTC and Ledger restore it. */
 export const pathOf = (coinType: number, branch: Branch, index: number): string => `m/84'/${coinType}'/0'/${branch}/${index}`;
 
-/** The private key at a branch and index; the caller zeroes it after use. */
-export function privateKeyAt(chain: string, network: string, secret: WalletSecret, branch: Branch, index: number): Buffer {
+/** A BIP-32 key (bip32 over tiny-secp256k1): it signs PSBT inputs itself. */
+export type KeyNode = ReturnType<ReturnType<typeof bip32>['fromSeed']>;
+
+/** The key at a branch and index. The seed copy is zeroed here; the key lives inside the library's object. */
+export function keyAt(chain: string, network: string, secret: WalletSecret, branch: Branch, index: number): KeyNode {
+  const net = networkOf(chain, network);
   const seed = secret.seed();
   try {
-    return derivePrivateKey(seed, pathOf(networkOf(chain, network).coinType, branch, index));
+    return bip32()
+      .fromSeed(seed, net.params)
+      .derivePath(pathOf(net.coinType, branch, index));
   } finally {
     seed.fill(0);
   }
 }
 
+/** The P2WPKH output script (hex) of a key: the address's match form. */
+export const scriptOfKey = (key: KeyNode): string =>
+  Buffer.from(bitcoin.payments.p2wpkh({ pubkey: key.publicKey }).output as Uint8Array).toString('hex');
+
 export function deriveAt(chain: string, network: string, secret: WalletSecret, branch: Branch, index: number): DerivedAddress {
   const net = networkOf(chain, network);
-  const key = privateKeyAt(chain, network, secret, branch, index);
-  try {
-    const program = hash160(publicKeyOf(key));
-    return {
-      address: encodeSegwitV0(net.hrp, program),
-      matchKey: scriptOfProgram(program).toString('hex'),
-      path: pathOf(net.coinType, branch, index),
-    };
-  } finally {
-    key.fill(0);
-  }
+  const matchKey = scriptOfKey(keyAt(chain, network, secret, branch, index));
+  return {
+    address: addressOfScript(chain, network, Buffer.from(matchKey, 'hex')) as string,
+    matchKey,
+    path: pathOf(net.coinType, branch, index),
+  };
 }

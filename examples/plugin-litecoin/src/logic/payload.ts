@@ -1,11 +1,14 @@
 import type { UnsignedWithdrawal } from '@walletd/plugin-kit';
-import type { Transaction, TxOutput } from '../encoding/transaction';
 
 /**
  * The unsigned withdrawal, crafted offline from what `build` fetched (the coins and the fee rate):
- * everything `sign` needs without a node. JSON-serialisable: amounts are decimal strings.
+ * a BIP-174 PSBT that `sign` completes without a node (or any PSBT signer: a hardware wallet,
+ * Litecoin Core's `walletprocesspsbt`), and the same coins and outputs spelled out for review.
+ * JSON-serialisable: amounts are decimal strings.
  */
 export interface LitecoinPayload {
+  /** Base64. Each input carries its `witnessUtxo` (script and value): what BIP-143 signs over. */
+  psbt: string;
   inputs: { txid: string; vout: number; script: string; value: string; address: string }[];
   /** Recipients in the intent's order, then the change when there is one. */
   outputs: { script: string; value: string }[];
@@ -19,15 +22,9 @@ export const payloadOf = (unsigned: UnsignedWithdrawal): LitecoinPayload => unsi
 /** BIP-125 opt-in replacement: a stuck withdrawal can be fee-bumped. */
 export const SEQUENCE = 0xfffffffd;
 
-/** The transaction the payload describes, without signatures. */
-export function transactionOf(p: LitecoinPayload): Transaction {
-  return {
-    version: 2,
-    inputs: p.inputs.map((i) => ({ txid: i.txid, vout: i.vout, scriptSig: new Uint8Array(), sequence: SEQUENCE, witness: [] })),
-    outputs: p.outputs.map((o): TxOutput => ({ value: BigInt(o.value), script: Buffer.from(o.script, 'hex') })),
-    locktime: 0,
-  };
-}
+/** A transaction's outpoints in the node's form (txid in display order), as bitcoinjs-lib reads them. */
+export const outpointsOf = (ins: { hash: Uint8Array; index: number }[]): { txid: string; vout: number }[] =>
+  ins.map((i) => ({ txid: Buffer.from(i.hash).reverse().toString('hex'), vout: i.index }));
 
 /** Outpoints as a sorted list, outputs in order: what two transactions must share to pay the same. */
 export const spends = (inputs: { txid: string; vout: number }[]): string =>

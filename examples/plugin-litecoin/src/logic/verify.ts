@@ -1,7 +1,7 @@
 import type { UnsignedWithdrawal, VerifyContext, WithdrawalVerdict } from '@walletd/plugin-kit';
-import { parseTransaction } from '../encoding/transaction';
+import { bitcoin } from '../libs';
 import type { LitecoinReader } from '../network/reader';
-import { pays, payloadOf, spends } from './payload';
+import { outpointsOf, pays, payloadOf, spends } from './payload';
 
 /**
  * The node's view of `txHash` (it runs with `-txindex=1`) judged against the prepared withdrawal:
@@ -31,11 +31,11 @@ export async function verify(
     }
     return { status: 'missing', confirmations: 0 };
   }
-  const tx = parseTransaction(Buffer.from(found.hex, 'hex'));
+  const tx = bitcoin.Transaction.fromHex(found.hex);
   const confirmations = found.confirmations ?? 0;
-  if (confirmations === 0 || spends(tx.inputs) !== spends(p.inputs) || pays(tx.outputs) !== pays(p.outputs))
+  if (confirmations === 0 || spends(outpointsOf(tx.ins)) !== spends(p.inputs) || pays(tx.outs) !== pays(p.outputs))
     return { status: 'pending', confirmations: 0 };
-  const fee = p.inputs.reduce((s, i) => s + BigInt(i.value), 0n) - tx.outputs.reduce((s, o) => s + o.value, 0n);
+  const fee = p.inputs.reduce((s, i) => s + BigInt(i.value), 0n) - tx.outs.reduce((s, o) => s + o.value, 0n);
   const head = await reader.head();
   return { status: 'confirmed', confirmations, fee, blockNumber: head - BigInt(confirmations) + 1n };
 }
