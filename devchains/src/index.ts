@@ -6,4 +6,5 @@ export * from './localChain';
 export * from './localSolana';
 export * from './localTon';
 export * from './localPolkadot';
+export * from './polkadotOutcome';
 export * from './localBitcoin';

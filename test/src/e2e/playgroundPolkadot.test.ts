@@ -5,6 +5,7 @@ import {
   playgroundEvents,
   playgroundExpected,
   playgroundLoop,
+  runWalletdAsync,
   type TestDatabase,
   type TestReceiver,
   type WalletdProcess,
@@ -14,7 +15,7 @@ import {
  * The README's Polkadot playground: `walletd serve` with `devnet.chains: ["polkadot"]` runs chopsticks (the Rococo Asset Hub runtime)
  * as polkadot/localnet; `walletd dev fund --chain polkadot` has //Alice pay ROC and
  * the local USDT (asset 1984) to a deposit address; both deposits are confirmed through the API and at a real receiver, and a withdrawal out is
- * confirmed on the engine's chain.
+ * confirmed on the engine's chain. A funding its block fails is reported as failed.
  */
 describe('the Polkadot playground (walletd serve with devnet.chains polkadot, walletd dev fund)', () => {
   let t: TestDatabase;
@@ -46,6 +47,15 @@ describe('the Polkadot playground (walletd serve with devnet.chains polkadot, wa
     const expected = playgroundExpected('ROC', 'USDT');
     expect(await playgroundEvents(r, expected)).toEqual(expected);
     expect(r.log).toContain('local chain polkadot/localnet running');
+    // A transfer the pool accepts but its block fails (1 planck cannot open an account: under the
+    // existential deposit) is reported as failed, with the runtime's reason, not as funded.
+    const fresh = (await r.api('POST', `/wallets/${r.walletId}/addresses`)).body.address as string;
+    const tooSmall = await runWalletdAsync(
+      ['dev', 'fund', '--config', r.config, '--chain', 'polkadot', '--address', fresh, '--amount', '0.000000000001'],
+      r.env,
+    );
+    expect({ status: tooSmall.status, stdout: tooSmall.stdout }).toEqual({ status: 1, stdout: '' });
+    expect(tooSmall.stderr).toMatch(/failed in block #\d+: balances\.\w+/);
     const { rpcUrl } = JSON.parse(readFileSync(join(r.dataDir, 'devchains', 'polkadot.json'), 'utf8'));
     proc.child.kill('SIGTERM');
     expect(await proc.exited).toBe(0);
