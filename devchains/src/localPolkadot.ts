@@ -1,7 +1,8 @@
 import '@polkadot/api-augment';
 import { ApiPromise, HttpProvider, Keyring } from '@polkadot/api';
 import { startChopsticks } from './chopsticks';
-import type { FundRequest, LocalChain } from './localChain';
+import { rpc } from './devnetRpc';
+import type { FundRequest, LocalChain, LocalChainInfo } from './localChain';
 import { extrinsicOutcome } from './polkadotOutcome';
 
 /** The local asset: id 1984 and 6 decimals, as USDT on the real Asset Hub. */
@@ -71,4 +72,12 @@ export async function fundLocalPolkadot(rpcUrl: string, request: FundRequest): P
   } finally {
     await api.disconnect().catch(() => undefined);
   }
+}
+
+/** `walletd dev fund` on the playground's chain: unreachable says "did not answer" (before polkadot.js would retry). */
+export async function fundPolkadotPlayground(info: LocalChainInfo, request: FundRequest): Promise<string> {
+  await rpc(info.rpcUrl, 'chain_getHeader');
+  return fundLocalPolkadot(info.rpcUrl, request).catch((e: Error) => {
+    throw new Error(`the local ${info.chain} chain refused the funding: ${e.message}`, { cause: e });
+  });
 }
