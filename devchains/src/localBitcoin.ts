@@ -1,17 +1,19 @@
 import { litecoindAvailable, startLitecoind } from './litecoind';
 import type { FundRequest, LocalChain } from './localChain';
 
-export const LITECOIND_MISSING =
-  'devnet.chains has bitcoin, which runs a regtest node: litecoind (Bitcoin Core’s RPC and transaction formats; Debian has no bitcoind package). Install it: apt-get install litecoind';
+export const litecoindMissing = (chain: string) =>
+  `devnet.chains has ${chain}, which runs a regtest node: litecoind (Bitcoin Core’s RPC and transaction formats; Debian has no bitcoind package). Install it: apt-get install litecoind`;
 
 /**
- * Bitcoin on a litecoind regtest node for `walletd serve` (bitcoin/regtest): the node's own
- * process with its datadir at `datadir` (kept across restarts: the chain, the funding wallet and
- * its coins persist), RPC on loopback `port`. Regtest mines nothing by itself: a block is mined
- * whenever the mempool holds a transaction (a withdrawal walletd sent), checked every second.
+ * A bitcoin-family chain on a litecoind regtest node for `walletd serve` (`<chain>/regtest`,
+ * bitcoin's or dogecoin's: each on a node of its own, as one node's chain has one address
+ * format): the node's own process with its datadir at `datadir` (kept across restarts: the
+ * chain, the funding wallet and its coins persist), RPC on loopback `port`. Regtest mines nothing
+ * by itself: a block is mined whenever the mempool holds a transaction (a withdrawal walletd
+ * sent), checked every second.
  */
-export async function startLocalBitcoin(options: { port: number; datadir: string }): Promise<LocalChain> {
-  if (!litecoindAvailable()) throw new Error(LITECOIND_MISSING);
+export async function startLocalRegtest(options: { chain: string; port: number; datadir: string }): Promise<LocalChain> {
+  if (!litecoindAvailable()) throw new Error(litecoindMissing(options.chain));
   const node = await startLitecoind({ datadir: options.datadir, rpcPort: options.port });
   try {
     let mining = false;
@@ -31,7 +33,7 @@ export async function startLocalBitcoin(options: { port: number; datadir: string
     return {
       fresh: node.fresh,
       info: {
-        chain: 'bitcoin',
+        chain: options.chain,
         network: 'regtest',
         rpcUrl: node.url,
         tokens: [],
@@ -67,12 +69,12 @@ export async function regtestRpc<T>(rpcUrl: string, method: string, params: unkn
 }
 
 /**
- * `walletd dev fund` on the local bitcoin chain: the node's wallet pays `request.address` (in the
+ * `walletd dev fund` on a local regtest chain: the node's wallet pays `request.address` (in the
  * node's own encoding: litecoind prints regtest segwit addresses as rltc1…), then mines the block
- * that confirms it. `amount` is in satoshis. Returns the transaction's id.
+ * that confirms it. `amount` is in base units (1e-8 of a coin). Returns the transaction's id.
  */
 export async function fundLocalBitcoin(rpcUrl: string, request: FundRequest): Promise<string> {
-  if (request.token !== undefined) throw new Error(`the local bitcoin chain has no tokens (not ${request.token})`);
+  if (request.token !== undefined) throw new Error(`the local regtest chain has no tokens (not ${request.token})`);
   const coins = `${request.amount / 100_000_000n}.${(request.amount % 100_000_000n).toString().padStart(8, '0')}`;
   const txid = await regtestRpc<string>(rpcUrl, 'sendtoaddress', [request.address, coins]);
   await regtestRpc(rpcUrl, 'generatetoaddress', [1, await regtestRpc<string>(rpcUrl, 'getnewaddress')]);

@@ -1,7 +1,9 @@
 import '@polkadot/api-augment';
 import { ApiPromise, HttpProvider, Keyring } from '@polkadot/api';
 import { startChopsticks } from './chopsticks';
-import type { FundRequest, LocalChain } from './localChain';
+import { rpc } from './devnetRpc';
+import type { FundRequest, LocalChain, LocalChainInfo } from './localChain';
+import { extrinsicOutcome } from './polkadotOutcome';
 
 /** The local asset: id 1984 and 6 decimals, as USDT on the real Asset Hub. */
 export const LOCAL_POLKADOT_ASSET = { id: 1984, symbol: 'USDT', decimals: 6 } as const;
@@ -45,7 +47,8 @@ export async function startLocalPolkadot(options: { port: number }): Promise<Loc
 /**
  * `walletd dev fund` on the local Polkadot chain: a transfer signed by `//Alice` (ROC, or the local
  * USDT by symbol), submitted to chopsticks, which builds its block at once. Returns the
- * extrinsic's hash.
+ * extrinsic's hash once its block executed it successfully; throws with the dispatch error when
+ * the block executed it as failed (accepted by the pool is not paid).
  */
 export async function fundLocalPolkadot(rpcUrl: string, request: FundRequest): Promise<string> {
   const token = request.token?.toUpperCase();
@@ -61,8 +64,20 @@ export async function fundLocalPolkadot(rpcUrl: string, request: FundRequest): P
         : api.tx.assets.transferKeepAlive(LOCAL_POLKADOT_ASSET.id, request.address, request.amount);
     const nonce = await api.rpc.system.accountNextIndex(alice.address);
     const signed = await tx.signAsync(alice, { nonce, era: 0 });
-    return (await api.rpc.author.submitExtrinsic(signed)).toHex();
+    const from = (await api.rpc.chain.getHeader()).number.toNumber() + 1;
+    const hash = (await api.rpc.author.submitExtrinsic(signed)).toHex();
+    const { block, failure } = await extrinsicOutcome(api, hash, from);
+    if (failure !== null) throw new Error(`the transfer ${hash} failed in block #${block}: ${failure}`);
+    return hash;
   } finally {
     await api.disconnect().catch(() => undefined);
   }
+}
+
+/** `walletd dev fund` on the playground's chain: unreachable says "did not answer" (before polkadot.js would retry). */
+export async function fundPolkadotPlayground(info: LocalChainInfo, request: FundRequest): Promise<string> {
+  await rpc(info.rpcUrl, 'chain_getHeader');
+  return fundLocalPolkadot(info.rpcUrl, request).catch((e: Error) => {
+    throw new Error(`the local ${info.chain} chain refused the funding: ${e.message}`, { cause: e });
+  });
 }

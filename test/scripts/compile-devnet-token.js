@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Regenerates server/src/devnet/testToken.json (ABI + bytecode of test/contracts/TestToken.sol)
+// Regenerates devchains/src/testToken.json (ABI + bytecode of test/contracts/TestToken.sol)
 // with solc-js, so `npm start`'s devnet can deploy a token without a compiler at run time.
 // The test harness compiles through the same function; a test checks the committed file is current.
 const { readFileSync, writeFileSync } = require('node:fs');
@@ -7,7 +7,7 @@ const { join } = require('node:path');
 const solc = require('solc');
 
 const root = join(__dirname, '..', '..');
-const TARGET = join(root, 'server', 'src', 'devnet', 'testToken.json');
+const TARGET = join(root, 'devchains', 'src', 'testToken.json');
 
 /** ABI + bytecode of test/contracts/TestToken.sol. */
 function compileTestToken() {
@@ -31,5 +31,5 @@ module.exports = { compileTestToken, TARGET };
 
 if (require.main === module) {
   writeFileSync(TARGET, `${JSON.stringify(compileTestToken(), null, 2)}\n`);
-  console.log('wrote server/src/devnet/testToken.json');
+  console.log('wrote devchains/src/testToken.json');
 }

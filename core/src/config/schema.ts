@@ -80,11 +80,12 @@ export const configSchema = {
       properties: {
         enabled: { type: 'boolean' },
         port: { type: 'integer', minimum: 1, maximum: 65535 },
-        chains: { type: 'array', uniqueItems: true, items: { enum: ['evm', 'solana', 'ton', 'polkadot', 'bitcoin'] } },
+        // Names are checked against the local chains the build has when `serve` starts them.
+        chains: { type: 'array', uniqueItems: true, items: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } },
         ports: {
           type: 'object',
           additionalProperties: false,
-          patternProperties: { '^(solana|ton|polkadot|bitcoin)$': { type: 'integer', minimum: 1, maximum: 65535 } },
+          patternProperties: { '^[a-z][a-z0-9-]*$': { type: 'integer', minimum: 1, maximum: 65535 } },
         },
       },
     },

@@ -73,8 +73,8 @@ export interface WalletdConfig {
   reconciliation: ReconciliationSettings;
   /**
    * With no chains configured, `serve` runs a local chain for each of `chains` and indexes it:
-   * `evm` (anvil as ethereum/devnet, on `port`), `solana`, `ton`, `polkadot`, `bitcoin` (adapters
-   * over real engines from @walletd/devchains, each on `ports[name]` or a free port).
+   * the modules of @walletd/devchains (`evm`, anvil, on `port`; the others adapters over real
+   * engines, each on `ports[name]` or its fixed default port).
    */
   devnet: { enabled: boolean; port: number; chains: DevnetChain[]; ports: Partial<Record<DevnetChain, number>> };
   /**
@@ -128,9 +128,8 @@ export interface TokenSettings {
 }
 
 /** One followed chain/network. Only allow-listed tokens are ever credited. */
-/** The local chains `walletd serve` can run (see `devnet`). */
-export const DEVNET_CHAINS = ['evm', 'solana', 'ton', 'polkadot', 'bitcoin'] as const;
-export type DevnetChain = (typeof DEVNET_CHAINS)[number];
+/** A local chain's name in `devnet.chains` (the modules of @walletd/devchains say which exist). */
+export type DevnetChain = string;
 
 export interface ChainSettings {
   chain: string;

@@ -1,14 +1,18 @@
 import type { Command } from 'commander';
-import { createLogger, DEVNET_CHAINS, loadConfig, toBaseUnits } from '@walletd/core';
-import { createFollower, createDetectPool, forgetChain } from '@walletd/indexer';
-import { devnetInfoFile, readDevnetInfo } from '../devnet/devnet';
-import { fund } from '../devnet/fund';
-import { fundLocal, localAmount } from '../devnet/fundLocal';
-import { type LocalChainName, readLocalChainInfo } from '../devnet/localChains';
+import { createLogger, loadConfig } from '@walletd/core';
+import { LOCAL_CHAIN_MODULES } from '@walletd/devchains/dist/localChainModules';
+import { createDetectPool, createFollower, forgetChain } from '@walletd/indexer';
+import { localAmount } from '../devnet/localAmount';
+import { localChainFile, readLocalChainInfo } from '../devnet/localChains';
 import { knownPlaygroundChains } from '../devnet/playground';
 import { loadPlugins } from '../plugins';
 import { openRuntime } from '../runtime';
 import { printJson } from './output';
+
+const names = LOCAL_CHAIN_MODULES.map((m) => m.name).join(', ');
+const tokens = LOCAL_CHAIN_MODULES.filter((m) => m.tokens.length > 0)
+  .map((m) => `${m.tokens.join('/')} (${m.name})`)
+  .join(', ');
 
 /** `walletd dev …` (the local devnet), `walletd indexer rescan` and `walletd indexer forget`. */
 export function registerDev(program: Command): void {
@@ -18,44 +22,31 @@ export function registerDev(program: Command): void {
     .description("send a local chain's coin (or mint its test token) to an address")
     .requiredOption('--address <address>', 'recipient, e.g. a deposit address from POST /v1/wallets/:id/addresses')
     .requiredOption('--amount <decimal>', 'amount in display units, e.g. 1.5')
-    .option('--chain <chain>', 'ethereum (default), solana, ton, polkadot or bitcoin', 'ethereum')
-    .option('--token <symbol>', "the local chain's test token instead of its coin: USDC (evm, solana), USDT (ton, polkadot)")
+    .option('--chain <name>', `the local chain: ${names}, or the chain it is followed as (default: the first of devnet.chains)`)
+    .option('--token <symbol>', `the local chain's test token instead of its coin: ${tokens}`)
     .action(async (o, cmd) => {
       const config = loadConfig({ file: cmd.optsWithGlobals().config });
-      const chain = String(o.chain).toLowerCase();
-      if (chain !== 'ethereum' && chain !== 'evm') {
-        if (!(DEVNET_CHAINS as readonly string[]).includes(chain)) {
-          throw new Error(`--chain ${o.chain}: the local chains are ethereum, ${DEVNET_CHAINS.filter((c) => c !== 'evm').join(', ')}`);
-        }
-        const info = readLocalChainInfo(config.dataDir, chain as LocalChainName);
-        const token = o.token === undefined ? undefined : String(o.token);
-        const { units, asset } = localAmount(info, String(o.amount), token);
-        const txHash = await fundLocal(info, String(o.address), units, token).catch((e: Error) => {
-          if (!/did not answer/.test(e.message)) throw e;
-          throw new Error(`${e.message}; is walletd serve (npm start) running with "${chain}" in devnet.chains?`);
-        });
-        printJson({ txHash, chain: info.chain, network: info.network, to: o.address, amount: o.amount, asset });
-        return;
-      }
-      const info = readDevnetInfo(config.dataDir);
-      if (o.token !== undefined && String(o.token).toUpperCase() !== 'USDC') throw new Error('the devnet has one token: USDC');
-      const token = o.token ? 'USDC' : undefined;
-      const amount = toBaseUnits(String(o.amount), token ? 6 : 18, { allowZero: false });
-      const txHash = await fund(info, String(o.address), amount, token).catch((e: Error) => {
-        // Unreachable: say where the address came from and what usually runs the devnet.
+      const wanted = String(o.chain ?? config.devnet.chains[0] ?? '').toLowerCase();
+      const m = LOCAL_CHAIN_MODULES.find((x) => x.name === wanted || x.follows.chain === wanted);
+      if (!m) throw new Error(`--chain ${o.chain ?? wanted}: the local chains are ${names}`);
+      const info = readLocalChainInfo(config.dataDir, m.name);
+      const token = o.token === undefined ? undefined : String(o.token);
+      const { units, asset } = localAmount(info, String(o.amount), token);
+      const txHash = await m.fund(info, { address: String(o.address), amount: units, token }).catch((e: Error) => {
+        // Unreachable: say what usually runs the chain and where its address came from.
         if (!/did not answer/.test(e.message)) throw e;
         throw new Error(
-          `${e.message}; is walletd serve (npm start) running with the devnet? (address from ${devnetInfoFile(config.dataDir)})`,
+          `${e.message}; is walletd serve (npm start) running with "${m.name}" in devnet.chains? (address from ${localChainFile(config.dataDir, m.name)})`,
         );
       });
-      printJson({ txHash, to: o.address, amount: o.amount, asset: token ?? 'ETH' });
+      printJson({ txHash, chain: info.chain, network: info.network, to: o.address, amount: o.amount, asset });
     });
 
   const indexer = program.command('indexer').description('the chain indexer');
   indexer
     .command('rescan')
     .description('re-read blocks from a height: records what was missed, emits nothing twice')
-    .requiredOption('--chain <chain>', 'e.g. ethereum')
+    .requiredOption('--chain <chain>', 'the chain of a chains[] entry (or of a local chain)')
     .requiredOption('--network <network>', 'e.g. mainnet')
     .requiredOption('--from <height>', 'first block to re-read')
     .action(async (o, cmd) => {
@@ -90,7 +81,7 @@ export function registerDev(program: Command): void {
   indexer
     .command('forget')
     .description("drop a chain's cursor, recent blocks and recorded genesis (after replacing its node on purpose); deposits stay")
-    .requiredOption('--chain <chain>', 'e.g. ethereum')
+    .requiredOption('--chain <chain>', 'the chain of a chains[] entry (or of a local chain)')
     .requiredOption('--network <network>', 'e.g. devnet')
     .action(async (o, cmd) => {
       const config = loadConfig({ file: cmd.optsWithGlobals().config });

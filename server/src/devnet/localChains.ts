@@ -1,28 +1,31 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChainSettings, DevnetChain, Logger, WalletdConfig } from '@walletd/core';
-import type { LocalChain, LocalChainInfo } from '@walletd/devchains';
+import { type ChainSettings, ConfigError, type Logger, type WalletdConfig } from '@walletd/core';
+import type { LocalChain, LocalChainInfo, LocalChainModule } from '@walletd/devchains/dist/localChain';
+import { LOCAL_CHAIN_MODULES, localChainModule } from '@walletd/devchains/dist/localChainModules';
 import { stopWithin } from './stopWithin';
 
 /**
- * The local chains beside the EVM devnet (`devnet.chains`): adapters over real engines from
- * @walletd/devchains, run by the walletd process that indexes them. Each writes what it is
+ * The local chains of `devnet.chains`, each a module of @walletd/devchains (which knows what each
+ * is), run by the walletd process that indexes them. Each writes what it is
  * (`<dataDir>/devchains/<name>.json`) so the other roles and `walletd dev fund` find it.
  */
-export type LocalChainName = Exclude<DevnetChain, 'evm'>;
+export const localChainFile = (dataDir: string, name: string) => join(dataDir, 'devchains', `${name}.json`);
 
-/** Fixed loopback ports unless `devnet.ports` says otherwise: the node URL stays the same across restarts. */
-export const DEFAULT_LOCAL_PORTS: Record<LocalChainName, number> = { solana: 58899, ton: 58081, polkadot: 58944, bitcoin: 58332 };
+/** The modules `devnet.chains` names, in its order; a name no module has stops start-up. */
+export function devnetModules(config: WalletdConfig): LocalChainModule[] {
+  return config.devnet.chains.map((name) => {
+    const m = localChainModule(name);
+    if (!m) {
+      throw new ConfigError(
+        `devnet.chains: ${name} has no local engine in this build (offered: ${LOCAL_CHAIN_MODULES.map((x) => x.name).join(', ')})`,
+      );
+    }
+    return m;
+  });
+}
 
-/** The local chains this build runs. */
-export const OFFERED_LOCAL_CHAINS: readonly LocalChainName[] = ['solana', 'ton', 'polkadot', 'bitcoin'];
-
-/** litecoind's datadir (the regtest chain and its wallet), kept across restarts; removing it resets the chain. */
-export const litecoindDir = (dataDir: string) => join(dataDir, 'devchains', 'litecoind');
-
-export const localChainFile = (dataDir: string, name: LocalChainName) => join(dataDir, 'devchains', `${name}.json`);
-
-export const localNames = (config: WalletdConfig): LocalChainName[] => config.devnet.chains.filter((c): c is LocalChainName => c !== 'evm');
+export const localPort = (config: WalletdConfig, m: LocalChainModule) => config.devnet.ports[m.name] ?? m.defaultPort(config.devnet);
 
 /** How the indexer follows a local chain. */
 export function localChainSettings(info: LocalChainInfo): ChainSettings {
@@ -35,28 +38,12 @@ export function localChainSettings(info: LocalChainInfo): ChainSettings {
   };
 }
 
-export function readLocalChainInfo(dataDir: string, name: LocalChainName): LocalChainInfo {
+export function readLocalChainInfo(dataDir: string, name: string): LocalChainInfo {
   const file = localChainFile(dataDir, name);
   if (!existsSync(file)) {
     throw new Error(`no local ${name} chain found in ${dataDir}: start walletd (npm start) with "${name}" in devnet.chains first`);
   }
   return JSON.parse(readFileSync(file, 'utf8')) as LocalChainInfo;
-}
-
-async function startOne(name: LocalChainName, port: number, dataDir: string): Promise<LocalChain> {
-  const devchains = await import('@walletd/devchains');
-  switch (name) {
-    case 'solana':
-      return devchains.startLocalSolana({ port });
-    case 'ton':
-      return devchains.startLocalTon({ port });
-    case 'polkadot':
-      return devchains.startLocalPolkadot({ port });
-    case 'bitcoin':
-      return devchains.startLocalBitcoin({ port, datadir: litecoindDir(dataDir) });
-    default:
-      throw new Error(`devnet.chains: ${name} has no local engine in this build`);
-  }
 }
 
 export interface LocalChains {
@@ -68,24 +55,27 @@ export interface LocalChains {
 
 /** Starts each local chain of `devnet.chains`; one that fails stops those already started. */
 export async function startLocalChains(config: WalletdConfig, logger: Logger): Promise<LocalChains> {
-  const started: { name: LocalChainName; chain: LocalChain }[] = [];
+  const started: { name: string; chain: LocalChain }[] = [];
   // All at once, each bounded: one slow engine neither delays nor blocks the others' stops.
   const stop = async () => {
     await Promise.all(
       started.map(async (s) => {
-        await stopWithin(logger, s.name, () => s.chain.stop());
-        rmSync(localChainFile(config.dataDir, s.name), { force: true });
+        let kept = false;
+        await stopWithin(logger, s.name, async () => {
+          kept = (await s.chain.stop()) === 'kept';
+        });
+        // An engine left running for another walletd process is still what the file says.
+        if (!kept) rmSync(localChainFile(config.dataDir, s.name), { force: true });
       }),
     );
   };
   try {
-    for (const name of localNames(config)) {
-      const port = config.devnet.ports[name] ?? DEFAULT_LOCAL_PORTS[name];
-      const chain = await startOne(name, port, config.dataDir);
-      started.push({ name, chain });
+    for (const m of devnetModules(config)) {
+      const chain = await m.start({ port: localPort(config, m), dataDir: config.dataDir, logger });
+      started.push({ name: m.name, chain });
       mkdirSync(join(config.dataDir, 'devchains'), { recursive: true });
-      writeFileSync(localChainFile(config.dataDir, name), `${JSON.stringify(chain.info, null, 2)}\n`);
-      logger.info({ rpcUrl: chain.info.rpcUrl }, `local chain ${chain.info.chain}/${chain.info.network} running (${name})`);
+      writeFileSync(localChainFile(config.dataDir, m.name), `${JSON.stringify(chain.info, null, 2)}\n`);
+      logger.info({ rpcUrl: chain.info.rpcUrl }, `local chain ${chain.info.chain}/${chain.info.network} running (${m.name})`);
     }
   } catch (err) {
     await stop();

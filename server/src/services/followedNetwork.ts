@@ -1,14 +1,18 @@
 import { BaseError, type WalletdConfig } from '@walletd/core';
-import { DEVNET_NETWORK } from '../devnet/devnetNetwork';
+import { localChainModule } from '@walletd/devchains/dist/localChainModules';
 
 /**
  * Whether this service follows `chain`/`network`, read from the configuration alone (a `chains[]`
- * entry, or the devnet `serve` runs when none is configured): an API process may run without the
- * indexer role, and its answer must be the same as the indexer's.
+ * entry, or a local chain of `devnet.chains` that `serve` runs when none is configured): an API
+ * process may run without the indexer role, and its answer must be the same as the indexer's.
  */
 export function isFollowed(config: Pick<WalletdConfig, 'chains' | 'devnet'>, chain: string, network: string): boolean {
   if (config.chains.some((c) => c.chain === chain && c.network === network)) return true;
-  return config.chains.length === 0 && config.devnet.enabled && chain === DEVNET_NETWORK.chain && network === DEVNET_NETWORK.network;
+  if (config.chains.length > 0 || !config.devnet.enabled) return false;
+  return config.devnet.chains.some((name) => {
+    const follows = localChainModule(name)?.follows;
+    return follows?.chain === chain && follows.network === network;
+  });
 }
 
 /**

@@ -14,16 +14,6 @@ const SCANNED = ['core/src', 'server/src', 'indexer/src', 'schemas/src', 'plugin
 const STILL_NAMED: Record<string, string> = {
   // Migrations are history: they fixed rows of a chain that existed when they ran.
   'core/src/db/migrations/013_polkadot_transfer_key.ts': 'a data migration of polkadot rows',
-  // The devnet's local engines (`devnet.chains`, `walletd dev`) are one per chain by nature; they
-  // belong behind the plugins' capabilities once the local-chains work settles (issue 31 item 5).
-  'core/src/config/types.ts': 'DEVNET_CHAINS: the devnet local engines',
-  'core/src/config/schema.ts': 'devnet.chains and devnet.ports: the devnet local engines',
-  'server/src/cli/devCommands.ts': '`walletd dev fund --chain`: the devnet local engines',
-  'server/src/devnet/devnetNetwork.ts': 'the devnet anvil is ethereum/devnet',
-  'server/src/devnet/devnet.ts': 'the devnet anvil is ethereum/devnet',
-  'server/src/devnet/localChains.ts': 'the devnet local engines',
-  'server/src/devnet/playground.ts': 'the devnet local engines and their plugins',
-  'server/src/devnet/fundLocal.ts': "TON's local adapter speaks REST",
 };
 
 function sources(dir: string): string[] {

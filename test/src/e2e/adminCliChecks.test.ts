@@ -74,13 +74,22 @@ describe('walletd admin and dev commands: checks and messages', () => {
 
   it('says which node dev fund could not reach and why, not only "fetch failed"', async () => {
     const port = await freePort();
-    mkdirSync(join(dir, 'anvil'), { recursive: true });
-    writeFileSync(join(dir, 'anvil', 'devnet.json'), JSON.stringify({ rpcUrl: `http://127.0.0.1:${port}`, usdc }));
+    mkdirSync(join(dir, 'devchains'), { recursive: true });
+    const info = {
+      chain: 'ethereum',
+      network: 'devnet',
+      rpcUrl: `http://127.0.0.1:${port}`,
+      tokens: [{ contract: usdc, symbol: 'USDC', decimals: 6 }],
+      genesis: '',
+      pid: null,
+      settings: { confirmations: 2, pollIntervalMs: 1000, startBlock: 0 },
+    };
+    writeFileSync(join(dir, 'devchains', 'evm.json'), JSON.stringify(info));
     const r = runWalletd(['dev', 'fund', '--address', '0x000000000000000000000000000000000000dEaD', '--amount', '1'], env);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`the devnet node at http://127.0.0.1:${port} did not answer`);
     expect(r.stderr).toContain('ECONNREFUSED');
-    expect(r.stderr).toContain('is walletd serve (npm start) running with the devnet?');
+    expect(r.stderr).toContain('is walletd serve (npm start) running with "evm" in devnet.chains?');
   });
 
   it('creates a company on the free plan by default and says what each plan means', () => {

@@ -1,13 +1,17 @@
+import { fromBaseUnits, toBaseUnits } from '@walletd/core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createTestDatabase,
   describeWithLitecoind,
   eventually,
+  playgroundEvents,
+  playgroundExpected,
   playgroundLoop,
   runWalletdAsync,
   spawnWalletd,
   type TestDatabase,
+  type TestReceiver,
   type WalletdProcess,
 } from '@walletd/test-harness';
 
@@ -18,22 +22,25 @@ const info = (dataDir: string) =>
  * The README's bitcoin playground: `walletd serve` with `devnet.chains: ["bitcoin"]` runs a
  * litecoind regtest node (datadir under `.walletd/devchains/litecoind`) followed as
  * bitcoin/regtest; `walletd dev fund --chain bitcoin` has the node's wallet pay a deposit address
- * and mines the block; the deposit is confirmed through the API. litecoind stops with the service,
+ * and mines the block; the deposit is confirmed through the API and at a real receiver, and a
+ * withdrawal of BTC out is mined (the mempool ticker) and confirmed. litecoind stops with the service,
  * and a restart finds the same chain and wallet (a second funding works, the height went on).
  */
 describeWithLitecoind('the bitcoin playground (walletd serve with devnet.chains bitcoin, walletd dev fund)', () => {
   let t: TestDatabase;
   let proc: WalletdProcess | undefined;
+  let rx: TestReceiver | undefined;
   beforeAll(async () => {
     t = await createTestDatabase();
   });
   afterAll(async () => {
     proc?.child.kill('SIGTERM');
     await proc?.exited;
+    await rx?.close();
     await t?.drop();
   });
 
-  it('serves a BTC deposit funded with walletd dev fund; litecoind stops with the service and its chain persists', async () => {
+  it('serves a BTC deposit funded with walletd dev fund, a withdrawal out, the events at the receiver; litecoind stops with the service and its chain persists', async () => {
     const r = await playgroundLoop(t, {
       devnet: 'bitcoin',
       plugin: '@walletd/plugin-utxo',
@@ -42,7 +49,11 @@ describeWithLitecoind('the bitcoin playground (walletd serve with devnet.chains 
       coin: 'BTC',
     });
     proc = r.proc;
+    rx = r.receiver;
     expect(r.balances).toEqual({ BTC: '2' });
+    expect(r.withdrawal).toMatchObject({ status: 'confirmed', amount: '0.5' });
+    const expected = playgroundExpected('BTC');
+    expect(await playgroundEvents(r, expected)).toEqual(expected);
     expect(r.address).toMatch(/^bcrt1q/);
     expect(r.log).toContain('local chain bitcoin/regtest running');
     const first = info(r.dataDir);
@@ -65,12 +76,14 @@ describeWithLitecoind('the bitcoin playground (walletd serve with devnet.chains 
       r.env,
     );
     if (funded.status !== 0) throw new Error(`walletd dev fund: ${funded.stderr}`);
+    // 2 in, 0.5 and the fee out, 0.5 in again.
+    const now = fromBaseUnits(toBaseUnits('2', 8) - toBaseUnits(r.withdrawal.fee, 8), 8);
     const balances = await eventually(
       async () => (await r.api('GET', `/wallets/${r.walletId}/balances`)).body.balances as { confirmed: string }[],
-      (b) => b[0]?.confirmed === '2.5',
+      (b) => b[0]?.confirmed === now,
       45_000,
       500,
     );
-    expect(balances.map((b) => b.confirmed)).toEqual(['2.5']);
+    expect(balances.map((b) => b.confirmed)).toEqual([now]);
   }, 300_000);
 });

@@ -39,8 +39,9 @@ const stalledRequest = (port: number) =>
   });
 
 /**
- * Every local chain at once (`WALLETD_DEVNETS=evm,solana,ton,polkadot,bitcoin`, the README's
- * five families; bitcoin only where litecoind is installed) stops with the service: a signal
+ * Every local chain at once (`WALLETD_DEVNETS=evm,solana,ton,polkadot,bitcoin,dogecoin`, the
+ * README's six; bitcoin's and dogecoin's regtest nodes, side by side, only where litecoind is
+ * installed) stops with the service: a signal
  * ends `walletd serve` with code 0 and no engine's port is left listening. With all five, the
  * in-process adapters' (TON's, Solana's) close waited for every open connection, and a request
  * in progress at the signal kept it waiting for ever: the process hung with TON and Solana still
@@ -60,7 +61,7 @@ describe('walletd serve with every local chain stops each engine on a signal', (
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`exits with code 0 on ${signal} and leaves no engine listening`, async () => {
-      const names = ['solana', 'ton', 'polkadot', ...(litecoindAvailable() ? ['bitcoin'] : [])];
+      const names = ['solana', 'ton', 'polkadot', ...(litecoindAvailable() ? ['bitcoin', 'dogecoin'] : [])];
       const ports: Record<string, number> = {};
       for (const n of names) ports[n] = await freePort();
       const evmPort = await freePort();
@@ -78,7 +79,7 @@ describe('walletd serve with every local chain stops each engine on a signal', (
       });
       await proc.waitFor(/API listening/, 180_000);
       // Every chain followed (the indexer talking to each engine) before the signal.
-      for (const chain of ['ethereum', 'solana', 'ton', 'polkadot', ...(names.includes('bitcoin') ? ['bitcoin'] : [])]) {
+      for (const chain of ['ethereum', 'solana', 'ton', 'polkadot', ...(names.includes('bitcoin') ? ['bitcoin', 'dogecoin'] : [])]) {
         await proc.waitFor(new RegExp(`"chain":"${chain}"[^\\n]*"msg":"following"`), 60_000);
       }
       const all = { api: apiPort, evm: evmPort, ...ports };

@@ -128,10 +128,14 @@ describe('walletd processes sharing one data directory', () => {
     const secondPort = /"port":(\d+),"msg":"API listening"/.exec(second.stderr())?.[1] as string;
     expect(await ready(secondPort)).toBe(200);
     expect(await me(secondPort, key)).toBe(200);
+    // The devnet's description stays with it: walletd dev fund reaches the anvil the second runs.
+    const funded = await runWalletdAsync(['dev', 'fund', '--address', '0x000000000000000000000000000000000000dEaD', '--amount', '1'], env);
+    expect([funded.status, funded.stderr]).toEqual([0, '']);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     expect(pidAlive(pgPid)).toBe(false);
     expect(pidAlive(anvil)).toBe(false);
+    expect(existsSync(join(dataDir, 'devchains', 'evm.json'))).toBe(false);
   });
 
   it('a saved devnet chain that does not restore consistently is discarded with a log line, and the devnet starts afresh', async () => {

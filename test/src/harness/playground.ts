@@ -2,21 +2,42 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from './eventually';
+import { startReceiver, type TestReceiver } from './receiver';
+import { signatureChecks } from './signedDelivery';
 import { seedCompany } from './seed';
 import { call } from './testApp';
 import type { TestDatabase } from './testDatabase';
 import { freePort, runWalletdAsync, spawnWalletd, type WalletdProcess } from './walletdProcess';
 
+/** One event a playground's receiver got: its type, the asset's symbol, the amount, the withdrawal's id if any. */
+export interface PlaygroundEvent {
+  type: string;
+  symbol: string;
+  amount: string;
+  withdrawalId?: number;
+  txHash: string;
+}
+
 /**
  * The README's playground for one local chain: `walletd serve` with `devnet.chains` set (and the
- * chain's plugin), a wallet and an address on `<chain>/<network>`, `walletd dev fund` for the coin
- * and the token, both deposits confirmed through the API. Returns the balances the API shows.
+ * chain's plugin) and a webhook for every event to a real HTTP receiver, a wallet and an address
+ * on `<chain>/<network>`, `walletd dev fund` for the coin and the token, both deposits confirmed
+ * through the API, then a withdrawal of `payout` of the coin (default 0.5) to a second wallet's
+ * address, prepared and broadcast, until walletd reports it confirmed. Returns the balances the
+ * API showed once the deposits were confirmed, the withdrawal, and the receiver (the caller closes it).
  */
 export async function playgroundLoop(
   t: TestDatabase,
-  o: { devnet: string; plugin: string; chain: string; network: string; coin: string; token?: string },
+  o: { devnet: string; plugin: string; chain: string; network: string; coin: string; token?: string; payout?: string },
 ): Promise<{
   balances: Record<string, string>;
+  /** The withdrawal out, as GET /v1/withdrawals/:id answered once confirmed. */
+  withdrawal: { id: number; status: string; txHash: string; toAddress: string; amount: string; fee: string };
+  receiver: TestReceiver;
+  /** The webhook's signing secret. */
+  secret: string;
+  /** What the receiver got so far, in order of arrival. */
+  events: () => PlaygroundEvent[];
   proc: WalletdProcess;
   log: string;
   dataDir: string;
@@ -40,14 +61,31 @@ export async function playgroundLoop(
     }),
   );
   const port = await freePort();
-  const env = { DATABASE_URL: t.url, WALLETD_MASTER_KEY: 'ab'.repeat(32), PORT: String(port), HOST: '127.0.0.1' };
-  const proc = spawnWalletd(['serve', '--config', config, '--roles', 'api,indexer'], env);
+  const receiver = await startReceiver();
+  const env = {
+    DATABASE_URL: t.url,
+    WALLETD_MASTER_KEY: 'ab'.repeat(32),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    WALLETD_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8', // the README's setting for a local receiver
+  };
+  const events = () =>
+    receiver.requests.map((r) => {
+      const e = JSON.parse(r.rawBody) as {
+        type: string;
+        data: { asset: { symbol: string }; amount: string; withdrawalId?: number; txHash: string };
+      };
+      return { type: e.type, symbol: e.data.asset.symbol, amount: e.data.amount, withdrawalId: e.data.withdrawalId, txHash: e.data.txHash };
+    });
+  const proc = spawnWalletd(['serve', '--config', config, '--roles', 'api,indexer,dispatcher'], env);
   let last: unknown = null;
   try {
     await proc.waitFor(/API listening/, 180_000);
     const s = await seedCompany(t.db, 'paid', `Playground ${o.devnet}`);
     const api = (method: string, path: string, body?: unknown) =>
       call(`http://127.0.0.1:${port}`, method, `/v1${path}`, { key: s.rootKey, body });
+    const hook = await api('POST', '/webhooks', { type: 'api', config: { url: `${receiver.url}/hook` }, events: ['*'] });
+    if (hook.status !== 201) throw new Error(`POST /webhooks: ${hook.status} ${JSON.stringify(hook.body)}`);
     const wallet = await api('POST', '/wallets', { name: `play-${o.devnet}`, chain: o.chain, network: o.network });
     if (wallet.status !== 201) throw new Error(`POST /wallets: ${wallet.status} ${JSON.stringify(wallet.body)}`);
     const address = (await api('POST', `/wallets/${wallet.body.id}/addresses`)).body.address as string;
@@ -68,8 +106,14 @@ export async function playgroundLoop(
       45_000,
       500, // under the API's per-IP rate limit
     );
+    const balances = Object.fromEntries(got.map((b) => [b.asset.symbol, b.confirmed]));
+    const withdrawal = await payOut(api, o, wallet.body.id as number, o.payout ?? '0.5');
     return {
-      balances: Object.fromEntries(got.map((b) => [b.asset.symbol, b.confirmed])),
+      balances,
+      withdrawal,
+      receiver,
+      secret: hook.body.signingSecret as string,
+      events,
       proc,
       log: proc.stderr(),
       dataDir: join(dir, '.walletd'),
@@ -82,13 +126,86 @@ export async function playgroundLoop(
   } catch (e) {
     proc.child.kill('SIGTERM');
     await proc.exited;
+    await receiver.close();
     throw new Error(
       `${(e as Error).message}\n--- last balances: ${JSON.stringify(last)}\n--- walletd stderr ---\n${proc
         .stderr()
         .split('\n')
         .filter((l) => !l.includes('request completed'))
         .join('\n')
-        .slice(-6000)}`,
+        .slice(-6000)}\n--- receiver got: ${JSON.stringify(events())}`,
     );
   }
 }
+
+type Api = (method: string, path: string, body?: unknown) => ReturnType<typeof call>;
+
+/**
+ * A withdrawal of `amount` of the coin out of the playground's first wallet to a second wallet's
+ * address, as the README does it: prepare, then sign and broadcast in one call; resolves once
+ * walletd reports it confirmed (the engine put it in a block that reached the chain's finality).
+ */
+async function payOut(api: Api, o: { devnet: string; chain: string; network: string; coin: string }, from: number, amount: string) {
+  const other = await api('POST', '/wallets', { name: `play-${o.devnet}-out`, chain: o.chain, network: o.network });
+  const toAddress = (await api('POST', `/wallets/${other.body.id}/addresses`)).body.address as string;
+  const prepared = await api('POST', `/wallets/${from}/withdrawals`, {
+    asset: o.coin,
+    toAddress,
+    amount,
+    idempotencyKey: `play-${o.devnet}-out`,
+  });
+  if (prepared.status !== 201) throw new Error(`POST /withdrawals: ${prepared.status} ${JSON.stringify(prepared.body)}`);
+  const id = prepared.body.id as number;
+  const sent = await api('POST', `/withdrawals/${id}/broadcast`);
+  if (sent.status !== 200) throw new Error(`POST /withdrawals/${id}/broadcast: ${sent.status} ${JSON.stringify(sent.body)}`);
+  const done = await eventually(
+    async () => (await api('GET', `/withdrawals/${id}`)).body,
+    (w) => w.status === 'confirmed' || w.status === 'rejected' || w.status === 'cancelled',
+    60_000,
+    500,
+  );
+  if (done.status !== 'confirmed') throw new Error(`withdrawal ${id} ended ${done.status}: ${JSON.stringify(done)}`);
+  return {
+    id,
+    status: done.status as string,
+    txHash: done.txHash as string,
+    toAddress,
+    amount: done.amount as string,
+    fee: done.fee.amount as string,
+  };
+}
+
+/**
+ * What the playground's receiver got once it has every event of `expected` (deliveries run
+ * behind the API): each event as "type symbol amount", deduplicated and sorted, after checking
+ * every delivery's signature with the webhook's secret.
+ */
+export async function playgroundEvents(
+  r: { receiver: TestReceiver; secret: string; events: () => PlaygroundEvent[] },
+  expected: string[],
+): Promise<string[]> {
+  const summary = () => [...new Set(r.events().map((e) => `${e.type} ${e.symbol} ${e.amount}`))].sort();
+  await eventually(
+    async () => summary(),
+    (got) => expected.every((e) => got.includes(e)),
+    30_000,
+    200,
+  ).catch(() => undefined); // the caller's toEqual shows what is missing
+  for (const req of r.receiver.requests) {
+    const checks = signatureChecks(req, r.secret);
+    if (!checks.serviceSignature || !checks.standardWebhooks) throw new Error(`a delivery failed its signature check: ${req.rawBody}`);
+  }
+  return summary();
+}
+
+/**
+ * The events a playground loop causes: each deposit detected then confirmed (the withdrawal out
+ * is a deposit into the second wallet too), the withdrawal broadcast then confirmed.
+ */
+export const playgroundExpected = (coin: string, token?: string, payout = '0.5'): string[] =>
+  [
+    ...['2', payout].flatMap((a) => [`deposit.detected ${coin} ${a}`, `deposit.confirmed ${coin} ${a}`]),
+    ...(token ? [`deposit.detected ${token} 7.5`, `deposit.confirmed ${token} 7.5`] : []),
+    `withdrawal.broadcast ${coin} ${payout}`,
+    `withdrawal.confirmed ${coin} ${payout}`,
+  ].sort();

@@ -9,6 +9,6 @@ describe('devnet token artifact', () => {
       TARGET: string;
     };
     expect(JSON.parse(readFileSync(TARGET, 'utf8'))).toEqual(compileTestToken());
-    expect(TARGET).toBe(join(__dirname, '..', '..', '..', 'server', 'src', 'devnet', 'testToken.json'));
+    expect(TARGET).toBe(join(__dirname, '..', '..', '..', 'devchains', 'src', 'testToken.json'));
   });
 });

@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  type ChainSettings,
   formatIdentity,
   identityAlive,
   type Logger,
@@ -14,7 +13,6 @@ import {
   withFileLock,
 } from '@walletd/core';
 import { Interface } from 'ethers';
-import { DEVNET_NETWORK } from './devnetNetwork';
 import { rpc, waitMined } from './devnetRpc';
 import { discardState, keepFirstGenesis, restoredChainProblem } from './devnetState';
 import token from './testToken.json';
@@ -35,8 +33,8 @@ export interface DevnetInfo {
 }
 
 export interface Devnet extends DevnetInfo {
-  chain: ChainSettings;
-  stop(): Promise<void>;
+  /** Stops anvil, or leaves it to another walletd process still using it: 'kept' then. */
+  stop(): Promise<'stopped' | 'kept'>;
 }
 
 export const tokenInterface = new Interface(token.abi);
@@ -49,18 +47,6 @@ function anvilBinary(): string {
   } catch {
     throw new Error(`anvil for ${process.platform}-${arch} is not installed (${pkg}); configure chains[] or set WALLETD_DEVNET=0`);
   }
-}
-
-/** How the indexer follows the devnet (also what `walletd indexer rescan` uses when chains[] is empty). */
-export function devnetChain(info: DevnetInfo): ChainSettings {
-  return {
-    ...DEVNET_NETWORK,
-    rpcUrl: info.rpcUrl,
-    confirmations: 2,
-    pollIntervalMs: 1000,
-    startBlock: 0,
-    tokens: [{ contract: info.usdc, symbol: 'USDC', decimals: 6 }],
-  };
 }
 
 export const devnetInfoFile = (dataDir: string) => join(dataDir, 'anvil', 'devnet.json');
@@ -99,7 +85,6 @@ export async function startDevnet(options: StartDevnetOptions): Promise<Devnet> 
   });
   return {
     ...info,
-    chain: devnetChain(info),
     stop: () => withFileLock(files.lock, lock, () => stopIfOwner(files, anvilPid, options.logger)),
   };
 }
@@ -247,19 +232,20 @@ async function stopAnvil(pid: number): Promise<void> {
 }
 
 /** Under the lock: hand anvil to another live walletd process using it, or stop it. */
-async function stopIfOwner(files: DevnetFiles, anvilPid: number, logger: Logger): Promise<void> {
+async function stopIfOwner(files: DevnetFiles, anvilPid: number, logger: Logger): Promise<'stopped' | 'kept'> {
   rmSync(files.user(process.pid), { force: true });
-  if (readIdentity(files.owner)?.pid !== process.pid) return;
+  if (readIdentity(files.owner)?.pid !== process.pid) return 'kept';
   for (const name of readdirSync(files.dir)) {
     if (!name.startsWith('user-')) continue;
     const user = readIdentity(join(files.dir, name));
     if (user !== null && identityAlive(user)) {
       writeIdentity(files.owner, user.pid);
       logger.info({ heirPid: user.pid }, 'leaving the devnet anvil running for another walletd process');
-      return;
+      return 'kept';
     }
     rmSync(join(files.dir, name), { force: true }); // left by a killed process
   }
   await stopAnvil(anvilPid);
   rmSync(files.owner, { force: true });
+  return 'stopped';
 }
