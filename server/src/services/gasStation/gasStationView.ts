@@ -5,7 +5,7 @@ import { ledger } from '../funds/ledger';
 import type { SweepRuleRow } from '../sweeps/sweepRule';
 import { knownAssets } from '../transactions';
 import { TOP_UP_MARGIN_PERCENT, ensureGasStation } from './gasStation';
-import { quoteFee, withMargin } from './quoteFee';
+import { keptOnSource, quoteFee, withMargin } from './quoteFee';
 import { topUpSpending24h } from './stationSpending';
 
 export interface GasStationView {
@@ -78,8 +78,9 @@ export async function gasStationView(common: Common, wallet: WalletRow): Promise
   const holder = rule && token ? await holderOf(common, wallet.id, token.key) : null;
   if (rule && token && holder) {
     const sweepFee = await quoteFee(common, wallet, token, holder, rule.destination, 1n);
-    const topUp = withMargin(sweepFee, TOP_UP_MARGIN_PERCENT);
-    const topUpFee = await quoteFee(common, wallet, native, station.address, holder, 0n);
+    // An address holding no native coin: the fee plus margin, plus what the chain makes it keep.
+    const topUp = withMargin(sweepFee, TOP_UP_MARGIN_PERCENT) + (await keptOnSource(common, wallet, token, holder, rule.destination));
+    const topUpFee = await quoteFee(common, wallet, native, station.address, holder, 1n);
     const runway = available > 0n ? available / (topUp + topUpFee) : 0n;
     estimate = {
       ruleId: rule.id,

@@ -3,6 +3,7 @@ import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { ledger } from '../funds/ledger';
 import { gasForSweep } from '../gasStation/gasTopUp';
+import { keptOnSource } from '../gasStation/quoteFee';
 import { type ResolvedIntent, chainAccess } from '../withdrawals/intent';
 import { inFlight, onNode, prepareWithdrawal } from '../withdrawals/prepare';
 import { proposeWithdrawal } from '../withdrawals/requests';
@@ -76,9 +77,13 @@ export async function sweepSource(
   const free = await available(common, wallet, source, asset, native);
   if (free < BigInt(rule.threshold)) return { status: 'below_threshold' };
   let amount = free - BigInt(rule.min_left);
-  if (asset.key === native.key) amount -= await feeCap(common, wallet, source, asset, rule.destination);
+  // What the chain makes the address keep (an existential deposit) stays with the fee.
+  if (asset.key === native.key)
+    amount -=
+      (await feeCap(common, wallet, source, asset, rule.destination)) +
+      (await keptOnSource(common, wallet, asset, source, rule.destination));
   if (amount <= 0n) return { status: 'below_threshold' };
-  // A token address that cannot pay the fee gets it from the gas station first (EVM chains).
+  // A token address that cannot pay the fee gets it from the gas station first (where the plugin quotes fees).
   const gas = await gasForSweep(common, wallet, rule, asset, source, run, amount);
   if (!gas.ready) return { status: 'awaiting_gas', topUpId: gas.withdrawalId, sent: gas.sent };
 
