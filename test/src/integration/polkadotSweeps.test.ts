@@ -162,7 +162,12 @@ describe('sweeps and the gas station on Asset Hub (chopsticks)', () => {
     const all = await withdrawals(walletId);
     expect(all.map((w) => w.status)).toEqual(all.map(() => 'confirmed'));
     const sweeps = all.filter((w) => w.kind === 'sweep');
-    expect(sweeps.filter((w) => w.sweepRuleId === usdtRule.body.id).map((w) => [w.fromAddress, w.amount]).sort()).toEqual(
+    expect(
+      sweeps
+        .filter((w) => w.sweepRuleId === usdtRule.body.id)
+        .map((w) => [w.fromAddress, w.amount])
+        .sort(),
+    ).toEqual(
       [
         [holders[0], '25'],
         [holders[1], '40'],
