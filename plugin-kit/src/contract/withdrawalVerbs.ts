@@ -121,9 +121,16 @@ export interface WithdrawalVerbs<R extends ChainReader = ChainReader> {
   /**
    * The fee cap `build` would set for this intent now, without checking that the source can pay
    * it: the gas station sends exactly that (plus its margin) to a token deposit address holding no
-   * native coin before sweeping it. Optional: a chain without it gets no top-ups.
+   * native coin before sweeping it, and a native sweep leaves it. Optional: a chain without it gets
+   * no top-ups.
    */
   quoteFee?(intent: WithdrawalIntent, reader: R): Promise<bigint>;
+  /**
+   * Native coin the chain makes the source keep after this intent, beyond its fee (an existential
+   * deposit a keep-alive transfer leaves, a freeze): a native sweep leaves it on the address and a
+   * top-up brings the address up to it plus the fee. Optional: nothing is kept where absent.
+   */
+  keptOnSource?(intent: WithdrawalIntent, reader: R): Promise<bigint>;
   sign(unsigned: UnsignedWithdrawal, secret: WalletSecret, derivationIndexes: number[]): Promise<SignedWithdrawal>;
   /**
    * Throws a BaseError (`unprocessable`) naming the first difference from the prepared withdrawal.

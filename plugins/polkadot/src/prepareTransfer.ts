@@ -9,6 +9,8 @@ export const ERA_PERIOD = 64;
 export interface TransferParams {
   /** null: the native asset (`balances.transferKeepAlive`); else an assets-pallet id (`assets.transferKeepAlive`). */
   assetId: number | null;
+  /** `transferKeepAlive` (the default); false: `transfer` (assets only: the whole balance leaves). */
+  keepAlive?: boolean;
   signer: Uint8Array;
   dest: Uint8Array;
   amount: bigint;
@@ -37,7 +39,7 @@ export interface PreparedTransfer {
  * Asset Hub metadata as well as executed by the test runtime.
  */
 export function prepareTransfer(registry: TypeRegistry, t: TransferParams): PreparedTransfer {
-  const call = callFor(registry, t.assetId, t.dest, t.amount);
+  const call = callFor(registry, t.assetId, t.dest, t.amount, t.keepAlive ?? true);
   const era = registry.createType('ExtrinsicEra', { current: Number(t.checkpoint.number), period: ERA_PERIOD });
   const payloadValue = {
     method: u8aToHex(call),
@@ -61,10 +63,10 @@ export function prepareTransfer(registry: TypeRegistry, t: TransferParams): Prep
   return { call, template, signatureOffset: parts.signatureOffset, signingPayload, lastValidBlock };
 }
 
-function callFor(registry: TypeRegistry, assetId: number | null, dest: Uint8Array, amount: bigint): Uint8Array {
+function callFor(registry: TypeRegistry, assetId: number | null, dest: Uint8Array, amount: bigint, keepAlive: boolean): Uint8Array {
   const section = assetId === null ? 'balances' : 'assets';
   const call = registry.createType('Call', {
-    callIndex: callIndexOf(registry, section, 'transferKeepAlive'),
+    callIndex: callIndexOf(registry, section, keepAlive || assetId === null ? 'transferKeepAlive' : 'transfer'),
     args: assetId === null ? { dest: { Id: dest }, value: amount } : { id: assetId, target: { Id: dest }, amount },
   });
   return call.toU8a();

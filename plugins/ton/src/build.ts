@@ -3,7 +3,7 @@ import { BaseError, type BuildContext, type UnsignedWithdrawal, type WithdrawalI
 import { parseTonAddress } from './addresses';
 import { checkTonIntent } from './checkIntent';
 import { ownJettonQueryId } from './detect';
-import { JETTON_ATTACHED, OP_JETTON_TRANSFER, TON_FEE_BOUND, type TonMessage, type TonPayload, VALID_FOR_SECONDS } from './payload';
+import { JETTON_ATTACHED, OP_JETTON_TRANSFER, type TonMessage, type TonPayload, VALID_FOR_SECONDS, tonFeeCap } from './payload';
 import type { TonReader } from './tonReader';
 
 /** TON forwarded with the recipient's transfer_notification (so a comment reaches its wallet). */
@@ -27,7 +27,7 @@ export async function buildTonWithdrawal(intent: WithdrawalIntent, reader: TonRe
   const validUntil = Math.floor(Date.now() / 1000) + VALID_FOR_SECONDS;
   let message: TonMessage;
   let jetton: TonPayload['jetton'];
-  let fee: bigint;
+  const fee = tonFeeCap(intent.asset);
   if (intent.asset.contractAddress) {
     const master = Address.parse(intent.asset.contractAddress);
     const ownWallet = await reader.jettonWalletAddress(master, source);
@@ -37,7 +37,6 @@ export async function buildTonWithdrawal(intent: WithdrawalIntent, reader: TonRe
         'insufficient_funds',
         `${sourceText} holds ${fromBaseUnits(held, intent.asset.decimals)} ${intent.asset.symbol}, less than ${fromBaseUnits(r.amount, intent.asset.decimals)}`,
       );
-    fee = JETTON_ATTACHED + TON_FEE_BOUND;
     if (info.balance < fee)
       throw new BaseError(
         'insufficient_funds',
@@ -56,7 +55,6 @@ export async function buildTonWithdrawal(intent: WithdrawalIntent, reader: TonRe
     message = { to: ownWallet.toRawString(), bounce: true, value: JETTON_ATTACHED.toString(), body: body.toBoc().toString('base64') };
     jetton = { master: master.toRawString(), attached: JETTON_ATTACHED.toString(), recipient: r.to.toRawString() };
   } else {
-    fee = TON_FEE_BOUND;
     if (info.balance < r.amount + fee)
       throw new BaseError('insufficient_funds', `${sourceText} holds ${ton(info.balance)} and this needs ${ton(r.amount + fee)} with fees`);
     // A friendly address says how to send; a raw one bounces only to a deployed contract.

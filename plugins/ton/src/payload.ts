@@ -35,6 +35,15 @@ export const SEND_MODE = SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS;
 export const VALID_UNTIL_SKEW_SECONDS = 60;
 export const OP_JETTON_TRANSFER = 0x0f8a7ea5;
 
+/**
+ * The most a withdrawal of this asset can cost its wallet in TON (`build`'s fee, `quoteFee`): a
+ * TON transfer's fee bound, plus the TON attached to a jetton transfer (the jetton wallets' gas and
+ * forward amount; the unused part comes back as excesses). The state-init of an undeployed wallet
+ * rides in the same external message and is inside the bound.
+ */
+export const tonFeeCap = (asset: { contractAddress: string | null }): bigint =>
+  asset.contractAddress ? JETTON_ATTACHED + TON_FEE_BOUND : TON_FEE_BOUND;
+
 export const payloadOf = (u: UnsignedWithdrawal) => u.payload as TonPayload;
 
 /** The external message's hash: the withdrawal's id until its wallet transaction exists. */

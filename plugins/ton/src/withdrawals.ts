@@ -3,6 +3,7 @@ import { broadcastTonWithdrawal } from './broadcast';
 import { buildTonWithdrawal } from './build';
 import { checkTonIntent } from './checkIntent';
 import { checkSignedTonWithdrawal } from './checkSigned';
+import { tonFeeCap } from './payload';
 import { signTonWithdrawal } from './sign';
 import type { TonReader } from './tonReader';
 import { verifyTonWithdrawal } from './verify';
@@ -13,6 +14,11 @@ export function createTonWithdrawals(): WithdrawalVerbs<TonReader> {
       checkTonIntent(intent);
     },
     build: buildTonWithdrawal,
+    // A fixed bound, whatever the wallet's state (an undeployed one deploys on this send).
+    quoteFee: async (intent) => {
+      checkTonIntent(intent);
+      return tonFeeCap(intent.asset);
+    },
     sign: signTonWithdrawal,
     checkSigned: checkSignedTonWithdrawal,
     broadcast: broadcastTonWithdrawal,

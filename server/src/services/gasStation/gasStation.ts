@@ -21,16 +21,16 @@ export interface GasStation {
 }
 
 /**
- * Only where the plugin can quote a fee without the source paying it (EVM chains today). Tron,
- * Solana, TON and Polkadot need their own shape (energy, fee payer, forward amounts, existential
- * deposits): not built yet, refused with 422 naming the chain.
+ * Only where the plugin can quote a fee without the source paying it (its optional `quoteFee`:
+ * EVM chains, TON's jetton forward and gas amounts, Polkadot's fee with its existential deposit).
+ * Elsewhere refused with 422 naming the chain.
  */
 export function refuseNoGasStation(common: Pick<Common, 'plugins'>, wallet: Pick<WalletRow, 'chain'>): void {
   const plugin = common.plugins.forChain(wallet.chain);
   if (!plugin?.withdrawals?.quoteFee || pooledFunds(plugin, wallet.chain))
     throw new BaseError(
       'unprocessable',
-      `a gas station is available on EVM chains; ${wallet.chain} has none yet (its token sweeps need native coin on the address)`,
+      `${wallet.chain} has no gas station: its plugin quotes no fee for a top-up (its token sweeps need native coin on the address)`,
     );
 }
 

@@ -5,7 +5,7 @@ import { ledger } from '../funds/ledger';
 import type { SweepRuleRow } from '../sweeps/sweepRule';
 import { knownAssets } from '../transactions';
 import { TOP_UP_MARGIN_PERCENT, ensureGasStation } from './gasStation';
-import { quoteFee, withMargin } from './quoteFee';
+import { keptOnSource, quoteFee, withMargin } from './quoteFee';
 import { topUpSpending24h } from './stationSpending';
 
 export interface GasStationView {
@@ -35,7 +35,7 @@ export interface GasStationView {
 const publicAsset = ({ key, symbol, decimals, contractAddress }: AssetRef): AssetRef => ({ key, symbol, decimals, contractAddress });
 
 /** The deposit address holding the most of a token (what walletd credited less what left it), if any holds some. */
-async function holderOf(common: Common, walletId: number, assetKey: string): Promise<string | null> {
+async function holderOf(common: Common, walletId: number, assetKey: string): Promise<{ address: string; held: bigint } | null> {
   const { rows } = await common.db.raw(
     `select a.address,
             coalesce((select sum(t.amount) from transfers t where t.address_id = a.id and t.asset_key = :asset
@@ -46,13 +46,13 @@ async function holderOf(common: Common, walletId: number, assetKey: string): Pro
     { asset: assetKey, wallet: walletId },
   );
   const best = rows[0] as { address: string; held: string } | undefined;
-  return best && BigInt(best.held) > 0n ? best.address : null;
+  return best && BigInt(best.held) > 0n ? { address: best.address, held: BigInt(best.held) } : null;
 }
 
 /**
  * The station as `GET /v1/wallets/:id/gas-station` shows it: its balance as walletd credits it,
  * and the runway: how many top-ups its available balance pays at the fee the node quotes now
- * (a one-unit transfer of the rule's token from the address that holds most of it, plus the
+ * (a transfer of what the address holding most of the rule's token holds, plus the
  * margin, plus the top-up's own fee).
  */
 export async function gasStationView(common: Common, wallet: WalletRow): Promise<GasStationView> {
@@ -77,9 +77,12 @@ export async function gasStationView(common: Common, wallet: WalletRow): Promise
   let estimate: GasStationView['estimate'] = null;
   const holder = rule && token ? await holderOf(common, wallet.id, token.key) : null;
   if (rule && token && holder) {
-    const sweepFee = await quoteFee(common, wallet, token, holder, rule.destination, 1n);
-    const topUp = withMargin(sweepFee, TOP_UP_MARGIN_PERCENT);
-    const topUpFee = await quoteFee(common, wallet, native, station.address, holder, 0n);
+    // Quoted for what it holds: a fee may grow with the amount's encoded length.
+    const sweepFee = await quoteFee(common, wallet, token, holder.address, rule.destination, holder.held);
+    // An address holding no native coin: the fee plus margin, plus what the chain makes it keep.
+    const topUp =
+      withMargin(sweepFee, TOP_UP_MARGIN_PERCENT) + (await keptOnSource(common, wallet, token, holder.address, rule.destination));
+    const topUpFee = await quoteFee(common, wallet, native, station.address, holder.address, 1n);
     const runway = available > 0n ? available / (topUp + topUpFee) : 0n;
     estimate = {
       ruleId: rule.id,

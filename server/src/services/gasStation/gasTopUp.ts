@@ -7,7 +7,7 @@ import type { SweepRuleRow } from '../sweeps/sweepRule';
 import { knownAssets } from '../transactions';
 import { prepareWithdrawal } from '../withdrawals/prepare';
 import { TOP_UP_MARGIN_PERCENT, ensureGasStation, refuseNoGasStation } from './gasStation';
-import { quoteFee, withMargin } from './quoteFee';
+import { keptOnSource, quoteFee, withMargin } from './quoteFee';
 import { topUpSpending24h } from './stationSpending';
 
 /** Whether a token sweep can go now, or waits for a top-up on its way (`sent`: made by this call). */
@@ -33,7 +33,8 @@ function refuseUnlisted(common: Common, wallet: WalletRow, asset: AssetRef): voi
 
 /**
  * Before a token sweep of `amount` from `source`: whether the address can pay the fee the node
- * quotes now. If not, the station sends it exactly that fee plus the margin (less what the address
+ * quotes now and keep what the chain makes it keep (an existential deposit). If not, the station
+ * sends it exactly that fee plus the margin, plus what it must keep (less what the address
  * already has) as a withdrawal of kind `gas_topup` under `gas_topup:<rule>:<run>:<address>`
  * (reserved, policy-checked, tracked like any withdrawal), and the sweep waits for it to confirm:
  * a later tick finds the key and sweeps. One top-up per rule, run and address, and none while
@@ -75,14 +76,15 @@ export async function gasForSweep(
   refuseUnlisted(common, wallet, asset);
 
   const fee = await quoteFee(common, wallet, asset, source, rule.destination, amount);
+  const kept = await keptOnSource(common, wallet, asset, source, rule.destination);
   const held = (await ledger(db, { walletId: wallet.id, address: source, nativeKey: native.key })).get(native.key);
   const available = held ? held.credited - held.reserved : 0n;
-  if (available >= fee) return { ready: true };
+  if (available >= fee + kept) return { ready: true };
   const station = await ensureGasStation(common, wallet);
-  const topUp = withMargin(fee, TOP_UP_MARGIN_PERCENT) - (available > 0n ? available : 0n);
+  const topUp = withMargin(fee, TOP_UP_MARGIN_PERCENT) + kept - (available > 0n ? available : 0n);
   if (rule.gas_daily_cap !== null) {
     const cap = BigInt(rule.gas_daily_cap);
-    const ownFee = await quoteFee(common, wallet, native, station.address, source, 0n);
+    const ownFee = await quoteFee(common, wallet, native, station.address, source, 1n);
     const spent = await topUpSpending24h(db, { ruleId: rule.id });
     const show = (units: bigint) => `${fromBaseUnits(units, native.decimals)} ${native.symbol}`;
     if (spent + topUp + ownFee > cap)

@@ -25,5 +25,26 @@ export async function quoteFee(
   );
 }
 
+/**
+ * The native coin the chain makes `from` keep after such a withdrawal (an existential deposit),
+ * 0 where the plugin names none: a native sweep leaves it, a top-up brings the address up to it.
+ * No margin on it: it does not move between the top-up and the sweep.
+ */
+export async function keptOnSource(
+  common: Pick<Common, 'config' | 'plugins'>,
+  wallet: Pick<WalletRow, 'chain' | 'network'>,
+  asset: AssetRef,
+  from: string,
+  to: string,
+): Promise<bigint> {
+  const access = chainAccess(common.config, common.plugins, wallet.chain, wallet.network);
+  const kept = access.verbs.keptOnSource?.bind(access.verbs);
+  if (!kept) return 0n;
+  const reader = access.readers.readerFor(access.settings);
+  return onNode(wallet.chain, wallet.network, () =>
+    kept({ chain: wallet.chain as Chain, network: wallet.network, asset, outputs: [{ to, amount: 1n }], sources: [from] }, reader),
+  );
+}
+
 /** The top-up for a quoted fee: the fee plus the margin (`TOP_UP_MARGIN_PERCENT`), in the native asset. */
 export const withMargin = (fee: bigint, marginPercent: bigint): bigint => (fee * (100n + marginPercent) + 99n) / 100n;

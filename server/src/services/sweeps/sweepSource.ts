@@ -3,6 +3,7 @@ import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { ledger } from '../funds/ledger';
 import { gasForSweep } from '../gasStation/gasTopUp';
+import { keptOnSource, quoteFee } from '../gasStation/quoteFee';
 import { type ResolvedIntent, chainAccess } from '../withdrawals/intent';
 import { inFlight, onNode, prepareWithdrawal } from '../withdrawals/prepare';
 import { proposeWithdrawal } from '../withdrawals/requests';
@@ -27,11 +28,14 @@ async function available(common: Common, wallet: WalletRow, source: string, asse
 }
 
 /**
- * The fee cap of sending this asset from `source` now: the plugin builds a one-unit transfer (an
- * EVM native transfer's gas does not depend on the amount), so the sweep can leave exactly it.
+ * The fee cap of sending at most `upTo` of this asset from `source` now, so the sweep can leave
+ * exactly it: the plugin's quote for `upTo` where it has one (a fee may grow with the amount's
+ * encoded length; a quote checks neither the source's funds nor the recipient's minimums), else
+ * a one-unit transfer built (an EVM native transfer's gas does not depend on the amount).
  */
-async function feeCap(common: Common, wallet: WalletRow, source: string, asset: AssetRef, to: string): Promise<bigint> {
+async function feeCap(common: Common, wallet: WalletRow, source: string, asset: AssetRef, to: string, upTo: bigint): Promise<bigint> {
   const access = chainAccess(common.config, common.plugins, wallet.chain, wallet.network);
+  if (access.verbs.quoteFee) return quoteFee(common, wallet, asset, source, to, upTo);
   const reader = access.readers.readerFor(access.settings);
   const unsigned = await onNode(wallet.chain, wallet.network, async () =>
     access.verbs.build(
@@ -76,9 +80,13 @@ export async function sweepSource(
   const free = await available(common, wallet, source, asset, native);
   if (free < BigInt(rule.threshold)) return { status: 'below_threshold' };
   let amount = free - BigInt(rule.min_left);
-  if (asset.key === native.key) amount -= await feeCap(common, wallet, source, asset, rule.destination);
+  // What the chain makes the address keep (an existential deposit) stays with the fee.
+  if (asset.key === native.key)
+    amount -=
+      (await feeCap(common, wallet, source, asset, rule.destination, amount)) +
+      (await keptOnSource(common, wallet, asset, source, rule.destination));
   if (amount <= 0n) return { status: 'below_threshold' };
-  // A token address that cannot pay the fee gets it from the gas station first (EVM chains).
+  // A token address that cannot pay the fee gets it from the gas station first (where the plugin quotes fees).
   const gas = await gasForSweep(common, wallet, rule, asset, source, run, amount);
   if (!gas.ready) return { status: 'awaiting_gas', topUpId: gas.withdrawalId, sent: gas.sent };
 

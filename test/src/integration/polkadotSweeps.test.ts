@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import { type ChainSettings, MasterKey, createLogger, createMetrics } from '@walletd/core';
+import { type DetectPool, type Follower, createDetectPool } from '@walletd/indexer';
+import { type Common, loadPlugins, runSweeps } from '@walletd/server';
+import {
+  type Chopsticks,
+  type Seeded,
+  type TestApp,
+  type TestDatabase,
+  call,
+  createTestDatabase,
+  expectSchema,
+  seedCompany,
+  startChopsticks,
+  startTestApp,
+  testConfig,
+  testFollower,
+} from '@walletd/test-harness';
+
+const ROC = 10n ** 12n;
+const USDT_ID = 1984;
+const USDT = 10n ** 6n;
+/** A display amount in base units (exact: the API's decimals are strings). */
+const units = (decimal: string, decimals: number) => {
+  const [whole, fraction = ''] = decimal.split('.');
+  return BigInt(`${whole}${fraction.padEnd(decimals, '0')}`);
+};
+const planck = (decimal: string) => units(decimal, 12);
+
+interface Withdrawal {
+  id: number;
+  kind: string;
+  sweepRuleId: number | null;
+  status: string;
+  fromAddress: string;
+  toAddress: string;
+  amount: string;
+  fee: { amount: string } | null;
+}
+
+/**
+ * Sweeps and gas top-ups on Asset Hub (issue 33), executed by the Rococo Asset Hub runtime under
+ * chopsticks, through the API, the follower and the runner. USDT (made sufficient, as 1984 is on
+ * Polkadot Asset Hub) sits on two addresses holding no native coin: the station sends each the
+ * quoted fee plus 25% plus the existential deposit (a transfer below it to an empty account is
+ * refused, and fees are charged keeping the account alive), then the whole USDT leaves with
+ * `assets.transfer`. A native sweep leaves the existential deposit (transferKeepAlive).
+ */
+describe('sweeps and the gas station on Asset Hub (chopsticks)', () => {
+  let t: TestDatabase;
+  let node: Chopsticks;
+  let pool: DetectPool;
+  let app: TestApp;
+  let s: Seeded;
+  let follower: Follower;
+  let common: Common;
+  const masterKey = new MasterKey(randomBytes(32));
+  const chain = { chain: 'polkadot', network: 'localnet' };
+
+  const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
+  const free = async (who: string) => (await node.api.query.system.account(who)).data.free.toBigInt();
+  const usdtOf = async (who: string) => {
+    const a = await node.api.query.assets.account(USDT_ID, who);
+    return a.isSome ? a.unwrap().balance.toBigInt() : 0n;
+  };
+  const round = async (transactions: string[] = []) => {
+    await node.newBlock(transactions);
+    await node.newBlock();
+    await follower.tick();
+  };
+  const withdrawals = async (wallet: number) =>
+    (await api('GET', `/wallets/${wallet}/withdrawals?limit=100`)).body.withdrawals as Withdrawal[];
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    pool = createDetectPool(1);
+    node = await startChopsticks();
+    await node.createAsset(USDT_ID, 1000n, 10n ** 12n);
+    // Sufficient, as USDT is on Polkadot Asset Hub: it alone keeps an account with no DOT alive.
+    const details = (await node.api.query.assets.asset(USDT_ID)).unwrap().toJSON() as Record<string, unknown>;
+    await node.rpc('dev_setStorage', [{ Assets: { Asset: [[[USDT_ID], { ...details, isSufficient: true }]] } }]);
+    const settings: ChainSettings = {
+      ...chain,
+      rpcUrl: node.url,
+      startBlock: Number(await node.head()) + 1,
+      confirmations: 1,
+      finality: 'confirmations',
+      tokens: [{ contract: String(USDT_ID), symbol: 'USDT', decimals: 6 }],
+    };
+    const over = { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 } };
+    app = await startTestApp(t.db, over, masterKey);
+    common = {
+      config: testConfig(over),
+      logger: createLogger({ level: 'silent' }),
+      db: t.db,
+      masterKey,
+      plugins: loadPlugins(),
+      metrics: createMetrics(),
+    };
+    follower = testFollower(t.db, pool, settings);
+    s = await seedCompany(t.db);
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+    await pool?.close();
+    await node?.stop();
+    await t?.drop();
+  });
+
+  it('tops up USDT addresses with no DOT by the fee + 25% + the existential deposit, sweeps all their USDT, and sweeps DOT leaving the existential deposit', async () => {
+    const ed = node.api.consts.balances.existentialDeposit.toBigInt();
+    const tx = node.api.tx;
+    const walletId = (await api('POST', '/wallets', { name: 'customers', ...chain })).body.id as number;
+    const newAddress = async () => (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    const treasury = await newAddress();
+    const holders = [await newAddress(), await newAddress()];
+    const dotHolder = await newAddress();
+    const station = (await api('GET', `/wallets/${walletId}/gas-station`)).body.address as string;
+    await round([
+      await node.sign(tx.assets.transferKeepAlive(USDT_ID, holders[0] as string, 25n * USDT)),
+      await node.sign(tx.assets.transferKeepAlive(USDT_ID, holders[1] as string, 40n * USDT)),
+      await node.sign(tx.balances.transferKeepAlive(dotHolder, 5n * ROC)),
+      await node.sign(tx.balances.transferKeepAlive(station, 10n * ROC)),
+    ]);
+    for (const a of holders) expect(await free(a)).toBe(0n);
+
+    const usdtRule = await api('POST', `/wallets/${walletId}/sweep-rules`, {
+      asset: 'USDT',
+      destination: treasury,
+      threshold: '1',
+      trigger: 'deposit',
+    });
+    expect(usdtRule.status).toBe(201);
+    const dotRule = await api('POST', `/wallets/${walletId}/sweep-rules`, {
+      asset: 'ROC',
+      destination: treasury,
+      threshold: '1',
+      trigger: 'deposit',
+    });
+    expect(dotRule.status).toBe(201);
+
+    // The station's estimate: the sweep's fee bound plus 25%, plus the existential deposit.
+    const view = (await api('GET', `/wallets/${walletId}/gas-station`)).body;
+    expectSchema('GasStation', view);
+    expect(view).toMatchObject({ available: '10', marginPercent: 25 });
+    const sweepFee = planck(view.estimate.sweepFee);
+    expect(planck(view.estimate.topUp)).toBe((sweepFee * 125n + 99n) / 100n + ed);
+
+    expect(await runSweeps(common, chain)).toMatchObject({ toppedUp: 2, sent: 1, failed: 0 });
+    await round();
+    const topUps = (await withdrawals(walletId)).filter((w) => w.kind === 'gas_topup');
+    expect(topUps.map((w) => [w.status, w.fromAddress, w.toAddress]).sort()).toEqual(holders.map((a) => ['confirmed', station, a]).sort());
+    for (const a of holders) {
+      const topUp = topUps.find((w) => w.toAddress === a) as Withdrawal;
+      expect(planck(topUp.amount)).toBe(planck(view.estimate.topUp));
+      expect(await free(a)).toBe(planck(topUp.amount));
+    }
+
+    expect(await runSweeps(common, chain)).toMatchObject({ toppedUp: 0, sent: 2, failed: 0 });
+    await round();
+
+    const all = await withdrawals(walletId);
+    expect(all.map((w) => w.status)).toEqual(all.map(() => 'confirmed'));
+    const sweeps = all.filter((w) => w.kind === 'sweep');
+    expect(
+      sweeps
+        .filter((w) => w.sweepRuleId === usdtRule.body.id)
+        .map((w) => [w.fromAddress, w.amount])
+        .sort(),
+    ).toEqual(
+      [
+        [holders[0], '25'],
+        [holders[1], '40'],
+      ].sort(),
+    );
+    expect(await usdtOf(treasury)).toBe(65n * USDT);
+    for (const a of holders) {
+      expect(await usdtOf(a)).toBe(0n);
+      // Alive on its existential deposit and what the fee left of the top-up.
+      expect(await free(a)).toBeGreaterThanOrEqual(ed);
+    }
+    // The DOT sweep: 5 ROC less its fee bound less the existential deposit, which stays.
+    const dotSweep = sweeps.find((w) => w.sweepRuleId === dotRule.body.id) as Withdrawal;
+    expect(dotSweep.fromAddress).toBe(dotHolder);
+    expect(await free(dotHolder)).toBeGreaterThanOrEqual(ed);
+    expect(await free(dotHolder)).toBe(5n * ROC - planck(dotSweep.amount) - planck(dotSweep.fee?.amount ?? '0'));
+    const rules = (await api('GET', `/wallets/${walletId}/sweep-rules`)).body;
+    expect(rules.rules.map((r: { lastError: string | null }) => r.lastError)).toEqual([null, null]);
+  }, 180_000);
+});
