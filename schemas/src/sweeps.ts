@@ -29,6 +29,14 @@ const gasDailyCap = {
     "token rules on EVM chains: what this rule's gas top-ups (amounts and fees) may take from the wallet's gas station in 24 hours, in the native coin (display units); null or absent: no cap but the station's balance",
 } as const;
 
+const feeRate = {
+  type: ['integer', 'null'],
+  minimum: 1,
+  maximum: 100_000_000,
+  description:
+    "UTXO rules only (a consolidation): base units per virtual byte (sat/vB on bitcoin, koinu/vB on dogecoin), from the network's floor to 500 times it; null or absent: the node's 6-block estimate, capped at 500 times the floor",
+} as const;
+
 export const SweepRule = {
   $id: 'SweepRule',
   type: 'object',
@@ -43,6 +51,7 @@ export const SweepRule = {
     'intervalSeconds',
     'enabled',
     'gasDailyCap',
+    'feeRate',
     'lastRunAt',
     'lastError',
     'createdAt',
@@ -60,6 +69,7 @@ export const SweepRule = {
     intervalSeconds: { type: ['integer', 'null'] },
     enabled: { type: 'boolean' },
     gasDailyCap: { oneOf: [DecimalString, { type: 'null' }] },
+    feeRate: { type: ['integer', 'null'] },
     lastRunAt: { type: ['string', 'null'], format: 'date-time', description: 'when the runner last went over this rule' },
     lastError: {
       type: ['string', 'null'],
@@ -92,6 +102,7 @@ export const SweepRuleCreateRequest = {
     intervalSeconds,
     enabled: { type: 'boolean' },
     gasDailyCap,
+    feeRate,
   },
 } as const;
 
@@ -100,7 +111,7 @@ export const SweepRuleUpdateRequest = {
   type: 'object',
   minProperties: 1,
   additionalProperties: false,
-  properties: { destination, threshold, minLeft, trigger, intervalSeconds, enabled: { type: 'boolean' }, gasDailyCap },
+  properties: { destination, threshold, minLeft, trigger, intervalSeconds, enabled: { type: 'boolean' }, gasDailyCap, feeRate },
 } as const;
 
 /** README "Sweeps", gas station: the wallet's funding address for token sweeps on EVM chains. */

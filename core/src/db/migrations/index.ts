@@ -25,6 +25,7 @@ import * as m025SweepRules from './025_sweep_rules';
 import * as m026BalanceLedger from './026_balance_ledger';
 import * as m028SearchIndexes from './028_search_indexes';
 import * as m029GasStation from './029_gas_station';
+import * as m030SweepFeeRate from './030_sweep_fee_rate';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '026_balance_ledger': m026BalanceLedger,
   '028_search_indexes': m028SearchIndexes,
   '029_gas_station': m029GasStation,
+  '030_sweep_fee_rate': m030SweepFeeRate,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
