@@ -21,16 +21,25 @@ export interface GasStation {
 }
 
 /**
- * Only where the plugin can quote a fee without the source paying it (EVM chains today). Tron,
- * Solana, TON and Polkadot need their own shape (energy, fee payer, forward amounts, existential
- * deposits): not built yet, refused with 422 naming the chain.
+ * Whether the chain lets another account pay a transaction's fee (Solana's fee payer): there the
+ * station pays a token sweep's fee itself, in the sweep, instead of topping the address up.
+ */
+export function stationPaysFees(common: Pick<Common, 'plugins'>, wallet: Pick<WalletRow, 'chain'>): boolean {
+  const plugin = common.plugins.forChain(wallet.chain);
+  return plugin?.chains.find((c) => c.chain === wallet.chain)?.capabilities.feePayer === true;
+}
+
+/**
+ * Only where the plugin can quote a fee without the source paying it: EVM chains (top-ups) and
+ * Solana (the station as fee payer). Tron, TON and Polkadot need their own shape (energy, forward
+ * amounts, existential deposits): not built yet, refused with 422 naming the chain.
  */
 export function refuseNoGasStation(common: Pick<Common, 'plugins'>, wallet: Pick<WalletRow, 'chain'>): void {
   const plugin = common.plugins.forChain(wallet.chain);
   if (!plugin?.withdrawals?.quoteFee || pooledFunds(plugin, wallet.chain))
     throw new BaseError(
       'unprocessable',
-      `a gas station is available on EVM chains; ${wallet.chain} has none yet (its token sweeps need native coin on the address)`,
+      `a gas station is available on EVM chains and Solana; ${wallet.chain} has none yet (its token sweeps need native coin on the address)`,
     );
 }
 

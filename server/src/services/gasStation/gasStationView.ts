@@ -4,7 +4,7 @@ import type { WalletRow } from '../../http/scope';
 import { ledger } from '../funds/ledger';
 import type { SweepRuleRow } from '../sweeps/sweepRule';
 import { knownAssets } from '../transactions';
-import { TOP_UP_MARGIN_PERCENT, ensureGasStation } from './gasStation';
+import { TOP_UP_MARGIN_PERCENT, ensureGasStation, stationPaysFees } from './gasStation';
 import { quoteFee, withMargin } from './quoteFee';
 import { topUpSpending24h } from './stationSpending';
 
@@ -53,7 +53,9 @@ async function holderOf(common: Common, walletId: number, assetKey: string): Pro
  * The station as `GET /v1/wallets/:id/gas-station` shows it: its balance as walletd credits it,
  * and the runway: how many top-ups its available balance pays at the fee the node quotes now
  * (a one-unit transfer of the rule's token from the address that holds most of it, plus the
- * margin, plus the top-up's own fee).
+ * margin, plus the top-up's own fee). On Solana the station pays each sweep's fee as its fee
+ * payer: no top-up, no margin, and the runway counts sweeps (the fee, with the destination's
+ * token account rent while that account does not exist).
  */
 export async function gasStationView(common: Common, wallet: WalletRow): Promise<GasStationView> {
   const station = await ensureGasStation(common, wallet);
@@ -77,10 +79,13 @@ export async function gasStationView(common: Common, wallet: WalletRow): Promise
   let estimate: GasStationView['estimate'] = null;
   const holder = rule && token ? await holderOf(common, wallet.id, token.key) : null;
   if (rule && token && holder) {
-    const sweepFee = await quoteFee(common, wallet, token, holder, rule.destination, 1n);
-    const topUp = withMargin(sweepFee, TOP_UP_MARGIN_PERCENT);
-    const topUpFee = await quoteFee(common, wallet, native, station.address, holder, 0n);
-    const runway = available > 0n ? available / (topUp + topUpFee) : 0n;
+    // Solana: the station pays the sweep's fee itself (fee payer), so nothing is topped up.
+    const payer = stationPaysFees(common, wallet);
+    const sweepFee = await quoteFee(common, wallet, token, holder, rule.destination, 1n, payer ? station.address : undefined);
+    const topUp = payer ? 0n : withMargin(sweepFee, TOP_UP_MARGIN_PERCENT);
+    const topUpFee = payer ? 0n : await quoteFee(common, wallet, native, station.address, holder, 0n);
+    const perSweep = payer ? sweepFee : topUp + topUpFee;
+    const runway = available > 0n && perSweep > 0n ? available / perSweep : 0n;
     estimate = {
       ruleId: rule.id,
       token: publicAsset(token),
@@ -100,7 +105,7 @@ export async function gasStationView(common: Common, wallet: WalletRow): Promise
     confirmed: show(held.credited),
     reserved: show(held.reserved),
     available: show(available),
-    marginPercent: Number(TOP_UP_MARGIN_PERCENT),
+    marginPercent: stationPaysFees(common, wallet) ? 0 : Number(TOP_UP_MARGIN_PERCENT),
     spentLast24h: show(spent),
     estimate,
   };

@@ -25,6 +25,11 @@ export interface PrepareInput {
   kind?: 'sweep' | 'gas_topup';
   /** A transaction already built for the intent (a UTXO consolidation: `consolidate` chose its coins). */
   built?: UnsignedWithdrawal;
+  /**
+   * Who may pay the fee after the source (Solana's fee payer), instead of the wallet's other
+   * addresses: a sweep names only the gas station, so a treasury address never pays for it.
+   */
+  feePayers?: string[];
 }
 
 export interface Prepared {
@@ -169,7 +174,10 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
           outputs: intent.outputs.map((o) => ({ to: o.to, amount: o.amount, ...memoFields(o) })),
           // The chosen address first (it pays on account chains), then the wallet's other addresses
           // in derivation order, change addresses included (UTXO coin selection).
-          sources: [source.address, ...(await walletAddresses(db, wallet.id)).map((a) => a.address).filter((a) => a !== source.address)],
+          sources: [
+            source.address,
+            ...(input.feePayers ?? (await walletAddresses(db, wallet.id)).map((a) => a.address)).filter((a) => a !== source.address),
+          ],
           ...(change ? { change } : {}),
         },
         reader,
