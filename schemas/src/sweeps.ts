@@ -144,7 +144,10 @@ export const GasStation = {
     reserved: { ...DecimalString, description: 'held by top-ups in flight (amounts and fee caps)' },
     available: { ...DecimalString, description: 'confirmed less reserved: what the next top-ups can take' },
     marginPercent: { type: 'integer', description: 'added to the quoted fee of the sweep a top-up pays (0 on Solana: no top-up)' },
-    spentLast24h: { ...DecimalString, description: 'what top-ups, and sweep fees it paid as fee payer (Solana), took or hold in the last 24 hours (every rule)' },
+    spentLast24h: {
+      ...DecimalString,
+      description: 'what top-ups, and sweep fees it paid as fee payer (Solana), took or hold in the last 24 hours (every rule)',
+    },
     estimate: {
       description:
         "one top-up at the current fee, for the wallet's first enabled token rule; null while no deposit address holds its token",
@@ -163,7 +166,8 @@ export const GasStation = {
             runway: {
               type: 'integer',
               minimum: 0,
-              description: 'how many top-ups available pays: available / (topUp + topUpFee), rounded down; on Solana how many sweep fees: available / sweepFee',
+              description:
+                'how many top-ups available pays: available / (topUp + topUpFee), rounded down; on Solana how many sweep fees: available / sweepFee',
             },
           },
         },
