@@ -184,4 +184,24 @@ describeWithLitecoind('UTXO consolidation sweeps on a regtest node', () => {
     expect(await runSweeps(common, chain, () => false, now)).toMatchObject({ sent: 0, failed: 0 });
     expect((await api('GET', `/wallets/${walletId}/withdrawals`)).body.withdrawals).toHaveLength(1);
   });
+
+  it('with trigger deposit: a new deposit opens a run that consolidates the addresses then due, once', async () => {
+    const rules = (await api('GET', `/wallets/${walletId}/sweep-rules`)).body.rules as { id: number }[];
+    const ruleId = rules[0]?.id as number;
+    expect((await api('PATCH', `/wallets/${walletId}/sweep-rules/${ruleId}`, { trigger: 'deposit' })).status).toBe(200);
+    // Nothing new since the first consolidation: this run finds nothing to gather.
+    expect(await runSweeps(common, chain)).toMatchObject({ sent: 0, failed: 0 });
+    const [a, b] = deposits as [{ address: string }, { address: string }];
+    await node.rpc('sendtoaddress', [toNode(a.address), '0.3']);
+    await node.rpc('sendtoaddress', [toNode(b.address), '0.2']);
+    await round(1);
+    expect(await runSweeps(common, chain)).toMatchObject({ sent: 1, failed: 0 });
+    expect(await runSweeps(common, chain)).toMatchObject({ sent: 0, failed: 0 });
+    const list = (await api('GET', `/wallets/${walletId}/withdrawals`)).body.withdrawals as { sourceAddresses: string[]; amount: string }[];
+    expect(list).toHaveLength(2);
+    const latest = list.find((w) => w.sourceAddresses.length === 2) as { sourceAddresses: string[]; amount: string };
+    expect([...latest.sourceAddresses].sort()).toEqual([a.address, b.address].sort());
+    // Two P2WPKH inputs, one output: 11 + 31 + 2 × 68 = 178 vbytes at 7 sat/vB.
+    expect(sats(latest.amount)).toBe(sats('0.5') - 178n * 7n);
+  });
 });

@@ -143,6 +143,8 @@ export async function updateSweepRule(
   const interval = body.intervalSeconds ?? (trigger === 'deposit' ? null : rule.interval_seconds);
   checkTrigger(trigger, interval);
   Object.assign(changes, { trigger, interval_seconds: interval });
+  // The run marker means a window under one trigger and a deposit id under the other (UTXO rules).
+  if (trigger !== rule.trigger) changes.last_window = null;
   return common.db.transaction(async (trx) => {
     const [row] = (await trx('sweep_rules')
       .where({ id: rule.id })
