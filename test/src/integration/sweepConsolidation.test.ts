@@ -191,7 +191,7 @@ describeWithLitecoind('UTXO consolidation sweeps on a regtest node', () => {
     expect((await api('PATCH', `/wallets/${walletId}/sweep-rules/${ruleId}`, { trigger: 'deposit' })).status).toBe(200);
     // Nothing new since the first consolidation: this run finds nothing to gather.
     expect(await runSweeps(common, chain)).toMatchObject({ sent: 0, failed: 0 });
-    const [a, b] = deposits as [{ address: string }, { address: string }];
+    const [a, b] = [deposits[0], deposits[1]] as [{ address: string }, { address: string }];
     await node.rpc('sendtoaddress', [toNode(a.address), '0.3']);
     await node.rpc('sendtoaddress', [toNode(b.address), '0.2']);
     await round(1);
