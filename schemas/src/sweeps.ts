@@ -26,7 +26,15 @@ const minLeft = { ...DecimalString, description: 'left on each swept address (di
 const gasDailyCap = {
   oneOf: [{ ...DecimalString }, { type: 'null' }],
   description:
-    "token rules on EVM chains: what this rule's gas top-ups (amounts and fees) may take from the wallet's gas station in 24 hours, in the native coin (display units); null or absent: no cap but the station's balance",
+    "token rules on EVM chains and Solana: what this rule's gas top-ups (amounts and fees), or on Solana the sweep fees the station pays as fee payer, may take from the wallet's gas station in 24 hours, in the native coin (display units); null or absent: no cap but the station's balance",
+} as const;
+
+const feeRate = {
+  type: ['integer', 'null'],
+  minimum: 1,
+  maximum: 100_000_000,
+  description:
+    "UTXO rules only (a consolidation): base units per virtual byte (sat/vB on bitcoin, koinu/vB on dogecoin), from the network's floor to 500 times it; null or absent: the node's 6-block estimate, capped at 500 times the floor",
 } as const;
 
 export const SweepRule = {
@@ -43,6 +51,7 @@ export const SweepRule = {
     'intervalSeconds',
     'enabled',
     'gasDailyCap',
+    'feeRate',
     'lastRunAt',
     'lastError',
     'createdAt',
@@ -60,6 +69,7 @@ export const SweepRule = {
     intervalSeconds: { type: ['integer', 'null'] },
     enabled: { type: 'boolean' },
     gasDailyCap: { oneOf: [DecimalString, { type: 'null' }] },
+    feeRate: { type: ['integer', 'null'] },
     lastRunAt: { type: ['string', 'null'], format: 'date-time', description: 'when the runner last went over this rule' },
     lastError: {
       type: ['string', 'null'],
@@ -92,6 +102,7 @@ export const SweepRuleCreateRequest = {
     intervalSeconds,
     enabled: { type: 'boolean' },
     gasDailyCap,
+    feeRate,
   },
 } as const;
 
@@ -100,10 +111,10 @@ export const SweepRuleUpdateRequest = {
   type: 'object',
   minProperties: 1,
   additionalProperties: false,
-  properties: { destination, threshold, minLeft, trigger, intervalSeconds, enabled: { type: 'boolean' }, gasDailyCap },
+  properties: { destination, threshold, minLeft, trigger, intervalSeconds, enabled: { type: 'boolean' }, gasDailyCap, feeRate },
 } as const;
 
-/** README "Sweeps", gas station: the wallet's funding address for token sweeps on EVM chains. */
+/** README "Sweeps", gas station: the wallet's funding address for token sweeps (EVM top-ups, Solana fee payer). */
 export const GasStation = {
   $id: 'GasStation',
   type: 'object',
@@ -132,8 +143,11 @@ export const GasStation = {
     confirmed: { ...DecimalString, description: 'credited: confirmed deposits less confirmed top-ups and their fees' },
     reserved: { ...DecimalString, description: 'held by top-ups in flight (amounts and fee caps)' },
     available: { ...DecimalString, description: 'confirmed less reserved: what the next top-ups can take' },
-    marginPercent: { type: 'integer', description: 'added to the quoted fee of the sweep a top-up pays' },
-    spentLast24h: { ...DecimalString, description: 'what top-ups took or hold in the last 24 hours (every rule)' },
+    marginPercent: { type: 'integer', description: 'added to the quoted fee of the sweep a top-up pays (0 on Solana: no top-up)' },
+    spentLast24h: {
+      ...DecimalString,
+      description: 'what top-ups, and sweep fees it paid as fee payer (Solana), took or hold in the last 24 hours (every rule)',
+    },
     estimate: {
       description:
         "one top-up at the current fee, for the wallet's first enabled token rule; null while no deposit address holds its token",
@@ -152,7 +166,8 @@ export const GasStation = {
             runway: {
               type: 'integer',
               minimum: 0,
-              description: 'how many top-ups available pays: available / (topUp + topUpFee), rounded down',
+              description:
+                'how many top-ups available pays: available / (topUp + topUpFee), rounded down; on Solana how many sweep fees: available / sweepFee',
             },
           },
         },

@@ -25,7 +25,7 @@ export const TREASURY_OPERATIONS: Operation[] = [
     path: '/wallets/{id}/sweep-rules',
     operationId: 'createSweepRule',
     summary:
-      'Create a sweep rule (README "Sweeps"): each deposit address whose available balance of the asset reaches threshold is swept to destination, keeping minLeft, as a withdrawal of kind sweep (reserved, policy-checked: above an approval limit it becomes a withdrawal request). Account chains only (422 on UTXO chains). 400 validation_failed / invalid_address / invalid_amount; 403 policy_denied for a denied destination; 422 unknown_asset.',
+      'Create a sweep rule (README "Sweeps"): each deposit address whose available balance of the asset reaches threshold is swept to destination, keeping minLeft, as a withdrawal of kind sweep (reserved, policy-checked: above an approval limit it becomes a withdrawal request). On UTXO chains the addresses reaching threshold are consolidated into one transaction per run at feeRate (minLeft must be 0). 400 validation_failed / invalid_address / invalid_amount; 403 policy_denied for a denied destination; 422 unknown_asset.',
     action: 'withdrawals:create',
     request: 'SweepRuleCreateRequest',
     response: 'SweepRule',
@@ -69,7 +69,7 @@ export const TREASURY_OPERATIONS: Operation[] = [
     path: '/wallets/{id}/gas-station',
     operationId: 'getGasStation',
     summary:
-      'The wallet\'s gas station (README "Sweeps"): the address that pays the gas of token sweeps (created at the first ask), its balance, what top-ups took in 24 hours and the runway at the current fee. EVM chains only (422 unprocessable elsewhere)',
+      'The wallet\'s gas station (README "Sweeps"): the address that pays the gas of token sweeps (created at the first ask), its balance, what top-ups took in 24 hours and the runway at the current fee. EVM chains (it tops addresses up) and Solana (it is the fee payer of the sweeps, no top-up); 422 unprocessable elsewhere',
     action: 'withdrawals:read',
     response: 'GasStation',
   },

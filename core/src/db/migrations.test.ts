@@ -37,6 +37,7 @@ describe('migrations', () => {
         '027_retention',
         '028_search_indexes',
         '029_gas_station',
+        '030_sweep_fee_rate',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

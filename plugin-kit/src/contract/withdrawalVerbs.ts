@@ -27,6 +27,19 @@ export interface WithdrawalIntent {
   change?: string;
 }
 
+/** What a consolidation sweep gathers (see `WithdrawalVerbs.consolidate`). Amounts in base units. */
+export interface ConsolidationRequest {
+  chain: Chain;
+  network: string;
+  asset: AssetRef;
+  to: string;
+  /** Deposit addresses, each taken whole or not at all. */
+  sources: string[];
+  threshold: bigint;
+  /** Base units per virtual byte; absent: the node's estimate, capped (the plugin documents its cap). */
+  feeRate?: bigint;
+}
+
 export interface WithdrawalOutput {
   to: string;
   amount: bigint;
@@ -131,6 +144,15 @@ export interface WithdrawalVerbs<R extends ChainReader = ChainReader> {
    * top-up brings the address up to it plus the fee. Optional: nothing is kept where absent.
    */
   keptOnSource?(intent: WithdrawalIntent, reader: R): Promise<bigint>;
+
+  /**
+   * UTXO chains (a sweep rule's consolidation): one transaction spending the coins of every source
+   * address that holds at least `threshold` in coins worth their input's fee, to `to` alone (no
+   * change: the output is their sum less the fee, exactly), at `feeRate`. Coins beyond the standard
+   * weight wait: called again once this one is signed (`context.inFlight`), it takes the next ones.
+   * null when no source qualifies. Optional: a chain without it has no consolidation sweeps.
+   */
+  consolidate?(request: ConsolidationRequest, reader: R, context?: BuildContext): Promise<UnsignedWithdrawal | null>;
   sign(unsigned: UnsignedWithdrawal, secret: WalletSecret, derivationIndexes: number[]): Promise<SignedWithdrawal>;
   /**
    * Throws a BaseError (`unprocessable`) naming the first difference from the prepared withdrawal.

@@ -21,11 +21,11 @@ import type { SolanaReader } from './solanaReader';
 import { associatedTokenAccount } from './tokenAccounts';
 
 /** Compute unit limits with headroom over what each instruction set costs on mainnet. */
-const CU = { sol: 1_000, token: 12_000, tokenCreate: 45_000, token2022: 25_000, token2022Create: 80_000 } as const;
+export const CU = { sol: 1_000, token: 12_000, tokenCreate: 45_000, token2022: 25_000, token2022Create: 80_000 } as const;
 /** The priority fee is the 75th percentile of recent fees on the written accounts, capped. */
 const MAX_CU_PRICE = 5_000_000n;
 
-async function priorityFee(reader: SolanaReader, accounts: string[]): Promise<bigint> {
+export async function priorityFee(reader: SolanaReader, accounts: string[]): Promise<bigint> {
   let fees: { prioritizationFee: number | string }[] = [];
   try {
     fees = await reader.call<{ prioritizationFee: number | string }[]>('getRecentPrioritizationFees', [accounts]);
@@ -171,7 +171,10 @@ export async function buildSolanaWithdrawal(
       lastValidBlockHeight,
     };
     const fee = maxFee(1, plan.cuLimit, cuPrice, 0n);
-    if (balance < output.amount + fee + keepSystem)
+    // Either the source keeps its rent-exempt minimum, or it gives everything (a sweep): an account
+    // left with 0 lamports is closed, which the runtime allows; anything between is refused on chain.
+    // The fee is exact on Solana (signatures and compute-unit price), so "everything" is exact too.
+    if (balance < output.amount + fee + keepSystem && balance !== output.amount + fee)
       throw new BaseError(
         'insufficient_funds',
         `${source} holds ${balance} lamports: too little for ${output.amount} plus the fee (${fee}) and its rent-exempt minimum (${keepSystem})`,

@@ -3,6 +3,7 @@ import { broadcastSolanaWithdrawal } from './broadcast';
 import { buildSolanaWithdrawal } from './build';
 import { checkSolanaIntent } from './checkIntent';
 import { checkSignedSolanaWithdrawal } from './checkSigned';
+import { quoteSolanaFee } from './quoteFee';
 import { signSolanaWithdrawal } from './sign';
 import type { SolanaReader } from './solanaReader';
 import { verifySolanaWithdrawal } from './verify';
@@ -29,6 +30,9 @@ import { verifySolanaWithdrawal } from './verify';
  *   derivation order (the service lists them after the chosen source), so a deposit address that
  *   holds only tokens is paid for by the wallet's primary address. Both sign; `sourceAddresses` is
  *   `[source, feePayer]`.
+ * - **Sweeps** (`quoteFee`): a sweep rule's token sweep lists the wallet's gas station as the only
+ *   other source, so the station is the fee payer of a deposit address holding no SOL (no top-up);
+ *   a SOL sweep may empty its source to exactly 0 lamports (the account closes).
  * - Concurrent withdrawals need no nonce; two identical ones within one blockhash would be one
  *   transaction, so a build never repeats the message of an in-flight withdrawal (its compute-unit
  *   limit goes up by one until it differs).
@@ -37,6 +41,7 @@ export function createSolanaWithdrawals(): WithdrawalVerbs<SolanaReader> {
   return refusingUnreadableSigned('Solana transaction', {
     checkIntent: checkSolanaIntent,
     build: buildSolanaWithdrawal,
+    quoteFee: quoteSolanaFee,
     sign: signSolanaWithdrawal,
     checkSigned: checkSignedSolanaWithdrawal,
     broadcast: broadcastSolanaWithdrawal,

@@ -9,3 +9,4 @@ export { bip32, bitcoin } from './libs';
 
 /** What walletd calls when the package is named in the config's `plugins` (see plugins/README.md). */
 export { createUtxoPlugin as createPlugin } from './createUtxoPlugin';
+export * from './consolidate';

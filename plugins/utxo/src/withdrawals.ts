@@ -13,26 +13,14 @@ import {
   refusingUnreadableSigned,
 } from '@walletd/plugin-kit';
 import { keyScript, scriptOf } from './addresses';
-import { coinsToUnits } from './coins';
+import { consolidate } from './consolidate';
 import { bip32, bitcoin } from './libs';
 import { nodeRefusal } from './nodeRefusal';
 import { minedTransaction, paysIntent } from './paysIntent';
-import { rawTransactionIn } from './rawTransaction';
-import { type UtxoNetwork, utxoNetwork } from './networks';
+import { type Coin, estimatedFeeRate, inputVsize, outputVsize, spendableCoins } from './spendableCoins';
+import { unsignedPsbt } from './unsignedPsbt';
+import { utxoNetwork } from './networks';
 import type { UtxoReader } from './utxoReader';
-
-/** One coin the withdrawal spends. */
-interface Coin {
-  txid: string;
-  vout: number;
-  value: string;
-  address: string;
-  script: string;
-  /** The block height of the coin (to fetch its transaction from a node without -txindex). */
-  height: number;
-  /** Legacy inputs sign over the whole previous transaction (PSBT nonWitnessUtxo). */
-  prevTx?: string;
-}
 
 /** The unsigned UTXO transaction: a PSBT plus what a reviewer needs to read it. */
 export interface UtxoTxPayload {
@@ -46,50 +34,7 @@ export interface UtxoTxPayload {
 const asUtxo = (reader: ChainReader) => reader as UtxoReader;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-/** vbytes: P2WPKH input 68, P2PKH input 148, overhead 11 (segwit marker rounded up). */
-const inputVsize = (script: string) => (script.startsWith('0014') ? 68 : 148);
-/**
- * An output is its value (8), the script's length (1 byte below 253) and the script: P2WPKH 31,
- * P2SH 32, P2PKH 34, P2WSH and taproot 43 (counting every non-P2WPKH output as 34 under-paid those).
- */
-export const outputVsize = (script: string) => 8 + 1 + script.length / 2;
-
-/** The node's fee estimate for about an hour (6 blocks), never below the network's floor. */
-async function feeRate(reader: UtxoReader, net: UtxoNetwork): Promise<bigint> {
-  try {
-    const { text } = await reader.call<unknown>('estimatesmartfee', [6]);
-    const m = /"feerate"\s*:\s*([0-9.eE+-]+)/.exec(text);
-    if (m?.[1]) {
-      const perKvB = coinsToUnits(m[1]);
-      const perVb = (perKvB + 999n) / 1000n;
-      return perVb > net.minFeeRate ? perVb : net.minFeeRate;
-    }
-  } catch {
-    // No estimate (a fresh regtest chain, a provider without it): the floor.
-  }
-  return net.minFeeRate;
-}
-
-/** Confirmed coins of the source addresses (the UTXO set), minus those in-flight withdrawals spend. */
-async function spendable(reader: UtxoReader, net: UtxoNetwork, sources: string[], context?: BuildContext): Promise<Coin[]> {
-  const reserved = new Set<string>();
-  for (const w of context?.inFlight ?? []) for (const c of (w.payload as UtxoTxPayload).inputs ?? []) reserved.add(`${c.txid}:${c.vout}`);
-  const byScript = new Map(sources.map((a) => [hex(scriptOf(net, a)), a]));
-  const { text } = await reader.call<unknown>('scantxoutset', ['start', [...byScript.keys()].map((s) => `raw(${s})`)]);
-  const body = JSON.parse(text.replace(/"amount"\s*:\s*([0-9.eE+-]+)/g, '"amount":"$1"')) as {
-    result: { unspents: { txid: string; vout: number; scriptPubKey: string; amount: string; height: number }[] };
-  };
-  const coins: Coin[] = [];
-  for (const u of body.result.unspents) {
-    if (reserved.has(`${u.txid}:${u.vout}`)) continue;
-    const address = byScript.get(u.scriptPubKey);
-    if (!address) continue;
-    coins.push({ txid: u.txid, vout: u.vout, value: coinsToUnits(u.amount).toString(), address, script: u.scriptPubKey, height: u.height });
-  }
-  // Primary address first, then larger coins first: fewer inputs, the primary emptied last.
-  const rank = new Map(sources.map((a, i) => [a, i]));
-  return coins.sort((a, b) => (rank.get(a.address) ?? 0) - (rank.get(b.address) ?? 0) || Number(BigInt(b.value) - BigInt(a.value)));
-}
+export { outputVsize } from './spendableCoins';
 
 /**
  * Coin selection over every source address (primary first), several recipients in one
@@ -99,6 +44,8 @@ async function spendable(reader: UtxoReader, net: UtxoNetwork, sources: string[]
  */
 export function createUtxoWithdrawals(): WithdrawalVerbs {
   return refusingUnreadableSigned('bitcoin-family transaction', {
+    consolidate: (request, reader, context) => consolidate(request, asUtxo(reader), context),
+
     async build(intent: WithdrawalIntent, reader: ChainReader, context?: BuildContext): Promise<UnsignedWithdrawal> {
       const utxo = asUtxo(reader);
       const net = utxoNetwork(intent.chain, intent.network);
@@ -109,8 +56,8 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
           throw new BaseError('invalid_amount', `${o.amount} base units to ${o.to} is below the dust limit of ${net.dustLimit}`);
         return { address: o.to, script: hex(scriptOf(net, o.to)), value: o.amount.toString(), change: false };
       });
-      const rate = await feeRate(utxo, net);
-      const coins = await spendable(utxo, net, intent.sources, context);
+      const rate = await estimatedFeeRate(utxo, net);
+      const coins = await spendableCoins(utxo, net, intent.sources, context);
       const want = intent.outputs.reduce((s, o) => s + o.amount, 0n);
       const changeAddress = intent.change ?? primary;
       const changeScript = hex(scriptOf(net, changeAddress));
@@ -141,28 +88,9 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
       } else {
         fee += change; // dust change is given to the miners
       }
-      // Legacy (P2PKH) inputs sign over the whole previous transaction.
-      for (const c of chosen) {
-        if (c.script.startsWith('0014')) continue;
-        // With the block hash, getrawtransaction works on nodes without -txindex (by id alone on
-        // a node that takes no block hash: the coin is unspent, rawTransaction.ts).
-        const block = (await utxo.call<string>('getblockhash', [c.height])).result;
-        c.prevTx = await rawTransactionIn(utxo, c.txid, block);
-      }
-      const psbt = new bitcoin.Psbt({ network: net.params });
-      for (const c of chosen) {
-        psbt.addInput({
-          hash: c.txid,
-          index: c.vout,
-          sequence: 0xfffffffd, // BIP-125: a stuck withdrawal can be fee-bumped
-          ...(c.prevTx
-            ? { nonWitnessUtxo: Buffer.from(c.prevTx, 'hex') }
-            : { witnessUtxo: { script: Buffer.from(c.script, 'hex'), value: BigInt(c.value) } }),
-        });
-      }
-      for (const o of outputs) psbt.addOutput({ script: Buffer.from(o.script, 'hex'), value: BigInt(o.value) });
+      const psbt = await unsignedPsbt(utxo, net, chosen, outputs);
       const sourceAddresses = [...new Set([primary, ...chosen.map((c) => c.address)])].filter((a) => chosen.some((c) => c.address === a));
-      const payload: UtxoTxPayload = { psbt: psbt.toBase64(), inputs: chosen, outputs, feeRate: rate.toString(), vsize };
+      const payload: UtxoTxPayload = { psbt, inputs: chosen, outputs, feeRate: rate.toString(), vsize };
       return { intent, payload, fee, sourceAddresses };
     },
 

@@ -147,7 +147,7 @@ describe('sweep rules on anvil', () => {
     expect(rule.body.lastRunAt).not.toBeNull();
   });
 
-  it('refuses a rule the API cannot keep: bad fields (400), a denied destination (403), a UTXO wallet (422); PATCH and DELETE', async () => {
+  it('refuses a rule the API cannot keep: bad fields (400), a denied destination (403), a fee rate on an account chain (400); PATCH and DELETE', async () => {
     const path = `/wallets/${walletId}/sweep-rules`;
     const base = { asset: 'ETH', destination: treasury, threshold: '0.5', trigger: 'schedule', intervalSeconds: 3600 };
     const refused = async (body: unknown, status: number, code: string) => {
@@ -173,15 +173,8 @@ describe('sweep rules on anvil', () => {
     });
     await refused({ ...base, destination: '0x000000000000000000000000000000000000dEaD' }, 403, 'policy_denied');
     await setPolicyEnabled(t.db, deny.id, false);
-    const ltcWallet = await api('POST', '/wallets', { name: 'btc', chain: 'bitcoin', network: 'regtest' });
-    expect(ltcWallet.body).toMatchObject({ chain: 'bitcoin' });
-    const ltc = ltcWallet.body.id as number;
-    const onUtxo = await api('POST', `/wallets/${ltc}/sweep-rules`, {
-      ...base,
-      asset: 'LTC',
-      destination: 'rltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9',
-    });
-    expect(onUtxo.body).toMatchObject({ statusCode: 422, code: 'unprocessable' });
+    // A fee rate is a consolidation's (UTXO rules, sweepConsolidation.test.ts): an account chain sets its own fees.
+    await refused({ ...base, feeRate: 5 }, 400, 'validation_failed');
 
     const made = await api('POST', path, { ...base, enabled: false });
     expect(made.status).toBe(201);

@@ -26,6 +26,7 @@ import * as m026BalanceLedger from './026_balance_ledger';
 import * as m027Retention from './027_retention';
 import * as m028SearchIndexes from './028_search_indexes';
 import * as m029GasStation from './029_gas_station';
+import * as m030SweepFeeRate from './030_sweep_fee_rate';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '027_retention': m027Retention,
   '028_search_indexes': m028SearchIndexes,
   '029_gas_station': m029GasStation,
+  '030_sweep_fee_rate': m030SweepFeeRate,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

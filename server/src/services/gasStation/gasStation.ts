@@ -21,9 +21,18 @@ export interface GasStation {
 }
 
 /**
+ * Whether the chain lets another account pay a transaction's fee (Solana's fee payer): there the
+ * station pays a token sweep's fee itself, in the sweep, instead of topping the address up.
+ */
+export function stationPaysFees(common: Pick<Common, 'plugins'>, wallet: Pick<WalletRow, 'chain'>): boolean {
+  const plugin = common.plugins.forChain(wallet.chain);
+  return plugin?.chains.find((c) => c.chain === wallet.chain)?.capabilities.feePayer === true;
+}
+
+/**
  * Only where the plugin can quote a fee without the source paying it (its optional `quoteFee`:
- * EVM chains, TON's jetton forward and gas amounts, Polkadot's fee with its existential deposit).
- * Elsewhere refused with 422 naming the chain.
+ * EVM chains, TON's jetton forward and gas amounts, Polkadot's fee with its existential deposit),
+ * or where the station pays the fee itself (a fee payer, Solana). Elsewhere refused with 422 naming the chain.
  */
 export function refuseNoGasStation(common: Pick<Common, 'plugins'>, wallet: Pick<WalletRow, 'chain'>): void {
   const plugin = common.plugins.forChain(wallet.chain);

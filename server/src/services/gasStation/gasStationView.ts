@@ -4,7 +4,7 @@ import type { WalletRow } from '../../http/scope';
 import { ledger } from '../funds/ledger';
 import type { SweepRuleRow } from '../sweeps/sweepRule';
 import { knownAssets } from '../transactions';
-import { TOP_UP_MARGIN_PERCENT, ensureGasStation } from './gasStation';
+import { TOP_UP_MARGIN_PERCENT, ensureGasStation, stationPaysFees } from './gasStation';
 import { keptOnSource, quoteFee, withMargin } from './quoteFee';
 import { topUpSpending24h } from './stationSpending';
 
@@ -53,7 +53,9 @@ async function holderOf(common: Common, walletId: number, assetKey: string): Pro
  * The station as `GET /v1/wallets/:id/gas-station` shows it: its balance as walletd credits it,
  * and the runway: how many top-ups its available balance pays at the fee the node quotes now
  * (a transfer of what the address holding most of the rule's token holds, plus the
- * margin, plus the top-up's own fee).
+ * margin, plus the top-up's own fee). On Solana the station pays each sweep's fee as its fee
+ * payer: no top-up, no margin, and the runway counts sweeps (the fee, with the destination's
+ * token account rent while that account does not exist).
  */
 export async function gasStationView(common: Common, wallet: WalletRow): Promise<GasStationView> {
   const station = await ensureGasStation(common, wallet);
@@ -77,13 +79,17 @@ export async function gasStationView(common: Common, wallet: WalletRow): Promise
   let estimate: GasStationView['estimate'] = null;
   const holder = rule && token ? await holderOf(common, wallet.id, token.key) : null;
   if (rule && token && holder) {
-    // Quoted for what it holds: a fee may grow with the amount's encoded length.
-    const sweepFee = await quoteFee(common, wallet, token, holder.address, rule.destination, holder.held);
+    // Quoted for what it holds: a fee may grow with the amount's encoded length. Where the station
+    // pays the sweep's fee itself (a fee payer), nothing is topped up.
+    const payer = stationPaysFees(common, wallet);
+    const sweepFee = await quoteFee(common, wallet, token, holder.address, rule.destination, holder.held, payer ? station.address : undefined);
     // An address holding no native coin: the fee plus margin, plus what the chain makes it keep.
-    const topUp =
-      withMargin(sweepFee, TOP_UP_MARGIN_PERCENT) + (await keptOnSource(common, wallet, token, holder.address, rule.destination));
-    const topUpFee = await quoteFee(common, wallet, native, station.address, holder.address, 1n);
-    const runway = available > 0n ? available / (topUp + topUpFee) : 0n;
+    const topUp = payer
+      ? 0n
+      : withMargin(sweepFee, TOP_UP_MARGIN_PERCENT) + (await keptOnSource(common, wallet, token, holder.address, rule.destination));
+    const topUpFee = payer ? 0n : await quoteFee(common, wallet, native, station.address, holder.address, 1n);
+    const perSweep = payer ? sweepFee : topUp + topUpFee;
+    const runway = available > 0n && perSweep > 0n ? available / perSweep : 0n;
     estimate = {
       ruleId: rule.id,
       token: publicAsset(token),
@@ -103,7 +109,7 @@ export async function gasStationView(common: Common, wallet: WalletRow): Promise
     confirmed: show(held.credited),
     reserved: show(held.reserved),
     available: show(available),
-    marginPercent: Number(TOP_UP_MARGIN_PERCENT),
+    marginPercent: stationPaysFees(common, wallet) ? 0 : Number(TOP_UP_MARGIN_PERCENT),
     spentLast24h: show(spent),
     estimate,
   };

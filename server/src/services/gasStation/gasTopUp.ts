@@ -6,7 +6,7 @@ import { carryOn } from '../sweeps/carryOn';
 import type { SweepRuleRow } from '../sweeps/sweepRule';
 import { knownAssets } from '../transactions';
 import { prepareWithdrawal } from '../withdrawals/prepare';
-import { TOP_UP_MARGIN_PERCENT, ensureGasStation, refuseNoGasStation } from './gasStation';
+import { TOP_UP_MARGIN_PERCENT, ensureGasStation, refuseNoGasStation, stationPaysFees } from './gasStation';
 import { keptOnSource, quoteFee, withMargin } from './quoteFee';
 import { topUpSpending24h } from './stationSpending';
 
@@ -51,7 +51,8 @@ export async function gasForSweep(
 ): Promise<GasState> {
   const { db, plugins } = common;
   const native = plugins.chainTable().nativeAsset(wallet.chain, wallet.network);
-  if (asset.key === native.key) return { ready: true };
+  // Solana: the station is the sweep's fee payer (sweepSource), nothing to send first.
+  if (asset.key === native.key || stationPaysFees(common, wallet)) return { ready: true };
   const key = `gas_topup:${rule.id}:${run}:${source}`;
   const mine = (await db('withdrawals').where({ company_id: wallet.company_id, idempotency_key: key }).first()) as
     | WithdrawalRow

@@ -15,13 +15,18 @@ export async function quoteFee(
   from: string,
   to: string,
   amount: bigint,
+  /** Solana: the fee payer, when not `from` (the station signs too). */
+  payer?: string,
 ): Promise<bigint> {
   const access = chainAccess(common.config, common.plugins, wallet.chain, wallet.network);
   const quote = access.verbs.quoteFee?.bind(access.verbs);
   if (!quote) throw new BaseError('unprocessable', `${wallet.chain} cannot quote a fee for a gas top-up`);
   const reader = access.readers.readerFor(access.settings);
   return onNode(wallet.chain, wallet.network, () =>
-    quote({ chain: wallet.chain as Chain, network: wallet.network, asset, outputs: [{ to, amount }], sources: [from] }, reader),
+    quote(
+      { chain: wallet.chain as Chain, network: wallet.network, asset, outputs: [{ to, amount }], sources: payer ? [from, payer] : [from] },
+      reader,
+    ),
   );
 }
 

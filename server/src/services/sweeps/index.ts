@@ -2,3 +2,4 @@ export * from './runSweeps';
 export * from './sweepRule';
 export * from './sweepRules';
 export * from './sweepSource';
+export * from './consolidationRun';

@@ -2,6 +2,8 @@ import { type AssetRef, type Chain, type WithdrawalRow, isBaseError } from '@wal
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { type SweepRuleRow, ruleAsset } from './sweepRule';
+import { pooledFunds } from '../funds/requireFunds';
+import { consolidationRun } from './consolidationRun';
 import { carryOn, sweepSource } from './sweepSource';
 
 /** Between two runner ticks (the indexer leading the chain runs them). */
@@ -54,6 +56,17 @@ async function sources(common: Common, wallet: WalletRow, rule: SweepRuleRow, no
     .map((r) => ({ address: r.address, run: rule.trigger === 'schedule' ? `w${windowOf(rule, nowMs)}` : `d${r.last_deposit}` }));
 }
 
+/** The latest confirmed deposit of the asset to any of the wallet's deposit addresses (a UTXO rule's run). */
+async function lastDeposit(common: Common, walletId: number, assetKey: string): Promise<bigint | null> {
+  const row = (await common
+    .db('transfers as t')
+    .join('addresses as a', 'a.id', 't.address_id')
+    .where({ 'a.wallet_id': walletId, 'a.kind': 'deposit', 't.asset_key': assetKey, 't.direction': 'incoming', 't.status': 'confirmed' })
+    .max('t.id as id')
+    .first()) as { id: string | number | null } | undefined;
+  return row?.id === null || row?.id === undefined ? null : BigInt(row.id);
+}
+
 /** One rule: its unfinished sweeps first (a crash, an approved request), then each source due. */
 async function runRule(common: Common, rule: SweepRuleRow, nowMs: number, budget: Budget, sum: SweepRunSummary): Promise<void> {
   const { db, logger } = common;
@@ -85,7 +98,36 @@ async function runRule(common: Common, rule: SweepRuleRow, nowMs: number, budget
       errors.push(e instanceof Error ? e.message : String(e));
     }
   }
-  if (asset) {
+  const plugin = common.plugins.forChain(wallet.chain);
+  let mark: bigint | null = window;
+  if (asset && plugin && pooledFunds(plugin, wallet.chain)) {
+    // UTXO: one consolidation per run. The deposit trigger's run is the wallet's latest deposit,
+    // stored once the run is done, so the node is asked again only after a new one.
+    const last = window === null ? await lastDeposit(common, wallet.id, rule.asset_key) : null;
+    mark = window ?? last;
+    const run =
+      window === null
+        ? last === null || (rule.last_window !== null && BigInt(rule.last_window) >= last)
+          ? null
+          : `d${last}`
+        : `w${window}`;
+    if (run !== null) {
+      try {
+        const out = await consolidationRun(common, wallet, rule, asset, run, budget);
+        sum.sent += out.sent;
+        sum.awaitingApproval += out.awaitingApproval;
+        complete = out.done || out.awaitingApproval > 0;
+        if (out.sent) log.info({ run, parts: out.sent }, 'consolidation sent');
+      } catch (e) {
+        complete = false;
+        sum.failed++;
+        const message = e instanceof Error ? e.message : String(e);
+        errors.push(`consolidation: ${message}`);
+        if (isBaseError(e)) log.warn({ code: e.code }, `consolidation not made: ${message}`);
+        else log.error({ err: e }, 'consolidation failed');
+      }
+    } else complete = false;
+  } else if (asset) {
     for (const s of await sources(common, wallet, rule, nowMs)) {
       if (budget.left <= 0) {
         complete = false;
@@ -125,7 +167,7 @@ async function runRule(common: Common, rule: SweepRuleRow, nowMs: number, budget
     .update({
       last_run_at: db.fn.now(),
       last_error: errors.length ? errors.join('; ').slice(0, 2000) : null,
-      ...(due && complete && window !== null ? { last_window: window.toString() } : {}),
+      ...(due && complete && mark !== null ? { last_window: mark.toString() } : {}),
     });
 }
 

@@ -21,6 +21,8 @@ export interface SweepRuleRow {
   last_error: string | null;
   /** What the rule's gas top-ups may take from the station in 24 hours, native base units; null: no cap (migration 029). */
   gas_daily_cap: string | null;
+  /** UTXO rules: base units per vbyte of the consolidation; null: the node's estimate, capped (migration 030). */
+  fee_rate: string | null;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -37,6 +39,8 @@ export interface SweepRuleBody {
   enabled?: boolean;
   /** Native display units; null removes the cap. */
   gasDailyCap?: string | null;
+  /** UTXO rules: base units per vbyte; null goes back to the node's estimate. */
+  feeRate?: number | null;
 }
 
 /** The rule's asset as walletd knows it on the wallet's chain (a token taken out of the config is an error, named). */
@@ -77,6 +81,7 @@ export interface SweepRuleView {
   intervalSeconds: number | null;
   enabled: boolean;
   gasDailyCap: string | null;
+  feeRate: number | null;
   lastRunAt: string | null;
   lastError: string | null;
   createdAt: string;
@@ -98,6 +103,7 @@ export function toSweepRuleView(row: SweepRuleRow, asset: AssetRef, native: Asse
     intervalSeconds: row.interval_seconds,
     enabled: row.enabled,
     gasDailyCap: row.gas_daily_cap === null ? null : fromBaseUnits(parseBaseUnits(row.gas_daily_cap), native.decimals),
+    feeRate: row.fee_rate === null ? null : Number(row.fee_rate),
     lastRunAt: row.last_run_at ? row.last_run_at.toISOString() : null,
     lastError: row.last_error,
     createdAt: row.created_at.toISOString(),

@@ -23,14 +23,23 @@ async function checkedDestination(common: Common, wallet: WalletRow, asset: stri
   return intent.outputs[0]?.to ?? destination;
 }
 
-/** UTXO chains pool the wallet's coins: a sweep there is a consolidation, not built yet (README "Sweeps"). */
-function refusePooled(common: Common, wallet: WalletRow): void {
+/**
+ * Whether the wallet's coins are pooled (UTXO): a sweep there is a consolidation, which needs the
+ * plugin's `consolidate`, spends whole coins (no minLeft) and runs at a fee rate of its own.
+ * feeRate belongs to those rules only.
+ */
+function checkPooled(common: Common, wallet: WalletRow, minLeft: bigint, feeRate: number | null | undefined): void {
   const plugin = common.plugins.forChain(wallet.chain);
-  if (!plugin?.withdrawals || pooledFunds(plugin, wallet.chain))
-    throw new BaseError(
-      'unprocessable',
-      `sweep rules are available on account chains; ${wallet.chain} pools its coins (consolidation is not built yet)`,
-    );
+  if (!plugin?.withdrawals) throw new BaseError('unprocessable', `withdrawals on ${wallet.chain} are not supported by this build`);
+  if (!pooledFunds(plugin, wallet.chain)) {
+    if (feeRate !== undefined && feeRate !== null)
+      throw new BaseError('validation_failed', `feeRate goes with UTXO rules (a consolidation); ${wallet.chain} sets its own fees`);
+    return;
+  }
+  if (!plugin.withdrawals.consolidate)
+    throw new BaseError('unprocessable', `sweep rules on ${wallet.chain} need consolidation, which its plugin does not offer`);
+  if (minLeft !== 0n)
+    throw new BaseError('validation_failed', `minLeft must be "0" on ${wallet.chain}: a consolidation spends each address's coins whole`);
 }
 
 /** The daily gas cap in the chain's native base units (a positive amount), as stored. */
@@ -49,7 +58,6 @@ const actorOf = (by: RuleActor) =>
       : { actorType: 'member' as const, actorId: by.memberId };
 
 export async function createSweepRule(common: Common, wallet: WalletRow, body: SweepRuleBody, by: RuleActor): Promise<SweepRuleRow> {
-  refusePooled(common, wallet);
   const asset = resolveIntent(common.config, common.plugins, wallet, {
     asset: body.asset as string,
     toAddress: body.destination,
@@ -58,6 +66,7 @@ export async function createSweepRule(common: Common, wallet: WalletRow, body: S
   const destination = await checkedDestination(common, wallet, asset.key, body.destination as string);
   const threshold = ruleAmount(body.threshold as string, asset, 'threshold', false);
   const minLeft = ruleAmount(body.minLeft ?? '0', asset, 'minLeft', true);
+  checkPooled(common, wallet, minLeft, body.feeRate);
   const trigger = body.trigger as SweepRuleRow['trigger'];
   const interval = body.intervalSeconds ?? null;
   checkTrigger(trigger, interval);
@@ -66,6 +75,7 @@ export async function createSweepRule(common: Common, wallet: WalletRow, body: S
     const [row] = (await trx('sweep_rules')
       .insert({
         gas_daily_cap: gasDailyCap,
+        fee_rate: body.feeRate ?? null,
         company_id: wallet.company_id,
         wallet_id: wallet.id,
         asset_key: asset.key,
@@ -93,6 +103,7 @@ export async function createSweepRule(common: Common, wallet: WalletRow, body: S
         minLeft: rule.min_left,
         trigger,
         gasDailyCap,
+        feeRate: body.feeRate ?? null,
       },
     });
     return rule;
@@ -123,12 +134,17 @@ export async function updateSweepRule(
   if (body.threshold !== undefined) changes.threshold = ruleAmount(body.threshold, asset, 'threshold', false).toString();
   if (body.minLeft !== undefined) changes.min_left = ruleAmount(body.minLeft, asset, 'minLeft', true).toString();
   if (body.enabled !== undefined) changes.enabled = body.enabled;
+  if (body.minLeft !== undefined || body.feeRate !== undefined)
+    checkPooled(common, wallet, BigInt((changes.min_left as string | undefined) ?? rule.min_left), body.feeRate);
+  if (body.feeRate !== undefined) changes.fee_rate = body.feeRate;
   if (body.gasDailyCap !== undefined) changes.gas_daily_cap = body.gasDailyCap === null ? null : gasCap(common, wallet, body.gasDailyCap);
   const trigger = body.trigger ?? rule.trigger;
   // Switching to the deposit trigger drops the interval; a new interval alone keeps the trigger.
   const interval = body.intervalSeconds ?? (trigger === 'deposit' ? null : rule.interval_seconds);
   checkTrigger(trigger, interval);
   Object.assign(changes, { trigger, interval_seconds: interval });
+  // The run marker means a window under one trigger and a deposit id under the other (UTXO rules).
+  if (trigger !== rule.trigger) changes.last_window = null;
   return common.db.transaction(async (trx) => {
     const [row] = (await trx('sweep_rules')
       .where({ id: rule.id })

@@ -1,7 +1,10 @@
-import { type AssetRef, BaseError, type Chain, type WithdrawalRow, isBaseError } from '@walletd/core';
+import { type AssetRef, BaseError, type Chain, type WithdrawalRow, fromBaseUnits, isBaseError } from '@walletd/core';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { ledger } from '../funds/ledger';
+import { ensureGasStation, stationPaysFees } from '../gasStation/gasStation';
+import { quoteFee } from '../gasStation/quoteFee';
+import { topUpSpending24h } from '../gasStation/stationSpending';
 import { gasForSweep } from '../gasStation/gasTopUp';
 import { keptOnSource, quoteFee } from '../gasStation/quoteFee';
 import { type ResolvedIntent, chainAccess } from '../withdrawals/intent';
@@ -37,6 +40,12 @@ async function feeCap(common: Common, wallet: WalletRow, source: string, asset: 
   const access = chainAccess(common.config, common.plugins, wallet.chain, wallet.network);
   if (access.verbs.quoteFee) return quoteFee(common, wallet, asset, source, to, upTo);
   const reader = access.readers.readerFor(access.settings);
+  // Solana: the quote, since a one-unit build is refused to a destination holding no SOL yet (rent).
+  const quote = access.verbs.quoteFee?.bind(access.verbs);
+  if (quote && stationPaysFees(common, wallet))
+    return onNode(wallet.chain, wallet.network, () =>
+      quote({ chain: wallet.chain as Chain, network: wallet.network, asset, outputs: [{ to, amount: 1n }], sources: [source] }, reader),
+    );
   const unsigned = await onNode(wallet.chain, wallet.network, async () =>
     access.verbs.build(
       { chain: wallet.chain as Chain, network: wallet.network, asset, outputs: [{ to, amount: 1n }], sources: [source] },
@@ -45,6 +54,25 @@ async function feeCap(common: Common, wallet: WalletRow, source: string, asset: 
     ),
   );
   return unsigned.fee;
+}
+
+/**
+ * Solana: the rule's `gasDailyCap` bounds what the station pays as fee payer, as it bounds top-ups
+ * elsewhere: the sweep's quoted fee (with the destination's token account rent) must fit beside
+ * what the station paid for the rule in the last 24 hours.
+ */
+async function refuseOverGasCap(common: Common, wallet: WalletRow, rule: SweepRuleRow, asset: AssetRef, source: string, station: string) {
+  if (rule.gas_daily_cap === null) return;
+  const native = common.plugins.chainTable().nativeAsset(wallet.chain, wallet.network);
+  const cap = BigInt(rule.gas_daily_cap);
+  const fee = await quoteFee(common, wallet, asset, source, rule.destination, 1n, station);
+  const spent = await topUpSpending24h(common.db, { ruleId: rule.id });
+  const show = (units: bigint) => `${fromBaseUnits(units, native.decimals)} ${native.symbol}`;
+  if (spent + fee > cap)
+    throw new BaseError(
+      'unprocessable',
+      `sweep of ${source} refused: the rule's gasDailyCap is ${show(cap)}, the gas station paid ${show(spent)} for it in the last 24 hours and this sweep's fee is ${show(fee)}`,
+    );
 }
 
 /**
@@ -92,6 +120,11 @@ export async function sweepSource(
 
   const plugin = plugins.forChain(wallet.chain);
   if (!plugin) throw new BaseError('unprocessable', `no plugin serves ${wallet.chain}`);
+  // Solana: a token sweep's fee (and the destination's token account rent) comes from the source
+  // when it holds the SOL, otherwise from the gas station, never from another address of the wallet.
+  const feePayers =
+    asset.key !== native.key && stationPaysFees(common, wallet) ? [(await ensureGasStation(common, wallet)).address] : undefined;
+  if (feePayers) await refuseOverGasCap(common, wallet, rule, asset, source, feePayers[0] as string);
   const match = (a: string) => plugin.matchKey(wallet.chain as Chain, wallet.network, a);
   const intent: ResolvedIntent = {
     asset,
@@ -105,6 +138,7 @@ export async function sweepSource(
       keyId: null,
       request: null,
       sweepRuleId: rule.id,
+      ...(feePayers ? { feePayers } : {}),
     });
     return { status: 'sent', withdrawalId: (await carryOn(common, row)).id, replayed };
   } catch (e) {

@@ -23,6 +23,13 @@ export interface PrepareInput {
   sweepRuleId?: number | null;
   /** With sweepRuleId: 'gas_topup' when the gas station pays a source the fee of the rule's token sweep. */
   kind?: 'sweep' | 'gas_topup';
+  /** A transaction already built for the intent (a UTXO consolidation: `consolidate` chose its coins). */
+  built?: UnsignedWithdrawal;
+  /**
+   * Who may pay the fee after the source (Solana's fee payer), instead of the wallet's other
+   * addresses: a sweep names only the gas station, so a treasury address never pays for it.
+   */
+  feePayers?: string[];
 }
 
 export interface Prepared {
@@ -156,22 +163,27 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
   const source = await chooseSource(db, wallet, intent);
   const change = await ensureChangeAddress(db, common.masterKey, access.plugin, wallet);
   const reader = access.readers.readerFor(access.settings);
-  const unsigned = await onNode(wallet.chain, wallet.network, async () =>
-    access.verbs.build(
-      {
-        chain: wallet.chain as Chain,
-        network: wallet.network,
-        asset: intent.asset,
-        outputs: intent.outputs.map((o) => ({ to: o.to, amount: o.amount, ...memoFields(o) })),
-        // The chosen address first (it pays on account chains), then the wallet's other addresses
-        // in derivation order, change addresses included (UTXO coin selection).
-        sources: [source.address, ...(await walletAddresses(db, wallet.id)).map((a) => a.address).filter((a) => a !== source.address)],
-        ...(change ? { change } : {}),
-      },
-      reader,
-      { inFlight: await inFlight(db, wallet.id) },
-    ),
-  );
+  const unsigned =
+    input.built ??
+    (await onNode(wallet.chain, wallet.network, async () =>
+      access.verbs.build(
+        {
+          chain: wallet.chain as Chain,
+          network: wallet.network,
+          asset: intent.asset,
+          outputs: intent.outputs.map((o) => ({ to: o.to, amount: o.amount, ...memoFields(o) })),
+          // The chosen address first (it pays on account chains), then the wallet's other addresses
+          // in derivation order, change addresses included (UTXO coin selection).
+          sources: [
+            source.address,
+            ...(input.feePayers ?? (await walletAddresses(db, wallet.id)).map((a) => a.address)).filter((a) => a !== source.address),
+          ],
+          ...(change ? { change } : {}),
+        },
+        reader,
+        { inFlight: await inFlight(db, wallet.id) },
+      ),
+    ));
 
   const internal = await internalOutputs(db, wallet.id, intent);
   const pooled = pooledFunds(access.plugin, wallet.chain);

@@ -10,7 +10,7 @@ import { changeAddressOf } from './changeAddress';
 import { type ChainAccess, chainAccess } from './intent';
 import { inFlight, indexesOf, onNode } from './prepare';
 import { lockWalletFunds } from '../funds/ledger';
-import { fundsNeedOf, requireFunds } from '../funds/requireFunds';
+import { fundsNeedOf, pooledFunds, requireFunds } from '../funds/requireFunds';
 import { lockRow } from './lockRow';
 
 /**
@@ -37,8 +37,15 @@ async function recheckDestinations(trx: Knex.Transaction, row: WithdrawalRow, ac
   if (decision.outcome === 'refuse') throw new BaseError(decision.code, decision.message, { details: { policyIds: decision.policyIds } });
 }
 
-/** The row's intent built afresh on the node (no transaction open): the next free nonce (or coins) and current fees. */
+/**
+ * The row's intent built afresh on the node (no transaction open): the next free nonce (or coins)
+ * and current fees. A UTXO sweep keeps the transaction it was prepared with: its coins and fee
+ * rate are what the consolidation chose (and its amount is exactly their sum less that fee), so a
+ * fresh coin selection would pay another amount, with change. Its coins are free: the runner signs
+ * it right after prepare, and a coin spent since then only makes the node refuse it (rejected).
+ */
 async function rebuild(db: Db, row: WithdrawalRow, access: ChainAccess): Promise<UnsignedWithdrawal> {
+  if (row.kind === 'sweep' && access.verbs.consolidate && pooledFunds(access.plugin, row.chain)) return unsignedFromRow(row);
   const reader = access.readers.readerFor(access.settings);
   const { intent } = unsignedFromRow(row);
   const change = await changeAddressOf(db, row.wallet_id);
