@@ -82,7 +82,15 @@ export async function gasStationView(common: Common, wallet: WalletRow): Promise
     // Quoted for what it holds: a fee may grow with the amount's encoded length. Where the station
     // pays the sweep's fee itself (a fee payer), nothing is topped up.
     const payer = stationPaysFees(common, wallet);
-    const sweepFee = await quoteFee(common, wallet, token, holder.address, rule.destination, holder.held, payer ? station.address : undefined);
+    const sweepFee = await quoteFee(
+      common,
+      wallet,
+      token,
+      holder.address,
+      rule.destination,
+      holder.held,
+      payer ? station.address : undefined,
+    );
     // An address holding no native coin: the fee plus margin, plus what the chain makes it keep.
     const topUp = payer
       ? 0n

@@ -3,7 +3,6 @@ import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { ledger } from '../funds/ledger';
 import { ensureGasStation, stationPaysFees } from '../gasStation/gasStation';
-import { quoteFee } from '../gasStation/quoteFee';
 import { topUpSpending24h } from '../gasStation/stationSpending';
 import { gasForSweep } from '../gasStation/gasTopUp';
 import { keptOnSource, quoteFee } from '../gasStation/quoteFee';
@@ -40,12 +39,6 @@ async function feeCap(common: Common, wallet: WalletRow, source: string, asset: 
   const access = chainAccess(common.config, common.plugins, wallet.chain, wallet.network);
   if (access.verbs.quoteFee) return quoteFee(common, wallet, asset, source, to, upTo);
   const reader = access.readers.readerFor(access.settings);
-  // Solana: the quote, since a one-unit build is refused to a destination holding no SOL yet (rent).
-  const quote = access.verbs.quoteFee?.bind(access.verbs);
-  if (quote && stationPaysFees(common, wallet))
-    return onNode(wallet.chain, wallet.network, () =>
-      quote({ chain: wallet.chain as Chain, network: wallet.network, asset, outputs: [{ to, amount: 1n }], sources: [source] }, reader),
-    );
   const unsigned = await onNode(wallet.chain, wallet.network, async () =>
     access.verbs.build(
       { chain: wallet.chain as Chain, network: wallet.network, asset, outputs: [{ to, amount: 1n }], sources: [source] },
