@@ -192,7 +192,7 @@ async function main() {
   } finally {
     for (const v of servers) {
       for (const c of v.conns ?? []) c.close();
-      v.limiters?.stores.forEach((s) => s.shutdown());
+      for (const s of v.limiters?.stores ?? []) s.shutdown();
       await new Promise((r) => v.server.close(r));
     }
     await rt?.close();
