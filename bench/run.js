@@ -10,6 +10,8 @@ const SUITES = {
   follower: () => require('./follower/main'),
   solana: () => require('./solana/main'),
   api: () => require('./api/main'),
+  'api-ab': () => require('./api/ab'),
+  'api-inprocess': () => require('./api/inProcess'),
   polkadot: () => require('./polkadot/main'),
   scale: () => require('./scale/main'),
   coldstart: () => require('./coldstart/main'),
@@ -17,7 +19,7 @@ const SUITES = {
 
 function usage() {
   console.error(
-    `usage: npm run bench -- <suite>\n\nsuites:\n  outbox   walletd's webhook outbox against graphile-worker on the same PostgreSQL\n  indexer  the EVM detector on synthetic mainnet-like blocks against the JSON.parse floor\n  utxo     the bitcoin detector on synthetic 1.5 MB blocks against the floor of parsing them\n  follower the follower's catch-up on an anvil devnet (empty blocks, blocks of 400 Transfer logs) against fetching the blocks alone\n  api      walletd's authenticated reads against a plain node:http + pg server doing the same lookups\n  solana   the Solana detector on the recorded mainnet block and synthetic 2-3 MB blocks against the JSON.parse floor, and the follower's catch-up through the litesvm adapter\n  polkadot the Polkadot detector on the recorded mainnet block against decoding its events alone, and the follower's catch-up on chopsticks\n  scale    each read and indexer round query on a seeded history of 10k, 100k, 1M transfers (p50/p99 per size)\n  coldstart a detect worker's first require of each plugin's detect module: modules, packages, milliseconds\n\nSee bench/README.md for the environment knobs.`,
+    `usage: npm run bench -- <suite>\n\nsuites:\n  outbox   walletd's webhook outbox against graphile-worker on the same PostgreSQL\n  indexer  the EVM detector on synthetic mainnet-like blocks against the JSON.parse floor\n  utxo     the bitcoin detector on synthetic 1.5 MB blocks against the floor of parsing them\n  follower the follower's catch-up on an anvil devnet (empty blocks, blocks of 400 Transfer logs) against fetching the blocks alone\n  api      walletd's authenticated reads against a plain node:http + pg server doing the same lookups\n  api-ab   walletd builds (or settings, BENCH_AB) against each other: CPU per request at a fixed rate, alternating rounds\n  api-inprocess two server builds' Express apps in one process, interleaved bursts: CPU per request (BENCH_INPROC)\n  solana   the Solana detector on the recorded mainnet block and synthetic 2-3 MB blocks against the JSON.parse floor, and the follower's catch-up through the litesvm adapter\n  polkadot the Polkadot detector on the recorded mainnet block against decoding its events alone, and the follower's catch-up on chopsticks\n  scale    each read and indexer round query on a seeded history of 10k, 100k, 1M transfers (p50/p99 per size)\n  coldstart a detect worker's first require of each plugin's detect module: modules, packages, milliseconds\n\nSee bench/README.md for the environment knobs.`,
   );
 }
 

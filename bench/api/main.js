@@ -13,7 +13,7 @@ const os = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { ALL_ACTIONS, MasterKey, createDb, createLogger, migrateLatest, startEmbeddedPostgres } = require('@walletd/core');
-const { addMember, createApiKey, createCompany, createWallet } = require('@walletd/server');
+const { addMember, createApiKey, createCompany, createWallet, loadPlugins } = require('@walletd/server');
 const { sourceState } = require('./sourceState');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -152,8 +152,9 @@ async function main() {
     const { key } = await createApiKey(db, { companyId: company.id, name: 'bench', actions: ALL_ACTIONS });
     const masterHex = require('node:crypto').randomBytes(32).toString('hex');
     const masterKey = new MasterKey(Buffer.from(masterHex, 'hex'));
+    const plugins = loadPlugins();
     for (let i = 0; i < 10; i++)
-      await createWallet(db, masterKey, { companyId: company.id, name: `w${i}`, chain: 'ethereum', network: 'sepolia' });
+      await createWallet(db, masterKey, { companyId: company.id, name: `w${i}`, chain: 'ethereum', network: 'sepolia' }, plugins);
     await db.destroy();
 
     const config = join(dir, 'walletd.json');

@@ -1,3 +1,4 @@
 export * from './logger';
 export * from './withRole';
 export * from './unredacted';
+export * from './bufferedDestination';

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { bufferedDestination } from './bufferedDestination';
 import { messageOnce } from './messageOnce';
 
 export type { Logger };
@@ -51,6 +52,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         },
       },
     },
-    options.destination ?? pino.destination({ dest: 2, sync: false }),
+    options.destination ?? bufferedDestination(),
   );
 }

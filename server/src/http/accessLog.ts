@@ -27,8 +27,8 @@ const PROBES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
  */
 export function accessLog(base: Logger): RequestHandler {
   // Every field of the line is chosen here and none is a secret: the redaction pass (half the
-  // line's cost) is skipped. The line goes to the same destination, an asynchronous one flushed on
-  // exit (core's createLogger: pino.destination({ sync: false }), flushSync on 'exit' and on fatal).
+  // line's cost) is skipped. The line goes to the same destination: asynchronous and buffered, flushed
+  // within 200 ms, on 'exit' and on fatal (core's bufferedDestination).
   const logger = unredactedSibling(base);
   return (req, res, next) => {
     const incoming = req.headers['x-request-id'];
