@@ -34,7 +34,7 @@ const feeRate = {
   minimum: 1,
   maximum: 100_000_000,
   description:
-    "UTXO rules only (a consolidation): base units per virtual byte (sat/vB on bitcoin, koinu/vB on dogecoin), from the network's floor to 500 times it; null or absent: the node's 6-block estimate, capped at 500 times the floor",
+    "UTXO rules only (a consolidation): base units per virtual byte (satoshis per vbyte or the chain's own unit), from the network's floor to 500 times it; null or absent: the node's 6-block estimate, capped at 500 times the floor",
 } as const;
 
 export const SweepRule = {
