@@ -3,6 +3,7 @@ import type { UnsignedWithdrawal, WithdrawalVerdict } from '@walletd/plugin-kit'
 import { OP_EXCESSES } from './detect';
 import { type TonPayload, VALID_FOR_SECONDS, VALID_UNTIL_SKEW_SECONDS, inMessageHash, payloadOf } from './payload';
 import { paysIntent } from './paysIntent';
+import { seqnoOf } from './seqnoOf';
 import type { RawTransactionItem, TonReader } from './tonReader';
 
 export async function verifyTonWithdrawal(unsigned: UnsignedWithdrawal, txHash: string, reader: TonReader): Promise<WithdrawalVerdict> {
@@ -14,9 +15,16 @@ export async function verifyTonWithdrawal(unsigned: UnsignedWithdrawal, txHash: 
   const found = await sourceTransaction(reader, source, txHash, p);
   if (found === 'unknown') return { status: 'pending', confirmations: 0 };
   if (!found) {
-    // Not in the wallet's history since it could have landed. Its seqno used by another message:
-    // it can never land (as an EVM nonce taken by another transaction).
-    if (nextSeqno > p.seqno) return { status: 'rejected', confirmations: 0, reason: 'mempool_dropped' };
+    // Not in the wallet's history since it could have landed, and its seqno taken by another
+    // message the history shows: it can never land (as an EVM nonce taken by another transaction).
+    // A seqno past ours with no such message in the history is a history that lags the state (a
+    // block executed but not yet listed, another liteserver): ours may be the one that took it, so
+    // it stays pending (rejecting would release funds that may have moved).
+    if (nextSeqno > p.seqno) {
+      if (found === null && (await takenByAnother(reader, source, p)))
+        return { status: 'rejected', confirmations: 0, reason: 'mempool_dropped' };
+      return { status: 'pending', confirmations: 0 };
+    }
     // The wallet refuses the message after valid_until: once the clock is past it (with a margin), never.
     if (now > p.validUntil + 30) return { status: 'rejected', confirmations: 0, reason: 'expired' };
     return { status: 'missing', confirmations: 0 };
@@ -106,6 +114,16 @@ async function sourceTransaction(
     if (item.utime < earliest) return null;
   }
   return read.complete ? null : 'unknown';
+}
+
+/** Whether the history since the message could have landed holds another message with its seqno. */
+async function takenByAnother(reader: TonReader, source: Address, p: TonPayload): Promise<boolean> {
+  const earliest = p.validUntil - VALID_FOR_SECONDS - VALID_UNTIL_SKEW_SECONDS;
+  for await (const { item, tx } of history(reader, source)) {
+    if (seqnoOf(tx) === p.seqno) return true;
+    if (item.utime < earliest) return false;
+  }
+  return false;
 }
 
 /**

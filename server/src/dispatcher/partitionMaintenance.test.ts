@@ -61,9 +61,13 @@ it('creates the current month and the next three of both tables, and reports a m
   await t.db('transfers').insert({ ...transfer, created_at: '2032-03-02T00:00:00Z' });
   // The balance ledger (migration 026) counts a row once: moving it between months must not add it again.
   const ledger = async () =>
-    (await t.db('balance_ledger').where({ wallet_id: walletId }).orderBy(['address', 'asset_key']).select('address', 'asset_key', 'confirmed')).map(
-      (r: { address: string; asset_key: string; confirmed: string }) => `${r.address}|${r.asset_key}|${r.confirmed}`,
-    );
+    (
+      await t
+        .db('balance_ledger')
+        .where({ wallet_id: walletId })
+        .orderBy(['address', 'asset_key'])
+        .select('address', 'asset_key', 'confirmed')
+    ).map((r: { address: string; asset_key: string; confirmed: string }) => `${r.address}|${r.asset_key}|${r.confirmed}`);
   const before = await ledger();
   expect(before).toEqual(['|ethereum:devnet:native|1']);
   for (const [table, month, from, to] of [

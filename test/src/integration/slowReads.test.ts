@@ -53,7 +53,9 @@ async function lockTransfers(): Promise<pg.Client> {
   await c.connect();
   holders.push(c);
   await c.query('begin');
-  await c.query('lock table transfers in access exclusive mode');
+  // The history and what balances read (the balance ledger since migration 026): every read of
+  // the class waits inside PostgreSQL.
+  await c.query('lock table transfers, balance_ledger in access exclusive mode');
   return c;
 }
 
