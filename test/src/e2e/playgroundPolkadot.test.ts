@@ -1,15 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createTestDatabase,
-  playgroundEvents,
-  playgroundExpected,
-  playgroundLoop,
-  runWalletdAsync,
-  type TestDatabase,
-  type TestReceiver,
-  type WalletdProcess,
-} from '@walletd/test-harness';
+import { describePlayground, runWalletdAsync } from '@walletd/test-harness';
 
 /**
  * The README's Polkadot playground: `walletd serve` with `devnet.chains: ["polkadot"]` runs chopsticks (the Rococo Asset Hub runtime)
@@ -17,36 +8,11 @@ import {
  * the local USDT (asset 1984) to a deposit address; both deposits are confirmed through the API and at a real receiver, and a withdrawal out is
  * confirmed on the engine's chain. A funding its block fails is reported as failed.
  */
-describe('the Polkadot playground (walletd serve with devnet.chains polkadot, walletd dev fund)', () => {
-  let t: TestDatabase;
-  let proc: WalletdProcess | undefined;
-  let rx: TestReceiver | undefined;
-  beforeAll(async () => {
-    t = await createTestDatabase();
-  });
-  afterAll(async () => {
-    proc?.child.kill('SIGTERM');
-    await proc?.exited;
-    await rx?.close();
-    await t?.drop();
-  });
-
-  it('serves deposits of ROC and USDT funded with walletd dev fund, a withdrawal out, the events at the receiver, and stops the engine with the service', async () => {
-    const r = await playgroundLoop(t, {
-      devnet: 'polkadot',
-      plugin: '@walletd/plugin-polkadot',
-      chain: 'polkadot',
-      network: 'localnet',
-      coin: 'ROC',
-      token: 'USDT',
-    });
-    proc = r.proc;
-    rx = r.receiver;
-    expect(r.balances).toEqual({ ROC: '2', USDT: '7.5' });
-    expect(r.withdrawal).toMatchObject({ status: 'confirmed', amount: '0.5' });
-    const expected = playgroundExpected('ROC', 'USDT');
-    expect(await playgroundEvents(r, expected)).toEqual(expected);
-    expect(r.log).toContain('local chain polkadot/localnet running');
+describePlayground({
+  describe: 'the Polkadot playground (walletd serve with devnet.chains polkadot, walletd dev fund)',
+  it: 'serves deposits of ROC and USDT funded with walletd dev fund, a withdrawal out, the events at the receiver, and stops the engine with the service',
+  loop: { devnet: 'polkadot', plugin: '@walletd/plugin-polkadot', chain: 'polkadot', network: 'localnet', coin: 'ROC', token: 'USDT' },
+  chainChecks: async (r, service) => {
     // A transfer the pool accepts but its block fails (1 planck cannot open an account: under the
     // existential deposit) is reported as failed, with the runtime's reason, not as funded.
     const fresh = (await r.api('POST', `/wallets/${r.walletId}/addresses`)).body.address as string;
@@ -57,10 +23,8 @@ describe('the Polkadot playground (walletd serve with devnet.chains polkadot, wa
     expect({ status: tooSmall.status, stdout: tooSmall.stdout }).toEqual({ status: 1, stdout: '' });
     expect(tooSmall.stderr).toMatch(/failed in block #\d+: balances\.\w+/);
     const { rpcUrl } = JSON.parse(readFileSync(join(r.dataDir, 'devchains', 'polkadot.json'), 'utf8'));
-    proc.child.kill('SIGTERM');
-    expect(await proc.exited).toBe(0);
-    proc = undefined;
+    await service.stop();
     // Chopsticks is a process of its own: it ends with the service.
     await expect(fetch(rpcUrl, { method: 'POST' })).rejects.toThrow();
-  }, 240_000);
+  },
 });

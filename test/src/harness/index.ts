@@ -21,6 +21,7 @@ export * from './signedDelivery';
 export * from './oversizedNode';
 export * from './consoleApp';
 export * from './examplePlugin';
+export * from './sweepHarness';
 // Adapters over real engines (litesvm, @ton/sandbox, chopsticks, litecoind): the same code `walletd dev` runs.
 // Named, each from its own module, never `export *`: jest compiles tests with swc's lazy imports
 // (jest.config.js), so a file loads an engine (polkadot.js alone takes seconds per file) only

@@ -1,12 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeWithLitecoind } from './describeWithLitecoind';
 import { eventually } from './eventually';
 import { startReceiver, type TestReceiver } from './receiver';
 import { signatureChecks } from './signedDelivery';
 import { seedCompany } from './seed';
 import { call } from './testApp';
-import type { TestDatabase } from './testDatabase';
+import { createTestDatabase, type TestDatabase } from './testDatabase';
 import { freePort, runWalletdAsync, spawnWalletd, type WalletdProcess } from './walletdProcess';
 
 /** One event a playground's receiver got: its type, the asset's symbol, the amount, the withdrawal's id if any. */
@@ -26,9 +27,20 @@ export interface PlaygroundEvent {
  * address, prepared and broadcast, until walletd reports it confirmed. Returns the balances the
  * API showed once the deposits were confirmed, the withdrawal, and the receiver (the caller closes it).
  */
+export type PlaygroundOptions = {
+  devnet: string;
+  plugin: string;
+  chain: string;
+  network: string;
+  coin: string;
+  token?: string;
+  payout?: string;
+};
+export type PlaygroundRun = Awaited<ReturnType<typeof playgroundLoop>>;
+
 export async function playgroundLoop(
   t: TestDatabase,
-  o: { devnet: string; plugin: string; chain: string; network: string; coin: string; token?: string; payout?: string },
+  o: PlaygroundOptions,
 ): Promise<{
   balances: Record<string, string>;
   /** The withdrawal out, as GET /v1/withdrawals/:id answered once confirmed. */
@@ -209,3 +221,64 @@ export const playgroundExpected = (coin: string, token?: string, payout = '0.5')
     `withdrawal.broadcast ${coin} ${payout}`,
     `withdrawal.confirmed ${coin} ${payout}`,
   ].sort();
+
+/** One chain's playground suite: what differs from the others (see describePlayground). */
+export interface PlaygroundSuite {
+  describe: string;
+  it: string;
+  loop: PlaygroundOptions;
+  /** The dogecoin and bitcoin playgrounds run litecoind: skipped (visibly) without it. */
+  litecoind?: boolean;
+  timeoutMs?: number;
+  /**
+   * The chain's own checks once the common ones passed, while the service runs. `stop()` ends the
+   * service (exit 0 asserted); a check may call it to look at what stopped with it, and `adopt` a
+   * process it starts so the suite ends it. The service is stopped after, if still running.
+   */
+  chainChecks?: (r: PlaygroundRun, service: { stop(): Promise<void>; adopt(p: WalletdProcess): void }) => Promise<void>;
+}
+
+/**
+ * A README playground as a suite: the loop (playgroundLoop), then what every chain shows: the
+ * balances (2 of the coin, 7.5 of the token), the withdrawal out confirmed, every event signed at
+ * the receiver, the local chain's line in the log, and the service exiting 0 on SIGTERM.
+ */
+export function describePlayground(c: PlaygroundSuite): void {
+  (c.litecoind ? describeWithLitecoind : describe)(c.describe, () => {
+    let t: TestDatabase;
+    let proc: WalletdProcess | undefined;
+    let rx: TestReceiver | undefined;
+    beforeAll(async () => {
+      t = await createTestDatabase();
+    });
+    afterAll(async () => {
+      proc?.child.kill('SIGTERM');
+      await proc?.exited;
+      await rx?.close();
+      await t?.drop();
+    });
+
+    it(
+      c.it,
+      async () => {
+        const { coin, token, chain, network, devnet } = c.loop;
+        const r = await playgroundLoop(t, c.loop);
+        proc = r.proc;
+        rx = r.receiver;
+        expect(r.balances).toEqual(token ? { [coin]: '2', [token]: '7.5' } : { [coin]: '2' });
+        expect(r.withdrawal).toMatchObject({ status: 'confirmed', amount: '0.5' });
+        const expected = playgroundExpected(coin, token);
+        expect(await playgroundEvents(r, expected)).toEqual(expected);
+        expect(r.log).toContain(`local chain ${chain}/${network} running (${devnet})`);
+        const stop = async () => {
+          proc?.child.kill('SIGTERM');
+          expect(await proc?.exited).toBe(0);
+          proc = undefined;
+        };
+        await c.chainChecks?.(r, { stop, adopt: (p) => (proc = p) });
+        if (proc === r.proc) await stop();
+      },
+      c.timeoutMs ?? 240_000,
+    );
+  });
+}

@@ -1,44 +1,23 @@
-import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey, createLogger, createMetrics } from '@walletd/core';
-import { type DetectPool, type Follower, createDetectPool } from '@walletd/indexer';
-import { type Common, gasForSweep, loadPlugins, runSweeps } from '@walletd/server';
+import type { ChainSettings } from '@walletd/core';
+import { gasForSweep, runSweeps } from '@walletd/server';
 import {
   type Anvil,
-  type Seeded,
-  type TestApp,
+  type SweepWithdrawal,
   type TestDatabase,
   type TestToken,
-  call,
+  baseUnits,
   createTestDatabase,
   deployTestToken,
   expectSchema,
-  seedCompany,
   startAnvil,
-  startTestApp,
+  sweepBench,
   testConfig,
-  testFollower,
 } from '@walletd/test-harness';
 
 const ETH = 10n ** 18n;
 const USDC = 10n ** 6n;
-/** A display amount in base units (exact: the API's decimals are strings). */
-const units = (decimal: string, decimals: number) => {
-  const [whole, fraction = ''] = decimal.split('.');
-  return BigInt(`${whole}${fraction.padEnd(decimals, '0')}`);
-};
-const wei = (decimal: string) => units(decimal, 18);
+const wei = (decimal: string) => baseUnits(decimal, 18);
 const HOUR = 3_600_000;
-
-interface Withdrawal {
-  id: number;
-  kind: string;
-  sweepRuleId: number | null;
-  status: string;
-  fromAddress: string;
-  toAddress: string;
-  amount: string;
-  fee: { amount: string } | null;
-}
 
 /**
  * The gas station (issue 33) on anvil, through the API and the runner the indexer leads: ten
@@ -51,17 +30,11 @@ interface Withdrawal {
 describe('gas station on anvil', () => {
   let t: TestDatabase;
   let anvil: Anvil;
-  let pool: DetectPool;
-  let app: TestApp;
-  let s: Seeded;
-  let follower: Follower;
-  let common: Common;
   let usdc: TestToken;
   let settings: ChainSettings;
-  const masterKey = new MasterKey(randomBytes(32));
   const chain = { chain: 'ethereum', network: 'devnet' };
-
-  const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
+  const b = sweepBench();
+  const { api, newWallet, newAddress, addRule, gasStation, withdrawals, runSweeps: sweepNow } = b;
   const ethOf = async (address: string) => BigInt(await anvil.rpc<string>('eth_getBalance', [address, 'latest']));
   const tokenOf = async (token: string, address: string) =>
     BigInt(
@@ -69,17 +42,12 @@ describe('gas station on anvil', () => {
     );
   const round = async (blocks = 1) => {
     await anvil.mine(blocks);
-    await follower.tick();
+    await b.follower.tick();
   };
-  const newWallet = async (name: string) => (await api('POST', '/wallets', { name, ...chain })).body.id as number;
-  const newAddress = async (wallet: number) => (await api('POST', `/wallets/${wallet}/addresses`)).body.address as string;
-  const withdrawals = async (wallet: number) =>
-    (await api('GET', `/wallets/${wallet}/withdrawals?limit=100`)).body.withdrawals as Withdrawal[];
 
   beforeAll(async () => {
     t = await createTestDatabase();
     anvil = await startAnvil();
-    pool = createDetectPool(1);
     usdc = await deployTestToken(anvil, 'Devnet USD Coin', 'USDC', 6);
     settings = {
       ...chain,
@@ -89,23 +57,10 @@ describe('gas station on anvil', () => {
       startBlock: 0,
       tokens: [{ contract: usdc.address, symbol: 'USDC', decimals: 6 }],
     };
-    const over = { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 } };
-    app = await startTestApp(t.db, over, masterKey);
-    // The runner as `serve` gives it to the indexer: the same database, config and master key.
-    common = {
-      config: testConfig(over),
-      logger: createLogger({ level: 'silent' }),
-      db: t.db,
-      masterKey,
-      plugins: loadPlugins(),
-      metrics: createMetrics(),
-    };
-    follower = testFollower(t.db, pool, settings);
-    s = await seedCompany(t.db);
+    await b.start(t.db, settings);
   });
   afterAll(async () => {
-    await app.close();
-    await pool.close();
+    await b.stop();
     await anvil.stop();
     await t.drop();
   });
@@ -119,18 +74,18 @@ describe('gas station on anvil', () => {
     await round(2);
 
     // The station exists at the first ask, holds nothing yet, and is not a deposit address.
-    const empty = await api('GET', `/wallets/${walletId}/gas-station`);
+    const empty = await gasStation(walletId);
     expect(empty.status).toBe(200);
     expectSchema('GasStation', empty.body);
     const station = empty.body.address as string;
     expect(empty.body).toMatchObject({ available: '0', confirmed: '0', marginPercent: 25, estimate: null });
-    expect((await api('GET', `/wallets/${walletId}/gas-station`)).body.address).toBe(station);
+    expect((await gasStation(walletId)).body.address).toBe(station);
     const listed = (await api('GET', `/wallets/${walletId}/addresses`)).body.addresses.map((a: { address: string }) => a.address);
     expect(listed).not.toContain(station);
     await anvil.send(station, 1n * ETH);
     await round(2);
 
-    const created = await api('POST', `/wallets/${walletId}/sweep-rules`, {
+    const created = await addRule(walletId, {
       asset: 'USDC',
       destination: treasury,
       threshold: '5',
@@ -142,7 +97,7 @@ describe('gas station on anvil', () => {
     expect(created.body.gasDailyCap).toBeNull();
     const ruleId = created.body.id as number;
 
-    const funded = await api('GET', `/wallets/${walletId}/gas-station`);
+    const funded = await gasStation(walletId);
     expectSchema('GasStation', funded.body);
     expect(funded.body).toMatchObject({ available: '1', confirmed: '1', reserved: '0', spentLast24h: '0' });
     const estimate = funded.body.estimate as { ruleId: number; sweepFee: string; topUp: string; topUpFee: string; runway: number };
@@ -154,15 +109,15 @@ describe('gas station on anvil', () => {
 
     const stationBefore = await ethOf(station);
     const now = Date.now();
-    const first = await runSweeps(common, chain, () => false, now);
+    const first = await sweepNow(now);
     expect(first).toMatchObject({ rules: 1, sent: 0, toppedUp: 10, failed: 0 });
     // Before the top-ups confirm: the same window again, and the next one, send nothing more.
-    const again = await runSweeps(common, chain, () => false, now);
-    const nextWindow = await runSweeps(common, chain, () => false, now + HOUR);
+    const again = await sweepNow(now);
+    const nextWindow = await sweepNow(now + HOUR);
     expect([again.toppedUp, again.sent, nextWindow.toppedUp, nextWindow.sent]).toEqual([0, 0, 0, 0]);
     await round(3);
 
-    const swept = await runSweeps(common, chain, () => false, now);
+    const swept = await sweepNow(now);
     expect(swept).toMatchObject({ sent: 10, toppedUp: 0, failed: 0 });
     await round(3);
 
@@ -174,14 +129,14 @@ describe('gas station on anvil', () => {
     for (const src of sources) {
       const mine = topUps.filter((w) => w.toAddress === src.address);
       expect(mine).toHaveLength(1);
-      const topUp = mine[0] as Withdrawal;
+      const topUp = mine[0] as SweepWithdrawal;
       expect(topUp).toMatchObject({ fromAddress: station, sweepRuleId: ruleId, status: 'confirmed' });
       const detail = (await api('GET', `/withdrawals/${topUp.id}`)).body;
       expectSchema('Withdrawal', detail);
       stationSpent += wei(topUp.amount) + wei(topUp.fee?.amount ?? '0');
-      const sweep = sweeps.find((w) => w.fromAddress === src.address) as Withdrawal;
+      const sweep = sweeps.find((w) => w.fromAddress === src.address) as SweepWithdrawal;
       expect(sweep).toMatchObject({ toAddress: treasury, sweepRuleId: ruleId, status: 'confirmed' });
-      expect(units(sweep.amount, 6)).toBe(src.amount);
+      expect(baseUnits(sweep.amount, 6)).toBe(src.amount);
       // What the sweep's fee left of the top-up stays on the address; no USDC does.
       expect(await ethOf(src.address)).toBe(wei(topUp.amount) - wei(sweep.fee?.amount ?? '0'));
       expect(await tokenOf(usdc.address, src.address)).toBe(0n);
@@ -189,17 +144,14 @@ describe('gas station on anvil', () => {
     expect(await tokenOf(usdc.address, treasury)).toBe(sources.reduce((sum, x) => sum + x.amount, 0n));
     expect(stationBefore - (await ethOf(station))).toBe(stationSpent);
 
-    const after = (await api('GET', `/wallets/${walletId}/gas-station`)).body;
+    const after = (await gasStation(walletId)).body;
     expectSchema('GasStation', after);
     expect(wei(after.spentLast24h)).toBe(stationSpent);
     expect(wei(after.available)).toBe(ETH - stationSpent);
 
     // The feed: each top-up and each sweep broadcast and confirmed, naming its kind and the rule.
-    const feed = await api('GET', '/events?limit=1000');
-    expectSchema('EventFeed', feed.body);
-    const mine = (feed.body.events as { type: string; data: { kind?: string; sweepRuleId?: number; withdrawalId?: number } }[]).filter(
-      (e) => e.type.startsWith('withdrawal.') && e.data.sweepRuleId === ruleId,
-    );
+    const feed = await b.feed();
+    const mine = feed.filter((e) => e.type.startsWith('withdrawal.') && e.data.sweepRuleId === ruleId);
     const steps = (kind: string, type: string) => mine.filter((e) => e.data.kind === kind && e.type === type).length;
     expect([
       steps('gas_topup', 'withdrawal.broadcast'),
@@ -208,13 +160,13 @@ describe('gas station on anvil', () => {
       steps('sweep', 'withdrawal.confirmed'),
     ]).toEqual([10, 10, 10, 10]);
     // A top-up is an internal movement: no deposit event for it.
-    const deposits = (feed.body.events as { type: string; data: { address?: string; asset?: { symbol: string } } }[]).filter(
+    const deposits = feed.filter(
       (e) => e.type.startsWith('deposit.') && e.data.asset?.symbol === 'ETH' && sources.some((x) => x.address === e.data.address),
     );
     expect(deposits).toHaveLength(0);
 
     // Nothing left to sweep: the next window sends and tops up nothing.
-    const later = await runSweeps(common, chain, () => false, now + 2 * HOUR);
+    const later = await sweepNow(now + 2 * HOUR);
     expect([later.toppedUp, later.sent, later.failed]).toEqual([0, 0, 0]);
     expect((await api('GET', `/wallets/${walletId}/sweep-rules/${ruleId}`)).body.lastError).toBeNull();
   });
@@ -227,32 +179,22 @@ describe('gas station on anvil', () => {
     await lure.mint(src, 1_000n * USDC);
     await usdc.mint(src, 50n * USDC);
     await round(2);
-    const station = (await api('GET', `/wallets/${walletId}/gas-station`)).body.address as string;
+    const station = (await gasStation(walletId)).body.address as string;
     await anvil.send(station, ETH / 10n);
     await round(2);
-    const rule = await api('POST', `/wallets/${walletId}/sweep-rules`, {
-      asset: lure.address,
-      destination: treasury,
-      threshold: '1',
-      trigger: 'deposit',
-    });
+    const rule = await addRule(walletId, { asset: lure.address, destination: treasury });
     expect(rule.body).toMatchObject({ statusCode: 422, code: 'unknown_asset' });
-    const listed = await api('POST', `/wallets/${walletId}/sweep-rules`, {
-      asset: 'USDC',
-      destination: treasury,
-      threshold: '1',
-      trigger: 'deposit',
-    });
+    const listed = await addRule(walletId, { asset: 'USDC', destination: treasury });
     expect(listed.status).toBe(201);
 
     // The top-up step itself refuses a token the chain does not list, even under a listed symbol.
     const wallet = await t.db('wallets').where({ id: walletId }).first();
     const row = await t.db('sweep_rules').where({ id: listed.body.id }).first();
     const fake = { key: `ethereum:devnet:${lure.address.toLowerCase()}`, symbol: 'USDC', decimals: 6, contractAddress: lure.address };
-    await expect(gasForSweep(common, wallet, row, fake, src, 'd1', 1_000n * USDC)).rejects.toMatchObject({ code: 'unknown_asset' });
+    await expect(gasForSweep(b.common, wallet, row, fake, src, 'd1', 1_000n * USDC)).rejects.toMatchObject({ code: 'unknown_asset' });
 
     // The operator takes USDC out of the allow-list: the runner tops up and sweeps nothing, and says why.
-    const unlisted = { ...common, config: testConfig({ chains: [{ ...settings, tokens: [] }] }) };
+    const unlisted = { ...b.common, config: testConfig({ chains: [{ ...settings, tokens: [] }] }) };
     const run = await runSweeps(unlisted, chain);
     expect([run.toppedUp, run.sent]).toEqual([0, 0]);
     expect(await t.db('withdrawals').where({ wallet_id: walletId })).toHaveLength(0);
@@ -262,7 +204,7 @@ describe('gas station on anvil', () => {
     expect((await api('DELETE', `/wallets/${walletId}/sweep-rules/${listed.body.id}`)).status).toBe(204);
     // No station where top-ups are not built (here a UTXO chain): 422, nothing derived.
     const btc = (await api('POST', '/wallets', { name: 'btc', chain: 'bitcoin', network: 'regtest' })).body.id as number;
-    expect((await api('GET', `/wallets/${btc}/gas-station`)).body).toMatchObject({ statusCode: 422, code: 'unprocessable' });
+    expect((await gasStation(btc)).body).toMatchObject({ statusCode: 422, code: 'unprocessable' });
   });
 
   it("the rule's gasDailyCap refuses a top-up that would pass it (lastError says so); PATCH lifts it", async () => {
@@ -273,21 +215,15 @@ describe('gas station on anvil', () => {
     await usdc.mint(a, 20n * USDC);
     await usdc.mint(b, 30n * USDC);
     await round(2);
-    const station = (await api('GET', `/wallets/${walletId}/gas-station`)).body.address as string;
+    const station = (await gasStation(walletId)).body.address as string;
     await anvil.send(station, ETH / 10n);
     await round(2);
-    const made = await api('POST', `/wallets/${walletId}/sweep-rules`, {
-      asset: 'USDC',
-      destination: treasury,
-      threshold: '1',
-      trigger: 'deposit',
-      gasDailyCap: '1',
-    });
+    const made = await addRule(walletId, { asset: 'USDC', destination: treasury, gasDailyCap: '1' });
     expect(made.status).toBe(201);
     expect(made.body.gasDailyCap).toBe('1');
     const ruleId = made.body.id as number;
     // One top-up and a half: the second address waits for tomorrow.
-    const { estimate } = (await api('GET', `/wallets/${walletId}/gas-station`)).body;
+    const { estimate } = (await gasStation(walletId)).body;
     const one = wei(estimate.topUp) + wei(estimate.topUpFee);
     const cap = (one * 3n) / 2n;
     const patched = await api('PATCH', `/wallets/${walletId}/sweep-rules/${ruleId}`, {
@@ -298,7 +234,7 @@ describe('gas station on anvil', () => {
     const bad = await api('PATCH', `/wallets/${walletId}/sweep-rules/${ruleId}`, { gasDailyCap: '0' });
     expect(bad.body).toMatchObject({ statusCode: 400, code: 'invalid_amount' });
 
-    const run = await runSweeps(common, chain);
+    const run = await sweepNow();
     expect(run).toMatchObject({ toppedUp: 1, failed: 1 });
     const rule = (await api('GET', `/wallets/${walletId}/sweep-rules/${ruleId}`)).body;
     expect(rule.lastError).toMatch(/gasDailyCap/);
@@ -307,9 +243,9 @@ describe('gas station on anvil', () => {
     // Without a cap the other address is topped up at the next tick, and both are swept.
     expect((await api('PATCH', `/wallets/${walletId}/sweep-rules/${ruleId}`, { gasDailyCap: null })).body.gasDailyCap).toBeNull();
     await round(3);
-    expect(await runSweeps(common, chain)).toMatchObject({ toppedUp: 1, sent: 1, failed: 0 });
+    expect(await sweepNow()).toMatchObject({ toppedUp: 1, sent: 1, failed: 0 });
     await round(3);
-    expect(await runSweeps(common, chain)).toMatchObject({ toppedUp: 0, sent: 1, failed: 0 });
+    expect(await sweepNow()).toMatchObject({ toppedUp: 0, sent: 1, failed: 0 });
     await round(3);
     expect(await tokenOf(usdc.address, treasury)).toBe(50n * USDC);
   });

@@ -1,22 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey, createLogger, createMetrics } from '@walletd/core';
-import { type DetectPool, type Follower, createDetectPool } from '@walletd/indexer';
-import { type Common, ensureGasStation, loadPlugins, prepareWithdrawal, runSweeps } from '@walletd/server';
+import type { ChainSettings } from '@walletd/core';
+import { ensureGasStation, prepareWithdrawal } from '@walletd/server';
 import {
   type Anvil,
-  type Seeded,
-  type TestApp,
   type TestDatabase,
   type TestToken,
-  call,
   createTestDatabase,
   deployTestToken,
   nativeAsset,
-  seedCompany,
   startAnvil,
-  startTestApp,
-  testConfig,
-  testFollower,
+  sweepBench,
 } from '@walletd/test-harness';
 
 const ETH = 10n ** 18n;
@@ -31,26 +23,18 @@ const USDC = 10n ** 6n;
 describe('gas station across a restart', () => {
   let t: TestDatabase;
   let anvil: Anvil;
-  let pool: DetectPool;
-  let app: TestApp;
-  let s: Seeded;
-  let follower: Follower;
-  let common: Common;
   let usdc: TestToken;
-  const masterKey = new MasterKey(randomBytes(32));
-  const chain = { chain: 'ethereum', network: 'devnet' };
-
-  const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
+  const b = sweepBench();
+  const { api, newWallet, newAddress, addRule, runSweeps } = b;
   const ethOf = async (address: string) => BigInt(await anvil.rpc<string>('eth_getBalance', [address, 'latest']));
   const round = async (blocks = 1) => {
     await anvil.mine(blocks);
-    await follower.tick();
+    await b.follower.tick();
   };
 
   beforeAll(async () => {
     t = await createTestDatabase();
     anvil = await startAnvil();
-    pool = createDetectPool(1);
     usdc = await deployTestToken(anvil, 'Devnet USD Coin', 'USDC', 6);
     const settings: ChainSettings = {
       chain: 'ethereum',
@@ -60,39 +44,25 @@ describe('gas station across a restart', () => {
       startBlock: 0,
       tokens: [{ contract: usdc.address, symbol: 'USDC', decimals: 6 }],
     };
-    const over = { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 } };
-    app = await startTestApp(t.db, over, masterKey);
-    common = {
-      config: testConfig(over),
-      logger: createLogger({ level: 'silent' }),
-      db: t.db,
-      masterKey,
-      plugins: loadPlugins(),
-      metrics: createMetrics(),
-    };
-    follower = testFollower(t.db, pool, settings);
-    s = await seedCompany(t.db);
+    await b.start(t.db, settings);
   });
   afterAll(async () => {
-    await app.close();
-    await pool.close();
+    await b.stop();
     await anvil.stop();
     await t.drop();
   });
 
   it('a top-up prepared before a crash is sent by the next run, once; a top-up whose sweep is no longer due leaves its gas for the next one', async () => {
-    const walletId = (await api('POST', '/wallets', { name: 'crash', ...chain })).body.id as number;
-    const treasury = (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
-    const src = (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    const walletId = await newWallet('crash');
+    const treasury = await newAddress(walletId);
+    const src = await newAddress(walletId);
     await usdc.mint(src, 40n * USDC);
     await round(2);
-    const rule = (
-      await api('POST', `/wallets/${walletId}/sweep-rules`, { asset: 'USDC', destination: treasury, threshold: '10', trigger: 'deposit' })
-    ).body as { id: number };
+    const rule = (await addRule(walletId, { asset: 'USDC', destination: treasury, threshold: '10' })).body as { id: number };
 
     // What the runner had done when the process died: the top-up prepared under its key, nothing sent.
     const wallet = await t.db('wallets').where({ id: walletId }).first();
-    const station = await ensureGasStation(common, wallet);
+    const station = await ensureGasStation(b.common, wallet);
     await anvil.send(station.address, ETH / 10n);
     await round(2);
     const deposit = await t
@@ -102,7 +72,7 @@ describe('gas station across a restart', () => {
       .max('t.id as id')
       .first();
     const gas = ETH / 1000n; // ample for one token transfer on anvil
-    const { row } = await prepareWithdrawal(common, wallet, {
+    const { row } = await prepareWithdrawal(b.common, wallet, {
       intent: {
         asset: nativeAsset('ethereum', 'devnet'),
         outputs: [{ to: src, toKey: src.toLowerCase(), amount: gas }],
@@ -116,7 +86,7 @@ describe('gas station across a restart', () => {
     });
     expect(row).toMatchObject({ status: 'prepared', kind: 'gas_topup' });
 
-    const resumed = await runSweeps(common, chain);
+    const resumed = await runSweeps();
     expect(resumed).toMatchObject({ toppedUp: 0, sent: 0, failed: 0 });
     await round(3);
     const topUps = await t.db('withdrawals').where({ wallet_id: walletId, kind: 'gas_topup' });
@@ -125,12 +95,12 @@ describe('gas station across a restart', () => {
 
     // The sweep is no longer due (the threshold rose above the balance): nothing is sent, the gas stays.
     expect((await api('PATCH', `/wallets/${walletId}/sweep-rules/${rule.id}`, { threshold: '50' })).status).toBe(200);
-    expect(await runSweeps(common, chain)).toMatchObject({ toppedUp: 0, sent: 0, failed: 0 });
+    expect(await runSweeps()).toMatchObject({ toppedUp: 0, sent: 0, failed: 0 });
     expect(await ethOf(src)).toBe(gas);
 
     // Due again: the gas already there pays the sweep, no second top-up.
     expect((await api('PATCH', `/wallets/${walletId}/sweep-rules/${rule.id}`, { threshold: '10' })).status).toBe(200);
-    expect(await runSweeps(common, chain)).toMatchObject({ toppedUp: 0, sent: 1, failed: 0 });
+    expect(await runSweeps()).toMatchObject({ toppedUp: 0, sent: 1, failed: 0 });
     await round(3);
     expect(await t.db('withdrawals').where({ wallet_id: walletId, kind: 'gas_topup' })).toHaveLength(1);
     const [sweep] = await t.db('withdrawals').where({ wallet_id: walletId, kind: 'sweep' });

@@ -1,42 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey, createLogger, createMetrics } from '@walletd/core';
-import { type DetectPool, type Follower, createDetectPool } from '@walletd/indexer';
-import { type Common, loadPlugins, runSweeps } from '@walletd/server';
+import type { ChainSettings } from '@walletd/core';
 import {
   type Chopsticks,
-  type Seeded,
-  type TestApp,
+  type SweepWithdrawal,
   type TestDatabase,
-  call,
+  baseUnits,
   createTestDatabase,
   expectSchema,
-  seedCompany,
   startChopsticks,
-  startTestApp,
-  testConfig,
-  testFollower,
+  sweepBench,
 } from '@walletd/test-harness';
 
 const ROC = 10n ** 12n;
 const USDT_ID = 1984;
 const USDT = 10n ** 6n;
-/** A display amount in base units (exact: the API's decimals are strings). */
-const units = (decimal: string, decimals: number) => {
-  const [whole, fraction = ''] = decimal.split('.');
-  return BigInt(`${whole}${fraction.padEnd(decimals, '0')}`);
-};
-const planck = (decimal: string) => units(decimal, 12);
-
-interface Withdrawal {
-  id: number;
-  kind: string;
-  sweepRuleId: number | null;
-  status: string;
-  fromAddress: string;
-  toAddress: string;
-  amount: string;
-  fee: { amount: string } | null;
-}
+const planck = (decimal: string) => baseUnits(decimal, 12);
 
 /**
  * Sweeps and gas top-ups on Asset Hub (issue 33), executed by the Rococo Asset Hub runtime under
@@ -49,15 +26,9 @@ interface Withdrawal {
 describe('sweeps and the gas station on Asset Hub (chopsticks)', () => {
   let t: TestDatabase;
   let node: Chopsticks;
-  let pool: DetectPool;
-  let app: TestApp;
-  let s: Seeded;
-  let follower: Follower;
-  let common: Common;
-  const masterKey = new MasterKey(randomBytes(32));
   const chain = { chain: 'polkadot', network: 'localnet' };
-
-  const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
+  const b = sweepBench();
+  const { newWallet, addRule, gasStation, withdrawals, ruleErrors, runSweeps } = b;
   const free = async (who: string) => (await node.api.query.system.account(who)).data.free.toBigInt();
   const usdtOf = async (who: string) => {
     const a = await node.api.query.assets.account(USDT_ID, who);
@@ -66,14 +37,11 @@ describe('sweeps and the gas station on Asset Hub (chopsticks)', () => {
   const round = async (transactions: string[] = []) => {
     await node.newBlock(transactions);
     await node.newBlock();
-    await follower.tick();
+    await b.follower.tick();
   };
-  const withdrawals = async (wallet: number) =>
-    (await api('GET', `/wallets/${wallet}/withdrawals?limit=100`)).body.withdrawals as Withdrawal[];
 
   beforeAll(async () => {
     t = await createTestDatabase();
-    pool = createDetectPool(1);
     node = await startChopsticks();
     await node.createAsset(USDT_ID, 1000n, 10n ** 12n);
     // Sufficient, as USDT is on Polkadot Asset Hub: it alone keeps an account with no DOT alive.
@@ -87,22 +55,10 @@ describe('sweeps and the gas station on Asset Hub (chopsticks)', () => {
       finality: 'confirmations',
       tokens: [{ contract: String(USDT_ID), symbol: 'USDT', decimals: 6 }],
     };
-    const over = { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 } };
-    app = await startTestApp(t.db, over, masterKey);
-    common = {
-      config: testConfig(over),
-      logger: createLogger({ level: 'silent' }),
-      db: t.db,
-      masterKey,
-      plugins: loadPlugins(),
-      metrics: createMetrics(),
-    };
-    follower = testFollower(t.db, pool, settings);
-    s = await seedCompany(t.db);
+    await b.start(t.db, settings);
   }, 180_000);
   afterAll(async () => {
-    await app?.close();
-    await pool?.close();
+    await b.stop();
     await node?.stop();
     await t?.drop();
   });
@@ -110,12 +66,12 @@ describe('sweeps and the gas station on Asset Hub (chopsticks)', () => {
   it('tops up USDT addresses with no DOT by the fee + 25% + the existential deposit, sweeps all their USDT, and sweeps DOT leaving the existential deposit', async () => {
     const ed = node.api.consts.balances.existentialDeposit.toBigInt();
     const tx = node.api.tx;
-    const walletId = (await api('POST', '/wallets', { name: 'customers', ...chain })).body.id as number;
-    const newAddress = async () => (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    const walletId = await newWallet('customers');
+    const newAddress = () => b.newAddress(walletId);
     const treasury = await newAddress();
     const holders = [await newAddress(), await newAddress()];
     const dotHolder = await newAddress();
-    const station = (await api('GET', `/wallets/${walletId}/gas-station`)).body.address as string;
+    const station = (await gasStation(walletId)).body.address as string;
     await round([
       await node.sign(tx.assets.transferKeepAlive(USDT_ID, holders[0] as string, 25n * USDT)),
       await node.sign(tx.assets.transferKeepAlive(USDT_ID, holders[1] as string, 40n * USDT)),
@@ -124,39 +80,29 @@ describe('sweeps and the gas station on Asset Hub (chopsticks)', () => {
     ]);
     for (const a of holders) expect(await free(a)).toBe(0n);
 
-    const usdtRule = await api('POST', `/wallets/${walletId}/sweep-rules`, {
-      asset: 'USDT',
-      destination: treasury,
-      threshold: '1',
-      trigger: 'deposit',
-    });
+    const usdtRule = await addRule(walletId, { asset: 'USDT', destination: treasury });
     expect(usdtRule.status).toBe(201);
-    const dotRule = await api('POST', `/wallets/${walletId}/sweep-rules`, {
-      asset: 'ROC',
-      destination: treasury,
-      threshold: '1',
-      trigger: 'deposit',
-    });
+    const dotRule = await addRule(walletId, { asset: 'ROC', destination: treasury });
     expect(dotRule.status).toBe(201);
 
     // The station's estimate: the sweep's fee bound plus 25%, plus the existential deposit.
-    const view = (await api('GET', `/wallets/${walletId}/gas-station`)).body;
+    const view = (await gasStation(walletId)).body;
     expectSchema('GasStation', view);
     expect(view).toMatchObject({ available: '10', marginPercent: 25 });
     const sweepFee = planck(view.estimate.sweepFee);
     expect(planck(view.estimate.topUp)).toBe((sweepFee * 125n + 99n) / 100n + ed);
 
-    expect(await runSweeps(common, chain)).toMatchObject({ toppedUp: 2, sent: 1, failed: 0 });
+    expect(await runSweeps()).toMatchObject({ toppedUp: 2, sent: 1, failed: 0 });
     await round();
     const topUps = (await withdrawals(walletId)).filter((w) => w.kind === 'gas_topup');
     expect(topUps.map((w) => [w.status, w.fromAddress, w.toAddress]).sort()).toEqual(holders.map((a) => ['confirmed', station, a]).sort());
     for (const a of holders) {
-      const topUp = topUps.find((w) => w.toAddress === a) as Withdrawal;
+      const topUp = topUps.find((w) => w.toAddress === a) as SweepWithdrawal;
       expect(planck(topUp.amount)).toBe(planck(view.estimate.topUp));
       expect(await free(a)).toBe(planck(topUp.amount));
     }
 
-    expect(await runSweeps(common, chain)).toMatchObject({ toppedUp: 0, sent: 2, failed: 0 });
+    expect(await runSweeps()).toMatchObject({ toppedUp: 0, sent: 2, failed: 0 });
     await round();
 
     const all = await withdrawals(walletId);
@@ -180,11 +126,10 @@ describe('sweeps and the gas station on Asset Hub (chopsticks)', () => {
       expect(await free(a)).toBeGreaterThanOrEqual(ed);
     }
     // The DOT sweep: 5 ROC less its fee bound less the existential deposit, which stays.
-    const dotSweep = sweeps.find((w) => w.sweepRuleId === dotRule.body.id) as Withdrawal;
+    const dotSweep = sweeps.find((w) => w.sweepRuleId === dotRule.body.id) as SweepWithdrawal;
     expect(dotSweep.fromAddress).toBe(dotHolder);
     expect(await free(dotHolder)).toBeGreaterThanOrEqual(ed);
     expect(await free(dotHolder)).toBe(5n * ROC - planck(dotSweep.amount) - planck(dotSweep.fee?.amount ?? '0'));
-    const rules = (await api('GET', `/wallets/${walletId}/sweep-rules`)).body;
-    expect(rules.rules.map((r: { lastError: string | null }) => r.lastError)).toEqual([null, null]);
+    expect(await ruleErrors(walletId)).toEqual([null, null]);
   }, 180_000);
 });

@@ -1,38 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda } from '@solana-program/token';
-import { type ChainSettings, MasterKey, createLogger, createMetrics } from '@walletd/core';
-import { type DetectPool, type Follower, createDetectPool } from '@walletd/indexer';
-import { type Common, loadPlugins, runSweeps } from '@walletd/server';
+import type { ChainSettings } from '@walletd/core';
 import {
-  type Seeded,
   type SolanaSvmNode,
-  type TestApp,
+  type SweepWithdrawal,
   type TestDatabase,
-  call,
+  baseUnits as units,
   createTestDatabase,
   expectSchema,
-  seedCompany,
   startSolanaSvm,
-  startTestApp,
-  testConfig,
-  testFollower,
+  sweepBench,
 } from '@walletd/test-harness';
 
 const ata = async (owner: string, mint: string) =>
   (await findAssociatedTokenPda({ owner: owner as never, mint: mint as never, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0] as string;
 const SOL = 1_000_000_000n;
-
-interface Withdrawal {
-  id: number;
-  kind: string;
-  sweepRuleId: number;
-  status: string;
-  fromAddress: string;
-  toAddress: string;
-  amount: string;
-  sourceAddresses: string[];
-  fee: { amount: string } | null;
-}
 
 /**
  * Sweeps on Solana (issue 33) executed by litesvm: USDC on deposit addresses that hold no SOL is
@@ -43,41 +24,30 @@ interface Withdrawal {
 describe('Solana sweeps with the gas station as fee payer (litesvm)', () => {
   let t: TestDatabase;
   let node: SolanaSvmNode;
-  let pool: DetectPool;
-  let app: TestApp;
-  let s: Seeded;
-  let follower: Follower;
-  let common: Common;
   let walletId: number;
   let mint: string;
   let treasury: string;
   let station: string;
   let solDeposit: string;
   const tokenDeposits: { address: string; amount: bigint }[] = [];
-  const masterKey = new MasterKey(randomBytes(32));
   const chain = { chain: 'solana', network: 'localnet' };
-
-  const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
+  const b = sweepBench();
+  const { api, newWallet, addRule, gasStation, withdrawals, runSweeps } = b;
   const lamports = (a: string): bigint => node.svm.getBalance(a as never) ?? 0n;
   const tokens = async (owner: string): Promise<bigint> => {
     const acc = node.svm.getAccount((await ata(owner, mint)) as never);
     if (!acc.exists) return -1n;
     return new DataView(acc.data.buffer, acc.data.byteOffset + 64, 8).getBigUint64(0, true);
   };
-  const units = (text: string, decimals: number) => {
-    const [whole, fraction = ''] = text.split('.');
-    return BigInt(`${whole}${fraction.padEnd(decimals, '0')}`);
-  };
   const round = async () => {
     node.produceBlocks(3);
-    await follower.tick();
+    await b.follower.tick();
   };
-  const newAddress = async () => (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+  const newAddress = () => b.newAddress(walletId);
 
   beforeAll(async () => {
     t = await createTestDatabase();
     node = await startSolanaSvm({ priorityFee: 1_000n });
-    pool = createDetectPool(1);
     mint = await node.createMint(6);
     const settings: ChainSettings = {
       ...chain,
@@ -85,58 +55,36 @@ describe('Solana sweeps with the gas station as fee payer (litesvm)', () => {
       startBlock: Number(node.slot) + 1,
       tokens: [{ contract: mint, symbol: 'USDC', decimals: 6 }],
     };
-    const over = { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 } };
-    app = await startTestApp(t.db, over, masterKey);
-    common = {
-      config: testConfig(over),
-      logger: createLogger({ level: 'silent' }),
-      db: t.db,
-      masterKey,
-      plugins: loadPlugins(),
-      metrics: createMetrics(),
-    };
-    follower = testFollower(t.db, pool, settings);
-    s = await seedCompany(t.db);
-    walletId = (await api('POST', '/wallets', { name: 'sol', ...chain })).body.id;
+    await b.start(t.db, settings);
+    walletId = await newWallet('sol');
     treasury = await newAddress();
     for (const amount of [5_000_000n, 7_250_000n]) tokenDeposits.push({ address: await newAddress(), amount });
     solDeposit = await newAddress();
-    const view = await api('GET', `/wallets/${walletId}/gas-station`);
+    const view = await gasStation(walletId);
     expect(view.status).toBe(200);
     station = view.body.address;
-    await follower.tick(); // registers each deposit address's token account for the listed mint
+    await b.follower.tick(); // registers each deposit address's token account for the listed mint
     await node.sendSol(station, SOL);
     for (const d of tokenDeposits) await node.mintTo(mint, d.address, d.amount, 6);
     await node.sendSol(solDeposit, 2n * SOL);
     await round();
   });
   afterAll(async () => {
-    await app.close();
-    await pool.close();
+    await b.stop();
     await node.close();
     await t.drop();
   });
 
   it('sweeps USDC from addresses with no SOL, the station paying each fee as fee payer (no top-up), and SOL whole', async () => {
     for (const d of tokenDeposits) expect(lamports(d.address)).toBe(0n);
-    const usdcRule = await api('POST', `/wallets/${walletId}/sweep-rules`, {
-      asset: 'USDC',
-      destination: treasury,
-      threshold: '1',
-      trigger: 'deposit',
-    });
+    const usdcRule = await addRule(walletId, { asset: 'USDC', destination: treasury });
     expect(usdcRule.status).toBe(201);
-    const solRule = await api('POST', `/wallets/${walletId}/sweep-rules`, {
-      asset: 'SOL',
-      destination: treasury,
-      threshold: '0.5',
-      trigger: 'deposit',
-    });
+    const solRule = await addRule(walletId, { asset: 'SOL', destination: treasury, threshold: '0.5' });
     expect(solRule.status).toBe(201);
 
     // The station's view: no top-up on Solana, the runway counts sweeps it pays for (the first one
     // also puts the treasury's token account rent in).
-    const view = await api('GET', `/wallets/${walletId}/gas-station`);
+    const view = await gasStation(walletId);
     expectSchema('GasStation', view.body);
     expect(view.body).toMatchObject({ address: station, available: '1', marginPercent: 0, estimate: { topUp: '0', topUpFee: '0' } });
     const rent = node.svm.minimumBalanceForRentExemption(165n);
@@ -145,15 +93,15 @@ describe('Solana sweeps with the gas station as fee payer (litesvm)', () => {
     expect(view.body.estimate.runway).toBe(Number(SOL / firstFee));
 
     const stationBefore = lamports(station);
-    const run = await runSweeps(common, chain);
+    const run = await runSweeps();
     expect(run).toMatchObject({ sent: 3, toppedUp: 0, failed: 0, awaitingApproval: 0 });
     await round();
 
-    const list = (await api('GET', `/wallets/${walletId}/withdrawals?limit=100`)).body.withdrawals as Withdrawal[];
+    const list = await withdrawals(walletId);
     expect(list.map((w) => w.kind)).toEqual(['sweep', 'sweep', 'sweep']); // no gas_topup
     let stationPaid = 0n;
     for (const d of tokenDeposits) {
-      const w = list.find((x) => x.fromAddress === d.address) as Withdrawal;
+      const w = list.find((x) => x.fromAddress === d.address) as SweepWithdrawal;
       const detail = (await api('GET', `/withdrawals/${w.id}`)).body;
       expectSchema('Withdrawal', detail);
       expect(detail).toMatchObject({
@@ -173,7 +121,7 @@ describe('Solana sweeps with the gas station as fee payer (litesvm)', () => {
     expect(stationBefore - lamports(station)).toBe(stationPaid);
     expect(stationPaid).toBe(firstFee + 10_000n + (12_000n * 1_000n + 999_999n) / 1_000_000n);
 
-    const sol = list.find((x) => x.fromAddress === solDeposit) as Withdrawal;
+    const sol = list.find((x) => x.fromAddress === solDeposit) as SweepWithdrawal;
     const solDetail = (await api('GET', `/withdrawals/${sol.id}`)).body;
     expect(solDetail).toMatchObject({ status: 'confirmed', sweepRuleId: solRule.body.id, sourceAddresses: [solDeposit] });
     // Swept whole: the amount and the (exact) fee are the 2 SOL; the account is closed.
@@ -191,24 +139,23 @@ describe('Solana sweeps with the gas station as fee payer (litesvm)', () => {
       lamports(treasury) + lamports(station) + lamports(solDeposit) + tokenDeposits.reduce((n, d) => n + lamports(d.address), 0n);
     expect(units(of('SOL') as string, 9)).toBe(solLeft);
 
-    const events = ((await api('GET', '/events?limit=1000')).body.events as { type: string; data: { kind?: string } }[]).filter((e) =>
-      e.type.startsWith('withdrawal.'),
-    );
+    // Unchecked: the SPL deposit events carry mint and owner, which the EventFeed schema does not list.
+    const events = await b.withdrawalEvents({ schema: false });
     expect(events.map((e) => e.type).sort()).toEqual([...Array(3).fill('withdrawal.broadcast'), ...Array(3).fill('withdrawal.confirmed')]);
     for (const e of events) expect(e.data.kind).toBe('sweep');
 
     // Nothing new: nothing more is sent.
-    expect(await runSweeps(common, chain)).toMatchObject({ sent: 0, failed: 0 });
+    expect(await runSweeps()).toMatchObject({ sent: 0, failed: 0 });
 
     // The station's spending counts what it paid as fee payer, and the rule's gasDailyCap bounds it:
     // a new deposit whose sweep fee would pass the cap waits, named in lastError.
-    const after = await api('GET', `/wallets/${walletId}/gas-station`);
+    const after = await gasStation(walletId);
     expect(units(after.body.spentLast24h, 9)).toBe(stationPaid);
     const capped = await api('PATCH', `/wallets/${walletId}/sweep-rules/${usdcRule.body.id}`, { gasDailyCap: '0.0000201' });
     expect(capped.status).toBe(200);
     await node.mintTo(mint, tokenDeposits[0]?.address as string, 3_000_000n, 6);
     await round();
-    expect(await runSweeps(common, chain)).toMatchObject({ sent: 0, failed: 1 });
+    expect(await runSweeps()).toMatchObject({ sent: 0, failed: 1 });
     const rule = (await api('GET', `/wallets/${walletId}/sweep-rules/${usdcRule.body.id}`)).body;
     expect(rule.lastError).toMatch(/gasDailyCap is 0\.0000201 SOL, the gas station paid 0\.00\d+ SOL for it in the last 24 hours/);
     expect(await tokens(tokenDeposits[0]?.address as string)).toBe(3_000_000n);

@@ -1,28 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey, createLogger, createMetrics } from '@walletd/core';
-import { type DetectPool, type Follower, createDetectPool } from '@walletd/indexer';
+import type { ChainSettings } from '@walletd/core';
 import { type UtxoTxPayload, addressOfScript, scriptOf, utxoNetwork } from '@walletd/plugin-utxo';
-import { type Common, loadPlugins, runSweeps } from '@walletd/server';
 import {
   type RegtestNode,
-  type Seeded,
-  type TestApp,
   type TestDatabase,
-  call,
+  baseUnits,
   createTestDatabase,
   describeWithLitecoind,
   expectSchema,
-  seedCompany,
   startLitecoind,
-  startTestApp,
-  testConfig,
-  testFollower,
+  sweepBench,
 } from '@walletd/test-harness';
 
-const sats = (btc: string) => {
-  const [whole, fraction = ''] = btc.split('.');
-  return BigInt(`${whole}${fraction.padEnd(8, '0')}`);
-};
+const sats = (btc: string) => baseUnits(btc, 8);
 
 /**
  * UTXO consolidation sweeps (issue 33) on a regtest node: ten deposits on ten addresses, one rule,
@@ -33,25 +22,20 @@ const sats = (btc: string) => {
 describeWithLitecoind('UTXO consolidation sweeps on a regtest node', () => {
   let t: TestDatabase;
   let node: RegtestNode;
-  let pool: DetectPool;
-  let app: TestApp;
-  let s: Seeded;
-  let follower: Follower;
-  let common: Common;
   let walletId: number;
   let treasury: string;
   let below: string;
   const deposits: { address: string; amount: bigint }[] = [];
-  const masterKey = new MasterKey(randomBytes(32));
   const chain = { chain: 'bitcoin', network: 'regtest' };
+  const b = sweepBench();
+  const { api, addRule, runSweeps } = b;
   const net = utxoNetwork('bitcoin', 'regtest');
   const nodeParams = { ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } };
   /** Between walletd's encoding (bitcoin regtest) and the node's (litecoin regtest): the same script. */
   const toNode = (address: string) => addressOfScript(nodeParams, scriptOf(net, address)) as string;
-  const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
   const round = async (blocks: number) => {
     await node.mine(blocks);
-    await follower.tick();
+    await b.follower.tick();
   };
   /** What the node's UTXO set holds at an address (the node's wallet does not know walletd's addresses). */
   const heldOnNode = async (address: string) => {
@@ -61,7 +45,7 @@ describeWithLitecoind('UTXO consolidation sweeps on a regtest node', () => {
     ]);
     return sats(scan.total_amount.toFixed(8));
   };
-  const newAddress = async () => (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+  const newAddress = () => b.newAddress(walletId);
   const btcBalance = async () => {
     const body = (await api('GET', `/wallets/${walletId}/balances?onchain=true`)).body;
     return body.balances.find((b: { asset: { key: string } }) => b.asset.key === 'bitcoin:regtest:btc') as {
@@ -73,26 +57,14 @@ describeWithLitecoind('UTXO consolidation sweeps on a regtest node', () => {
   beforeAll(async () => {
     t = await createTestDatabase();
     node = await startLitecoind();
-    pool = createDetectPool(1);
     const settings: ChainSettings = {
       ...chain,
       rpcUrl: node.url,
       confirmations: 1,
       startBlock: (await node.rpc<number>('getblockcount')) + 1,
     };
-    const over = { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 } };
-    app = await startTestApp(t.db, over, masterKey);
-    common = {
-      config: testConfig(over),
-      logger: createLogger({ level: 'silent' }),
-      db: t.db,
-      masterKey,
-      plugins: loadPlugins(),
-      metrics: createMetrics(),
-    };
-    follower = testFollower(t.db, pool, settings);
-    s = await seedCompany(t.db);
-    walletId = (await api('POST', '/wallets', { name: 'btc', ...chain })).body.id;
+    await b.start(t.db, settings);
+    walletId = await b.newWallet('btc');
     treasury = await newAddress();
     for (let i = 0; i < 10; i++) deposits.push({ address: await newAddress(), amount: sats('0.1') + sats('0.01') * BigInt(i) });
     below = await newAddress();
@@ -101,22 +73,21 @@ describeWithLitecoind('UTXO consolidation sweeps on a regtest node', () => {
     await round(1);
   });
   afterAll(async () => {
-    await app.close();
-    await pool.close();
+    await b.stop();
     await node.stop();
     await t.drop();
   });
 
   it('refuses what a consolidation cannot do: minLeft, and a fee rate outside the network floor and cap', async () => {
     const base = { asset: 'BTC', destination: treasury, threshold: '0.05', trigger: 'schedule', intervalSeconds: 3600 };
-    const kept = await api('POST', `/wallets/${walletId}/sweep-rules`, { ...base, minLeft: '0.01' });
+    const kept = await addRule(walletId, { ...base, minLeft: '0.01' });
     expect(kept.body).toMatchObject({ statusCode: 400, code: 'validation_failed', message: expect.stringMatching(/minLeft must be "0"/) });
-    const zero = await api('POST', `/wallets/${walletId}/sweep-rules`, { ...base, feeRate: 0 });
+    const zero = await addRule(walletId, { ...base, feeRate: 0 });
     expect(zero.status).toBe(400);
   });
 
   it('consolidates ten addresses into one transaction of ten inputs: the treasury gets the sum less exactly the fee', async () => {
-    const created = await api('POST', `/wallets/${walletId}/sweep-rules`, {
+    const created = await addRule(walletId, {
       asset: 'BTC',
       destination: treasury,
       threshold: '0.05',
@@ -131,7 +102,7 @@ describeWithLitecoind('UTXO consolidation sweeps on a regtest node', () => {
     const before = await btcBalance();
 
     const now = Date.now();
-    expect(await runSweeps(common, chain, () => false, now)).toMatchObject({ rules: 1, sent: 1, failed: 0 });
+    expect(await runSweeps(now)).toMatchObject({ rules: 1, sent: 1, failed: 0 });
     const list = (await api('GET', `/wallets/${walletId}/withdrawals`)).body.withdrawals as {
       id: number;
       kind: string;
@@ -174,14 +145,14 @@ describeWithLitecoind('UTXO consolidation sweeps on a regtest node', () => {
     expect(await heldOnNode(below)).toBe(sats('0.01'));
     for (const d of deposits) expect(await heldOnNode(d.address)).toBe(0n);
 
-    const feed = (await api('GET', '/events?limit=1000')).body.events as { type: string; data: { kind?: string; sweepRuleId?: number } }[];
+    const feed = await b.feed();
     const sweepEvents = feed.filter((e) => e.type.startsWith('withdrawal.'));
     expect(sweepEvents.map((e) => e.type).sort()).toEqual(['withdrawal.broadcast', 'withdrawal.confirmed']);
     for (const e of sweepEvents) expect(e.data).toMatchObject({ kind: 'sweep', sweepRuleId: ruleId });
     expect(feed.filter((e) => e.type === 'deposit.detected' && JSON.stringify(e.data).includes(w.txHash))).toEqual([]);
 
     // Again in the same window: nothing more is sent.
-    expect(await runSweeps(common, chain, () => false, now)).toMatchObject({ sent: 0, failed: 0 });
+    expect(await runSweeps(now)).toMatchObject({ sent: 0, failed: 0 });
     expect((await api('GET', `/wallets/${walletId}/withdrawals`)).body.withdrawals).toHaveLength(1);
   });
 
@@ -190,13 +161,13 @@ describeWithLitecoind('UTXO consolidation sweeps on a regtest node', () => {
     const ruleId = rules[0]?.id as number;
     expect((await api('PATCH', `/wallets/${walletId}/sweep-rules/${ruleId}`, { trigger: 'deposit' })).status).toBe(200);
     // Nothing new since the first consolidation: this run finds nothing to gather.
-    expect(await runSweeps(common, chain)).toMatchObject({ sent: 0, failed: 0 });
+    expect(await runSweeps()).toMatchObject({ sent: 0, failed: 0 });
     const [a, b] = [deposits[0], deposits[1]] as [{ address: string }, { address: string }];
     await node.rpc('sendtoaddress', [toNode(a.address), '0.3']);
     await node.rpc('sendtoaddress', [toNode(b.address), '0.2']);
     await round(1);
-    expect(await runSweeps(common, chain)).toMatchObject({ sent: 1, failed: 0 });
-    expect(await runSweeps(common, chain)).toMatchObject({ sent: 0, failed: 0 });
+    expect(await runSweeps()).toMatchObject({ sent: 1, failed: 0 });
+    expect(await runSweeps()).toMatchObject({ sent: 0, failed: 0 });
     const list = (await api('GET', `/wallets/${walletId}/withdrawals`)).body.withdrawals as { sourceAddresses: string[]; amount: string }[];
     expect(list).toHaveLength(2);
     const latest = list.find((w) => w.sourceAddresses.length === 2) as { sourceAddresses: string[]; amount: string };

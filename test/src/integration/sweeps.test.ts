@@ -1,28 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey, createLogger, createMetrics } from '@walletd/core';
-import { type DetectPool, type Follower, createDetectPool } from '@walletd/indexer';
-import { type Common, addPolicy, loadPlugins, prepareWithdrawal, runSweeps, setPolicyEnabled } from '@walletd/server';
+import type { ChainSettings } from '@walletd/core';
+import { addPolicy, prepareWithdrawal, setPolicyEnabled } from '@walletd/server';
 import {
   type Anvil,
-  type Seeded,
-  type TestApp,
   type TestDatabase,
-  call,
+  baseUnits,
   createTestDatabase,
   expectSchema,
   nativeAsset,
-  seedCompany,
   startAnvil,
-  startTestApp,
-  testConfig,
-  testFollower,
+  sweepBench,
 } from '@walletd/test-harness';
 
 const ETH = 10n ** 18n;
-const units = (decimal: string) => {
-  const [whole, fraction = ''] = decimal.split('.');
-  return BigInt(`${whole}${fraction.padEnd(18, '0')}`);
-};
+const units = (decimal: string) => baseUnits(decimal, 18);
 
 /**
  * Sweep rules (issue 33) on anvil, through the API and the runner the indexer leads: each deposit
@@ -33,44 +23,24 @@ const units = (decimal: string) => {
 describe('sweep rules on anvil', () => {
   let t: TestDatabase;
   let anvil: Anvil;
-  let pool: DetectPool;
-  let app: TestApp;
-  let s: Seeded;
-  let follower: Follower;
-  let common: Common;
   let walletId: number;
   let treasury: string;
   const funded: { address: string; amount: bigint }[] = [];
   let below: string;
-  const masterKey = new MasterKey(randomBytes(32));
-
-  const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
+  const b = sweepBench();
+  const { api, newWallet, newAddress, addRule, withdrawalEvents, runSweeps } = b;
   const onNode = async (address: string) => BigInt(await anvil.rpc<string>('eth_getBalance', [address, 'latest']));
   const round = async (blocks = 1) => {
     await anvil.mine(blocks);
-    await follower.tick();
+    await b.follower.tick();
   };
-  const newAddress = async (wallet: number) => (await api('POST', `/wallets/${wallet}/addresses`)).body.address as string;
 
   beforeAll(async () => {
     t = await createTestDatabase();
     anvil = await startAnvil();
-    pool = createDetectPool(1);
     const settings: ChainSettings = { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 2, startBlock: 0 };
-    const over = { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 } };
-    app = await startTestApp(t.db, over, masterKey);
-    // The runner as `serve` gives it to the indexer: the same database, config and master key.
-    common = {
-      config: testConfig(over),
-      logger: createLogger({ level: 'silent' }),
-      db: t.db,
-      masterKey,
-      plugins: loadPlugins(),
-      metrics: createMetrics(),
-    };
-    follower = testFollower(t.db, pool, settings);
-    s = await seedCompany(t.db);
-    walletId = (await api('POST', '/wallets', { name: 'hot', chain: 'ethereum', network: 'devnet' })).body.id;
+    await b.start(t.db, settings);
+    walletId = await newWallet('hot');
     treasury = await newAddress(walletId);
     for (const amount of [units('1'), units('0.8'), units('0.6')]) funded.push({ address: await newAddress(walletId), amount });
     below = await newAddress(walletId);
@@ -79,14 +49,13 @@ describe('sweep rules on anvil', () => {
     await round(2);
   });
   afterAll(async () => {
-    await app.close();
-    await pool.close();
+    await b.stop();
     await anvil.stop();
     await t.drop();
   });
 
   it('sweeps each address above 0.5 ETH into the treasury, exactly less the fee, as withdrawals of kind sweep; a second run sends nothing', async () => {
-    const created = await api('POST', `/wallets/${walletId}/sweep-rules`, {
+    const created = await addRule(walletId, {
       asset: 'ETH',
       destination: treasury,
       threshold: '0.5',
@@ -101,7 +70,7 @@ describe('sweep rules on anvil', () => {
 
     const treasuryBefore = await onNode(treasury);
     const now = Date.now();
-    const first = await runSweeps(common, { chain: 'ethereum', network: 'devnet' }, () => false, now);
+    const first = await runSweeps(now);
     expect(first).toMatchObject({ rules: 1, sent: 3, awaitingApproval: 0, failed: 0, truncated: false });
     await round(3);
 
@@ -129,17 +98,13 @@ describe('sweep rules on anvil', () => {
     expect(await onNode(below)).toBe(units('0.3'));
 
     // The events name the kind and the rule, and match the published schema.
-    const feed = await api('GET', '/events?limit=1000');
-    expectSchema('EventFeed', feed.body);
-    const events = (feed.body.events as { type: string; data: { kind?: string; sweepRuleId?: number } }[]).filter((e) =>
-      e.type.startsWith('withdrawal.'),
-    );
+    const events = await withdrawalEvents();
     expect(events.map((e) => e.type).sort()).toEqual([...Array(3).fill('withdrawal.broadcast'), ...Array(3).fill('withdrawal.confirmed')]);
     for (const e of events) expect(e.data).toMatchObject({ kind: 'sweep', sweepRuleId: ruleId });
 
     // Again in the same window, and in the next one: nothing more is sent.
-    const again = await runSweeps(common, { chain: 'ethereum', network: 'devnet' }, () => false, now);
-    const next = await runSweeps(common, { chain: 'ethereum', network: 'devnet' }, () => false, now + 3_600_000);
+    const again = await runSweeps(now);
+    const next = await runSweeps(now + 3_600_000);
     expect(again.sent + next.sent).toBe(0);
     expect(await t.db('withdrawals').where({ wallet_id: walletId }).pluck('id')).toHaveLength(3);
     const rule = await api('GET', `/wallets/${walletId}/sweep-rules/${ruleId}`);
@@ -164,7 +129,7 @@ describe('sweep rules on anvil', () => {
     await refused({ ...base, asset: 'DOGE' }, 422, 'unknown_asset');
     await refused({ ...base, extra: 1 }, 400, 'validation_failed');
     const deny = await addPolicy(t.db, {
-      companyId: s.companyId,
+      companyId: b.seeded.companyId,
       name: 'no dead',
       kind: 'deny_destinations',
       walletIds: null,
@@ -191,13 +156,12 @@ describe('sweep rules on anvil', () => {
   });
 
   it('a crash after prepare: the next run signs and sends that same withdrawal, never a second one', async () => {
-    const w = (await api('POST', '/wallets', { name: 'crash', chain: 'ethereum', network: 'devnet' })).body.id as number;
+    const w = await newWallet('crash');
     const dest = await newAddress(w);
     const src = await newAddress(w);
     await anvil.send(src, units('0.9'));
     await round(2);
-    const rule = (await api('POST', `/wallets/${w}/sweep-rules`, { asset: 'ETH', destination: dest, threshold: '0.5', trigger: 'deposit' }))
-      .body as { id: number };
+    const rule = (await addRule(w, { asset: 'ETH', destination: dest, threshold: '0.5' })).body as { id: number };
     // What the runner had done when the process died: the sweep prepared under its key, nothing sent.
     const wallet = await t.db('wallets').where({ id: w }).first();
     const deposit = await t.db('transfers').where({ wallet_id: w, direction: 'incoming', status: 'confirmed' }).max('id as id').first();
@@ -207,7 +171,7 @@ describe('sweep rules on anvil', () => {
       outputs: [{ to: dest, toKey: dest.toLowerCase(), amount: units('0.5') }],
       from: { address: src, matchKey: src.toLowerCase() },
     };
-    const { row } = await prepareWithdrawal(common, wallet, {
+    const { row } = await prepareWithdrawal(b.common, wallet, {
       intent,
       idempotencyKey: key,
       keyId: null,
@@ -216,7 +180,7 @@ describe('sweep rules on anvil', () => {
     });
     expect(row).toMatchObject({ status: 'prepared', kind: 'sweep', sweep_rule_id: rule.id });
 
-    const run = await runSweeps(common, { chain: 'ethereum', network: 'devnet' });
+    const run = await runSweeps();
     expect(run.failed).toBe(0);
     await round(3);
     const rows = await t.db('withdrawals').where({ wallet_id: w });
@@ -225,13 +189,13 @@ describe('sweep rules on anvil', () => {
   });
 
   it('a sweep above an approval limit becomes a pending withdrawal request, once', async () => {
-    const cold = (await api('POST', '/wallets', { name: 'cold-bound', chain: 'ethereum', network: 'devnet' })).body.id as number;
+    const cold = await newWallet('cold-bound');
     const dest = await newAddress(cold);
     const big = await newAddress(cold);
     await anvil.send(big, units('1.5'));
     await round(2);
     await addPolicy(t.db, {
-      companyId: s.companyId,
+      companyId: b.seeded.companyId,
       name: 'big sweeps',
       kind: 'approval_above',
       walletIds: [cold],
@@ -239,16 +203,11 @@ describe('sweep rules on anvil', () => {
       threshold: ETH,
       approvals: 1,
     });
-    const rule = await api('POST', `/wallets/${cold}/sweep-rules`, {
-      asset: 'ETH',
-      destination: dest,
-      threshold: '0.5',
-      trigger: 'deposit',
-    });
+    const rule = await addRule(cold, { asset: 'ETH', destination: dest, threshold: '0.5' });
     expect(rule.status).toBe(201);
-    const run = await runSweeps(common, { chain: 'ethereum', network: 'devnet' });
+    const run = await runSweeps();
     expect(run).toMatchObject({ sent: 0, awaitingApproval: 1, failed: 0 });
-    const again = await runSweeps(common, { chain: 'ethereum', network: 'devnet' });
+    const again = await runSweeps();
     expect(again.awaitingApproval).toBe(1);
     const requests = await t.db('withdrawal_requests').where({ wallet_id: cold });
     expect(requests).toHaveLength(1);

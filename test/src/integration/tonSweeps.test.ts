@@ -1,41 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { Address, beginCell, toNano } from '@ton/core';
-import { type ChainSettings, MasterKey, createLogger, createMetrics } from '@walletd/core';
-import { type DetectPool, type Follower, createDetectPool } from '@walletd/indexer';
-import { type Common, loadPlugins, runSweeps } from '@walletd/server';
+import type { ChainSettings } from '@walletd/core';
 import {
-  type Seeded,
-  type TestApp,
+  type SweepWithdrawal,
   type TestDatabase,
   TonSandboxNode,
-  call,
+  baseUnits,
   createTestDatabase,
   expectSchema,
-  seedCompany,
-  startTestApp,
-  testConfig,
-  testFollower,
+  sweepBench,
 } from '@walletd/test-harness';
 
 const TON = 10n ** 9n;
 const USDT = 10n ** 6n;
-/** A display amount in base units (exact: the API's decimals are strings). */
-const units = (decimal: string, decimals: number) => {
-  const [whole, fraction = ''] = decimal.split('.');
-  return BigInt(`${whole}${fraction.padEnd(decimals, '0')}`);
-};
-const nano = (decimal: string) => units(decimal, 9);
-
-interface Withdrawal {
-  id: number;
-  kind: string;
-  sweepRuleId: number | null;
-  status: string;
-  fromAddress: string;
-  toAddress: string;
-  amount: string;
-  fee: { amount: string } | null;
-}
+const nano = (decimal: string) => baseUnits(decimal, 9);
 
 /**
  * Sweeps and gas top-ups on TON (issue 33), executed by @ton/sandbox behind the toncenter test
@@ -48,17 +25,11 @@ interface Withdrawal {
 describe('sweeps and the gas station on TON (sandbox)', () => {
   let t: TestDatabase;
   let node: TonSandboxNode;
-  let pool: DetectPool;
-  let app: TestApp;
-  let s: Seeded;
-  let follower: Follower;
-  let common: Common;
   let minter: { address: Address; getWalletAddress(owner: Address): Promise<Address> };
   let mint: (to: Address, amount: bigint) => Promise<void>;
-  const masterKey = new MasterKey(randomBytes(32));
   const chain = { chain: 'ton', network: 'localnet' };
-
-  const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
+  const b = sweepBench();
+  const { newWallet, addRule, gasStation, withdrawals, ruleErrors, runSweeps } = b;
   const tonOf = async (address: string) => (await node.chain.getContract(Address.parse(address))).balance;
   const stateOf = async (address: string) => (await node.chain.getContract(Address.parse(address))).accountState?.type ?? 'uninit';
   const jettonsOf = async (owner: string) => {
@@ -69,14 +40,11 @@ describe('sweeps and the gas station on TON (sandbox)', () => {
   };
   const round = async () => {
     node.mine();
-    await follower.tick();
+    await b.follower.tick();
   };
-  const withdrawals = async (wallet: number) =>
-    (await api('GET', `/wallets/${wallet}/withdrawals?limit=100`)).body.withdrawals as Withdrawal[];
 
   beforeAll(async () => {
     t = await createTestDatabase();
-    pool = createDetectPool(1);
     node = await TonSandboxNode.start();
     const { JettonMinter } = require('@ton-community/assets-sdk') as typeof import('@ton-community/assets-sdk');
     const admin = await node.chain.treasury('admin');
@@ -92,29 +60,17 @@ describe('sweeps and the gas station on TON (sandbox)', () => {
       startBlock: node.mine() + 1,
       tokens: [{ contract: m.address.toString(), symbol: 'USDT', decimals: 6 }],
     };
-    const over = { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 } };
-    app = await startTestApp(t.db, over, masterKey);
-    common = {
-      config: testConfig(over),
-      logger: createLogger({ level: 'silent' }),
-      db: t.db,
-      masterKey,
-      plugins: loadPlugins(),
-      metrics: createMetrics(),
-    };
-    follower = testFollower(t.db, pool, settings);
-    s = await seedCompany(t.db);
+    await b.start(t.db, settings);
   }, 120_000);
   afterAll(async () => {
-    await app?.close();
-    await pool?.close();
+    await b.stop();
     await node?.close();
     await t?.drop();
   });
 
   it('tops up undeployed jetton wallets with exactly the forward and gas amounts plus 25%, then sweeps their jettons and a TON address to the treasury', async () => {
-    const walletId = (await api('POST', '/wallets', { name: 'customers', ...chain })).body.id as number;
-    const newAddress = async () => (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    const walletId = await newWallet('customers');
+    const newAddress = () => b.newAddress(walletId);
     const treasury = await newAddress();
     const jettonHolders = [await newAddress(), await newAddress()];
     const tonHolder = await newAddress();
@@ -127,50 +83,40 @@ describe('sweeps and the gas station on TON (sandbox)', () => {
     for (const a of jettonHolders) expect([await stateOf(a), await tonOf(a)]).toEqual(['uninit', 1n]);
 
     // The station: available here now (TON quotes its fee), funded like any address.
-    const empty = await api('GET', `/wallets/${walletId}/gas-station`);
+    const empty = await gasStation(walletId);
     expect(empty.status).toBe(200);
     expectSchema('GasStation', empty.body);
     const station = empty.body.address as string;
     node.record(await admin.send({ to: Address.parse(station), value: 1n * TON, bounce: false }));
     await round();
 
-    const jettonRule = await api('POST', `/wallets/${walletId}/sweep-rules`, {
-      asset: 'USDT',
-      destination: treasury,
-      threshold: '1',
-      trigger: 'deposit',
-    });
+    const jettonRule = await addRule(walletId, { asset: 'USDT', destination: treasury });
     expect(jettonRule.status).toBe(201);
-    const tonRule = await api('POST', `/wallets/${walletId}/sweep-rules`, {
-      asset: 'TON',
-      destination: treasury,
-      threshold: '1',
-      trigger: 'deposit',
-    });
+    const tonRule = await addRule(walletId, { asset: 'TON', destination: treasury });
     expect(tonRule.status).toBe(201);
 
     // The figures a newcomer sees: the jetton transfer's cap 0.07 TON, its top-up 0.0875 TON, the
     // top-up's own fee bound 0.02 TON; 1 TON pays 9 of them.
-    const funded = (await api('GET', `/wallets/${walletId}/gas-station`)).body;
+    const funded = (await gasStation(walletId)).body;
     expectSchema('GasStation', funded);
     expect(funded).toMatchObject({ available: '1', marginPercent: 25 });
     expect(funded.estimate).toMatchObject({ sweepFee: '0.07', topUp: '0.0875', topUpFee: '0.02', runway: 9 });
 
-    const first = await runSweeps(common, chain);
+    const first = await runSweeps();
     expect(first).toMatchObject({ toppedUp: 2, sent: 1, failed: 0 });
     // Before they confirm, another run sends nothing more.
-    expect(await runSweeps(common, chain)).toMatchObject({ toppedUp: 0, sent: 0, failed: 0 });
+    expect(await runSweeps()).toMatchObject({ toppedUp: 0, sent: 0, failed: 0 });
     await round();
     // Non-bounceable, so the TON stays on the undeployed wallet: the whole top-up (the storage
     // phase may take the forwarded nanoton).
     const sentUp = (await withdrawals(walletId)).filter((w) => w.kind === 'gas_topup');
     for (const a of jettonHolders) {
-      const topUp = sentUp.find((w) => w.toAddress === a) as Withdrawal;
+      const topUp = sentUp.find((w) => w.toAddress === a) as SweepWithdrawal;
       expect([topUp.status, topUp.amount, await stateOf(a)]).toEqual(['confirmed', '0.0875', 'uninit']);
       expect((await tonOf(a)) - nano(topUp.amount)).toBeGreaterThanOrEqual(0n);
     }
 
-    const second = await runSweeps(common, chain);
+    const second = await runSweeps();
     expect(second).toMatchObject({ toppedUp: 0, sent: 2, failed: 0 });
     await round();
     await round(); // the excesses of the jetton transfers come back in the next block
@@ -198,7 +144,6 @@ describe('sweeps and the gas station on TON (sandbox)', () => {
     }
     // The TON address keeps what its transfer's fee did not take of the 0.02 TON bound.
     expect(await tonOf(tonHolder)).toBeLessThan(nano('0.02'));
-    const rules = (await api('GET', `/wallets/${walletId}/sweep-rules`)).body;
-    expect(rules.rules.map((r: { lastError: string | null }) => r.lastError)).toEqual([null, null]);
+    expect(await ruleErrors(walletId)).toEqual([null, null]);
   }, 120_000);
 });
