@@ -62,6 +62,14 @@ export interface DepositEventData {
   }[];
   destinationTag?: number | null;
   memo?: string | null;
+  /**
+   * chains with token accounts: the account that owns the credited token account (toAddress)
+   */
+  owner?: string;
+  /**
+   * chains with token accounts: the token (mint) the credited token account holds
+   */
+  mint?: string;
 }
 export interface Asset {
   /**

@@ -66,6 +66,8 @@ export const DepositEventData = {
     outputs: { type: 'array', items: addressAmount },
     destinationTag: { type: ['integer', 'null'] },
     memo: { type: ['string', 'null'] },
+    owner: { type: 'string', description: 'chains with token accounts: the account that owns the credited token account (toAddress)' },
+    mint: { type: 'string', description: 'chains with token accounts: the token (mint) the credited token account holds' },
   },
 } as const;
 

@@ -139,8 +139,9 @@ describe('Solana sweeps with the gas station as fee payer (litesvm)', () => {
       lamports(treasury) + lamports(station) + lamports(solDeposit) + tokenDeposits.reduce((n, d) => n + lamports(d.address), 0n);
     expect(units(of('SOL') as string, 9)).toBe(solLeft);
 
-    // Unchecked: the SPL deposit events carry mint and owner, which the EventFeed schema does not list.
-    const events = await b.withdrawalEvents({ schema: false });
+    // Checked against the published schema: SPL deposit events carry owner and mint (the schema
+    // did not list them until this suite read the feed through it).
+    const events = await b.withdrawalEvents();
     expect(events.map((e) => e.type).sort()).toEqual([...Array(3).fill('withdrawal.broadcast'), ...Array(3).fill('withdrawal.confirmed')]);
     for (const e of events) expect(e.data.kind).toBe('sweep');
 
