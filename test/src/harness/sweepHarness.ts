@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type ChainSettings, type Db, MasterKey, createLogger, createMetrics } from '@walletd/core';
 import { type DetectPool, type Follower, createDetectPool } from '@walletd/indexer';
 import { type Common, loadPlugins, runSweeps } from '@walletd/server';
+import { eventually } from './eventually';
 import { expectSchema } from './schemas';
 import { type Seeded, seedCompany } from './seed';
 import { type CallResult, type TestApp, call, startTestApp, testConfig } from './testApp';
@@ -50,9 +51,13 @@ export interface SweepBench {
   withdrawals(wallet: number): Promise<SweepWithdrawal[]>;
   /** Each rule's lastError, in the list's order. */
   ruleErrors(wallet: number): Promise<(string | null)[]>;
-  /** The event feed, checked against its published schema unless told `{ schema: false }`. */
-  feed(opts?: { schema: boolean }): Promise<FeedEvent[]>;
-  withdrawalEvents(opts?: { schema: boolean }): Promise<FeedEvent[]>;
+  /**
+   * The event feed, checked against its published schema unless told `{ schema: false }`. With
+   * `atLeast`, read again until that many events are there: the feed shows an event once every
+   * transaction begun before it has ended, and the follower's next round can hide one a moment.
+   */
+  feed(opts?: FeedOptions): Promise<FeedEvent[]>;
+  withdrawalEvents(opts?: FeedOptions): Promise<FeedEvent[]>;
   /** The runner as the indexer leads it, on this chain; `now` picks the schedule window. */
   runSweeps(now?: number): ReturnType<typeof runSweeps>;
 }
@@ -63,6 +68,13 @@ export interface SweepBench {
  * master key), a follower, and a seeded company. Made at describe time so its helpers can be
  * destructured there; start() in beforeAll once the node's settings are known.
  */
+export interface FeedOptions {
+  schema?: boolean;
+  atLeast?: number;
+  /** Which events `atLeast` counts (all by default). */
+  of?: (e: FeedEvent) => boolean;
+}
+
 export function sweepBench(masterKey = new MasterKey(randomBytes(32))): SweepBench {
   let pool: DetectPool | undefined;
   const bench: SweepBench = {
@@ -100,12 +112,18 @@ export function sweepBench(masterKey = new MasterKey(randomBytes(32))): SweepBen
       (await bench.api('GET', `/wallets/${wallet}/withdrawals?limit=100`)).body.withdrawals as SweepWithdrawal[],
     ruleErrors: async (wallet) =>
       (await bench.api('GET', `/wallets/${wallet}/sweep-rules`)).body.rules.map((r: { lastError: string | null }) => r.lastError),
-    async feed(opts = { schema: true }) {
-      const { body } = await bench.api('GET', '/events?limit=1000');
-      if (opts.schema) expectSchema('EventFeed', body);
-      return body.events as FeedEvent[];
+    async feed(opts = {}) {
+      const read = async () => {
+        const { body } = await bench.api('GET', '/events?limit=1000');
+        if (opts.schema !== false) expectSchema('EventFeed', body);
+        return body.events as FeedEvent[];
+      };
+      return eventually(read, (events) => events.filter(opts.of ?? (() => true)).length >= (opts.atLeast ?? 0));
     },
-    withdrawalEvents: async (opts) => (await bench.feed(opts)).filter((e) => e.type.startsWith('withdrawal.')),
+    withdrawalEvents: async (opts = {}) => {
+      const isWithdrawal = (e: FeedEvent) => e.type.startsWith('withdrawal.');
+      return (await bench.feed({ ...opts, of: isWithdrawal })).filter(isWithdrawal);
+    },
     runSweeps: (now) => runSweeps(bench.common, bench.chain, () => false, now),
   };
   return bench;

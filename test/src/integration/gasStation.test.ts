@@ -150,7 +150,7 @@ describe('gas station on anvil', () => {
     expect(wei(after.available)).toBe(ETH - stationSpent);
 
     // The feed: each top-up and each sweep broadcast and confirmed, naming its kind and the rule.
-    const feed = await b.feed();
+    const feed = await b.feed({ atLeast: 40, of: (e) => e.type.startsWith('withdrawal.') });
     const mine = feed.filter((e) => e.type.startsWith('withdrawal.') && e.data.sweepRuleId === ruleId);
     const steps = (kind: string, type: string) => mine.filter((e) => e.data.kind === kind && e.type === type).length;
     expect([

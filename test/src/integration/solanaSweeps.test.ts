@@ -141,7 +141,7 @@ describe('Solana sweeps with the gas station as fee payer (litesvm)', () => {
 
     // Checked against the published schema: SPL deposit events carry owner and mint (the schema
     // did not list them until this suite read the feed through it).
-    const events = await b.withdrawalEvents();
+    const events = await b.withdrawalEvents({ atLeast: 6 });
     expect(events.map((e) => e.type).sort()).toEqual([...Array(3).fill('withdrawal.broadcast'), ...Array(3).fill('withdrawal.confirmed')]);
     for (const e of events) expect(e.data.kind).toBe('sweep');
 

@@ -6,7 +6,6 @@ import {
   baseUnits,
   createTestDatabase,
   describeWithLitecoind,
-  eventually,
   expectSchema,
   startLitecoind,
   sweepBench,
@@ -146,12 +145,7 @@ describeWithLitecoind('UTXO consolidation sweeps on a regtest node', () => {
     expect(await heldOnNode(below)).toBe(sats('0.01'));
     for (const d of deposits) expect(await heldOnNode(d.address)).toBe(0n);
 
-    // The feed shows an event once every transaction that began before it has ended (its visibility
-    // horizon): the follower's next round may still hide the confirmation for a moment.
-    const feed = await eventually(
-      () => b.feed(),
-      (events) => events.filter((e) => e.type.startsWith('withdrawal.')).length >= 2,
-    );
+    const feed = await b.feed({ atLeast: 2, of: (e) => e.type.startsWith('withdrawal.') });
     const sweepEvents = feed.filter((e) => e.type.startsWith('withdrawal.'));
     expect(sweepEvents.map((e) => e.type).sort()).toEqual(['withdrawal.broadcast', 'withdrawal.confirmed']);
     for (const e of sweepEvents) expect(e.data).toMatchObject({ kind: 'sweep', sweepRuleId: ruleId });

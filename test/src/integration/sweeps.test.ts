@@ -98,7 +98,7 @@ describe('sweep rules on anvil', () => {
     expect(await onNode(below)).toBe(units('0.3'));
 
     // The events name the kind and the rule, and match the published schema.
-    const events = await withdrawalEvents();
+    const events = await withdrawalEvents({ atLeast: 6 });
     expect(events.map((e) => e.type).sort()).toEqual([...Array(3).fill('withdrawal.broadcast'), ...Array(3).fill('withdrawal.confirmed')]);
     for (const e of events) expect(e.data).toMatchObject({ kind: 'sweep', sweepRuleId: ruleId });
 
