@@ -14,13 +14,13 @@
  * (/v1/me), BENCH_CONNECTIONS (10), BENCH_CLIENTS (1000 addresses), BENCH_WARMUP (5 s per variant).
  */
 const { spawn } = require('node:child_process');
-const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const { join, resolve } = require('node:path');
 const autocannon = require('autocannon');
-const { ALL_ACTIONS, MasterKey, createDb, createLogger, migrateLatest, startEmbeddedPostgres } = require('@walletd/core');
-const { addMember, createApiKey, createCompany, createWallet, loadPlugins } = require('@walletd/server');
+const { createLogger, startEmbeddedPostgres } = require('@walletd/core');
+const { seedBenchCompany } = require('./benchCompany');
 const { sourceState } = require('./sourceState');
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -110,27 +110,7 @@ async function main() {
   });
   const children = [];
   try {
-    const db = createDb({ url: pg.url });
-    await migrateLatest(db);
-    const company = await createCompany(db, { name: 'Bench', plan: 'paid' });
-    await addMember(db, { companyId: company.id, email: 'owner@bench.example', role: 'owner' });
-    const { key } = await createApiKey(db, { companyId: company.id, name: 'bench', actions: ALL_ACTIONS });
-    const masterHex = require('node:crypto').randomBytes(32).toString('hex');
-    const masterKey = new MasterKey(Buffer.from(masterHex, 'hex'));
-    const plugins = loadPlugins();
-    for (let i = 0; i < 10; i++)
-      await createWallet(db, masterKey, { companyId: company.id, name: `w${i}`, chain: 'ethereum', network: 'sepolia' }, plugins);
-    await db.destroy();
-    const config = join(dir, 'walletd.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        bootstrap: false,
-        devnet: { enabled: false },
-        chains: [],
-        rateLimit: { perIpPerMinute: 1_000_000_000, writesPerKeyPerMinute: 20 },
-      }),
-    );
+    const { key, masterHex, configPath: config } = await seedBenchCompany(pg.url, dir);
     for (const v of variants) {
       v.port = await freePort();
       const flags = (v.env.NODE_FLAGS ?? '').split(' ').filter(Boolean);

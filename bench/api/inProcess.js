@@ -18,10 +18,11 @@
  */
 const net = require('node:net');
 const os = require('node:os');
-const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdtempSync, rmSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const core = require('@walletd/core');
-const { addMember, createApiKey, createCompany, createWallet, loadPlugins, openRuntime } = require('@walletd/server');
+const { openRuntime } = require('@walletd/server');
+const { seedBenchCompany } = require('./benchCompany');
 const { sourceState } = require('./sourceState');
 
 const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? '/v1/me').split(',');
@@ -92,27 +93,7 @@ async function main() {
   let rt;
   const servers = [];
   try {
-    const seed = core.createDb({ url: pg.url });
-    await core.migrateLatest(seed);
-    const plugins = loadPlugins();
-    const company = await createCompany(seed, { name: 'Bench', plan: 'paid' });
-    await addMember(seed, { companyId: company.id, email: 'owner@bench.example', role: 'owner' });
-    const { key } = await createApiKey(seed, { companyId: company.id, name: 'bench', actions: core.ALL_ACTIONS });
-    const masterHex = require('node:crypto').randomBytes(32).toString('hex');
-    const masterKey = new core.MasterKey(Buffer.from(masterHex, 'hex'));
-    for (let i = 0; i < 10; i++)
-      await createWallet(seed, masterKey, { companyId: company.id, name: `w${i}`, chain: 'ethereum', network: 'sepolia' }, plugins);
-    await seed.destroy();
-    const file = join(dir, 'walletd.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        bootstrap: false,
-        devnet: { enabled: false },
-        chains: [],
-        rateLimit: { perIpPerMinute: 1_000_000_000, writesPerKeyPerMinute: 20 },
-      }),
-    );
+    const { key, masterHex, configPath: file, plugins } = await seedBenchCompany(pg.url, dir);
     const config = core.loadConfig({ file, env: { DATABASE_URL: pg.url, WALLETD_MASTER_KEY: masterHex } });
     process.env.WALLETD_MASTER_KEY = masterHex;
     const root = core.createLogger({ level: 'info' });

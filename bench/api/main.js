@@ -7,13 +7,13 @@
  * BENCH_SECONDS per endpoint and server, after a 1 s warm-up. See bench/README.md.
  */
 const { fork, spawn } = require('node:child_process');
-const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdtempSync, rmSync } = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { ALL_ACTIONS, MasterKey, createDb, createLogger, migrateLatest, startEmbeddedPostgres } = require('@walletd/core');
-const { addMember, createApiKey, createCompany, createWallet, loadPlugins } = require('@walletd/server');
+const { createLogger, startEmbeddedPostgres } = require('@walletd/core');
+const { seedBenchCompany } = require('./benchCompany');
 const { sourceState } = require('./sourceState');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -145,29 +145,7 @@ async function main() {
   const pg = await startEmbeddedPostgres({ dataDir, port: pgPort, logger, database: 'walletd_bench', ephemeral: EPHEMERAL });
   const children = [];
   try {
-    const db = createDb({ url: pg.url });
-    await migrateLatest(db);
-    const company = await createCompany(db, { name: 'Bench', plan: 'paid' });
-    await addMember(db, { companyId: company.id, email: 'owner@bench.example', role: 'owner' });
-    const { key } = await createApiKey(db, { companyId: company.id, name: 'bench', actions: ALL_ACTIONS });
-    const masterHex = require('node:crypto').randomBytes(32).toString('hex');
-    const masterKey = new MasterKey(Buffer.from(masterHex, 'hex'));
-    const plugins = loadPlugins();
-    for (let i = 0; i < 10; i++)
-      await createWallet(db, masterKey, { companyId: company.id, name: `w${i}`, chain: 'ethereum', network: 'sepolia' }, plugins);
-    await db.destroy();
-
-    const config = join(dir, 'walletd.json');
-    // The per-IP limit stays on (its store is written per request) but high enough never to refuse the bench.
-    writeFileSync(
-      config,
-      JSON.stringify({
-        bootstrap: false,
-        devnet: { enabled: false },
-        chains: [],
-        rateLimit: { perIpPerMinute: 1_000_000_000, writesPerKeyPerMinute: 20 },
-      }),
-    );
+    const { key, masterHex, configPath: config } = await seedBenchCompany(pg.url, dir);
     // BENCH_PROFILE=<dir>: a CPU profile of the walletd process (--cpu-prof), written when it exits.
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
     // BENCH_WALLETD_NODE_ARGS: more node flags for the walletd process (e.g. --trace-deopt, printed on its stdout).

@@ -1,0 +1,41 @@
+const { randomBytes } = require('node:crypto');
+const { writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { ALL_ACTIONS, MasterKey, createDb, migrateLatest } = require('@walletd/core');
+const { addMember, createApiKey, createCompany, createWallet, loadPlugins } = require('@walletd/server');
+
+/**
+ * What every `api` bench (main, ab, inProcess) reads: the database migrated, a company with an
+ * owner, an all-actions key and ten wallets, and the `walletd.json` its servers start with (the
+ * per-IP limit stays on, its store written per request, but high enough never to refuse the bench).
+ */
+async function seedBenchCompany(url, dir) {
+  const plugins = loadPlugins();
+  const masterHex = randomBytes(32).toString('hex');
+  const db = createDb({ url });
+  let key;
+  try {
+    await migrateLatest(db);
+    const company = await createCompany(db, { name: 'Bench', plan: 'paid' });
+    await addMember(db, { companyId: company.id, email: 'owner@bench.example', role: 'owner' });
+    ({ key } = await createApiKey(db, { companyId: company.id, name: 'bench', actions: ALL_ACTIONS }));
+    const masterKey = new MasterKey(Buffer.from(masterHex, 'hex'));
+    for (let i = 0; i < 10; i++)
+      await createWallet(db, masterKey, { companyId: company.id, name: `w${i}`, chain: 'ethereum', network: 'sepolia' }, plugins);
+  } finally {
+    await db.destroy();
+  }
+  const configPath = join(dir, 'walletd.json');
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      bootstrap: false,
+      devnet: { enabled: false },
+      chains: [],
+      rateLimit: { perIpPerMinute: 1_000_000_000, writesPerKeyPerMinute: 20 },
+    }),
+  );
+  return { key, masterHex, configPath, plugins };
+}
+
+module.exports = { seedBenchCompany };
