@@ -22,7 +22,7 @@ export function bandwidthBytes(rawLength: number): bigint {
 /** The fee bound and its parts, for a transaction of `rawLength` bytes. */
 async function feeBound(
   reader: TronReader,
-  p: { owner: string; to: string; kind: 'trx' | 'trc20'; memo?: string },
+  p: { owner: string; ownerExists: boolean; to: string; kind: 'trx' | 'trc20'; memo?: string },
   rawLength: number,
   feeLimit: bigint,
 ): Promise<{ fee: bigint; parts: TronTxPayload['feeParts'] }> {
@@ -34,7 +34,10 @@ async function feeBound(
   const bytes = bandwidthBytes(rawLength);
   const perByte = params.get('getTransactionFee') ?? 0n;
   const staked = resource.netLimit - resource.netUsed;
-  const free = resource.freeNetLimit - resource.freeNetUsed;
+  // An owner that is no account yet (a quote before its gas top-up): the node shows it no resources,
+  // but the top-up that activates it leaves it the whole daily free bandwidth (getFreeNetLimit, 600
+  // on mainnet), which a TRC-20 transfer (about 345 bytes) fits in. Used, not paid for.
+  const free = p.ownerExists ? resource.freeNetLimit - resource.freeNetUsed : (params.get('getFreeNetLimit') ?? 0n);
   let bandwidth = 0n;
   let newAccount = 0n;
   if (!recipient.exists) {
@@ -89,11 +92,14 @@ function freshTimestamp(owner: string, context?: BuildContext): number {
   return t;
 }
 
-export async function buildTronWithdrawal(
+/** The transaction `build` makes and its fee bound, with what the source holds; no check that it can pay. */
+export async function quoteTron(
   intent: WithdrawalIntent,
   reader: TronReader,
-  context?: BuildContext,
-): Promise<UnsignedWithdrawal> {
+  context: BuildContext | undefined,
+  /** build: refuse a TRC-20 source that is no account (a broadcast one needs it), before the estimate. */
+  needsAccount: boolean,
+): Promise<{ payload: TronTxPayload; fee: bigint; balance: { exists: boolean; balance: bigint } }> {
   const [output] = intent.outputs;
   const source = intent.sources[0];
   if (!source) throw new BaseError('validation_failed', 'a source address is required');
@@ -115,12 +121,13 @@ export async function buildTronWithdrawal(
       'insufficient_funds',
       `${owner} holds ${fromBaseUnits(tokenBalance, intent.asset.decimals)} ${intent.asset.symbol}, less than the ${fromBaseUnits(output.amount, intent.asset.decimals)} to send`,
     );
-  // The energy estimate simulates the transfer from the source: an account that never held TRX cannot send it.
-  if (token && !balance.exists)
+  if (needsAccount && token && !balance.exists)
     throw new BaseError(
       'insufficient_funds',
       `${owner} holds no TRX (the account is not activated); a TRC-20 transfer burns TRX for energy and bandwidth: send TRX to it first`,
     );
+  // java-tron simulates a constant call for an owner that is no account (only a broadcast one needs
+  // it), so the estimate holds for a deposit address before the top-up that activates it.
   const feeLimit = token ? await energyFeeLimit(reader, owner, token, to, output.amount) : 0n;
   const fields = {
     kind,
@@ -140,12 +147,22 @@ export async function buildTronWithdrawal(
   const built = assemble(fields);
   const { fee, parts } = await feeBound(
     reader,
-    { owner, to, kind, ...(output.memo !== undefined ? { memo: output.memo } : {}) },
+    { owner, ownerExists: balance.exists, to, kind, ...(output.memo !== undefined ? { memo: output.memo } : {}) },
     built.bytes.length,
     feeLimit,
   );
+  return { payload: { ...fields, feeParts: parts, rawDataHex: bytesToHex(built.bytes), txID: built.txID }, fee, balance };
+}
+
+export async function buildTronWithdrawal(
+  intent: WithdrawalIntent,
+  reader: TronReader,
+  context?: BuildContext,
+): Promise<UnsignedWithdrawal> {
+  const { payload, fee, balance } = await quoteTron(intent, reader, context, true);
+  const { owner, kind } = payload;
   // Refused before anything is signed: the node checks only at broadcast, and a failed TRC-20 call still burns its energy.
-  const needed = (kind === 'trx' ? output.amount : 0n) + fee;
+  const needed = (kind === 'trx' ? BigInt(payload.amount) : 0n) + fee;
   if (balance.balance < needed) {
     throw new BaseError(
       'insufficient_funds',
@@ -154,6 +171,15 @@ export async function buildTronWithdrawal(
         : `${owner} needs up to ${trx(fee)} for energy and bandwidth and holds ${trx(balance.balance)} (short by ${trx(needed - balance.balance)}); send TRX to it first`,
     );
   }
-  const payload: TronTxPayload = { ...fields, feeParts: parts, rawDataHex: bytesToHex(built.bytes), txID: built.txID };
-  return { intent, payload, fee, sourceAddresses: [owner], expiresAt: { time: new Date(fields.expiration).toISOString() } };
+  return { intent, payload, fee, sourceAddresses: [owner], expiresAt: { time: new Date(payload.expiration).toISOString() } };
+}
+
+/**
+ * The fee bound `build` would set now, whether or not the source can pay it (`WithdrawalVerbs.quoteFee`):
+ * what the gas station tops a TRC-20 deposit address up with (plus its margin). For an address that
+ * is no account yet, the energy is the node's estimate of the same transfer from it, and its
+ * bandwidth is free (see `feeBound`); creating the account is the top-up's own fee, paid by the station.
+ */
+export async function quoteTronFee(intent: WithdrawalIntent, reader: TronReader): Promise<bigint> {
+  return (await quoteTron(intent, reader, undefined, false)).fee;
 }

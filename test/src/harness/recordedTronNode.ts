@@ -31,8 +31,8 @@ const tw = (): typeof TronWeb.utils => {
  *   What a test proves against it is how walletd reads and judges the node's answers, never that
  *   the chain would have produced them. Chain parameters are mainnet's at the time of writing
  *   (getTransactionFee 1000, getEnergyFee 100, getCreateAccountFee 100000,
- *   getCreateNewAccountFeeInSystemContract 1000000, getMemoFee 1000000, getMaxFeeLimit 15000000000),
- *   set here, not recorded.
+ *   getCreateNewAccountFeeInSystemContract 1000000, getMemoFee 1000000, getMaxFeeLimit 15000000000,
+ *   getFreeNetLimit 600), set here, not recorded.
  *
  * Blocks are produced only by `mine()`; the solidified block trails the head by `solidLag`.
  */
@@ -53,6 +53,7 @@ export const CHAIN_PARAMETERS = [
   { key: 'getCreateNewAccountFeeInSystemContract', value: 1000000 },
   { key: 'getMemoFee', value: 1000000 },
   { key: 'getMaxFeeLimit', value: 15000000000 },
+  { key: 'getFreeNetLimit', value: 600 },
 ];
 const param = (key: string) => BigInt(CHAIN_PARAMETERS.find((p) => p.key === key)?.value ?? 0);
 
@@ -458,6 +459,9 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
         constant_result: [word((tokenMap(contract).get(holder) ?? 0n).toString(16))],
       };
     }
+    // The owner need not be an account (DERIVED from java-tron's source, not recorded: a constant
+    // call skips the actuator's owner check, and VMActuator reads the caller's account only for a
+    // broadcast call's energy limit), so a deposit address that never held TRX gets an estimate.
     if (selector === 'transfer(address,uint256)') {
       const amount = BigInt(`0x${parameter.slice(64) || '0'}`);
       if ((tokenMap(contract).get(hex20(String(body.owner_address))) ?? 0n) < amount)
@@ -497,6 +501,9 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
         return known.has(k) ? { address: `41${k}`, balance: Number(balances.get(k) ?? 0n), create_time: startTime } : {};
       }
       case '/wallet/getaccountresource':
+        // DERIVED, not recorded: java-tron's Wallet.getAccountResource returns null for an address
+        // that is no account, and GetAccountResourceServlet then prints {}.
+        if (!known.has(hex20(String(body.address)))) return {};
         return { freeNetLimit: 600, TotalNetLimit: 43200000000, TotalNetWeight: 26692580431, TotalEnergyLimit: 180000000000 };
       case '/wallet/getchainparameters':
         return { chainParameter: CHAIN_PARAMETERS };
