@@ -26,7 +26,7 @@ const minLeft = { ...DecimalString, description: 'left on each swept address (di
 const gasDailyCap = {
   oneOf: [{ ...DecimalString }, { type: 'null' }],
   description:
-    "token rules on EVM chains and Solana: what this rule's gas top-ups (amounts and fees), or on Solana the sweep fees the station pays as fee payer, may take from the wallet's gas station in 24 hours, in the native coin (display units); null or absent: no cap but the station's balance",
+    "token rules on EVM chains, Tron, TON, Polkadot and Solana: what this rule's gas top-ups (amounts and fees), or on Solana the sweep fees the station pays as fee payer, may take from the wallet's gas station in 24 hours, in the native coin (display units); null or absent: no cap but the station's balance",
 } as const;
 
 const feeRate = {
@@ -114,7 +114,7 @@ export const SweepRuleUpdateRequest = {
   properties: { destination, threshold, minLeft, trigger, intervalSeconds, enabled: { type: 'boolean' }, gasDailyCap, feeRate },
 } as const;
 
-/** README "Sweeps", gas station: the wallet's funding address for token sweeps (EVM top-ups, Solana fee payer). */
+/** README "Sweeps", gas station: the wallet's funding address for token sweeps (EVM, Tron, TON and Polkadot top-ups, Solana fee payer). */
 export const GasStation = {
   $id: 'GasStation',
   type: 'object',

@@ -69,7 +69,7 @@ export const TREASURY_OPERATIONS: Operation[] = [
     path: '/wallets/{id}/gas-station',
     operationId: 'getGasStation',
     summary:
-      'The wallet\'s gas station (README "Sweeps"): the address that pays the gas of token sweeps (created at the first ask), its balance, what top-ups took in 24 hours and the runway at the current fee. EVM chains (it tops addresses up) and Solana (it is the fee payer of the sweeps, no top-up); 422 unprocessable elsewhere',
+      'The wallet\'s gas station (README "Sweeps"): the address that pays the gas of token sweeps (created at the first ask), its balance, what top-ups took in 24 hours and the runway at the current fee. EVM chains, Tron, TON and Polkadot (it tops addresses up) and Solana (it is the fee payer of the sweeps, no top-up); 422 unprocessable elsewhere',
     action: 'withdrawals:read',
     response: 'GasStation',
   },

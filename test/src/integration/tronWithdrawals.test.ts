@@ -221,6 +221,10 @@ describe('Tron withdrawals on the recorded-response server, verified offline wit
       code: 'insufficient_funds',
       message: expect.stringContaining(`${inactive} holds no TRX (the account is not activated)`),
     });
+    // What the gas station tops it up with, quoted all the same: the energy simulated from the
+    // non-account, and its bandwidth free (the top-up that activates it leaves it 600 bytes a day).
+    const quoted = await verbs.quoteFee?.({ ...intent(USDT_ASSET, 1_000_000n), sources: [inactive] }, reader);
+    expect(quoted).toBe(16_937_050n);
     const poor = plugin.deriveAddress('tron', 'devnet', secret, 3).address;
     node.setBalance(poor, 1_000_000n);
     node.setTokenBalance(USDT, poor, 5_000_000n);
