@@ -148,4 +148,3 @@ describe('sweeps and the gas station on Asset Hub (chopsticks)', () => {
     expect(planck(dot.onchain) - planck(dot.onchainSpendable)).toBe(ed);
   });
 });
-
