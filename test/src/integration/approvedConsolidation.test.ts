@@ -114,4 +114,28 @@ describeWithLitecoind('an approved consolidation sweep on a regtest node', () =>
     const mempool = await node.rpc<{ fees: { base: number } }>('getmempoolentry', [w.txHash]);
     expect(sats(mempool.fees.base.toFixed(8))).toBe(fee);
   });
+
+  it('coins that moved since the proposal: the approval stands, nothing is prepared, and the reason names both figures', async () => {
+    const [a, b2] = [deposits[0], deposits[1]] as [{ address: string }, { address: string }];
+    await node.rpc('sendtoaddress', [toNode(a.address), '0.3']);
+    await node.rpc('sendtoaddress', [toNode(b2.address), '0.4']);
+    await node.mine(1);
+    await b.follower.tick();
+    // The next schedule window: a consolidation of the two addresses, above the limit.
+    expect(await runSweeps(Date.now() + 3_600_000)).toMatchObject({ sent: 0, awaitingApproval: 1, failed: 0 });
+    const request = ((await api('GET', '/withdrawal-requests?status=pending')).body.requests as { id: number; amount: string }[])[0];
+    // 11 + 31 + 2 × 68 = 178 vbytes at 7 sat/vB.
+    expect(sats(request?.amount ?? '0')).toBe(sats('0.7') - 178n * 7n);
+    // Another deposit to one of them before the vote: their consolidation would now pay more than was approved.
+    await node.rpc('sendtoaddress', [toNode(a.address), '0.1']);
+    await node.mine(1);
+    await b.follower.tick();
+    const bob = await onboardMember(con, t.db, { companyId: b.seeded.companyId, email: 'bob@acme.test', role: 'admin' });
+    const voted = await bob.b.call('POST', `/console/api/requests/${request?.id}/approve`);
+    expect(voted.body).toMatchObject({ prepared: false, withdrawal: null, request: { status: 'approved', withdrawalId: null } });
+    expect(voted.body.reason).toMatch(
+      /coins of this sweep's addresses changed since it was proposed: their consolidation now comes to 0\.\d+ BTC, 0\.69998754 BTC was approved/,
+    );
+    expect((await b.withdrawals(walletId)).filter((w) => w.status === 'prepared')).toEqual([]);
+  });
 });
