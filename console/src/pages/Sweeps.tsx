@@ -1,44 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api';
-import { ErrorLine, Field } from '../fields';
+import { ErrorLine } from '../fields';
 import type { PageProps } from '../routes';
-import { type StepUp, StepUpForm, useStepUp } from '../stepUp';
-
-/** A sweep rule as the API shows it (schemas: SweepRule). */
-interface SweepRule {
-  id: number;
-  asset: { key: string; symbol: string };
-  destination: string;
-  threshold: string;
-  minLeft: string;
-  trigger: 'schedule' | 'deposit';
-  intervalSeconds: number | null;
-  enabled: boolean;
-  gasDailyCap: string | null;
-  lastRunAt: string | null;
-  lastError: string | null;
-}
-
-/** The wallet's gas station (schemas: GasStation). */
-interface GasStation {
-  address: string;
-  asset: { symbol: string };
-  available: string;
-  reserved: string;
-  spentLast24h: string;
-  marginPercent: number;
-  estimate: { token: { symbol: string }; topUp: string; topUpFee: string; runway: number } | null;
-}
-
-interface WalletSweeps {
-  id: number;
-  name: string;
-  chain: string;
-  network: string;
-  rules: SweepRule[];
-  station: GasStation | null;
-  stationError: string | null;
-}
+import { StepUpForm, useStepUp } from '../stepUp';
+import { RuleForm } from './SweepRuleForm';
+import type { GasStation, SweepRule, WalletSweeps } from './sweepTypes';
 
 function Station({ s }: { s: GasStation }) {
   const sym = s.asset.symbol;
@@ -50,129 +16,6 @@ function Station({ s }: { s: GasStation }) {
         ? `One ${s.estimate.token.symbol} top-up costs ${s.estimate.topUp} + ${s.estimate.topUpFee} ${sym} now (fee + ${s.marginPercent}%, and its own fee): runway ${s.estimate.runway} top-ups.`
         : 'Fund it with the native coin; it pays the gas of token sweeps.'}
     </p>
-  );
-}
-
-interface Draft {
-  walletId: string;
-  asset: string;
-  destination: string;
-  threshold: string;
-  minLeft: string;
-  trigger: 'deposit' | 'schedule';
-  intervalSeconds: string;
-  gasDailyCap: string;
-}
-
-/** A new rule; the amounts stay the typed decimal strings (never a float) and the server names a wrong field. */
-function RuleForm(props: { wallets: WalletSweeps[]; step: StepUp; onSaved: (r: SweepRule) => void; onCancel: () => void }) {
-  const [d, setD] = useState<Draft>({
-    walletId: String(props.wallets[0]?.id ?? ''),
-    asset: '',
-    destination: '',
-    threshold: '',
-    minLeft: '',
-    trigger: 'deposit',
-    intervalSeconds: '3600',
-    gasDailyCap: '',
-  });
-  const set = (k: keyof Draft) => (v: string) => setD({ ...d, [k]: v });
-  const save = () =>
-    props.step.run('create this sweep rule', async () => {
-      const body = {
-        asset: d.asset.trim(),
-        destination: d.destination.trim(),
-        threshold: d.threshold.trim(),
-        trigger: d.trigger,
-        ...(d.minLeft.trim() ? { minLeft: d.minLeft.trim() } : {}),
-        ...(d.trigger === 'schedule' ? { intervalSeconds: Number(d.intervalSeconds) } : {}),
-        ...(d.gasDailyCap.trim() ? { gasDailyCap: d.gasDailyCap.trim() } : {}),
-      };
-      props.onSaved(await api<SweepRule>('POST', `/wallets/${d.walletId}/sweep-rules`, body));
-    });
-  return (
-    <form
-      class="policy-form"
-      data-testid="sweep-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
-      <h2>New sweep rule</h2>
-      <label>
-        Wallet
-        <select name="wallet" value={d.walletId} onChange={(e) => set('walletId')(e.currentTarget.value)}>
-          {props.wallets.map((w) => (
-            <option key={w.id} value={String(w.id)}>
-              {w.name} (#{w.id}, {w.chain}/{w.network})
-            </option>
-          ))}
-        </select>
-      </label>
-      <Field
-        label="Asset (a symbol such as USDC, or an asset key)"
-        name="asset"
-        type="text"
-        autocomplete="off"
-        value={d.asset}
-        onValue={set('asset')}
-      />
-      <Field
-        label="Destination (the treasury address)"
-        name="destination"
-        type="text"
-        autocomplete="off"
-        value={d.destination}
-        onValue={set('destination')}
-      />
-      <Field label="Threshold (amount)" name="threshold" type="text" autocomplete="off" value={d.threshold} onValue={set('threshold')} />
-      <Field
-        label="Left on each address (amount, optional)"
-        name="minLeft"
-        type="text"
-        autocomplete="off"
-        optional
-        value={d.minLeft}
-        onValue={set('minLeft')}
-      />
-      <label>
-        Trigger
-        <select name="trigger" value={d.trigger} onChange={(e) => set('trigger')(e.currentTarget.value)}>
-          <option value="deposit">After each confirmed deposit</option>
-          <option value="schedule">On a schedule</option>
-        </select>
-      </label>
-      {d.trigger === 'schedule' && (
-        <Field
-          label="Every (seconds)"
-          name="intervalSeconds"
-          type="text"
-          autocomplete="off"
-          value={d.intervalSeconds}
-          onValue={set('intervalSeconds')}
-        />
-      )}
-      <Field
-        label="Gas top-ups per 24 hours at most (native coin, optional)"
-        name="gasDailyCap"
-        type="text"
-        autocomplete="off"
-        optional
-        value={d.gasDailyCap}
-        onValue={set('gasDailyCap')}
-      />
-      {!props.step.pending && (
-        <div class="actions">
-          <button type="submit" disabled={props.step.busy}>
-            Create rule
-          </button>
-          <button type="button" class="secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-        </div>
-      )}
-    </form>
   );
 }
 
@@ -236,7 +79,7 @@ export function Sweeps(_props: PageProps) {
                 <th>To</th>
                 <th>Threshold</th>
                 <th>When</th>
-                <th>Gas cap / 24 h</th>
+                <th>{w.consolidates ? 'Fee rate' : 'Gas cap / 24 h'}</th>
                 <th>Last run</th>
                 <th>Status</th>
                 <th />
@@ -254,7 +97,9 @@ export function Sweeps(_props: PageProps) {
                     {r.threshold} (keeps {r.minLeft})
                   </td>
                   <td>{r.trigger === 'deposit' ? 'after each deposit' : `every ${r.intervalSeconds} s`}</td>
-                  <td>{r.gasDailyCap ?? 'none'}</td>
+                  <td>
+                    {w.consolidates ? (r.feeRate === null ? "node's estimate" : `${r.feeRate} per vbyte`) : (r.gasDailyCap ?? 'none')}
+                  </td>
                   <td>
                     {r.lastRunAt ?? 'not yet'}
                     {r.lastError && <span class="error"> {r.lastError}</span>}

@@ -3,6 +3,7 @@ import type { RequestHandler, Router } from 'express';
 import type { Common } from '../context';
 import { checkBody } from '../http/body';
 import { type WalletRow, parseId } from '../http/scope';
+import { pooledFunds } from '../services/funds/requireFunds';
 import { gasStationOf, refuseNoGasStation } from '../services/gasStation/gasStation';
 import { type GasStationView, gasStationView } from '../services/gasStation/gasStationView';
 import {
@@ -25,6 +26,8 @@ interface WalletSweeps {
   name: string;
   chain: string;
   network: string;
+  /** Its sweeps are consolidations (pooled coins and the plugin's `consolidate`): rules take feeRate. */
+  consolidates: boolean;
   rules: SweepRuleView[];
   station: GasStationView | null;
   stationError: string | null;
@@ -79,7 +82,9 @@ export function mountSweepRoutes(r: Router, common: Common, clock: Clock, sessio
     const out: WalletSweeps[] = [];
     for (const w of wallets) {
       const rules = (await listSweepRules(db, w.id)).map((row) => view(w, row));
-      out.push({ id: w.id, name: w.name, chain: w.chain, network: w.network, rules, ...(await stationOf(w, rules)) });
+      const plugin = common.plugins.forChain(w.chain);
+      const consolidates = plugin !== undefined && pooledFunds(plugin, w.chain) && plugin.withdrawals?.consolidate !== undefined;
+      out.push({ id: w.id, name: w.name, chain: w.chain, network: w.network, consolidates, rules, ...(await stationOf(w, rules)) });
     }
     res.json({ wallets: out });
   });

@@ -23,7 +23,8 @@ const USDC = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 /**
  * An owner at the Sweeps page: creates a USDC rule into the treasury with a daily gas cap (asked
  * for a fresh code first), sees it with the wallet's gas station to fund, and disables it; the rule
- * is the API's and the audit log names the member.
+ * is the API's and the audit log names the member. On a chain whose sweeps are consolidations the
+ * form asks for a fee rate instead of a gas cap and the row shows it.
  */
 describeWithChromium('sweep rules in a real browser', () => {
   let t: TestDatabase;
@@ -38,6 +39,7 @@ describeWithChromium('sweep rules in a real browser', () => {
     const over = {
       chains: [
         { chain: 'ethereum', network: 'devnet', rpcUrl: 'http://127.0.0.1:9', tokens: [{ contract: USDC, symbol: 'USDC', decimals: 6 }] },
+        { chain: 'bitcoin', network: 'regtest', rpcUrl: 'http://127.0.0.1:9' },
       ],
     };
     con = await startConsole(t.db, over, masterKey);
@@ -101,5 +103,38 @@ describeWithChromium('sweep rules in a real browser', () => {
       ['sweep_rule.created', 'member'],
       ['sweep_rule.updated', 'member'],
     ]);
+  });
+
+  it('a UTXO rule takes a fee rate (the form offers it only there) and the row shows it', async () => {
+    const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
+    const evm = (await api('POST', '/wallets', { name: 'tokens', chain: 'ethereum', network: 'devnet' })).body.id as number;
+    const walletId = (await api('POST', '/wallets', { name: 'coins', chain: 'bitcoin', network: 'regtest' })).body.id as number;
+    const treasury = (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    const owner = await onboardMember(con, t.db, { companyId: s.companyId, email: `owner2-${s.companyId}@example.com`, role: 'owner' });
+    const page = await signInInBrowser(con.url, owner, browsers);
+    await page.getByRole('navigation').getByRole('link', { name: 'Sweeps', exact: true }).click();
+    await page.getByRole('button', { name: 'New sweep rule' }).click();
+    // An EVM wallet's rule has a gas cap and no fee rate; a UTXO wallet's the reverse.
+    const wallet = page.getByRole('combobox', { name: /^Wallet/ });
+    await wallet.selectOption(String(evm));
+    await page.getByLabel(/^Gas top-ups/).waitFor();
+    expect(await page.getByLabel(/^Fee rate/).count()).toBe(0);
+    await wallet.selectOption(String(walletId));
+    await page.getByLabel(/^Fee rate/).fill('7');
+    expect(await page.getByLabel(/^Gas top-ups/).count()).toBe(0);
+    expect(await page.getByLabel(/^Left on each address/).count()).toBe(0);
+    await page.getByLabel(/^Asset/).fill('BTC');
+    await page.getByLabel(/^Destination/).fill(treasury);
+    await page.getByLabel('Threshold (amount)').fill('0.05');
+    await page.getByRole('button', { name: 'Create rule' }).click();
+    const notice = page.getByTestId('sweep-notice');
+    await notice.filter({ hasText: 'Created: rule #' }).waitFor();
+    const [rule] = await t.db('sweep_rules').where({ wallet_id: walletId });
+    expect(rule).toMatchObject({ destination: treasury, threshold: '5000000', min_left: '0', fee_rate: '7', gas_daily_cap: null });
+    expect((await api('GET', `/wallets/${walletId}/sweep-rules/${rule?.id}`)).body.feeRate).toBe(7);
+    const section = page.getByTestId(`sweeps-wallet-${walletId}`);
+    await expect(section.getByRole('columnheader', { name: 'Fee rate' }).count()).resolves.toBe(1);
+    await expect(section.getByTestId(`sweep-rule-${rule?.id}`).textContent()).resolves.toContain('7 per vbyte');
+    await page.screenshot({ path: join(DOCS, 'console-sweeps-utxo.png'), fullPage: true });
   });
 });

@@ -132,4 +132,19 @@ describe('sweeps and the gas station on Asset Hub (chopsticks)', () => {
     expect(await free(dotHolder)).toBe(5n * ROC - planck(dotSweep.amount) - planck(dotSweep.fee?.amount ?? '0'));
     expect(await ruleErrors(walletId)).toEqual([null, null]);
   }, 180_000);
+
+  it("keeps the runtime's own existential deposit out of what an address can give (no figure of walletd's)", async () => {
+    // Read by polkadot.js from the running runtime, independent of walletd's reader.
+    const ed = node.api.consts.balances.existentialDeposit.toBigInt();
+    // The figure the README gives for this test runtime (Rococo Asset Hub): 0.000003333333 ROC.
+    expect(ed).toBe(planck('0.000003333333'));
+    const walletId = await newWallet('ed');
+    const address = await b.newAddress(walletId);
+    await node.fund(address, ROC);
+    await node.newBlock();
+    const body = (await b.api('GET', `/wallets/${walletId}/balances?onchain=true`)).body;
+    const dot = body.balances.find((x: { asset: { contractAddress: string | null } }) => x.asset.contractAddress === null);
+    expect(planck(dot.onchain)).toBe(ROC);
+    expect(planck(dot.onchain) - planck(dot.onchainSpendable)).toBe(ed);
+  });
 });

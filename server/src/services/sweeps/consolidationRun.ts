@@ -5,6 +5,7 @@ import { chainAccess } from '../withdrawals/intent';
 import { inFlight, onNode, prepareWithdrawal } from '../withdrawals/prepare';
 import { proposeWithdrawal } from '../withdrawals/requests';
 import { carryOn } from './carryOn';
+import { depositAddresses } from './depositAddresses';
 import type { SweepRuleRow } from './sweepRule';
 
 /** What one consolidation run came to; `done`: nothing of the run is left to build (its marker can be stored). */
@@ -12,19 +13,6 @@ export interface ConsolidationResult {
   sent: number;
   awaitingApproval: number;
   done: boolean;
-}
-
-/** The wallet's deposit addresses other than the destination, in derivation order. */
-async function depositAddresses(common: Common, wallet: WalletRow, rule: SweepRuleRow): Promise<string[]> {
-  const plugin = common.plugins.forChain(wallet.chain);
-  const match = (a: string) => plugin?.matchKey(wallet.chain as Chain, wallet.network, a) ?? a;
-  const rows = (await common
-    .db('addresses')
-    .where({ wallet_id: wallet.id, kind: 'deposit' })
-    .whereNull('destination_tag')
-    .orderBy('derivation_index')
-    .pluck('address')) as string[];
-  return rows.filter((a) => match(a) !== match(rule.destination));
 }
 
 /**
@@ -105,6 +93,7 @@ export async function consolidationRun(
         keyId: null,
         memberId: null,
         sweepRuleId: rule.id,
+        sources: built.sourceAddresses,
       });
       result.awaitingApproval++;
       return result;

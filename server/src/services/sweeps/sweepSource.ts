@@ -1,15 +1,15 @@
-import { type AssetRef, BaseError, type Chain, type WithdrawalRow, fromBaseUnits, isBaseError } from '@walletd/core';
+import { type AssetRef, BaseError, type Chain, type WithdrawalRow, isBaseError } from '@walletd/core';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { ledger } from '../funds/ledger';
 import { ensureGasStation, stationPaysFees } from '../gasStation/gasStation';
-import { topUpSpending24h } from '../gasStation/stationSpending';
 import { gasForSweep } from '../gasStation/gasTopUp';
 import { keptOnSource, quoteFee } from '../gasStation/quoteFee';
 import { type ResolvedIntent, chainAccess } from '../withdrawals/intent';
 import { inFlight, onNode, prepareWithdrawal } from '../withdrawals/prepare';
 import { proposeWithdrawal } from '../withdrawals/requests';
 import { carryOn } from './carryOn';
+import { refuseOverGasCap } from './refuseOverGasCap';
 import type { SweepRuleRow } from './sweepRule';
 
 export { carryOn } from './carryOn';
@@ -47,25 +47,6 @@ async function feeCap(common: Common, wallet: WalletRow, source: string, asset: 
     ),
   );
   return unsigned.fee;
-}
-
-/**
- * Solana: the rule's `gasDailyCap` bounds what the station pays as fee payer, as it bounds top-ups
- * elsewhere: the sweep's quoted fee (with the destination's token account rent) must fit beside
- * what the station paid for the rule in the last 24 hours.
- */
-async function refuseOverGasCap(common: Common, wallet: WalletRow, rule: SweepRuleRow, asset: AssetRef, source: string, station: string) {
-  if (rule.gas_daily_cap === null) return;
-  const native = common.plugins.chainTable().nativeAsset(wallet.chain, wallet.network);
-  const cap = BigInt(rule.gas_daily_cap);
-  const fee = await quoteFee(common, wallet, asset, source, rule.destination, 1n, station);
-  const spent = await topUpSpending24h(common.db, { ruleId: rule.id });
-  const show = (units: bigint) => `${fromBaseUnits(units, native.decimals)} ${native.symbol}`;
-  if (spent + fee > cap)
-    throw new BaseError(
-      'unprocessable',
-      `sweep of ${source} refused: the rule's gasDailyCap is ${show(cap)}, the gas station paid ${show(spent)} for it in the last 24 hours and this sweep's fee is ${show(fee)}`,
-    );
 }
 
 /**

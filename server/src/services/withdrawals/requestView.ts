@@ -14,6 +14,8 @@ export interface StoredIntent {
   memo?: string;
   destinationTag?: number;
   note?: string;
+  /** A consolidation sweep's addresses (see `approvedSweepPlan`). */
+  sources?: string[];
 }
 
 /** The outputs of a stored intent, a top-level memo or tag of an older one given to its single output. */

@@ -7,6 +7,7 @@ import { decidePolicies } from '../policies';
 import { type ResolvedIntent, intentHash, memoFields } from './intent';
 import { ownedSource } from './ownedSource';
 import { prepareWithdrawal } from './prepare';
+import { approvedSweepPlan } from '../sweeps/approvedSweep';
 import { type RequestRow, type RequestView, type StoredIntent, countApprovals, toIntent, toRequestView } from './requestView';
 import { type WithdrawalView, toWithdrawalView } from './view';
 
@@ -18,6 +19,8 @@ export interface ProposeInput {
   memberId: number | null;
   /** A sweep waiting for approval: its withdrawal, once approved, is a sweep of this rule. */
   sweepRuleId?: number | null;
+  /** A consolidation's addresses, stored with the intent: approved, the same addresses are consolidated again. */
+  sources?: string[];
 }
 
 /**
@@ -59,6 +62,7 @@ export async function proposeWithdrawal(
     outputs: input.intent.outputs.map((o) => ({ toAddress: o.to, toKey: o.toKey, amount: o.amount.toString(), ...memoFields(o) })),
     from: input.intent.from,
     ...(input.note ? { note: input.note } : {}),
+    ...(input.sources ? { sources: input.sources } : {}),
   };
   const [row] = (await db('withdrawal_requests')
     .insert({
@@ -219,13 +223,20 @@ export async function prepareApprovedRequest(common: Common, requestId: number, 
   if (req.status !== 'approved') throw new BaseError('conflict', `withdrawal request ${requestId} is ${req.status}, not approved`);
   const wallet = (await db('wallets').where({ id: req.wallet_id }).first()) as WalletRow;
   const approvals = await countApprovals(db, req.id);
+  const idempotencyKey = `request:${req.id}`;
+  const intent = toIntent(req.intent);
   try {
+    // A sweep is built as its rule builds it (consolidation, station as fee payer), unless a
+    // crash left its withdrawal made: then prepare only finds it again.
+    const made = await db('withdrawals').where({ company_id: req.company_id, idempotency_key: idempotencyKey }).first('id');
+    const plan = req.sweep_rule_id && !made ? await approvedSweepPlan(common, wallet, req.sweep_rule_id, intent, req.intent.sources) : {};
     const { row } = await prepareWithdrawal(common, wallet, {
-      intent: toIntent(req.intent),
-      idempotencyKey: `request:${req.id}`,
+      intent,
+      idempotencyKey,
       keyId: null,
       request: { id: req.id, approvals },
       sweepRuleId: req.sweep_rule_id,
+      ...plan,
     });
     const [updated] = (await db('withdrawal_requests')
       .where({ id: req.id })
