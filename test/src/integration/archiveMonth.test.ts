@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type ChainSettings, MasterKey, createLogger, createMetrics, ensureMonthPartitions } from '@walletd/core';
 import { createDetectPool, type DetectPool, type Follower } from '@walletd/indexer';
-import { checkLedger, compareLedger } from '@walletd/server';
+import { archiveMonth, checkLedger, compareLedger } from '@walletd/server';
 import {
   type Anvil,
   type Seeded,
@@ -13,6 +13,7 @@ import {
   type TestDatabase,
   call,
   createTestDatabase,
+  eventually,
   runWalletdAsync,
   seedCompany,
   startAnvil,
@@ -66,7 +67,11 @@ describe('walletd archive-month', () => {
     anvil = await startAnvil();
     pool = createDetectPool(1);
     settings = { ...KEY, rpcUrl: anvil.url, confirmations: 2, startBlock: 0 };
-    app = await startTestApp(t.db, { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 } }, new MasterKey(secret));
+    app = await startTestApp(
+      t.db,
+      { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 }, webhooks: { allowCidrs: ['127.0.0.0/8'] } },
+      new MasterKey(secret),
+    );
     follower = testFollower(t.db, pool, settings);
     s = await seedCompany(t.db);
     walletId = (await api('POST', '/wallets', { name: 'hot', chain: 'ethereum', network: 'devnet' })).body.id;
@@ -178,6 +183,52 @@ describe('walletd archive-month', () => {
     });
     expect(big.status).toBe(201);
     expect(big.body.fromAddress.toLowerCase()).toBe(a.toLowerCase());
+    expect(await compareLedger(t.db, KEY)).toEqual([]);
+  });
+
+  it('refuses an events month with a delivery pending (and a malformed or hand-detached month); a check racing the archive sees it whole', async () => {
+    // March 2025: a confirmed deposit whose events a webhook is still to be sent (no dispatcher runs here).
+    const hook = await api('POST', '/webhooks', { type: 'api', config: { url: 'http://127.0.0.1:9/hook' }, events: ['*'] });
+    expect(hook.status).toBe(201);
+    await anvil.send(b, 1n * ETH);
+    await round(2);
+    await t.db.raw(`update transfers set created_at = '2025-03-10T00:00:00Z' where created_at >= '2025-04-01Z'`);
+    await t.db.raw(`update events set created_at = '2025-03-10T00:00:00Z' where created_at >= '2025-04-01Z'`);
+    expect(await count(t.db('transfers').where('created_at', '2025-03-10T00:00:00Z'))).toBe(1);
+    expect(await compareLedger(t.db, KEY)).toEqual([]);
+
+    const busy = await archive('--month', '2025-03');
+    expect(busy.status).toBe(1);
+    expect(busy.stderr).toMatch(/month 2025-03 has [0-9]+ webhook deliveries still pending/);
+    // The transfers month checked first went back with the refusal: one transaction.
+    expect(await attached('transfers')).toContain('transfers_y2025m03');
+    expect(await count(t.db('archived_months').where({ month: '2025-03-01' }))).toBe(0);
+
+    const malformed = await archive('--month', '2025-13');
+    expect(malformed.status).toBe(1);
+    expect(malformed.stderr).toContain('month must be YYYY-MM (e.g. 2025-01), got "2025-13"');
+    await t.db.raw('alter table transfers detach partition transfers_y2025m04');
+    const byHand = await archive('--month', '2025-04', '--tables', 'transfers');
+    expect(byHand.status).toBe(1);
+    expect(byHand.stderr).toContain('transfers_y2025m04 is not an attached partition of transfers and walletd has not archived it');
+
+    // A ledger check that starts while the archive waits for its lock waits too, and then sees
+    // the month's totals with its detach: never the one without the other.
+    const holder = await t.db.transaction();
+    await holder.raw('lock table transfers in access share mode');
+    const waiting = () =>
+      eventually(
+        async () =>
+          Number((await t.db.raw(`select count(*) from pg_locks where relation = 'transfers'::regclass and not granted`)).rows[0].count),
+        (n) => n > 0,
+      );
+    const archiving = archiveMonth(t.db, { month: '2025-03', tables: ['transfers'], lockTimeoutMs: 60_000 });
+    expect(await waiting()).toBe(1);
+    const checking = compareLedger(t.db, KEY);
+    expect(await eventually(waiting, (n) => n > 1)).toBe(2);
+    await holder.commit();
+    expect((await archiving).tables).toEqual([expect.objectContaining({ table: 'transfers', outcome: 'archived' })]);
+    expect(await checking).toEqual([]);
     expect(await compareLedger(t.db, KEY)).toEqual([]);
   });
 });
