@@ -8,7 +8,9 @@ import type { Knex } from 'knex';
  * - `archived_transfer_totals`: per archived month, wallet, address and asset, what the month's
  *   transfers contributed to the ledger (the check's own recomputation: incoming, confirmed or
  *   pending). `address` '' is a transfer with no address row (it counts in the wallet's total
- *   only). The check adds these rows to what the attached transfers sum to.
+ *   only). The check adds these rows to what the attached transfers sum to. `last_confirmed_id`:
+ *   the id of the month's latest confirmed deposit there (ids only grow), which the sweep runner
+ *   names a deposit-triggered run by (runSweeps.ts).
  * - `archived_months`: one row per table and month taken out, written in the detaching
  *   transaction: a retry finds it and does nothing again, and re-attaching a month deletes it with
  *   the month's totals (README).
@@ -30,6 +32,7 @@ export async function up(knex: Knex): Promise<void> {
     asset_key text NOT NULL,
     confirmed numeric(78,0) NOT NULL,
     pending numeric(78,0) NOT NULL,
+    last_confirmed_id bigint,
     PRIMARY KEY (month, wallet_id, address, asset_key))`);
   // The check reads a batch of wallets' rows.
   await knex.raw('CREATE INDEX archived_transfer_totals_by_wallet ON archived_transfer_totals (wallet_id)');

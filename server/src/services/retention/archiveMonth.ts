@@ -28,13 +28,15 @@ export function parseMonth(text: string): Date {
 
 /**
  * What the month's transfers contribute to the balance ledger, per wallet, address and asset: the
- * same rows and columns as the check's recomputation (checkLedger.ts), '' for no address row.
+ * same rows and columns as the check's recomputation (checkLedger.ts), '' for no address row; and
+ * the latest confirmed deposit's id (the sweep runner's deposit-triggered run, runSweeps.ts).
  */
 const RECORD_TOTALS = (partition: string) => `
-  insert into archived_transfer_totals (month, wallet_id, address, asset_key, confirmed, pending)
+  insert into archived_transfer_totals (month, wallet_id, address, asset_key, confirmed, pending, last_confirmed_id)
   select cast(:month as date), t.wallet_id, coalesce(a.address, ''), t.asset_key,
          sum(case when t.status = 'confirmed' then t.amount else 0 end),
-         sum(case when t.status = 'pending' then t.amount else 0 end)
+         sum(case when t.status = 'pending' then t.amount else 0 end),
+         max(t.id) filter (where t.status = 'confirmed')
     from ${partition} t left join addresses a on a.id = t.address_id
    where t.direction = 'incoming' and t.status in ('confirmed', 'pending')
    group by t.wallet_id, coalesce(a.address, ''), t.asset_key`;
