@@ -216,6 +216,10 @@ describe('walletd archive-month', () => {
     // the month's totals with its detach: never the one without the other.
     const holder = await t.db.transaction();
     await holder.raw('lock table transfers in access share mode');
+    await expect(archiveMonth(t.db, { month: '2025-03', tables: ['transfers'], lockTimeoutMs: 100 })).rejects.toMatchObject({
+      code: 'unavailable',
+      message: 'transfers stayed in use for 100 ms (lock_timeout): nothing was changed; run it again',
+    });
     const waiting = () =>
       eventually(
         async () =>

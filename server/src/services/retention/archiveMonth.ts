@@ -96,7 +96,8 @@ export async function archiveMonth(
   const tables = ARCHIVABLE_TABLES.filter((t) => input.tables.includes(t));
   if (tables.length === 0) throw new BaseError('validation_failed', `tables must name ${ARCHIVABLE_TABLES.join(' and/or ')}`);
   return db.transaction(async (trx) => {
-    await trx.raw(`set local lock_timeout = ${Math.max(1, Math.floor(input.lockTimeoutMs ?? 5000))}`);
+    const lockMs = Math.max(1, Math.floor(input.lockTimeoutMs ?? 5000));
+    await trx.raw(`set local lock_timeout = ${lockMs}`);
     const { rows } = await trx.raw(
       `select ?::date < (date_trunc('month', now() at time zone 'UTC') - interval '1 month')::date as old,
               to_char(date_trunc('month', now() at time zone 'UTC') - interval '1 month', 'YYYY-MM') as previous`,
@@ -115,7 +116,10 @@ export async function archiveMonth(
         result.tables.push({ table, partition, outcome: 'already', rows: Number(done.row_count) });
         continue;
       }
-      await trx.raw(`lock table ${table} in access exclusive mode`);
+      await trx.raw(`lock table ${table} in access exclusive mode`).catch((e: { code?: string }) => {
+        if (e.code !== '55P03') throw e;
+        throw new BaseError('unavailable', `${table} stayed in use for ${lockMs} ms (lock_timeout): nothing was changed; run it again`);
+      });
       if (!(await isAttached(trx, table, partition)))
         throw new BaseError(
           'conflict',
