@@ -27,3 +27,4 @@ export * from './services/reconciliation';
 export * from './services/sweeps';
 export * from './services/funds/checkLedger';
 export * from './services/gasStation';
+export * from './services/retention/archiveMonth';

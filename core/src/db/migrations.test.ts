@@ -38,6 +38,7 @@ describe('migrations', () => {
         '028_search_indexes',
         '029_gas_station',
         '030_sweep_fee_rate',
+        '031_archived_months',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

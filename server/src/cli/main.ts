@@ -3,6 +3,7 @@ import { BaseError, ConfigError, createLogger, loadConfig } from '@walletd/core'
 import { API_VERSION } from '../app';
 import { openRuntime } from '../runtime';
 import { registerAdmin } from './adminCommands';
+import { registerArchive } from './archiveCommand';
 import { registerDev } from './devCommands';
 import { registerSecret } from './secretCommands';
 import { DEFAULT_ROLES, ROLES, serve } from './serve';
@@ -36,6 +37,7 @@ program
   });
 
 registerAdmin(program);
+registerArchive(program);
 registerSecret(program);
 registerDev(program);
 

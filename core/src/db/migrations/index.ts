@@ -27,6 +27,7 @@ import * as m027Retention from './027_retention';
 import * as m028SearchIndexes from './028_search_indexes';
 import * as m029GasStation from './029_gas_station';
 import * as m030SweepFeeRate from './030_sweep_fee_rate';
+import * as m031ArchivedMonths from './031_archived_months';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '028_search_indexes': m028SearchIndexes,
   '029_gas_station': m029GasStation,
   '030_sweep_fee_rate': m030SweepFeeRate,
+  '031_archived_months': m031ArchivedMonths,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -16,7 +16,9 @@ const WALLETS_PER_BATCH = 200;
 /**
  * The recomputation from history, written apart from the triggers that keep the ledger (migration
  * 026): per wallet of the batch, address ('' = the whole wallet) and asset, what the transfers and
- * the withdrawals add up to, beside the kept row; only the rows that differ come back.
+ * the withdrawals add up to, beside the kept row; only the rows that differ come back. A month of
+ * transfers taken out by `walletd archive-month` counts by the totals recorded as it was detached
+ * (`archived_transfer_totals`, migration 031; '' there is a transfer with no address row).
  */
 const COMPARE = `
 with batch as (
@@ -42,6 +44,10 @@ with batch as (
   select w.wallet_id, a.address, w.asset_key, w.internal_amount, 0, 0
     from withdrawals w left join addresses a on a.id = w.to_address_id
    where w.wallet_id in (select id from batch) and w.status = 'confirmed' and w.internal_amount > 0
+  union all
+  select x.wallet_id, nullif(x.address, ''), x.asset_key, x.confirmed, x.pending, 0
+    from archived_transfer_totals x
+   where x.wallet_id in (select id from batch)
 ), history as (
   select wallet_id, coalesce(at, '') as address, asset_key,
          sum(confirmed) as confirmed, sum(pending) as pending, sum(reserved) as reserved
@@ -90,10 +96,15 @@ export async function compareLedger(
   let after = 0;
   for (;;) {
     if (shouldStop()) return null;
-    const rows = await db.transaction(async (trx) => (await trx.raw(COMPARE, { ...key, after, limit: WALLETS_PER_BATCH })).rows as Row[], {
-      isolationLevel: 'repeatable read',
-      readOnly: true,
-    });
+    const rows = await db.transaction(
+      async (trx) => {
+        // Before the snapshot (taken by the first query, not by LOCK): an archive-month committing
+        // meanwhile is waited for and then seen whole, never its detach without its totals.
+        await trx.raw('lock table transfers in access share mode');
+        return (await trx.raw(COMPARE, { ...key, after, limit: WALLETS_PER_BATCH })).rows as Row[];
+      },
+      { isolationLevel: 'repeatable read', readOnly: true },
+    );
     const last = rows[0]?.last_wallet ?? null;
     for (const r of rows) {
       if (r.wallet_id === null) continue;

@@ -34,14 +34,15 @@ export interface GasStationView {
 
 const publicAsset = ({ key, symbol, decimals, contractAddress }: AssetRef): AssetRef => ({ key, symbol, decimals, contractAddress });
 
-/** The deposit address holding the most of a token (what walletd credited less what left it), if any holds some. */
+/**
+ * The deposit address holding the most of a token (its ledger row: credited less what left or is
+ * leaving it; a sum over its transfers would miss a month taken out by `walletd archive-month`).
+ */
 async function holderOf(common: Common, walletId: number, assetKey: string): Promise<{ address: string; held: bigint } | null> {
   const { rows } = await common.db.raw(
     `select a.address,
-            coalesce((select sum(t.amount) from transfers t where t.address_id = a.id and t.asset_key = :asset
-                        and t.direction = 'incoming' and t.status = 'confirmed'), 0)
-          - coalesce((select sum(w.amount) from withdrawals w where w.wallet_id = a.wallet_id and w.from_address = a.address
-                        and w.asset_key = :asset and w.status not in ('rejected', 'cancelled')), 0) as held
+            coalesce((select l.available from balance_ledger l
+                       where l.wallet_id = a.wallet_id and l.address = a.address and l.asset_key = :asset), 0) as held
        from addresses a where a.wallet_id = :wallet and a.kind = 'deposit' order by held desc, a.derivation_index limit 1`,
     { asset: assetKey, wallet: walletId },
   );

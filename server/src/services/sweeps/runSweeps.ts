@@ -33,7 +33,8 @@ export const windowOf = (rule: Pick<SweepRuleRow, 'interval_seconds'>, nowMs: nu
 /**
  * Each deposit address of the wallet other than the destination, with the part of its key that
  * names the run: the schedule window, or (deposit trigger) the latest confirmed deposit of the
- * asset there, so a new deposit opens a new run and nothing else does.
+ * asset there, so a new deposit opens a new run and nothing else does. A deposit in a month taken
+ * out by `walletd archive-month` counts by the id recorded as it left (ids only grow).
  */
 async function sources(common: Common, wallet: WalletRow, rule: SweepRuleRow, nowMs: number): Promise<{ address: string; run: string }[]> {
   const plugin = common.plugins.forChain(wallet.chain);
@@ -46,8 +47,10 @@ async function sources(common: Common, wallet: WalletRow, rule: SweepRuleRow, no
     .select('a.address')
     .select(
       common.db.raw(
-        `(select max(t.id) from transfers t where t.address_id = a.id and t.asset_key = ? and t.direction = 'incoming' and t.status = 'confirmed') as last_deposit`,
-        [rule.asset_key],
+        `greatest((select max(t.id) from transfers t where t.address_id = a.id and t.asset_key = ? and t.direction = 'incoming' and t.status = 'confirmed'),
+                  (select max(x.last_confirmed_id) from archived_transfer_totals x
+                    where x.wallet_id = a.wallet_id and x.address = a.address and x.asset_key = ?)) as last_deposit`,
+        [rule.asset_key, rule.asset_key],
       ),
     )) as { address: string; last_deposit: string | null }[];
   const dest = match(rule.destination);
@@ -56,15 +59,19 @@ async function sources(common: Common, wallet: WalletRow, rule: SweepRuleRow, no
     .map((r) => ({ address: r.address, run: rule.trigger === 'schedule' ? `w${windowOf(rule, nowMs)}` : `d${r.last_deposit}` }));
 }
 
-/** The latest confirmed deposit of the asset to any of the wallet's deposit addresses (a UTXO rule's run). */
+/** The latest confirmed deposit of the asset to any of the wallet's deposit addresses (a UTXO rule's run), archived months included. */
 async function lastDeposit(common: Common, walletId: number, assetKey: string): Promise<bigint | null> {
-  const row = (await common
-    .db('transfers as t')
-    .join('addresses as a', 'a.id', 't.address_id')
-    .where({ 'a.wallet_id': walletId, 'a.kind': 'deposit', 't.asset_key': assetKey, 't.direction': 'incoming', 't.status': 'confirmed' })
-    .max('t.id as id')
-    .first()) as { id: string | number | null } | undefined;
-  return row?.id === null || row?.id === undefined ? null : BigInt(row.id);
+  const { rows } = await common.db.raw(
+    `select greatest(
+       (select max(t.id) from transfers t join addresses a on a.id = t.address_id
+         where a.wallet_id = :wallet and a.kind = 'deposit' and t.asset_key = :asset and t.direction = 'incoming' and t.status = 'confirmed'),
+       (select max(x.last_confirmed_id) from archived_transfer_totals x
+          join addresses a on a.wallet_id = x.wallet_id and a.address = x.address
+         where x.wallet_id = :wallet and a.kind = 'deposit' and x.asset_key = :asset)) as id`,
+    { wallet: walletId, asset: assetKey },
+  );
+  const id = rows[0]?.id as string | number | null | undefined;
+  return id === null || id === undefined ? null : BigInt(id);
 }
 
 /** One rule: its unfinished sweeps first (a crash, an approved request), then each source due. */

@@ -50,17 +50,13 @@ async function chooseSource(db: Knex, wallet: WalletRow, intent: ResolvedIntent)
     | { address: string; derivation_index: number }
     | undefined;
   if (account) return { address: account.address, index: account.derivation_index };
-  // Roughly what `ledger` counts (fees aside): the choice only has to find the address with room;
-  // `requireFunds` decides exactly under the wallet's lock.
+  // The address's ledger row (fees aside: the choice only has to find the address with room;
+  // `requireFunds` decides exactly under the wallet's lock). Not a sum over its transfers: that
+  // grows with history and misses a month taken out by `walletd archive-month`.
   const { rows } = await db.raw(
     `select a.address, a.derivation_index,
-        coalesce((select sum(t.amount) from transfers t
-                   where t.address_id = a.id and t.asset_key = :asset and t.status = 'confirmed' and t.direction = 'incoming'), 0)
-      + coalesce((select sum(w.internal_amount) from withdrawals w
-                   where w.to_address_id = a.id and w.asset_key = :asset and w.status = 'confirmed'), 0)
-      - coalesce((select sum(w.amount) from withdrawals w
-                   where w.wallet_id = a.wallet_id and w.from_address = a.address and w.asset_key = :asset
-                     and w.status in ('prepared', 'signed', 'broadcast', 'confirmed')), 0) as available
+        coalesce((select l.available from balance_ledger l
+                   where l.wallet_id = a.wallet_id and l.address = a.address and l.asset_key = :asset), 0) as available
        from addresses a where a.wallet_id = :wallet and a.kind = 'deposit'
       order by available desc, a.derivation_index asc limit 1`,
     { asset: intent.asset.key, wallet: wallet.id },
