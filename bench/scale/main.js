@@ -58,7 +58,9 @@ async function timeOne(db, st) {
   return { p50: pct(ms, 50), p99: pct(ms, 99) };
 }
 
-/** BENCH_SCALE_EXPLAIN=<part of a name>: that statement's EXPLAIN (ANALYZE, BUFFERS), rolled back. */
+/** BENCH_SCALE_EXPLAIN=<part of a name>[,<part>…]: those statements' EXPLAIN (ANALYZE, BUFFERS), rolled back. */
+const explained = (process.env.BENCH_SCALE_EXPLAIN ?? '').split(',').filter((part) => part !== '');
+
 async function explain(db, st) {
   const c = await db.client.acquireConnection();
   try {
@@ -105,7 +107,7 @@ async function main() {
         if (!results.has(st.name)) results.set(st.name, new Map());
         results.get(st.name).set(size, r);
         console.log(`  ${st.name.padEnd(36)} p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`);
-        if (process.env.BENCH_SCALE_EXPLAIN && st.name.includes(process.env.BENCH_SCALE_EXPLAIN)) await explain(db, st);
+        if (explained.some((part) => st.name.includes(part))) await explain(db, st);
       }
       if (process.env.BENCH_SCALE_CLAIM !== '0') {
         const c = await claimBetweenVacuums(db, scope, { runs: RUNS });
