@@ -15,7 +15,8 @@ const WRITES = /^\s*(update|insert|delete|with [\s\S]*\binsert\b)/i;
 async function capture(db, fn) {
   const sent = [];
   const listen = (q) => {
-    if (HISTORY.test(q.sql)) sent.push({ sql: q.sql, values: q.bindings ?? [], writes: WRITES.test(q.sql) });
+    // `prepared`: runPrepared's name (the list, the balances): timed by name, as the code runs it.
+    if (HISTORY.test(q.sql)) sent.push({ sql: q.sql, values: q.bindings ?? [], writes: WRITES.test(q.sql), prepared: q.prepared });
   };
   db.on('query', listen);
   try {
