@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { newEventId } from './eventId';
 import { type PreparedStatement, runPrepared } from '../db/prepared';
 import { type EventEnvelope, type EventType, isOptInEventType } from './types';
 
@@ -29,7 +29,7 @@ export const DELIVERY_CHANNEL = 'walletd_deliveries';
  */
 export async function recordEvent(trx: Knex | Knex.Transaction, input: RecordEventInput): Promise<RecordedEvent> {
   const envelope: EventEnvelope = {
-    id: randomUUID(),
+    id: newEventId(),
     type: input.type,
     chain: input.chain,
     network: input.network,

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { newEventId } from './eventId';
 import { DELIVERY_CHANNEL, type RecordEventInput } from './recordEvent';
 import { type EventEnvelope, OPT_IN_EVENT_TYPES } from './types';
 
@@ -15,7 +15,7 @@ export async function recordEvents(
   if (inputs.length === 0) return { envelopes: [], queued: 0 };
   const createdAt = new Date().toISOString();
   const envelopes: EventEnvelope[] = inputs.map((input) => ({
-    id: randomUUID(),
+    id: newEventId(),
     type: input.type,
     chain: input.chain,
     network: input.network,

@@ -1,7 +1,14 @@
-import type { AssetRef, Db } from '@walletd/core';
+import { type AssetRef, type Db, type PreparedStatement, runPrepared } from '@walletd/core';
 import type { Fence } from '../chainLease';
 import { type TransferRow, recordDepositEvents } from '../depositEvents';
 import type { ChainKey } from './types';
+
+/** Every round runs this; by name, planned once per connection (see pendingTransfers.ts). */
+const CANDIDATES: PreparedStatement = {
+  name: 'walletd_detached_candidates',
+  text: `select id, tx_hash from transfers
+          where chain = $1 and network = $2 and block_number is null and status = 'pending' and asset_key = any($3::text[])`,
+};
 
 /**
  * Pending transfers in no block at the head of the chain: `deposit.rejected`. Mined once and
@@ -18,12 +25,7 @@ export async function rejectDetached(
 ): Promise<number> {
   return db.transaction(async (trx) => {
     await fence?.(trx);
-    const candidates = (await trx('transfers')
-      .where(k)
-      .whereNull('block_number')
-      .andWhere('status', 'pending')
-      .whereIn('asset_key', [...assets.keys()])
-      .select('id', 'tx_hash')) as { id: number; tx_hash: string }[];
+    const candidates = await runPrepared<{ id: number; tx_hash: string }>(trx, CANDIDATES, [k.chain, k.network, [...assets.keys()]]);
     const gone = candidates.filter((c) => !mempool?.has(c.tx_hash)).map((c) => c.id);
     if (gone.length === 0) return 0;
     const rows = (await trx('transfers')

@@ -79,11 +79,12 @@ async function seedHistory(db, scope, { from = 0, to, assetKey, pending = 560, w
             lateral (select '0x' || md5(i::text) || md5('h' || i) as hash) h`,
     p,
   );
-  // Two events per transfer, each delivered once (the dispatcher's finished rows).
+  // Two events per transfer, each delivered once (the dispatcher's finished rows). Ids are UUIDv7
+  // of the event's time, as recordEvent makes them (core/src/events/eventId.ts).
   await db.raw(
     `with ev as (
        insert into events (id, company_id, type, chain, network, wallet_id, body, created_at)
-       select gen_random_uuid(), :company, k.type, :chain, :network, (:wallets::int[])[1 + i % cardinality(:wallets::int[])],
+       select uuidv7(${ORIGIN} + i * interval '3 seconds' + k.lag - now()), :company, k.type, :chain, :network, (:wallets::int[])[1 + i % cardinality(:wallets::int[])],
               '{"type":"' || k.type || '","data":{"txHash":"0x' || md5(i::text) || md5('h' || i) || '","n":' || i || ',"pad":"' || repeat('x', 600) || '"}}',
               ${ORIGIN} + i * interval '3 seconds' + k.lag
          from generate_series(:from::bigint, :to::bigint - 1) i,
