@@ -26,12 +26,28 @@ export interface CreateDbOptions {
   preparedStatements?: boolean;
   /** How long a query waits for a free connection before failing (knex's default: 60 s). */
   acquireTimeoutMs?: number;
+  /**
+   * Server settings each connection starts with (`-c name=value` in the startup packet's `options`),
+   * for a pool whose every statement must run under them (boundedReads.ts, `readsOnConnection`).
+   */
+  settings?: Record<string, string>;
+}
+
+/** `options` of the startup packet; names and values are ours (config integers, `on`), never caller input. */
+function startupOptions(settings: Record<string, string>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
 }
 
 export function createDb(options: CreateDbOptions): Db {
   const db = knex({
     client: 'pg',
-    connection: { connectionString: options.url, application_name: options.applicationName ?? `walletd:${process.pid}` },
+    connection: {
+      connectionString: options.url,
+      application_name: options.applicationName ?? `walletd:${process.pid}`,
+      ...(options.settings ? { options: startupOptions(options.settings) } : {}),
+    },
     pool: { min: 0, max: options.poolMax ?? 10 },
     ...(options.acquireTimeoutMs ? { acquireConnectionTimeout: options.acquireTimeoutMs } : {}),
     migrations: { migrationSource, tableName: 'knex_migrations' },
