@@ -47,7 +47,8 @@ function withStartupOptions(url: string, settings: Record<string, string>): { co
   try {
     parsed = new URL(url);
   } catch {
-    if (/[?&]options=/.test(url)) throw new Error('database URL: its options cannot be combined with the reads pool settings; set them on the role instead');
+    if (/[?&]options=/.test(url))
+      throw new Error('database URL: its options cannot be combined with the reads pool settings; set them on the role instead');
     return { connectionString: url, options: ours };
   }
   const theirs = parsed.searchParams.get('options');
