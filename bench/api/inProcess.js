@@ -12,6 +12,7 @@
  * the shared heap fall on both alike, and the difference is the variants' own. The absolute
  * figure includes the client (the same for both): compare differences, not ratios to `api`.
  * Variants differ only in the server package (core comes from node_modules for both).
+ * A variant `…/dist?readLimitsAtConnect=false` gets its own reads pool with that setting.
  * BENCH_ENDPOINTS (/v1/me), BENCH_BURST (200 requests), BENCH_BURSTS (60 per variant and endpoint),
  * BENCH_CONNECTIONS (4), BENCH_CLIENTS (1000 addresses), BENCH_GAP_MS (0: each connection sends its next
  * request as soon as the last is answered; 2 with one connection is about 300-400 requests a second). Logs go to stderr: redirect it (2>/dev/null).
@@ -21,7 +22,7 @@ const os = require('node:os');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const core = require('@walletd/core');
-const { openRuntime } = require('@walletd/server');
+const { openHistoryReads, openRuntime } = require('@walletd/server');
 const { seedBenchCompany } = require('./benchCompany');
 const { sourceState } = require('./sourceState');
 
@@ -107,7 +108,14 @@ async function main() {
             destination: require('pino').destination({ dest: 2, sync: false, minLength: Number(v.options.logMinLength) }),
           })
         : root;
-      const { app, limiters } = require(join(v.dist, 'app.js')).createApp({ ...common, logger });
+      // `?readLimitsAtConnect=false`: this variant's history reads on a pool of their own that runs
+      // each read in a read-only transaction (the PgBouncer setting), to price the connection-level limits.
+      const reads =
+        v.options.readLimitsAtConnect === 'false'
+          ? openHistoryReads({ ...config, database: { ...config.database, readLimitsAtConnect: false } }, pg.url, rt.db, quiet)
+          : null;
+      v.history = reads;
+      const { app, limiters } = require(join(v.dist, 'app.js')).createApp({ ...common, logger, ...(reads ? { reads: reads.reads } : {}) });
       v.server = await listen(app);
       v.limiters = limiters;
       v.conns = Array.from({ length: CONNECTIONS }, () => connection(v.server.address().port));
@@ -175,6 +183,7 @@ async function main() {
       for (const c of v.conns ?? []) c.close();
       for (const s of v.limiters?.stores ?? []) s.shutdown();
       await new Promise((r) => v.server.close(r));
+      await v.history?.destroy();
     }
     await rt?.close();
     await pg.stop({ force: true });

@@ -1,4 +1,14 @@
-import { boundedReads, type BoundedReads, createDb, type Db, type Logger, replicaCatchUp, type WalletdConfig } from '@walletd/core';
+import {
+  boundedReads,
+  type BoundedReads,
+  createDb,
+  type Db,
+  type Logger,
+  readLimits,
+  readsOnConnection,
+  replicaCatchUp,
+  type WalletdConfig,
+} from '@walletd/core';
 
 export interface HistoryReadsPool {
   reads: BoundedReads;
@@ -12,11 +22,13 @@ export interface HistoryReadsPool {
  * (replicaCatchUp.ts, `replicaMaxLagMs`). Only these reads move: writes, reservations,
  * idempotency, the event feed and its visibility horizon, the dispatcher and the indexer stay on
  * the primary's main pool (README, "Read replica").
+ * The timeout and read-only mode are the connections' own startup settings (one round trip per
+ * statement), or with `database.readLimitsAtConnect: false` (PgBouncer) each read's transaction's.
  * Opens no connection until the first such read (min 0): commands that make none cost nothing.
  * A read waits for a free connection at most as long as one may run, then answers 503.
  */
 export function openHistoryReads(config: WalletdConfig, primaryUrl: string, primary: Db, logger: Logger): HistoryReadsPool {
-  const { replicaUrl, readPoolMax, readTimeoutMs, replicaMaxLagMs, preparedStatements } = config.database;
+  const { replicaUrl, readPoolMax, readTimeoutMs, replicaMaxLagMs, preparedStatements, readLimitsAtConnect } = config.database;
   const readsDb = createDb({
     url: replicaUrl ?? primaryUrl,
     poolMax: readPoolMax,
@@ -24,7 +36,9 @@ export function openHistoryReads(config: WalletdConfig, primaryUrl: string, prim
     logger,
     applicationName: `walletd-reads:${process.pid}`,
     acquireTimeoutMs: readTimeoutMs,
+    ...(readLimitsAtConnect ? { settings: readLimits(readTimeoutMs) } : {}),
   });
   const before = replicaUrl ? replicaCatchUp(primary, replicaMaxLagMs) : undefined;
-  return { reads: boundedReads(readsDb, readTimeoutMs, before), destroy: () => readsDb.destroy() };
+  const reads = readLimitsAtConnect ? readsOnConnection(readsDb, readTimeoutMs, before) : boundedReads(readsDb, readTimeoutMs, before);
+  return { reads, destroy: () => readsDb.destroy() };
 }

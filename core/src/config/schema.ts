@@ -37,6 +37,7 @@ export const configSchema = {
         replicaUrl: { type: ['string', 'null'] },
         replicaMaxLagMs: { type: 'integer', minimum: 10, maximum: 600000 },
         preparedStatements: { type: 'boolean' },
+        readLimitsAtConnect: { type: 'boolean' },
         minFreeBytes: { type: 'integer', minimum: 0 },
         embeddedRestartAttempts: { type: 'integer', minimum: 1, maximum: 1000 },
         embeddedRestartBackoffMs: { type: 'integer', minimum: 50, maximum: 600000 },

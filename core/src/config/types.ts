@@ -52,6 +52,12 @@ export interface WalletdConfig {
     /** Hot-path statements prepared per connection (false for PgBouncer transaction pooling < 1.21). */
     preparedStatements: boolean;
     /**
+     * The reads pool's timeout and read-only mode as its connections' startup settings (one round
+     * trip per read); false runs each read in a read-only transaction with `SET LOCAL` instead,
+     * for PgBouncer, which refuses (or, told to ignore `options`, drops) such settings.
+     */
+    readLimitsAtConnect: boolean;
+    /**
      * Free-space floor of the embedded cluster's disk: below it the indexer pauses writes and
      * `/readyz` says "disk full on <path>", before PostgreSQL fails (0: no floor).
      */
@@ -212,6 +218,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     replicaUrl: null,
     replicaMaxLagMs: 1000,
     preparedStatements: true,
+    readLimitsAtConnect: true,
     minFreeBytes: 536870912,
     embeddedRestartAttempts: 10,
     embeddedRestartBackoffMs: 1000,

@@ -9,8 +9,16 @@ import type { Db } from './createDb';
  *   transaction lists held all ten connections and a 4 ms event-feed request took 27.5 s);
  * - none runs longer than `database.readTimeoutMs`: PostgreSQL cancels it (SQLSTATE 57014) and
  *   the caller gets 503 `unavailable` with Retry-After, not a connection held for minutes.
- * `SET LOCAL` rather than a session setting or a startup parameter: it ends with the transaction,
- * so it holds through PgBouncer in transaction mode too (a startup parameter is refused there).
+ * Two ways to bound them, the same guarantees:
+ * - `readsOnConnection` (the default for the pool of `serve`, `database.readLimitsAtConnect`):
+ *   every connection of that pool starts with `statement_timeout` and
+ *   `default_transaction_read_only=on` as startup settings, so a read is its plain statements, one
+ *   round trip each. The transaction below cost four round trips and knex's transaction machinery,
+ *   ~300 µs of walletd CPU per `GET /v1/transactions` (bench/README.md, `api`, issue 34).
+ * - `boundedReads`: each read in a read-only transaction with `SET LOCAL statement_timeout`, which
+ *   ends with the transaction, so it holds through PgBouncer in transaction mode (which refuses a
+ *   startup setting it does not track, or drops it when told to ignore `options`), and on a pool
+ *   shared with other work (tests, embedders without the reads pool).
  */
 export interface BoundedReads {
   readonly timeoutMs: number;
@@ -37,6 +45,31 @@ export function boundedReads(db: Db, timeoutMs: number, before?: (trx: Db) => Pr
           },
           { readOnly: true },
         );
+      } catch (e) {
+        throw tooSlow(e, ms) ?? e;
+      }
+    },
+  };
+}
+
+/** The startup settings of a reads pool for `readsOnConnection` (createDb's `settings`). */
+export function readLimits(timeoutMs: number): Record<string, string> {
+  return { statement_timeout: String(Math.max(1, Math.trunc(timeoutMs))), default_transaction_read_only: 'on' };
+}
+
+/**
+ * `db` is a pool opened with `readLimits(timeoutMs)` and used for nothing else: each statement of
+ * `fn` runs under the timeout and read only by the connection's own settings, with no transaction.
+ * Statements of one read are separate snapshots, as they were in the read-committed transaction.
+ */
+export function readsOnConnection(db: Db, timeoutMs: number, before?: (db: Db) => Promise<void>): BoundedReads {
+  const ms = Math.max(1, Math.trunc(timeoutMs));
+  return {
+    timeoutMs: ms,
+    async run<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+      try {
+        await before?.(db);
+        return await fn(db);
       } catch (e) {
         throw tooSlow(e, ms) ?? e;
       }

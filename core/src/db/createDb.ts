@@ -26,12 +26,45 @@ export interface CreateDbOptions {
   preparedStatements?: boolean;
   /** How long a query waits for a free connection before failing (knex's default: 60 s). */
   acquireTimeoutMs?: number;
+  /**
+   * Server settings each connection starts with (`-c name=value` in the startup packet's `options`),
+   * for a pool whose every statement must run under them (boundedReads.ts, `readsOnConnection`).
+   */
+  settings?: Record<string, string>;
+}
+
+/**
+ * `options` of the startup packet; names and values are ours (config integers, `on`), never caller
+ * input. pg lets an `options` in the URL replace the one given beside it, which would drop ours
+ * silently (an unbounded reads pool): the URL's is taken out and sent first, ours after it (where
+ * both set one setting, PostgreSQL keeps the last).
+ */
+function withStartupOptions(url: string, settings: Record<string, string>): { connectionString: string; options: string } {
+  const ours = Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    if (/[?&]options=/.test(url))
+      throw new Error('database URL: its options cannot be combined with the reads pool settings; set them on the role instead');
+    return { connectionString: url, options: ours };
+  }
+  const theirs = parsed.searchParams.get('options');
+  if (theirs === null) return { connectionString: url, options: ours };
+  parsed.searchParams.delete('options');
+  return { connectionString: parsed.toString(), options: `${theirs} ${ours}` };
 }
 
 export function createDb(options: CreateDbOptions): Db {
   const db = knex({
     client: 'pg',
-    connection: { connectionString: options.url, application_name: options.applicationName ?? `walletd:${process.pid}` },
+    connection: {
+      connectionString: options.url,
+      application_name: options.applicationName ?? `walletd:${process.pid}`,
+      ...(options.settings ? withStartupOptions(options.url, options.settings) : {}),
+    },
     pool: { min: 0, max: options.poolMax ?? 10 },
     ...(options.acquireTimeoutMs ? { acquireConnectionTimeout: options.acquireTimeoutMs } : {}),
     migrations: { migrationSource, tableName: 'knex_migrations' },

@@ -6,8 +6,9 @@ import type { Db } from './createDb';
  * withdrawal and then lists its transactions, or a deposit's webhook receiver that then reads the
  * balance, must see what the primary had committed before its read began, on whichever walletd
  * process answers it. So before such a read the primary's WAL insert position is taken (every
- * commit that has returned lies at or before it, asynchronous ones too), and the read, in its
- * transaction on the replica, waits until the replica has replayed up to there: at most
+ * commit that has returned lies at or before it, asynchronous ones too), and the read, on the
+ * replica's reads pool, waits until the replica has replayed up to there (the replay position is
+ * the server's, so a probe on one connection of the pool holds for the read on another): at most
  * `maxLagMs`, then 503 `unavailable` rather than an answer older than the caller's own writes.
  * On a server that is not in recovery (the URL names a primary, or a promoted replica)
  * pg_last_wal_replay_lsn() is null and nothing is awaited.
