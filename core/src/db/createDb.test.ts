@@ -1,6 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@walletd/test-harness';
 import { readLimits } from './boundedReads';
-import { createDb } from './createDb';
+import pg from 'pg';
+import { checkStartupSettings, createDb } from './createDb';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -31,6 +32,21 @@ describe('createDb settings (the reads pool: readLimits)', () => {
       expect(await show(db, 'default_transaction_read_only')).toBe('on');
     } finally {
       await db.destroy();
+    }
+  });
+
+  it('a connection on which they did not take is refused with what to do (a pooler that drops startup settings)', async () => {
+    // A plain connection stands for one through PgBouncer that ignored `options`: the server's defaults.
+    const plain = new pg.Client({ connectionString: t.url });
+    await plain.connect();
+    try {
+      await expect(checkStartupSettings(plain, readLimits(1234))).rejects.toThrow(
+        "database: the reads pool's connection settings did not take: statement_timeout=1234 (the server has 0), default_transaction_read_only=on (the server has off); a pooler such as PgBouncer drops them: set database.readLimitsAtConnect to false",
+      );
+      await plain.query("set statement_timeout = 1234; set default_transaction_read_only = on");
+      await expect(checkStartupSettings(plain, readLimits(1234))).resolves.toBeUndefined();
+    } finally {
+      await plain.end();
     }
   });
 });

@@ -57,6 +57,33 @@ function withStartupOptions(url: string, settings: Record<string, string>): { co
   return { connectionString: parsed.toString(), options: `${theirs} ${ours}` };
 }
 
+interface RawConnection {
+  query(text: string, values: unknown[], cb: (err: Error | null, r: { rows: { name: string; setting: string }[] }) => void): void;
+}
+
+/**
+ * Refuses a connection on which the startup settings did not take: a pooler between walletd and
+ * PostgreSQL (PgBouncer with `options` in `ignore_startup_parameters`) drops them silently, which
+ * would leave every read of the pool unbounded. Once per connection, not per statement.
+ */
+export function checkStartupSettings(conn: RawConnection, settings: Record<string, string>): Promise<void> {
+  const names = Object.keys(settings);
+  return new Promise((resolve, reject) =>
+    conn.query('select name, setting from pg_settings where name = any($1)', [names], (err, r) => {
+      if (err) return reject(err);
+      const got = new Map(r.rows.map((row) => [row.name, row.setting]));
+      const lost = names.filter((n) => got.get(n) !== settings[n]);
+      if (lost.length === 0) return resolve();
+      const what = lost.map((n) => `${n}=${settings[n]} (the server has ${got.get(n) ?? 'nothing'})`).join(', ');
+      reject(
+        new Error(
+          `database: the reads pool's connection settings did not take: ${what}; a pooler such as PgBouncer drops them: set database.readLimitsAtConnect to false`,
+        ),
+      );
+    }),
+  );
+}
+
 export function createDb(options: CreateDbOptions): Db {
   const db = knex({
     client: 'pg',
@@ -65,7 +92,20 @@ export function createDb(options: CreateDbOptions): Db {
       application_name: options.applicationName ?? `walletd:${process.pid}`,
       ...(options.settings ? withStartupOptions(options.url, options.settings) : {}),
     },
-    pool: { min: 0, max: options.poolMax ?? 10 },
+    pool: {
+      min: 0,
+      max: options.poolMax ?? 10,
+      ...(options.settings
+        ? {
+            afterCreate: (conn: RawConnection, done: (err: Error | null, conn: RawConnection) => void) => {
+              checkStartupSettings(conn, options.settings ?? {}).then(
+                () => done(null, conn),
+                (err: Error) => done(err, conn),
+              );
+            },
+          }
+        : {}),
+    },
     ...(options.acquireTimeoutMs ? { acquireConnectionTimeout: options.acquireTimeoutMs } : {}),
     migrations: { migrationSource, tableName: 'knex_migrations' },
     ...(options.logger ? { log: knexLog(options.logger) } : {}),
