@@ -7,6 +7,7 @@ import { authenticate, requirePlan } from './http/authenticate';
 import { jsonBody } from './http/body';
 import { methodNotAllowedOrNotFound } from './http/methodNotAllowed';
 import { errorHandler } from './http/errorHandler';
+import { listenBornWithPrototypes } from './http/expressServer';
 import { httpMetrics } from './http/httpMetrics';
 import { createRateLimiters, type RateLimiters } from './http/rateLimits';
 import { series } from './http/series';
@@ -37,6 +38,8 @@ export function createApp(base: Common): App {
   const common: Common = { ...base, logger };
   const { config, db } = common;
   const app = express();
+  // Requests and responses made with the app's prototypes (http/expressServer.ts): `app.listen` and `serve` alike.
+  listenBornWithPrototypes(app);
   app.disable('x-powered-by');
   app.set('trust proxy', config.server.trustProxy);
   app.set('json spaces', 0);
