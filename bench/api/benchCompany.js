@@ -8,6 +8,9 @@ const { addMember, createApiKey, createCompany, createWallet, loadPlugins } = re
  * What every `api` bench (main, ab, inProcess) reads: the database migrated, a company with an
  * owner, an all-actions key and ten wallets, and the `walletd.json` its servers start with (the
  * per-IP limit stays on, its store written per request, but high enough never to refuse the bench).
+ * The load generator stands in for a proxy on loopback (`server.trustProxy`), so the per-IP limiter
+ * counts each request under its `X-Forwarded-For` client address, as `BENCH_CLIENTS` intends; without
+ * it every request counted under 127.0.0.1 on one row (before 2026-11-25's third session).
  */
 async function seedBenchCompany(url, dir) {
   const plugins = loadPlugins();
@@ -32,6 +35,7 @@ async function seedBenchCompany(url, dir) {
       bootstrap: false,
       devnet: { enabled: false },
       chains: [],
+      server: { trustProxy: ['127.0.0.1'] },
       rateLimit: { perIpPerMinute: 1_000_000_000, writesPerKeyPerMinute: 20 },
     }),
   );

@@ -7,7 +7,9 @@ import { authenticate, requirePlan } from './http/authenticate';
 import { jsonBody } from './http/body';
 import { methodNotAllowedOrNotFound } from './http/methodNotAllowed';
 import { errorHandler } from './http/errorHandler';
+import { listenBornWithPrototypes } from './http/expressServer';
 import { httpMetrics } from './http/httpMetrics';
+import { fastJson } from './http/jsonResponse';
 import { createRateLimiters, type RateLimiters } from './http/rateLimits';
 import { series } from './http/series';
 import { textHygiene } from './http/textHygiene';
@@ -37,12 +39,16 @@ export function createApp(base: Common): App {
   const common: Common = { ...base, logger };
   const { config, db } = common;
   const app = express();
+  // Requests and responses made with the app's prototypes (http/expressServer.ts): `app.listen` and `serve` alike.
+  listenBornWithPrototypes(app);
   app.disable('x-powered-by');
   app.set('trust proxy', config.server.trustProxy);
   app.set('json spaces', 0);
   // No ETag: every /v1 answer is `Cache-Control: no-store` (below), so no client keeps a copy to
   // revalidate, and hashing every body was measurable on the hot read path (bench/README.md, `api`).
   app.set('etag', false);
+  // res.json without Express's general send path, byte for byte the same answer (http/jsonResponse.ts).
+  fastJson(app);
 
   const metrics = common.metrics ? httpMetrics(common.metrics) : undefined;
   if (metrics) app.use(metrics);

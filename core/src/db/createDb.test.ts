@@ -43,7 +43,7 @@ describe('createDb settings (the reads pool: readLimits)', () => {
       await expect(checkStartupSettings(plain, readLimits(1234))).rejects.toThrow(
         "database: the reads pool's connection settings did not take: statement_timeout=1234 (the server has 0), default_transaction_read_only=on (the server has off); a pooler such as PgBouncer drops them: set database.readLimitsAtConnect to false",
       );
-      await plain.query("set statement_timeout = 1234; set default_transaction_read_only = on");
+      await plain.query('set statement_timeout = 1234; set default_transaction_read_only = on');
       await expect(checkStartupSettings(plain, readLimits(1234))).resolves.toBeUndefined();
     } finally {
       await plain.end();

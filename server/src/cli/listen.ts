@@ -1,5 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { BaseError } from '@walletd/core';
+import { expressServer, isExpressApp } from '../http/expressServer';
 
 /**
  * Listens or fails. Express 5's `app.listen` hands a listen error to its callback as an argument,
@@ -7,7 +8,8 @@ import { BaseError } from '@walletd/core';
  * with no API; here a listen error rejects, and `serve` exits 1 with it.
  */
 export function listen(app: RequestListener, port: number, host: string): Promise<Server> {
-  const server = createServer(app);
+  // An Express app gets requests and responses born with its prototypes (http/expressServer.ts).
+  const server = isExpressApp(app) ? expressServer(app) : createServer(app);
   return new Promise((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException) => {
       const message =
