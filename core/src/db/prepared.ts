@@ -78,7 +78,13 @@ export async function runPrepared<Row>(db: Db, statement: PreparedStatement, val
   const trx = db as unknown as Partial<Knex.Transaction>;
   if (trx.isCompleted?.()) throw new Error(`transaction already finished; cannot run ${statement.name}`);
   // knex's 'query' event, as db.raw would emit it (it reaches the instance's and the transaction's listeners).
-  db.client.emit('query', { method: 'raw', sql: statement.text, bindings: values, prepared: statement.name });
+  db.client.emit('query', {
+    method: 'raw',
+    sql: statement.text,
+    bindings: values,
+    prepared: statement.name,
+    ...(statement.genericPlan ? { genericPlan: true } : {}),
+  });
   const connection = (await db.client.acquireConnection()) as PgConnection;
   try {
     if (unnamed.has(db.client.config)) return (await connection.query({ text: statement.text, values })).rows as Row[];
