@@ -63,7 +63,7 @@ const WITHDRAWAL_STATUS = `case w.status when 'confirmed' then 'confirmed' when 
 
 const KIND_CODE = { deposit: 'd', withdrawal: 'w' } as const;
 
-/** One name per variant of the list's text (at most 16: which filters are present). */
+/** One name per variant of the list's text: which filters are present, and the page bound. */
 const statementNames = new Map<string, string>();
 function statementName(text: string): string {
   let name = statementNames.get(text);
