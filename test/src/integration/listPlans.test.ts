@@ -82,11 +82,13 @@ describe('the transaction list pages', () => {
     ['by wallet', { byWallet: true }],
     ['by cursor', { byCursor: true }],
     ['by wallet and cursor', { byWallet: true, byCursor: true }],
+    ['a key limited to some wallets', { scoped: true }],
     ['the hash search', { search: true }],
     ['the console search by address', { address: true }],
-  ])('%s is planned once per connection, and its kept plan walks indexes', async (_shape, shape: Record<string, boolean>) => {
+  ])('%s: the plan it runs on walks indexes (a page: one generic plan per connection)', async (_shape, shape: Record<string, boolean>) => {
     const q: Partial<TransactionQuery> = {};
     const sample = await t.db('transfers').where({ company_id: s.companyId }).orderBy('id').offset(3_000).first('tx_hash', 'from_address');
+    if (shape.scoped) q.walletIds = new Set([scope.walletIds[1] as number, scope.walletIds[2] as number]);
     if (shape.byWallet) q.walletId = scope.walletIds[1] as number;
     if (shape.byCursor) q.after = (await list(q)).next as string;
     if (shape.search) q.search = sample.tx_hash;
@@ -100,14 +102,13 @@ describe('the transaction list pages', () => {
     const ran = (await plans()).filter((p) => p.generic + p.custom - (before.get(p.name) ?? 0) === 10);
     expect(ran).toHaveLength(1);
     const kept = ran[0] as { name: string; generic: number; custom: number };
-    // Every page on the generic plan, made on the first; a search is planned for its value (it
-    // reads the matches either way).
-    if (!shape.search && !shape.address) expect(kept).toMatchObject({ generic: 10, custom: 0 });
+    // Every page on the generic plan, made on the first; a search, and a key limited to some
+    // wallets, are planned for their values (PostgreSQL's default).
+    const page = !shape.search && !shape.address && !shape.scoped;
+    if (page) expect(kept).toMatchObject({ generic: 10, custom: 0 });
 
-    // The plan those runs used: EXECUTE of the same statement, in the mode runPrepared runs a
-    // page in (a search in the default one).
+    // The plan those runs used: EXECUTE of the same statement, in the mode runPrepared runs it in.
     const last = sent.filter((x) => x.prepared === kept.name).pop() as Sent;
-    const page = !shape.search && !shape.address;
     if (page) await one.raw('set plan_cache_mode = force_generic_plan');
     const { rows: explained } = await one.raw(
       `explain (analyze, format json) execute ${kept.name}(${last.bindings.map(literal).join(', ')})`,
@@ -119,7 +120,10 @@ describe('the transaction list pages', () => {
     const touched = (n: PlanNode) => ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)) * (n['Actual Loops'] ?? 1);
     // (An empty month, such as those made ahead, may be read by a scan of its nothing.)
     expect(history.filter((n) => n['Node Type'] === 'Seq Scan' && touched(n) > 0).map((n) => n['Relation Name'])).toEqual([]);
-    expect(history.reduce((sum, n) => sum + touched(n), 0)).toBeLessThanOrEqual(200);
+    // A page of 50 (and a wallet's empty side): a bound far below the 24,000 rows seeded. A key
+    // limited to two of the ten wallets walks the company's index filtering by wallet (a page
+    // per wallet left out); the generic plan read the whole 4,000 withdrawals there.
+    expect(history.reduce((sum, n) => sum + touched(n), 0)).toBeLessThanOrEqual(shape.scoped ? 1_000 : 200);
     if (!shape.search && !shape.address) {
       // Across the months, ordered by the (company or wallet, time, id) indexes, the LIMIT stopping early.
       expect(plan.map((n) => n['Node Type'])).toContain('Merge Append');
