@@ -15,8 +15,10 @@ const WRITES = /^\s*(update|insert|delete|with [\s\S]*\binsert\b)/i;
 async function capture(db, fn) {
   const sent = [];
   const listen = (q) => {
-    // `prepared`: runPrepared's name (the list, the balances): timed by name, as the code runs it.
-    if (HISTORY.test(q.sql)) sent.push({ sql: q.sql, values: q.bindings ?? [], writes: WRITES.test(q.sql), prepared: q.prepared });
+    // `prepared`: runPrepared's name (the list, the balances): timed by name, as the code runs it;
+    // `genericPlan`: on its generic plan, as runPrepared runs it (the list pages).
+    if (HISTORY.test(q.sql))
+      sent.push({ sql: q.sql, values: q.bindings ?? [], writes: WRITES.test(q.sql), prepared: q.prepared, genericPlan: q.genericPlan });
   };
   db.on('query', listen);
   try {

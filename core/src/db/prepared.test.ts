@@ -47,6 +47,31 @@ describe('runPrepared', () => {
     }
   });
 
+  it('genericPlan: every run on the generic plan, the setting left as it was after, in a failed transaction too', async () => {
+    const db = createDb({ url: t.url, poolMax: 1 });
+    const generic = {
+      name: 'walletd_test_generic',
+      text: "select 1 / $1::int as n, current_setting('plan_cache_mode') as mode",
+      genericPlan: true,
+    };
+    const mode = async () => ((await db.raw('show plan_cache_mode')).rows[0] as { plan_cache_mode: string }).plan_cache_mode;
+    try {
+      for (let i = 0; i < 3; i++) expect(await runPrepared(db, generic, [1])).toEqual([{ n: 1, mode: 'force_generic_plan' }]);
+      expect(await mode()).toBe('auto');
+      const plans = await db.raw(`select generic_plans::int as g, custom_plans::int as c from pg_prepared_statements where name = ?`, [
+        generic.name,
+      ]);
+      expect(plans.rows).toEqual([{ g: 3, c: 0 }]);
+      // A failed run: outside a transaction the reset follows it; inside one, the rollback undoes the SET.
+      await expect(runPrepared(db, generic, [0])).rejects.toThrow(/division by zero/);
+      expect(await mode()).toBe('auto');
+      await expect(db.transaction((trx) => runPrepared(trx, generic, [0]))).rejects.toThrow(/division by zero/);
+      expect(await mode()).toBe('auto');
+    } finally {
+      await db.destroy();
+    }
+  });
+
   it('emits knex query events for listeners (tests, debugging)', async () => {
     const seen: string[] = [];
     const listener = (q: { sql: string }) => seen.push(q.sql);
