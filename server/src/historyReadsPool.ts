@@ -2,6 +2,7 @@ import {
   boundedReads,
   type BoundedReads,
   createDb,
+  keepGenericPlans,
   type Db,
   type Logger,
   readLimits,
@@ -38,6 +39,8 @@ export function openHistoryReads(config: WalletdConfig, primaryUrl: string, prim
     acquireTimeoutMs: readTimeoutMs,
     ...(readLimitsAtConnect ? { settings: readLimits(readTimeoutMs) } : {}),
   });
+  // The list pages' SET of their plan mode once per connection, not around each page (prepared.ts).
+  if (readLimitsAtConnect) keepGenericPlans(readsDb);
   const before = replicaUrl ? replicaCatchUp(primary, replicaMaxLagMs) : undefined;
   const reads = readLimitsAtConnect ? readsOnConnection(readsDb, readTimeoutMs, before) : boundedReads(readsDb, readTimeoutMs, before);
   return { reads, destroy: () => readsDb.destroy() };

@@ -4,7 +4,7 @@ export * from './replicaCatchUp';
 export * from './embeddedPostgres';
 export { migrationSource } from './migrations';
 export * from './isDatabaseUnavailable';
-export { runPrepared, type PreparedStatement } from './prepared';
+export { keepGenericPlans, runPrepared, type PreparedStatement } from './prepared';
 export * from './diskFull';
 export * from './freeSpaceFloor';
 export * from './superviseEmbeddedPostgres';

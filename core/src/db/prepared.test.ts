@@ -1,6 +1,7 @@
+import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@walletd/test-harness';
 import { createDb } from './createDb';
-import { runPrepared } from './prepared';
+import { keepGenericPlans, runPrepared } from './prepared';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -69,6 +70,58 @@ describe('runPrepared', () => {
       expect(await mode()).toBe('auto');
     } finally {
       await db.destroy();
+    }
+  });
+
+  it('keepGenericPlans: the mode stays on the connection between generic runs, and anything else gets it reset first', async () => {
+    const db = createDb({ url: t.url, poolMax: 1 });
+    keepGenericPlans(db);
+    const generic = {
+      name: 'walletd_test_kept_generic',
+      text: "select 1 / $1::int as n, current_setting('plan_cache_mode') as mode",
+      genericPlan: true,
+    };
+    const plain = { name: 'walletd_test_kept_plain', text: "select current_setting('plan_cache_mode') as mode where $1::int = 1" };
+    // What the pool's one connection last ran, read from another connection.
+    const watcher = createDb({ url: t.url, poolMax: 1 });
+    const pid = Number(
+      (
+        await runPrepared<{ pid: number }>(db, { name: 'walletd_test_pid', text: 'select pg_backend_pid() as pid where $1::int = 1' }, [1])
+      )[0]?.pid,
+    );
+    const last = async () => (await watcher.raw('select query from pg_stat_activity where pid = ?', [pid])).rows[0].query as string;
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(await runPrepared(db, generic, [1])).toEqual([{ n: 1, mode: 'force_generic_plan' }]);
+        // No RESET after the run: the statement itself was the connection's last.
+        expect(await last()).toBe(generic.text);
+      }
+      // The SET went once, with the first run: later runs send the statement alone.
+      const sent = jest.spyOn(pg.Client.prototype, 'query');
+      try {
+        await runPrepared(db, generic, [1]);
+        expect(sent.mock.calls.map(([q]) => (typeof q === 'string' ? q : (q as { text: string }).text))).toEqual([generic.text]);
+      } finally {
+        sent.mockRestore();
+      }
+      const plans = await db.raw('select generic_plans::int as g, custom_plans::int as c from pg_prepared_statements where name = ?', [
+        generic.name,
+      ]);
+      expect(plans.rows).toEqual([{ g: 4, c: 0 }]);
+      // The knex query above took the connection through the pool: it ran in the default mode.
+      expect((await db.raw('show plan_cache_mode')).rows[0].plan_cache_mode).toBe('auto');
+      await runPrepared(db, generic, [1]);
+      expect(await runPrepared(db, plain, [1])).toEqual([{ mode: 'auto' }]);
+      // A failed generic run leaves the mode set; the next other user still gets the default.
+      await runPrepared(db, generic, [1]);
+      await expect(runPrepared(db, generic, [0])).rejects.toThrow(/division by zero/);
+      expect(await runPrepared(db, plain, [1])).toEqual([{ mode: 'auto' }]);
+      // In a transaction: set around the run, as without keepGenericPlans.
+      expect(await db.transaction((trx) => runPrepared(trx, generic, [1]))).toEqual([{ n: 1, mode: 'force_generic_plan' }]);
+      expect((await db.raw('show plan_cache_mode')).rows[0].plan_cache_mode).toBe('auto');
+    } finally {
+      await db.destroy();
+      await watcher.destroy();
     }
   });
 

@@ -60,6 +60,38 @@ const indexPlanned = new WeakMap<object, Set<string>>();
 // Keyed by the knex client's config, which a transaction's client shares with its pool's.
 const unnamed = new WeakSet<object>();
 
+/** Connections a `genericPlan` run left in `force_generic_plan` (pools under keepGenericPlans). */
+const genericAtRest = new WeakSet<object>();
+/** Per pool under keepGenericPlans (keyed like `unnamed`): its acquire that leaves the mode as it is. */
+const acquireAsIs = new WeakMap<object, () => Promise<unknown>>();
+
+/**
+ * For a pool whose statements are mostly `genericPlan` ones (the history reads: the list pages):
+ * a `genericPlan` run leaves `plan_cache_mode = force_generic_plan` on its connection, so the next
+ * one on that connection sends no SET, and anything else taking the connection from the pool (a
+ * search, a knex query, a transaction) gets it reset to the default first. Why: the SET and the
+ * RESET around each page were two more round trips, ~110 µs of CPU per `GET /v1/transactions`
+ * (bench/README.md, `api`). Not for a pool behind PgBouncer in transaction mode, where a session
+ * setting would reach other clients (historyReadsPool.ts: only with `readLimitsAtConnect`).
+ */
+export function keepGenericPlans(db: Db): void {
+  const client = db.client as { config: object; acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<unknown> };
+  const acquire = client.acquireConnection.bind(client);
+  acquireAsIs.set(client.config, acquire);
+  client.acquireConnection = async () => {
+    const connection = await acquire();
+    if (!genericAtRest.has(connection as object)) return connection;
+    genericAtRest.delete(connection as object);
+    try {
+      await (connection as PgConnection).query({ text: 'reset plan_cache_mode' });
+    } catch (e) {
+      await client.releaseConnection(connection);
+      throw e;
+    }
+    return connection;
+  };
+}
+
 /** createDb calls this when prepared statements are switched off. */
 export function disablePreparedStatements(db: Db): void {
   unnamed.add(db.client.config);
@@ -85,10 +117,19 @@ export async function runPrepared<Row>(db: Db, statement: PreparedStatement, val
     prepared: statement.name,
     ...(statement.genericPlan ? { genericPlan: true } : {}),
   });
-  const connection = (await db.client.acquireConnection()) as PgConnection;
+  // Outside a transaction, on a pool under keepGenericPlans: the connection as the last run left it.
+  const asIs = statement.genericPlan && trx.isCompleted === undefined ? acquireAsIs.get(db.client.config) : undefined;
+  const connection = (await (asIs ? asIs() : db.client.acquireConnection())) as PgConnection;
   try {
     if (unnamed.has(db.client.config)) return (await connection.query({ text: statement.text, values })).rows as Row[];
     const config = { name: statement.name, text: statement.text, values };
+    if (asIs) {
+      if (!genericAtRest.has(connection)) {
+        await connection.query({ text: 'set plan_cache_mode = force_generic_plan' });
+        genericAtRest.add(connection);
+      }
+      return (await connection.query(config)).rows as Row[];
+    }
     if (statement.genericPlan) return await onGenericPlan<Row>(connection, config);
     if (!statement.indexPlan || indexPlanned.get(connection)?.has(statement.name)) return (await connection.query(config)).rows as Row[];
     // Session-wide: a named statement on this connection keeps its generic plan from the first
