@@ -13,6 +13,7 @@ import { fastJson } from './http/jsonResponse';
 import { createRateLimiters, type RateLimiters } from './http/rateLimits';
 import { series } from './http/series';
 import { textHygiene } from './http/textHygiene';
+import { setTrustProxy } from './http/trustProxy';
 import { addressesRouter } from './routes/addresses';
 import { dashboardOnly } from './routes/dashboardOnly';
 import { eventsRouter } from './routes/events';
@@ -42,7 +43,7 @@ export function createApp(base: Common): App {
   // Requests and responses made with the app's prototypes (http/expressServer.ts): `app.listen` and `serve` alike.
   listenBornWithPrototypes(app);
   app.disable('x-powered-by');
-  app.set('trust proxy', config.server.trustProxy);
+  setTrustProxy(app, config.server.trustProxy);
   app.set('json spaces', 0);
   // No ETag: every /v1 answer is `Cache-Control: no-store` (below), so no client keeps a copy to
   // revalidate, and hashing every body was measurable on the hot read path (bench/README.md, `api`).
