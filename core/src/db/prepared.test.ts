@@ -125,6 +125,25 @@ describe('runPrepared', () => {
     }
   });
 
+  it('genericPlan on a connection an indexPlan statement ran on leaves its force_generic_plan in place', async () => {
+    const db = createDb({ url: t.url, poolMax: 1 });
+    const queue = { name: 'walletd_test_index_planned', text: 'select $1::int as n', indexPlan: true };
+    const page = {
+      name: 'walletd_test_generic_after_index',
+      text: "select current_setting('plan_cache_mode') as mode where $1::int = 1",
+      genericPlan: true,
+    };
+    try {
+      await runPrepared(db, queue, [1]);
+      expect(await runPrepared(db, page, [1])).toEqual([{ mode: 'force_generic_plan' }]);
+      // Still forced for the queue statement's later runs: a RESET here would make PostgreSQL plan
+      // them afresh with the normal scan settings (the plans indexPlan exists to avoid).
+      expect((await db.raw('show plan_cache_mode')).rows[0].plan_cache_mode).toBe('force_generic_plan');
+    } finally {
+      await db.destroy();
+    }
+  });
+
   it('emits knex query events for listeners (tests, debugging)', async () => {
     const seen: string[] = [];
     const listener = (q: { sql: string }) => seen.push(q.sql);

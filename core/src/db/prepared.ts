@@ -130,6 +130,9 @@ export async function runPrepared<Row>(db: Db, statement: PreparedStatement, val
       }
       return (await connection.query(config)).rows as Row[];
     }
+    // A connection an indexPlan statement ran on keeps force_generic_plan for good (below): a
+    // RESET after this run would take it from those statements too.
+    if (statement.genericPlan && indexPlanned.has(connection)) return (await connection.query(config)).rows as Row[];
     if (statement.genericPlan) return await onGenericPlan<Row>(connection, config);
     if (!statement.indexPlan || indexPlanned.get(connection)?.has(statement.name)) return (await connection.query(config)).rows as Row[];
     // Session-wide: a named statement on this connection keeps its generic plan from the first

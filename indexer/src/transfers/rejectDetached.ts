@@ -8,6 +8,7 @@ const CANDIDATES: PreparedStatement = {
   name: 'walletd_detached_candidates',
   text: `select id, tx_hash from transfers
           where chain = $1 and network = $2 and block_number is null and status = 'pending' and asset_key = any($3::text[])`,
+  genericPlan: true,
 };
 
 /**
