@@ -21,7 +21,8 @@ const fmt = (xs) => xs.map((x) => x.toFixed(1)).join(' ');
 
 const ISO = /^\d{4}-\d\d-\d\dT/;
 /** The statement's window moved `hours` back (its since and until bindings). */
-const shifted = (values, hours) => values.map((v) => (typeof v === 'string' && ISO.test(v) ? new Date(Date.parse(v) - hours * 3_600_000).toISOString() : v));
+const shifted = (values, hours) =>
+  values.map((v) => (typeof v === 'string' && ISO.test(v) ? new Date(Date.parse(v) - hours * 3_600_000).toISOString() : v));
 
 async function pass(c, st, runs, { explain = false, vacuumFirst = false, fresh = false } = {}) {
   const ms = [];
