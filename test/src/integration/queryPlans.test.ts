@@ -240,9 +240,9 @@ describe('reads bounded by the page on a seeded history (plans, issue 32)', () =
           body: { since: since.toISOString(), until: until.toISOString() },
         });
         expect(res.status).toBe(202);
-        // Statistics as autovacuum would have them after the page just queued: planned on the
-        // counts from before it, the pending-delivery probe walked every pending delivery of the
-        // webhook per event (2.9M rows for this hour; noted in issue 32, not this check's subject).
+        // Statistics as autovacuum would have them after the page just queued (planned on the
+        // counts from before it, the former pending-delivery probe walked every pending delivery
+        // of the webhook per event: the test above checks that case).
       },
       () => t.db.raw('analyze webhook_deliveries'),
     );
