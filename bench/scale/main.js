@@ -17,6 +17,7 @@ const { createDb, createLogger, ensureMonthPartitions, migrateLatest, startEmbed
 const { createCompany, loadPlugins } = require('@walletd/server');
 const { seedHistory, seedHistoryScope, historyTime } = require('../../test/src/harness/historySeed');
 const { claimBetweenVacuums } = require('./claimBetweenVacuums');
+const { replayRuns } = require('./replayRuns');
 const { statements } = require('./statements');
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -42,6 +43,9 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
+/** BENCH_SCALE_EACH=<part of a name>[,<part>…]: each timed run's ms of those statements, in order. */
+const each = (process.env.BENCH_SCALE_EACH ?? '').split(',').filter((part) => part !== '');
+
 async function timeOne(db, st) {
   const c = await db.client.acquireConnection();
   const ms = [];
@@ -61,6 +65,7 @@ async function timeOne(db, st) {
   } finally {
     await db.client.releaseConnection(c);
   }
+  if (each.some((part) => st.name.includes(part))) console.log(`    each run (ms): ${ms.map((x) => x.toFixed(1)).join(' ')}`);
   return { p50: pct(ms, 50), p99: pct(ms, 99) };
 }
 
@@ -125,6 +130,7 @@ async function main() {
         results.get(st.name).set(size, r);
         console.log(`  ${st.name.padEnd(36)} p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`);
         if (explained.some((part) => st.name.includes(part))) await explain(db, st);
+        if (process.env.BENCH_SCALE_REPLAY_RUNS === '1' && st.name.includes('replay')) await replayRuns(db, st, RUNS, size);
       }
       if (process.env.BENCH_SCALE_CLAIM !== '0') {
         const c = await claimBetweenVacuums(db, scope, { runs: RUNS });
