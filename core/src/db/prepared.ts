@@ -40,7 +40,7 @@ export interface PreparedStatement {
   /**
    * Run on the statement's generic plan, made once per connection, never on one made for the
    * values (`plan_cache_mode = force_generic_plan` around each run, reset after it: two round
-   * trips of a few tens of µs). For a statement over the month partitions with no month to prune
+   * trips of a few tens of µs; once per connection on a pool under keepGenericPlans). For a statement over the month partitions with no month to prune
    * to when it is planned (the transaction list pages, issue 32): planning it costs a branch per
    * month kept (2–7 ms a page at 28 months against < 2 ms of execution), and PostgreSQL's own rule
    * (keep the generic plan when it costs no more than the plans made for the values) kept planning
