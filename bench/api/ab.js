@@ -14,13 +14,14 @@
  * (/v1/me), BENCH_CONNECTIONS (10), BENCH_CLIENTS (1000 addresses), BENCH_WARMUP (5 s per variant).
  */
 const { spawn } = require('node:child_process');
-const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { mkdtempSync, readFileSync } = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const { join, resolve } = require('node:path');
 const autocannon = require('autocannon');
 const { createLogger, startEmbeddedPostgres } = require('@walletd/core');
 const { seedBenchCompany } = require('./benchCompany');
+const { stopBench } = require('./stopBench');
 const { sourceState } = require('./sourceState');
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -170,19 +171,7 @@ async function main() {
       }
     return 0;
   } finally {
-    await Promise.all(
-      children.map((c) =>
-        c.exitCode !== null
-          ? null
-          : new Promise((r) => {
-              c.once('exit', r);
-              c.kill('SIGTERM');
-            }),
-      ),
-    );
-    await pg.stop({ force: true });
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopBench({ children, pg, dirs: [dir, dataDir] });
   }
 }
 

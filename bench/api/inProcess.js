@@ -19,11 +19,12 @@
  */
 const net = require('node:net');
 const os = require('node:os');
-const { mkdtempSync, rmSync } = require('node:fs');
+const { mkdtempSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const core = require('@walletd/core');
 const { openHistoryReads, openRuntime } = require('@walletd/server');
 const { seedBenchCompany } = require('./benchCompany');
+const { stopBench } = require('./stopBench');
 const { sourceState } = require('./sourceState');
 
 const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? '/v1/me').split(',');
@@ -186,9 +187,7 @@ async function main() {
       await v.history?.destroy();
     }
     await rt?.close();
-    await pg.stop({ force: true });
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopBench({ pg, dirs: [dir, dataDir] });
   }
 }
 

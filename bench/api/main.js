@@ -7,13 +7,14 @@
  * BENCH_SECONDS per endpoint and server, after a 1 s warm-up. See bench/README.md.
  */
 const { fork, spawn } = require('node:child_process');
-const { mkdtempSync, rmSync } = require('node:fs');
+const { mkdtempSync } = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { createLogger, startEmbeddedPostgres } = require('@walletd/core');
 const { seedBenchCompany } = require('./benchCompany');
+const { stopBench } = require('./stopBench');
 const { sourceState } = require('./sourceState');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -206,19 +207,7 @@ async function main() {
     }
     return 0;
   } finally {
-    await Promise.all(
-      children.map((c) =>
-        c.exitCode !== null
-          ? null
-          : new Promise((r) => {
-              c.once('exit', r);
-              c.kill('SIGTERM');
-            }),
-      ),
-    );
-    await pg.stop({ force: true });
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopBench({ children, pg, dirs: [dir, dataDir] });
   }
 }
 
