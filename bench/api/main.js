@@ -63,14 +63,16 @@ async function waitHttp(url, ms = 30_000) {
   }
 }
 
-/** CPU seconds (user + system) used so far by each process, from /proc (Linux): pid → seconds. */
-function cpuSeconds(pids) {
+/** CPU seconds used so far by each process, from /proc (Linux): pid → seconds (user + system, or one of them). */
+function cpuSeconds(pids, which = 'all') {
   const out = new Map();
   for (const pid of pids) {
     try {
       const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(pid, (Number(fields[11]) + Number(fields[12])) / 100); // USER_HZ is 100 on Linux
+      const user = Number(fields[11]);
+      const system = Number(fields[12]);
+      out.set(pid, (which === 'user' ? user : which === 'system' ? system : user + system) / 100); // USER_HZ is 100 on Linux
     } catch {}
   }
   return out;
@@ -127,15 +129,24 @@ async function drive(url, key, server) {
   await autocannon({ ...opts, duration: WARMUP });
   // Backends come and go with the pools: list them after the warm-up, when both pools are full.
   const pgPids = postgresPids(server.dataDir);
-  const before = { server: cpuSeconds([server.pid]), pg: cpuSeconds(pgPids) };
+  // The server's user time apart: its system time is mostly the kernel's loopback TCP work for its writes.
+  const reading = () => ({ server: cpuSeconds([server.pid]), user: cpuSeconds([server.pid], 'user'), pg: cpuSeconds(pgPids) });
+  const before = reading();
   const r = await autocannon({ ...opts, duration: SECONDS });
-  const after = { server: cpuSeconds([server.pid]), pg: cpuSeconds(pgPids) };
+  const after = reading();
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
   const perRequest = (k) => {
     const seconds = cpuDelta(before[k], after[k]);
     return seconds === null ? null : (seconds * 1000) / r.requests.total;
   };
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuMs: perRequest('server'), pgMs: perRequest('pg') };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    cpuMs: perRequest('server'),
+    userMs: perRequest('user'),
+    pgMs: perRequest('pg'),
+  };
 }
 
 async function main() {
@@ -177,6 +188,8 @@ async function main() {
     const other = process.env.BENCH_COMPARE ? await startWalletd(process.env.BENCH_COMPARE, []) : undefined;
     const basePort = await freePort();
     const baseline = fork(join(__dirname, 'baselineServer.js'), {
+      // BENCH_PROFILE profiles the baseline too (its own file in the same folder), to compare like with like.
+      execArgv: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
       env: { ...process.env, DATABASE_URL: pg.url, PORT: String(basePort) },
       stdio: 'inherit',
     });
@@ -195,7 +208,7 @@ async function main() {
       const before = other ? await drive(`http://127.0.0.1:${other.port}${path}`, key, { pid: other.child.pid, dataDir }) : undefined;
       rows.push({ path, base, ours, before });
       const ms = (v) => (v === null ? '?' : v.toFixed(2));
-      const cpu = (x) => ` cpu ${ms(x.cpuMs)} ms pg ${ms(x.pgMs)} ms`;
+      const cpu = (x) => ` cpu ${ms(x.cpuMs)} ms (user ${ms(x.userMs)}) pg ${ms(x.pgMs)} ms`;
       const cpuRatio = (x) => (x.cpuMs === null || !base.cpuMs ? '?' : `${(x.cpuMs / base.cpuMs).toFixed(2)}x`);
       console.log(
         `${path.padEnd(18)} baseline ${base.rps.toFixed(0).padStart(6)} req/s p50 ${base.p50} ms p99 ${base.p99} ms${cpu(base)} | walletd ${ours.rps.toFixed(0).padStart(6)} req/s p50 ${ours.p50} ms p99 ${ours.p99} ms${cpu(ours)} | ${(ours.rps / base.rps).toFixed(2)}x, p99 ${(ours.p99 / Math.max(base.p99, 1)).toFixed(2)}x, cpu ${cpuRatio(ours)}`,

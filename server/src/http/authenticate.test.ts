@@ -58,11 +58,25 @@ describe('authentication', () => {
     }
     expect(statements).toHaveLength(3);
     expect(statements.every((sql) => /rate_limit_hits/.test(sql) && /api_keys/.test(sql))).toBe(true);
-    // A revoked key is refused on the very next request: nothing is cached between requests.
+    // A revoked key is refused on the very next request: the key row is read on every request.
     const other = await keyFor(t.db, s.companyId, { actions: ['wallets:read'] });
     expect((await call(app.url, 'GET', '/v1/me', { key: other.key })).status).toBe(200);
     await revokeApiKey(t.db, other.id);
     expect((await call(app.url, 'GET', '/v1/me', { key: other.key })).status).toBe(401);
+  });
+
+  it('refuses a key once it expires, though its row (and the context parsed from it) is unchanged', async () => {
+    const s = await seedCompany(t.db);
+    const soon = await keyFor(t.db, s.companyId, { actions: ['wallets:read'], expiresInMs: 1_500 });
+    const first = await call(app.url, 'GET', '/v1/me', { key: soon.key });
+    expect(first.status).toBe(200);
+    const row = await t.db('api_keys').where({ id: soon.id }).first();
+    // The context is the row's, to the millisecond, as the table reads.
+    expect(first.body.key.expiresAt).toBe(row.expires_at.toISOString());
+    expect(first.body.key.createdAt).toBe(row.created_at.toISOString());
+    expect((await call(app.url, 'GET', '/v1/me', { key: soon.key })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, Math.max(0, row.expires_at.getTime() - Date.now()) + 50));
+    expect((await call(app.url, 'GET', '/v1/me', { key: soon.key })).status).toBe(401);
   });
 
   it('GET /me describes the key, never its secret, and matches its schema', async () => {

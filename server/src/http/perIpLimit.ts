@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { BaseError, type Db, hashApiKey, isWellFormedApiKey, type PreparedStatement, runPrepared } from '@walletd/core';
-import { keyRowSql, type KeyRow } from './keyRow';
+import { keyRowSql } from './keyRow';
 
 /**
  * The per-IP ceiling of spec 8 (every endpoint, counted before authentication), exact across API
@@ -22,9 +22,9 @@ declare module 'express-serve-static-core' {
   interface Request {
     /**
      * The key row read with the rate-limit hit, for the bearer token of this very request (checked
-     * well formed and hashed once, here): `row` null when no key has this hash.
+     * well formed and hashed once, here): `text` as keyRow.ts reads it, null when no key has this hash.
      */
-    prefetchedKey?: { bearer: string; row: KeyRow | null };
+    prefetchedKey?: { bearer: string; text: string | null };
   }
 }
 
@@ -34,12 +34,12 @@ const WINDOW_SECONDS = 60;
 const HIT_SQL = `insert into rate_limit_hits (key, window_start, hits)
   values ($1, to_timestamp(floor(extract(epoch from now()) / ${WINDOW_SECONDS}) * ${WINDOW_SECONDS}), 1)
   on conflict (key, window_start) do update set hits = rate_limit_hits.hits + 1
-  returning hits, window_start + make_interval(secs => ${WINDOW_SECONDS}) as reset_at`;
+  returning hits, greatest(1, ceil(extract(epoch from window_start + make_interval(secs => ${WINDOW_SECONDS}) - now())))::int as reset_in`;
 
-const HIT: PreparedStatement = { name: 'walletd_ip_hit', text: HIT_SQL };
+const HIT: PreparedStatement = { name: 'walletd_ip_hit_v2', text: HIT_SQL };
 const HIT_AND_KEY: PreparedStatement = {
-  name: 'walletd_ip_hit_key_row',
-  text: `with hit as (${HIT_SQL}) select hit.hits, hit.reset_at, key.* from hit left join (${keyRowSql('$2')}) key on true`,
+  name: 'walletd_ip_hit_key_json',
+  text: `with hit as (${HIT_SQL}) select hit.hits, hit.reset_in, key.key from hit left join (${keyRowSql('$2')}) key on true`,
 };
 
 export function perIpLimit(db: Db, limitPerMinute: number): PerIpLimiter {
@@ -55,12 +55,13 @@ export function perIpLimit(db: Db, limitPerMinute: number): PerIpLimiter {
       const header = req.headers.authorization;
       const bearer = req.path.startsWith('/v1/') && header ? /^Bearer ([^\s]+)$/i.exec(header)?.[1] : undefined;
       const hash = bearer && isWellFormedApiKey(bearer) ? hashApiKey(bearer) : undefined;
-      type Row = { hits: number; reset_at: Date } & Partial<KeyRow>;
+      // reset_in: whole seconds until the window ends, by the database clock the windows follow.
+      type Row = { hits: number; reset_in: number; key?: string | null };
       // An upsert's RETURNING always yields its one row.
       const row = (
         hash ? await runPrepared<Row>(db, HIT_AND_KEY, [`ip:${ip}`, hash]) : await runPrepared<Row>(db, HIT, [`ip:${ip}`])
       )[0] as Row;
-      const seconds = Math.max(1, Math.ceil((row.reset_at.getTime() - Date.now()) / 1000));
+      const seconds = row.reset_in;
       // draft-6 of the IETF RateLimit header fields, as express-rate-limit sends them for the write limits.
       res.setHeader('RateLimit-Policy', `${limitPerMinute};w=${windowSeconds}`);
       res.setHeader('RateLimit-Limit', String(limitPerMinute));
@@ -71,10 +72,7 @@ export function perIpLimit(db: Db, limitPerMinute: number): PerIpLimiter {
         next(new BaseError('rate_limited', `Rate limit of ${limitPerMinute} requests per minute exceeded; retry in ${seconds} seconds`));
         return;
       }
-      if (hash) {
-        const { hits: _h, reset_at: _r, ...key } = row;
-        req.prefetchedKey = { bearer: bearer as string, row: key.id === null || key.id === undefined ? null : (key as KeyRow) };
-      }
+      if (hash) req.prefetchedKey = { bearer: bearer as string, text: row.key ?? null };
       next();
     } catch (e) {
       next(e);
