@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { bufferedDestination } from './bufferedDestination';
+import { isoTime } from './isoTime';
 import { messageOnce } from './messageOnce';
 
 export type { Logger };
@@ -43,7 +44,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       level: options.level ?? 'info',
       base: { service: 'walletd', ...options.base },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTime,
       serializers: {
         err: (e: unknown) => {
           const out = pino.stdSerializers.err(e as Error);

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { isoTime } from './isoTime';
 import type { Logger } from './logger';
 
 /**
@@ -13,5 +14,5 @@ import type { Logger } from './logger';
  */
 export function unredactedSibling(logger: Logger): Logger {
   const stream = (logger as unknown as Record<symbol, pino.DestinationStream>)[pino.symbols.streamSym];
-  return pino({ level: logger.level, base: logger.bindings(), timestamp: pino.stdTimeFunctions.isoTime }, stream);
+  return pino({ level: logger.level, base: logger.bindings(), timestamp: isoTime }, stream);
 }

@@ -123,6 +123,8 @@ describe('authentication', () => {
     expect(demoted.status).toBe(403);
     expect(demoted.body.code).toBe('role_insufficient');
     expect((await call(app.url, 'GET', '/v1/wallets', { key: dev.key })).status).toBe(200);
+    // /me answers for the key's row as it is now (its answer is kept per unchanged row, not per key).
+    expect((await call(app.url, 'GET', '/v1/me', { key: dev.key })).body.key.effectiveActions).toEqual(['wallets:read']);
 
     await removeMember(t.db, dev.memberId);
     expect((await call(app.url, 'GET', '/v1/wallets', { key: dev.key })).status).toBe(403);
