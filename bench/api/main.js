@@ -4,7 +4,8 @@
  * per-IP limit of spec 8 in its shared store, pino logs) against a plain node:http + pg server doing
  * the same lookups (bench/api/baselineServer.js), on one embedded PostgreSQL, in the same run.
  * Each server is a child process; autocannon (this process) drives 50 connections for
- * BENCH_SECONDS per endpoint and server, after a 1 s warm-up. See bench/README.md.
+ * BENCH_SECONDS per endpoint and server, after a 1 s warm-up; at a BENCH_RATE, loadtest paces the
+ * requests evenly instead (paced.js). See bench/README.md.
  */
 const { fork, spawn } = require('node:child_process');
 const { mkdtempSync } = require('node:fs');
@@ -16,6 +17,7 @@ const { createLogger, startEmbeddedPostgres } = require('@walletd/core');
 const { seedBenchCompany } = require('./benchCompany');
 const { stopBench } = require('./stopBench');
 const { sourceState } = require('./sourceState');
+const { pacedRun } = require('./paced');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -39,6 +41,8 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
  */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
+/** A BENCH_RATE run is evenly paced (paced.js) unless BENCH_PACER=autocannon (its bursts, as in figures before 2026-11-25's fifth session). */
+const PACED = RATE !== undefined && process.env.BENCH_PACER !== 'autocannon';
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -126,27 +130,26 @@ async function drive(url, key, server) {
     ...(RATE ? { overallRate: RATE } : {}),
     ...(CLIENTS > 1 ? { requests: [{ setupRequest: spread }] } : {}),
   };
-  await autocannon({ ...opts, duration: WARMUP });
+  const spreadHeader = () => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${(n++ % CLIENTS) & 255}`;
+  const run = async (duration) => {
+    if (PACED) return pacedRun({ url, key, rate: RATE, seconds: duration, spread: spreadHeader });
+    const r = await autocannon({ ...opts, duration });
+    return { total: r.requests.total, failed: r.non2xx + r.errors, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  };
+  await run(WARMUP);
   // Backends come and go with the pools: list them after the warm-up, when both pools are full.
   const pgPids = postgresPids(server.dataDir);
   // The server's user time apart: its system time is mostly the kernel's loopback TCP work for its writes.
   const reading = () => ({ server: cpuSeconds([server.pid]), user: cpuSeconds([server.pid], 'user'), pg: cpuSeconds(pgPids) });
   const before = reading();
-  const r = await autocannon({ ...opts, duration: SECONDS });
+  const r = await run(SECONDS);
   const after = reading();
-  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+  if (r.failed > 0) throw new Error(`${url}: ${r.failed} failed or non-2xx answers`);
   const perRequest = (k) => {
     const seconds = cpuDelta(before[k], after[k]);
-    return seconds === null ? null : (seconds * 1000) / r.requests.total;
+    return seconds === null ? null : (seconds * 1000) / r.total;
   };
-  return {
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    cpuMs: perRequest('server'),
-    userMs: perRequest('user'),
-    pgMs: perRequest('pg'),
-  };
+  return { rps: r.rps, p50: r.p50, p99: r.p99, cpuMs: perRequest('server'), userMs: perRequest('user'), pgMs: perRequest('pg') };
 }
 
 async function main() {
@@ -199,7 +202,7 @@ async function main() {
     await waitHttp(`http://127.0.0.1:${basePort}/v1/me`);
 
     console.log(
-      `api bench: ${os.cpus().length} cores, node ${process.version}, commit ${sourceState()}, PostgreSQL ${EPHEMERAL ? 'fsync off' : 'durable (fsync on)'}, ${CONNECTIONS} connections from ${CLIENTS} client address${CLIENTS === 1 ? '' : 'es'}, ${SECONDS} s per run`,
+      `api bench: ${os.cpus().length} cores, node ${process.version}, commit ${sourceState()}, PostgreSQL ${EPHEMERAL ? 'fsync off' : 'durable (fsync on)'}, ${PACED ? `${RATE} req/s evenly paced` : `${CONNECTIONS} connections`} from ${CLIENTS} client address${CLIENTS === 1 ? '' : 'es'}, ${SECONDS} s per run`,
     );
     const rows = [];
     for (const path of ENDPOINTS) {
@@ -211,11 +214,11 @@ async function main() {
       const cpu = (x) => ` cpu ${ms(x.cpuMs)} ms (user ${ms(x.userMs)}) pg ${ms(x.pgMs)} ms`;
       const cpuRatio = (x) => (x.cpuMs === null || !base.cpuMs ? '?' : `${(x.cpuMs / base.cpuMs).toFixed(2)}x`);
       console.log(
-        `${path.padEnd(18)} baseline ${base.rps.toFixed(0).padStart(6)} req/s p50 ${base.p50} ms p99 ${base.p99} ms${cpu(base)} | walletd ${ours.rps.toFixed(0).padStart(6)} req/s p50 ${ours.p50} ms p99 ${ours.p99} ms${cpu(ours)} | ${(ours.rps / base.rps).toFixed(2)}x, p99 ${(ours.p99 / Math.max(base.p99, 1)).toFixed(2)}x, cpu ${cpuRatio(ours)}`,
+        `${path.padEnd(18)} baseline ${base.rps.toFixed(0).padStart(6)} req/s p50 ${base.p50} ms p99 ${base.p99} ms${cpu(base)} | walletd ${ours.rps.toFixed(0).padStart(6)} req/s p50 ${ours.p50} ms p99 ${ours.p99} ms${cpu(ours)} | ${(ours.rps / base.rps).toFixed(2)}x, p99 ${(ours.p99 / Math.max(base.p99, 0.01)).toFixed(2)}x, cpu ${cpuRatio(ours)}`,
       );
       if (before)
         console.log(
-          `${''.padEnd(18)} compare (BENCH_COMPARE) ${before.rps.toFixed(0).padStart(6)} req/s p50 ${before.p50} ms p99 ${before.p99} ms${cpu(before)} | ${(before.rps / base.rps).toFixed(2)}x, p99 ${(before.p99 / Math.max(base.p99, 1)).toFixed(2)}x, cpu ${cpuRatio(before)}`,
+          `${''.padEnd(18)} compare (BENCH_COMPARE) ${before.rps.toFixed(0).padStart(6)} req/s p50 ${before.p50} ms p99 ${before.p99} ms${cpu(before)} | ${(before.rps / base.rps).toFixed(2)}x, p99 ${(before.p99 / Math.max(base.p99, 0.01)).toFixed(2)}x, cpu ${cpuRatio(before)}`,
         );
     }
     return 0;
