@@ -10,6 +10,8 @@
  * adding a made-up sample for every millisecond a response took. Its p99 at a fixed rate measured
  * the burst's queue, not a request (bench/README.md, `api`, "The fixed rate, paced").
  */
+// Node 24 prints a DEP0060 warning (`util._extend`) once when this loads: it comes from the
+// agentkeepalive 2.x that loadtest pins for its keep-alive agent, and changes nothing measured.
 const { loadTest } = require('loadtest');
 
 async function pacedRun({ url, key, rate, seconds, spread }) {
