@@ -1,16 +1,19 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import type * as TronWeb from 'tronweb';
+import {
+  type CallOutcome,
+  CHAIN_PARAMETERS,
+  PAYER,
+  RECORDED_USDT_ENERGY,
+  TRANSFER_TOPIC,
+  hex20,
+  param,
+  sha256hex,
+  tronUtils as tw,
+  word,
+} from './recordedTronData';
 
-/** tronweb, loaded on first use: every test file imports the harness, few need it. */
-let loaded: typeof TronWeb.utils | null = null;
-const tw = (): typeof TronWeb.utils => {
-  loaded ??= (require('tronweb') as typeof TronWeb).utils;
-  return loaded;
-};
+export { CHAIN_PARAMETERS, type CallOutcome, FIXTURES, PAYER, USDT, tronBase58, tronFixture } from './recordedTronData';
 
 /**
  * A RECORDED-RESPONSE SERVER for the java-tron HTTP API, on loopback. No java-tron or Tron emulator
@@ -37,28 +40,6 @@ const tw = (): typeof TronWeb.utils => {
  * Blocks are produced only by `mine()`; the solidified block trails the head by `solidLag`.
  */
 
-export const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'tron');
-export const tronFixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
-
-/** Mainnet USDT (TRC-20, 6 decimals). */
-export const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
-/** The energy the recorded USDT transfer 0130dfde used (energy_usage_total 130285 = 29650 + penalty 100635). */
-const RECORDED_USDT_ENERGY = { energy_used: 29650, energy_penalty: 100635 };
-
-export const CHAIN_PARAMETERS = [
-  { key: 'getTransactionFee', value: 1000 },
-  { key: 'getEnergyFee', value: 100 },
-  { key: 'getCreateAccountFee', value: 100000 },
-  { key: 'getCreateNewAccountFeeInSystemContract', value: 1000000 },
-  { key: 'getMemoFee', value: 1000000 },
-  { key: 'getMaxFeeLimit', value: 15000000000 },
-  { key: 'getFreeNetLimit', value: 600 },
-];
-const param = (key: string) => BigInt(CHAIN_PARAMETERS.find((p) => p.key === key)?.value ?? 0);
-
-export type CallOutcome = 'SUCCESS' | 'REVERT' | 'OUT_OF_ENERGY' | 'NO_LOG';
-
 type Json = Record<string, any>;
 interface StoredBlock {
   block: Json;
@@ -75,33 +56,6 @@ interface Pending {
   info?: Json;
   contractRet?: string;
 }
-
-const hex20 = (address: string): string => {
-  if (/^41[0-9a-fA-F]{40}$/.test(address)) return address.slice(2).toLowerCase();
-  if (/^[0-9a-f]{40}$/.test(address)) return address;
-  const bytes = tw().crypto.decode58Check(address);
-  if (bytes === false || bytes.length !== 21 || bytes[0] !== 0x41) throw new Error(`not a Tron address: ${address}`);
-  return Buffer.from(bytes.slice(1)).toString('hex');
-};
-export const tronBase58 = (address: string): string => tw().crypto.getBase58CheckAddress([0x41, ...Buffer.from(hex20(address), 'hex')]);
-const word = (h: string) => h.padStart(64, '0');
-const sha256hex = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
-
-/** The payer: m/44'/195'/0'/0/0 of the well-known development mnemonic (not a walletd wallet). */
-const PAYER_MNEMONIC = 'test test test test test test test test test test test junk';
-let payerAccount: { address: string; privateKey: string } | null = null;
-const payer = () => {
-  payerAccount ??= tw().accounts.generateAccountWithMnemonic(PAYER_MNEMONIC, "m/44'/195'/0'/0/0");
-  return payerAccount;
-};
-export const PAYER = {
-  get address(): string {
-    return payer().address;
-  },
-  get privateKey(): string {
-    return payer().privateKey.replace(/^0x/, '');
-  },
-};
 
 export interface RecordedTronNodeOptions {
   /** Height of the head block at start (default 1000); earlier heights are empty blocks made on demand. */
