@@ -67,7 +67,7 @@ async function waitHttp(url, ms = 30_000) {
   }
 }
 
-/** CPU seconds used so far by each process, from /proc (Linux): pid → seconds (user + system, or one of them). */
+/** CPU seconds used so far by each process, from /proc (Linux): pid → seconds (user + system, or user alone). */
 function cpuSeconds(pids, which = 'all') {
   const out = new Map();
   for (const pid of pids) {
@@ -75,8 +75,7 @@ function cpuSeconds(pids, which = 'all') {
       const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const user = Number(fields[11]);
-      const system = Number(fields[12]);
-      out.set(pid, (which === 'user' ? user : which === 'system' ? system : user + system) / 100); // USER_HZ is 100 on Linux
+      out.set(pid, (which === 'user' ? user : user + Number(fields[12])) / 100); // USER_HZ is 100 on Linux
     } catch {}
   }
   return out;
