@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { type ChainSettings, type Db, MasterKey, createLogger, createMetrics } from '@walletd/core';
 import { type DetectPool, type Follower, createDetectPool } from '@walletd/indexer';
 import { type Common, loadPlugins, runSweeps } from '@walletd/server';
+import { type Anvil, startAnvil } from './anvil';
 import { eventually } from './eventually';
 import { expectSchema } from './schemas';
 import { type Seeded, seedCompany } from './seed';
 import { type CallResult, type TestApp, call, startTestApp, testConfig } from './testApp';
 import { testFollower } from './follower';
+import { type TestToken, deployTestToken } from './testToken';
 
 /** A display amount in base units (exact: the API's decimals are strings). */
 export function baseUnits(decimal: string, decimals: number): bigint {
@@ -127,4 +129,23 @@ export function sweepBench(masterKey = new MasterKey(randomBytes(32))): SweepBen
     runSweeps: (now) => runSweeps(bench.common, bench.chain, () => false, now),
   };
   return bench;
+}
+
+/**
+ * The EVM suites' node: anvil with a devnet USDC (6 decimals), followed as ethereum/devnet at 2
+ * confirmations with that token listed, and `b` started on it. The suites stop `b` and anvil.
+ */
+export async function startOnAnvilWithUsdc(b: SweepBench, db: Db): Promise<{ anvil: Anvil; usdc: TestToken; settings: ChainSettings }> {
+  const anvil = await startAnvil();
+  const usdc = await deployTestToken(anvil, 'Devnet USD Coin', 'USDC', 6);
+  const settings: ChainSettings = {
+    chain: 'ethereum',
+    network: 'devnet',
+    rpcUrl: anvil.url,
+    confirmations: 2,
+    startBlock: 0,
+    tokens: [{ contract: usdc.address, symbol: 'USDC', decimals: 6 }],
+  };
+  await b.start(db, settings);
+  return { anvil, usdc, settings };
 }

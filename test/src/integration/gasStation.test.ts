@@ -9,7 +9,7 @@ import {
   createTestDatabase,
   deployTestToken,
   expectSchema,
-  startAnvil,
+  startOnAnvilWithUsdc,
   sweepBench,
   testConfig,
 } from '@walletd/test-harness';
@@ -47,17 +47,7 @@ describe('gas station on anvil', () => {
 
   beforeAll(async () => {
     t = await createTestDatabase();
-    anvil = await startAnvil();
-    usdc = await deployTestToken(anvil, 'Devnet USD Coin', 'USDC', 6);
-    settings = {
-      ...chain,
-      chain: 'ethereum',
-      rpcUrl: anvil.url,
-      confirmations: 2,
-      startBlock: 0,
-      tokens: [{ contract: usdc.address, symbol: 'USDC', decimals: 6 }],
-    };
-    await b.start(t.db, settings);
+    ({ anvil, usdc, settings } = await startOnAnvilWithUsdc(b, t.db));
   });
   afterAll(async () => {
     await b.stop();

@@ -1,13 +1,11 @@
-import type { ChainSettings } from '@walletd/core';
 import { ensureGasStation, prepareWithdrawal } from '@walletd/server';
 import {
   type Anvil,
   type TestDatabase,
   type TestToken,
   createTestDatabase,
-  deployTestToken,
   nativeAsset,
-  startAnvil,
+  startOnAnvilWithUsdc,
   sweepBench,
 } from '@walletd/test-harness';
 
@@ -34,17 +32,7 @@ describe('gas station across a restart', () => {
 
   beforeAll(async () => {
     t = await createTestDatabase();
-    anvil = await startAnvil();
-    usdc = await deployTestToken(anvil, 'Devnet USD Coin', 'USDC', 6);
-    const settings: ChainSettings = {
-      chain: 'ethereum',
-      network: 'devnet',
-      rpcUrl: anvil.url,
-      confirmations: 2,
-      startBlock: 0,
-      tokens: [{ contract: usdc.address, symbol: 'USDC', decimals: 6 }],
-    };
-    await b.start(t.db, settings);
+    ({ anvil, usdc } = await startOnAnvilWithUsdc(b, t.db));
   });
   afterAll(async () => {
     await b.stop();

@@ -1,4 +1,4 @@
-import { type ChainSettings, ensureMonthPartitions } from '@walletd/core';
+import { ensureMonthPartitions } from '@walletd/core';
 import { archiveMonth, compareLedger } from '@walletd/server';
 import {
   type Anvil,
@@ -6,8 +6,7 @@ import {
   type TestToken,
   baseUnits,
   createTestDatabase,
-  deployTestToken,
-  startAnvil,
+  startOnAnvilWithUsdc,
   sweepBench,
 } from '@walletd/test-harness';
 
@@ -30,17 +29,7 @@ describe('sweeps after a month is archived', () => {
   beforeAll(async () => {
     t = await createTestDatabase();
     for (const table of ['transfers', 'events'] as const) await ensureMonthPartitions(t.db, table, { from: new Date('2025-01-01') });
-    anvil = await startAnvil();
-    usdc = await deployTestToken(anvil, 'Devnet USD Coin', 'USDC', 6);
-    const settings: ChainSettings = {
-      chain: 'ethereum',
-      network: 'devnet',
-      rpcUrl: anvil.url,
-      confirmations: 2,
-      startBlock: 0,
-      tokens: [{ contract: usdc.address, symbol: 'USDC', decimals: 6 }],
-    };
-    await b.start(t.db, settings);
+    ({ anvil, usdc } = await startOnAnvilWithUsdc(b, t.db));
   });
   afterAll(async () => {
     await b.stop();
