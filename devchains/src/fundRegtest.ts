@@ -1,5 +1,6 @@
 import { addressOfScript, utxoMatchKey, utxoNetwork } from '@walletd/plugin-utxo';
 import { describeFetchError } from './devnetRpc';
+import { asLitecoind } from './litecoind';
 import type { FundRequest, LocalChainInfo } from './localChain';
 import { fundLocalBitcoin } from './localBitcoin';
 
@@ -16,7 +17,7 @@ export async function fundRegtest(info: LocalChainInfo, request: FundRequest): P
   } catch (e) {
     throw new Error(`${request.address} is not a ${info.chain}/${info.network} address`, { cause: e });
   }
-  const nodeAddress = addressOfScript({ ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } }, script);
+  const nodeAddress = addressOfScript(asLitecoind(net), script);
   if (!nodeAddress) throw new Error(`${request.address}: the regtest node cannot pay this kind of output`);
   return fundLocalBitcoin(info.rpcUrl, { ...request, address: nodeAddress }).catch((e: Error) => {
     const unreachable = e.message === 'fetch failed';

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { UtxoNetwork } from '@walletd/plugin-utxo';
 import { freePort } from './freePort';
 
 /**
@@ -25,6 +26,15 @@ export interface LitecoindOptions {
   datadir?: string;
   /** Loopback RPC port (a free one when absent). */
   rpcPort?: number;
+}
+
+/**
+ * `net` as litecoind regtest spells addresses (rltc1… for segwit, 0x3a for P2SH). The output
+ * scripts of walletd's bitcoin and dogecoin regtest are the same; only the encoding differs, so an
+ * address crosses over to the node by its script (`addressOfScript(asLitecoind(net), script)`).
+ */
+export function asLitecoind(net: UtxoNetwork): UtxoNetwork {
+  return { ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } };
 }
 
 export const litecoindAvailable = (): boolean => spawnSync('litecoind', ['-version'], { stdio: 'ignore' }).status === 0;

@@ -4,7 +4,7 @@ import type { Chain } from '@walletd/plugin-kit';
 import { openWalletSecret } from '@walletd/plugin-kit';
 import type { ConformanceBlock, ConformanceReorg, ConformanceSubject, WithdrawalConformance } from '@walletd/plugin-kit/testing';
 import { addressOfScript, bitcoin, createUtxoPlugin, frameBlock, scriptOf, utxoNetwork } from '@walletd/plugin-utxo';
-import { nativeAsset, startLitecoind } from '@walletd/test-harness';
+import { nativeAsset, startLitecoind, asLitecoind } from '@walletd/test-harness';
 
 /**
  * The UTXO family's scenario for the public kit (utxo.conformance.test.ts, mutants.test.ts). Real
@@ -162,7 +162,7 @@ export const utxoSubject = (plugin: ConformanceSubject['plugin']): ConformanceSu
 // Withdrawals on a real regtest node: litecoind speaks Bitcoin Core's RPC and transaction format;
 // only its address encoding differs, so addresses cross over by their output script.
 const net = utxoNetwork('bitcoin', 'regtest');
-const nodeNet = { ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } };
+const nodeNet = asLitecoind(net);
 const onNode = (address: string) => addressOfScript(nodeNet, scriptOf(net, address)) as string;
 const utxo = createUtxoPlugin();
 const elsewhere = openWalletSecret(Buffer.from('legal winner thank year wave sausage worth useful legal winner thank yellow'));

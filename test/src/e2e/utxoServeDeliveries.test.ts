@@ -15,6 +15,7 @@ import {
   signatureChecks,
   startLitecoind,
   startReceiver,
+  asLitecoind,
 } from '@walletd/test-harness';
 
 interface Envelope {
@@ -26,7 +27,7 @@ interface Envelope {
 const nodeAddress = (address: string) => {
   const net = utxoNetwork('bitcoin', 'regtest');
   const script = Buffer.from(utxoMatchKey('bitcoin', 'regtest', address), 'hex');
-  return addressOfScript({ ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } }, script) as string;
+  return addressOfScript(asLitecoind(net), script) as string;
 };
 
 /**

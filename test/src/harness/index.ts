@@ -37,7 +37,7 @@ export {
 } from '@walletd/devchains/dist/solanaSvm';
 export { TonSandboxNode } from '@walletd/devchains/dist/tonSandbox';
 export { type Chopsticks, startChopsticks } from '@walletd/devchains/dist/chopsticks';
-export { type RegtestNode, litecoindAvailable, startLitecoind } from '@walletd/devchains/dist/litecoind';
+export { type RegtestNode, asLitecoind, litecoindAvailable, startLitecoind } from '@walletd/devchains/dist/litecoind';
 export type { FundRequest, LocalChain, LocalChainInfo } from '@walletd/devchains/dist/localChain';
 export { SOLANA_FUND_METHOD, rpcBody, startLocalSolana } from '@walletd/devchains/dist/localSolana';
 export { startLocalTon } from '@walletd/devchains/dist/localTon';

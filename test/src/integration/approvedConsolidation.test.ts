@@ -13,6 +13,7 @@ import {
   startConsole,
   startLitecoind,
   sweepBench,
+  asLitecoind,
 } from '@walletd/test-harness';
 
 const sats = (btc: string) => baseUnits(btc, 8);
@@ -34,7 +35,7 @@ describeWithLitecoind('an approved consolidation sweep on a regtest node', () =>
   const b = sweepBench(key);
   const { api, addRule, runSweeps } = b;
   const net = utxoNetwork('bitcoin', 'regtest');
-  const nodeParams = { ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } };
+  const nodeParams = asLitecoind(net);
   const toNode = (address: string) => addressOfScript(nodeParams, scriptOf(net, address)) as string;
 
   beforeAll(async () => {

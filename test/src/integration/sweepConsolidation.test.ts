@@ -9,6 +9,7 @@ import {
   expectSchema,
   startLitecoind,
   sweepBench,
+  asLitecoind,
 } from '@walletd/test-harness';
 
 const sats = (btc: string) => baseUnits(btc, 8);
@@ -30,7 +31,7 @@ describeWithLitecoind('UTXO consolidation sweeps on a regtest node', () => {
   const b = sweepBench();
   const { api, addRule, runSweeps } = b;
   const net = utxoNetwork('bitcoin', 'regtest');
-  const nodeParams = { ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } };
+  const nodeParams = asLitecoind(net);
   /** Between walletd's encoding (bitcoin regtest) and the node's (litecoin regtest): the same script. */
   const toNode = (address: string) => addressOfScript(nodeParams, scriptOf(net, address)) as string;
   const round = async (blocks: number) => {

@@ -13,6 +13,7 @@ import {
   expectSchema,
   testFollower,
   shippedPlugins,
+  asLitecoind,
 } from '@walletd/test-harness';
 
 /**
@@ -38,7 +39,7 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
   const nodeAddress = (chain: 'bitcoin' | 'dogecoin', address: string) => {
     const net = utxoNetwork(chain, 'regtest');
     const script = Buffer.from(utxoMatchKey(chain, 'regtest', address), 'hex');
-    return addressOfScript({ ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } }, script) as string;
+    return addressOfScript(asLitecoind(net), script) as string;
   };
 
   beforeAll(async () => {

@@ -1,7 +1,15 @@
 import { openWalletSecret } from '@walletd/core';
 import type { ChainReader } from '@walletd/plugin-kit';
 import { addressOfScript, createUtxoPlugin, scriptOf, utxoNetwork } from '@walletd/plugin-utxo';
-import { type RegtestNode, type RpcProxy, describeWithLitecoind, nativeAsset, startLitecoind, startRpcProxy } from '@walletd/test-harness';
+import {
+  type RegtestNode,
+  type RpcProxy,
+  describeWithLitecoind,
+  nativeAsset,
+  startLitecoind,
+  startRpcProxy,
+  asLitecoind,
+} from '@walletd/test-harness';
 
 /**
  * Dogecoin Core 1.14 (Bitcoin Core 0.14) takes `getrawtransaction txid ( verbose )` and answers a
@@ -14,7 +22,7 @@ const DOGECOIN_114_USAGE =
   'getrawtransaction "txid" ( verbose )\n\nNOTE: By default this function only works for mempool transactions. If the -txindex option is\nenabled, it also works for blockchain transactions.\nDEPRECATED: for now, it also works for transactions with unspent outputs.\n';
 
 const net = utxoNetwork('dogecoin', 'regtest');
-const nodeNet = { ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } };
+const nodeNet = asLitecoind(net);
 const onNode = (address: string) => addressOfScript(nodeNet, scriptOf(net, address)) as string;
 
 describeWithLitecoind('a UTXO node that takes no block hash in getrawtransaction (Dogecoin Core 1.14)', () => {

@@ -9,6 +9,7 @@ import {
   describeWithLitecoind,
   startLitecoind,
   sweepBench,
+  asLitecoind,
 } from '@walletd/test-harness';
 
 const sats = (btc: string) => baseUnits(btc, 8);
@@ -25,7 +26,7 @@ describeWithLitecoind('UTXO consolidation after a month is archived', () => {
   const chain = { chain: 'bitcoin', network: 'regtest' };
   const b = sweepBench();
   const net = utxoNetwork('bitcoin', 'regtest');
-  const nodeParams = { ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } };
+  const nodeParams = asLitecoind(net);
   /** Between walletd's encoding (bitcoin regtest) and the node's (litecoin regtest): the same script. */
   const toNode = (address: string) => addressOfScript(nodeParams, scriptOf(net, address)) as string;
 

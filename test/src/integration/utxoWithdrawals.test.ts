@@ -15,6 +15,7 @@ import {
   startTestApp,
   expectSchema,
   testFollower,
+  asLitecoind,
 } from '@walletd/test-harness';
 
 /**
@@ -33,7 +34,7 @@ describeWithLitecoind('UTXO withdrawals on a regtest node', () => {
   let walletId: number;
   const masterKey = new MasterKey(randomBytes(32));
   const net = utxoNetwork('bitcoin', 'regtest');
-  const nodeParams = { ...net, params: { ...net.params, bech32: 'rltc', scriptHash: 0x3a } };
+  const nodeParams = asLitecoind(net);
   /** Between the node's encoding (litecoin regtest) and walletd's (bitcoin regtest): same script. */
   const toNode = (address: string) => addressOfScript(nodeParams, scriptOf(net, address)) as string;
   const fromNode = (address: string) => addressOfScript(net, scriptOf(nodeParams, address)) as string;
