@@ -21,6 +21,8 @@ export interface TransferRow {
   confirmations: number;
   reason: string | null;
   extra: Record<string, unknown> | null;
+  /** Set by the statements that retract a row (`deposit.rejected`): the status it had before. */
+  previous_status?: string | null;
 }
 
 /** Spec 2.6: the deposit event data, amounts as exact decimal strings. */
@@ -44,6 +46,8 @@ export function depositData(t: TransferRow, asset: AssetRef): Record<string, unk
     eventIndex: t.event_index,
     ...(t.log_index !== null ? { logIndex: t.log_index } : {}),
     ...(t.reason ? { reason: t.reason } : {}),
+    // A receiver that credited on deposit.confirmed reverses the credit when this says `confirmed`.
+    ...(t.status === 'rejected' && t.previous_status ? { previousStatus: t.previous_status } : {}),
   };
 }
 

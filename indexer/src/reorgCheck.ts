@@ -45,12 +45,20 @@ export async function handleReorg(ctx: FollowerContext, height: bigint): Promise
   const recorded = await recordedBlocksBelow(db, key, height, height - BigInt(window));
   for (const { height: h, hash: ours } of recorded) {
     if (ours === (await reader.blockHash(h))) {
-      const { detached, confirmedAbove } = await rewindTo(db, key, h, ours, fence);
+      const { detached, retractedTransfers, withdrawals } = await rewindTo(db, key, h, ours, fence, height);
       ctx.rewindsInPlace = ctx.lastRewind === h ? ctx.rewindsInPlace + 1 : 1;
       ctx.lastRewind = h;
       logger.warn({ from: height.toString(), ancestor: h.toString(), detached }, 'reorg: rewound to the common ancestor');
-      if (confirmedAbove > 0)
-        logger.error({ confirmedAbove }, 'reorg deeper than the confirmation threshold removed CONFIRMED deposits; reconcile by hand');
+      if (retractedTransfers.length + withdrawals.length > 0) {
+        // Told to the operator four ways: this line, the metric, the audit row (`chain.deep_reorg`,
+        // written by rewindTo) and the Overview's banner that reads it.
+        m?.deepReorgRetractions.inc({ ...labels, kind: 'deposit' }, retractedTransfers.length);
+        m?.deepReorgRetractions.inc({ ...labels, kind: 'withdrawal' }, withdrawals.length);
+        logger.error(
+          { from: height.toString(), ancestor: h.toString(), retractedTransfers, withdrawals },
+          'reorg deeper than the confirmation threshold took CONFIRMED records out of their blocks: deposits not mined again are retracted (deposit.rejected, previousStatus confirmed), withdrawals are back to broadcast',
+        );
+      }
       return;
     }
   }

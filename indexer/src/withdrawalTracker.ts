@@ -10,6 +10,7 @@ import {
   unsignedFromRow,
 } from '@walletd/core';
 import type { Fence } from './chainLease';
+import { steppedBack } from './stepBackWithdrawals';
 import type { ChainKey } from './transferStore';
 
 export interface TrackInput {
@@ -55,11 +56,16 @@ export async function trackWithdrawals(
   // The fee of a confirmed withdrawal is in the native asset the plugin declares.
   const native = chainTableOf(plugin.chains).nativeAsset(key.chain, key.network);
   const rows = (await db('withdrawals').where(key).whereIn('status', ['signed', 'broadcast']).orderBy('id').limit(500)) as WithdrawalRow[];
+  // Mined once and taken back by a deep reorg: their block is no longer known, but they were seen in one.
+  const reorged = await steppedBack(
+    db,
+    rows.filter((r) => r.status === 'broadcast' && r.block_number === null).map((r) => Number(r.id)),
+  );
   for (const row of rows) {
     if (!row.tx_hash || !row.signed_tx) continue;
     let verdict: Awaited<ReturnType<typeof verbs.verify>>;
     try {
-      verdict = await verbs.verify(unsignedFromRow(row), row.tx_hash, reader, { seenInBlock: row.block_number !== null });
+      verdict = await verbs.verify(unsignedFromRow(row), row.tx_hash, reader, { seenInBlock: row.block_number !== null || reorged.has(Number(row.id)) });
     } catch (err) {
       // One withdrawal the node cannot answer for does not hold up the others. Its status stays (an
       // unknown outcome is never a verdict); why it is unknown is shown as its lastError.

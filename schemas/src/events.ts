@@ -62,6 +62,11 @@ export const DepositEventData = {
     eventIndex: { type: 'integer', minimum: 0 },
     logIndex: { type: 'integer', minimum: 0 },
     reason: { type: 'string' },
+    previousStatus: {
+      enum: ['pending', 'confirmed'],
+      description:
+        'deposit.rejected: the status the deposit had before it was retracted; confirmed means a reorg took back a deposit already announced as confirmed, so a receiver that credited it must reverse the credit (README "What a receiver gets")',
+    },
     inputs: { type: 'array', items: addressAmount },
     outputs: { type: 'array', items: addressAmount },
     destinationTag: { type: ['integer', 'null'] },
@@ -99,6 +104,11 @@ export const WithdrawalEventData = {
     outputs: { type: 'array', items: RecipientAmount },
     fee: AmountOfAsset,
     reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error'] },
+    previousStatus: {
+      const: 'confirmed',
+      description:
+        'withdrawal.broadcast with reason reorg: a reorg took the confirmed transaction out of its block; it is confirmed again if it lands again, else withdrawal.rejected with reason reorg',
+    },
   },
 } as const;
 

@@ -11,6 +11,8 @@ export interface Metrics {
   lagBlocks: Gauge<'chain' | 'network'>;
   blocksIndexed: Counter<'chain' | 'network'>;
   reorgs: Counter<'chain' | 'network'>;
+  /** Confirmed records (kind `deposit` or `withdrawal`) a reorg deeper than the threshold took out of their block. */
+  deepReorgRetractions: Counter<'chain' | 'network' | 'kind'>;
   deposits: Counter<'chain' | 'network' | 'type'>;
   poolUtilization: Gauge<string>;
   webhookAttempts: Counter<'outcome'>;
@@ -69,6 +71,12 @@ export function createMetrics(): Metrics {
     }),
     blocksIndexed: new Counter({ name: 'walletd_blocks_indexed_total', help: 'Blocks indexed', labelNames: chain, registers: [registry] }),
     reorgs: new Counter({ name: 'walletd_reorgs_total', help: 'Reorgs handled', labelNames: chain, registers: [registry] }),
+    deepReorgRetractions: new Counter({
+      name: 'walletd_deep_reorg_retractions_total',
+      help: 'Confirmed deposits and withdrawals a reorg deeper than the confirmation threshold took out of their block',
+      labelNames: [...chain, 'kind'],
+      registers: [registry],
+    }),
     deposits: new Counter({
       name: 'walletd_deposit_events_total',
       help: 'Deposit events recorded, by type',

@@ -41,7 +41,7 @@ export async function applyDecisions(
           set status = u.status, confirmations = u.confirmations, reason = u.reason, updated_at = now()
          from unnest(?::bigint[], ?::text[], ?::int[], ?::text[]) as u(id, status, confirmations, reason)
         where t.chain = ? and t.network = ? and t.id = u.id
-        returning t.*`,
+        returning t.*, 'pending'::text as previous_status`,
       [
         chosen.map((d) => d.id),
         chosen.map((d) => d.status),

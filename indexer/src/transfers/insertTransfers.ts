@@ -25,8 +25,10 @@ export interface Announced {
  * trigger refuses a second row for a key), locked here before the write. Returns what is to be announced (`deposit.detected`), in input order:
  * - from a block: a new row; a row seen again (a rescan, a re-inclusion after a reorg, a mempool
  *   deposit now mined) is re-attached to the block and announces nothing, unless a reorg or the
- *   mempool had retracted it, in which case it is pending again and announced again; seen again
- *   with other content (amount, asset, recipient), it is retracted first and announced anew;
+ *   mempool had retracted it, in which case it is pending again and announced again; a confirmed
+ *   row a deep reorg detached is re-attached and stays confirmed (announced once: receivers never
+ *   see deposit.confirmed twice without a deposit.rejected between); seen again with other content
+ *   (amount, asset, recipient), whatever its status, it is retracted first and announced anew;
  * - from the mempool: a new row only (pending, 0 confirmations, no block); a known one is left alone.
  */
 export async function insertTransfers(
@@ -86,7 +88,8 @@ export async function insertTransfers(
   if (inBlock) await retractChanged(trx, k, rows, assets);
   // Content is taken from what was seen: the same as stored, or a row retracted (by a reorg, or just
   // above) that is now this transfer and announced as such. A known transfer is re-attached from a
-  // block only while pending, or retracted by a reorg or the mempool; from the mempool, never.
+  // block only while pending, detached by a deep reorg while confirmed, or retracted by a reorg or
+  // the mempool; from the mempool, never.
   const reattach = inBlock
     ? `, reattached as (
        update transfers t
@@ -94,10 +97,12 @@ export async function insertTransfers(
               company_id = i.company_id, wallet_id = i.wallet_id, address_id = i.address_id, tx_hash = i.tx_hash,
               event_type = i.event_type, asset_key = i.asset_key, amount = i.amount,
               from_address = i.from_address, to_address = i.to_address, extra = i.extra,
-              status = 'pending', reason = null, confirmations = i.confirmations, seen_in_block = true, updated_at = now()
+              status = case when t.status = 'confirmed' then 'confirmed' else 'pending' end,
+              reason = null, confirmations = i.confirmations, seen_in_block = true, updated_at = now()
          from input i
         where i.transfer_id is not null and t.id = i.transfer_id and t.created_at = i.key_created_at
-          and (t.status = 'pending' or (t.status = 'rejected' and t.reason in ('reorg', 'mempool_dropped')))
+          and (t.status = 'pending' or (t.status = 'rejected' and t.reason in ('reorg', 'mempool_dropped'))
+               or (t.status = 'confirmed' and t.block_number is null))
        returning t.*, false as inserted
      )`
     : ', reattached as (select t.*, false as inserted from transfers t where false)';
