@@ -194,4 +194,45 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
     expect((await mine('deposit.detected', replacement)).map((e) => e.data.amount)).toEqual(['0.4']);
     expect(await mine('deposit.confirmed', original)).toEqual([]);
   });
+
+  it('retracts a CONFIRMED deposit a deeper reorg removed for a conflicting spend: rejected, reason reorg, previousStatus confirmed', async () => {
+    const s = await seedCompany(t.db, 'paid', 'Deep Reorg SA');
+    const w = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name: 'd', chain: 'bitcoin', network: 'regtest' },
+      shippedPlugins(),
+    );
+    const a = await generateAddress(
+      { db: t.db, masterKey, plugins: loadPlugins() },
+      await t.db('wallets').where({ id: w.id }).first(),
+      null,
+    );
+    const original = await node.rpc<string>('sendtoaddress', [nodeAddress('bitcoin', a.address), '0.8']);
+    const [block] = await node.mine(2);
+    await tick();
+    const mine = async (type: string, txid: string) => (await events(type)).filter((e) => e.data.txHash === txid);
+    expect((await mine('deposit.confirmed', original)).map((e) => e.data.amount)).toEqual(['0.8']);
+    const credited = async () =>
+      (await t.db('balance_ledger').where({ wallet_id: w.id, address: '', asset_key: 'bitcoin:regtest:btc' }).first('confirmed'))?.confirmed;
+    expect(await credited()).toBe('80000000');
+
+    // Both blocks go; the funding inputs are spent again by a conflicting transaction on a longer branch.
+    await node.rpc('invalidateblock', [block]);
+    const { txid: replacement } = await node.rpc<{ txid: string }>('bumpfee', [original]);
+    await node.mine(3);
+    await tick();
+    const retracted = await mine('deposit.rejected', original);
+    expect(retracted.map((e) => [e.data.reason, e.data.previousStatus, e.data.amount])).toEqual([['reorg', 'confirmed', '0.8']]);
+    expectSchema('DepositEventData', retracted[0].data);
+    expect(await t.db('transfers').where({ tx_hash: original }).first('status', 'block_number', 'confirmations')).toEqual({
+      status: 'rejected',
+      block_number: null,
+      confirmations: 0,
+    });
+    // The conflicting spend is a deposit of its own, announced as new; the retracted one is credited no more.
+    expect((await mine('deposit.detected', replacement)).map((e) => e.data.amount)).toEqual(['0.8']);
+    expect((await mine('deposit.confirmed', replacement)).map((e) => e.data.amount)).toEqual(['0.8']);
+    expect(await credited()).toBe('80000000');
+  });
 });
