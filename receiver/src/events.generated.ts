@@ -46,6 +46,10 @@ export interface DepositEventData {
   eventIndex: number;
   logIndex?: number;
   reason?: string;
+  /**
+   * deposit.rejected: the status the deposit had before it was retracted; confirmed means a reorg took back a deposit already announced as confirmed, so a receiver that credited it must reverse the credit (README "What a receiver gets")
+   */
+  previousStatus?: 'pending' | 'confirmed';
   inputs?: {
     address: string;
     /**
@@ -155,6 +159,10 @@ export interface WithdrawalEventData {
     asset: Asset;
   };
   reason?: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error';
+  /**
+   * withdrawal.broadcast with reason reorg: a reorg took the confirmed transaction out of its block; it is confirmed again if it lands again, else withdrawal.rejected with reason reorg
+   */
+  previousStatus?: 'confirmed';
 }
 /**
  * A `reconciliation.*` event: the envelope walletd signs and sends, with ReconciliationEventData.

@@ -137,6 +137,41 @@ describe('persistBlocks: a catch-up writes several blocks in one transaction', (
     ).toEqual([{ amount: '7', to_address: b, wallet_id: wallets.b, status: 'pending', block_hash: '0x6a' }]);
   });
 
+  it('a CONFIRMED transfer seen again on another fork with another amount is retracted (previousStatus confirmed), the new one announced', async () => {
+    // 10 units confirmed in block 107 (status set as applyDecisions sets it); a deeper reorg, then
+    // the same transaction executes on the new branch moving 4.
+    expect(await persistBlocks(t.db, key, [block(107n, '0x6a', [{ ...transfer(tx(12), a), amount: 10n }])], assets, 64, 107n)).toEqual([1]);
+    await t
+      .db('transfers')
+      .where({ tx_hash: tx(12) })
+      .update({ status: 'confirmed', confirmations: 3 });
+    expect((await rewindTo(t.db, key, 106n, '0x6a')).retractedTransfers).toHaveLength(1);
+    const other = {
+      ...block(107n, '0x6a', [{ ...transfer(tx(12), a), amount: 4n }]),
+      block: { number: 107n, hash: '0xf107', parentHash: '0x6a' },
+    };
+    expect(await persistBlocks(t.db, key, [other], assets, 64, 107n)).toEqual([1]);
+    const seen = (await t.db('events').orderBy('seq').pluck('body'))
+      .map((body: string) => JSON.parse(body))
+      .filter((e: { data: { txHash: string } }) => e.data.txHash === tx(12))
+      .map((e: { type: string; data: { amount: string; previousStatus?: string } }) => [
+        e.type,
+        e.data.amount,
+        e.data.previousStatus ?? null,
+      ]);
+    expect(seen).toEqual([
+      ['deposit.detected', '0.00000000000000001', null],
+      ['deposit.rejected', '0.00000000000000001', 'confirmed'],
+      ['deposit.detected', '0.000000000000000004', null],
+    ]);
+    expect(
+      await t
+        .db('transfers')
+        .where({ tx_hash: tx(12) })
+        .select('amount', 'status', 'block_hash'),
+    ).toEqual([{ amount: '4', status: 'pending', block_hash: '0xf107' }]);
+  });
+
   it('keeps recent_blocks to the reorg window: a working table bounded by the window, not by the chain (issue 32)', async () => {
     const other = { chain: 'ethereum', network: 'window-test' };
     const hash = (n: bigint) => `0x${n.toString(16)}`;

@@ -35,9 +35,9 @@ describe('a reorg deeper than the confirmation threshold', () => {
     await follower.tick();
   };
   const eth = async (walletId: number) =>
-    (await api('GET', `/wallets/${walletId}/balances`)).body.balances.find((b: { asset: { symbol: string } }) => b.asset.symbol === 'ETH') as
-      | { confirmed: string; available: string; pending: string; reserved: string }
-      | undefined;
+    (await api('GET', `/wallets/${walletId}/balances`)).body.balances.find(
+      (b: { asset: { symbol: string } }) => b.asset.symbol === 'ETH',
+    ) as { confirmed: string; available: string; pending: string; reserved: string } | undefined;
   /** The events of one transaction, as the events API lists them. */
   const eventsOf = async (txHash: string) =>
     ((await api('GET', '/events?limit=1000')).body.events as { type: string; data: Record<string, unknown> }[]).filter(
@@ -49,8 +49,9 @@ describe('a reorg deeper than the confirmation threshold', () => {
     return BigInt(whole ?? '0') * 10n ** 18n + BigInt(frac.padEnd(18, '0'));
   };
   const newAddress = async () => {
-    const walletId = (await api('POST', '/wallets', { name: `hot-${randomBytes(3).toString('hex')}`, chain: 'ethereum', network: 'devnet' })).body
-      .id as number;
+    const walletId = (
+      await api('POST', '/wallets', { name: `hot-${randomBytes(3).toString('hex')}`, chain: 'ethereum', network: 'devnet' })
+    ).body.id as number;
     const address = (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
     return { walletId, address };
   };
@@ -88,7 +89,13 @@ describe('a reorg deeper than the confirmation threshold', () => {
 
     const events = await eventsOf(tx);
     expect(events.map((e) => e.type)).toEqual(['deposit.detected', 'deposit.confirmed', 'deposit.rejected']);
-    expect(events[2]?.data).toMatchObject({ status: 'rejected', reason: 'reorg', previousStatus: 'confirmed', amount: '0.06', confirmations: 0 });
+    expect(events[2]?.data).toMatchObject({
+      status: 'rejected',
+      reason: 'reorg',
+      previousStatus: 'confirmed',
+      amount: '0.06',
+      confirmations: 0,
+    });
     expect(validator('DepositEventData')(events[2]?.data)).toBe(true);
     expect(await eth(walletId)).toMatchObject({ confirmed: '0', available: '0', pending: '0' });
     // The record describes no block, and its confirmations do not count on with the chain.
@@ -155,7 +162,8 @@ describe('a reorg deeper than the confirmation threshold', () => {
     expect(held?.reserved).not.toBe('0');
     expect(held?.confirmed).not.toBe(afterPaid?.confirmed);
     const stepped = (await api('GET', '/events?limit=1000')).body.events.filter(
-      (e: { type: string; data: { withdrawalId?: number } }) => e.type === 'withdrawal.broadcast' && e.data.withdrawalId === prepared.body.id,
+      (e: { type: string; data: { withdrawalId?: number } }) =>
+        e.type === 'withdrawal.broadcast' && e.data.withdrawalId === prepared.body.id,
     );
     expect(stepped.map((e: { data: Record<string, unknown> }) => e.data.previousStatus ?? null)).toEqual([null, 'confirmed']);
     expect(validator('WithdrawalEventData')(stepped[1].data)).toBe(true);
@@ -166,7 +174,8 @@ describe('a reorg deeper than the confirmation threshold', () => {
     expect(again.body.status).toBe('confirmed');
     // Paid once: the amount and the fee of the transaction on the new chain, nothing held.
     const confirmedAgain = (await api('GET', '/events?limit=1000')).body.events.filter(
-      (e: { type: string; data: { withdrawalId?: number } }) => e.type === 'withdrawal.confirmed' && e.data.withdrawalId === prepared.body.id,
+      (e: { type: string; data: { withdrawalId?: number } }) =>
+        e.type === 'withdrawal.confirmed' && e.data.withdrawalId === prepared.body.id,
     );
     expect(confirmedAgain).toHaveLength(2);
     const fee = wei(confirmedAgain[1].data.fee.amount);

@@ -214,7 +214,8 @@ describeWithLitecoind('UTXO deposits on a regtest node', () => {
     const mine = async (type: string, txid: string) => (await events(type)).filter((e) => e.data.txHash === txid);
     expect((await mine('deposit.confirmed', original)).map((e) => e.data.amount)).toEqual(['0.8']);
     const credited = async () =>
-      (await t.db('balance_ledger').where({ wallet_id: w.id, address: '', asset_key: 'bitcoin:regtest:btc' }).first('confirmed'))?.confirmed;
+      (await t.db('balance_ledger').where({ wallet_id: w.id, address: '', asset_key: 'bitcoin:regtest:btc' }).first('confirmed'))
+        ?.confirmed;
     expect(await credited()).toBe('80000000');
 
     // Both blocks go; the funding inputs are spent again by a conflicting transaction on a longer branch.
