@@ -126,6 +126,15 @@ export interface ChainReconciliation {
   lastError: string | null;
 }
 
+/** A reorg deeper than the confirmation threshold (the Overview's banner; audit action chain.deep_reorg). */
+export interface DeepReorgNotice {
+  chain: string;
+  network: string;
+  at: string;
+  ancestor: string;
+  from: string;
+}
+
 /** A deposit or withdrawal on chain (GET /v1/transactions' row, with the wallet's name). */
 export interface Transaction {
   id: number;

@@ -42,9 +42,8 @@ export async function stepBackWithdrawals(trx: Knex.Transaction, k: ChainKey, an
  */
 export async function steppedBack(db: Knex | Knex.Transaction, ids: number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = (await db('withdrawal_history')
-    .whereIn('withdrawal_id', ids)
-    .andWhere('status', 'confirmed')
-    .distinct('withdrawal_id')) as { withdrawal_id: number | string }[];
+  const rows = (await db('withdrawal_history').whereIn('withdrawal_id', ids).andWhere('status', 'confirmed').distinct('withdrawal_id')) as {
+    withdrawal_id: number | string;
+  }[];
   return new Set(rows.map((r) => Number(r.withdrawal_id)));
 }

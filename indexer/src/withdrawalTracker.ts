@@ -65,7 +65,9 @@ export async function trackWithdrawals(
     if (!row.tx_hash || !row.signed_tx) continue;
     let verdict: Awaited<ReturnType<typeof verbs.verify>>;
     try {
-      verdict = await verbs.verify(unsignedFromRow(row), row.tx_hash, reader, { seenInBlock: row.block_number !== null || reorged.has(Number(row.id)) });
+      verdict = await verbs.verify(unsignedFromRow(row), row.tx_hash, reader, {
+        seenInBlock: row.block_number !== null || reorged.has(Number(row.id)),
+      });
     } catch (err) {
       // One withdrawal the node cannot answer for does not hold up the others. Its status stays (an
       // unknown outcome is never a verdict); why it is unknown is shown as its lastError.

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type ChainHealth, type ChainReconciliation, errorText, type OverviewWallet } from '../api';
+import { api, type ChainHealth, type ChainReconciliation, type DeepReorgNotice, errorText, type OverviewWallet } from '../api';
 import { ErrorLine } from '../fields';
 import type { PageProps } from '../routes';
 import { navigate } from '../router';
@@ -34,7 +34,12 @@ function health(c: ChainHealth): string {
  * reserved by withdrawals in flight, available) and each followed chain's indexer health and lag.
  */
 export function Overview({ me }: PageProps) {
-  type OverviewData = { wallets: OverviewWallet[]; chains: ChainHealth[]; reconciliation: ChainReconciliation[] };
+  type OverviewData = {
+    wallets: OverviewWallet[];
+    chains: ChainHealth[];
+    reconciliation: ChainReconciliation[];
+    deepReorgs: DeepReorgNotice[];
+  };
   const [data, setData] = useState<OverviewData | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -61,6 +66,18 @@ export function Overview({ me }: PageProps) {
       {data === null && !error && <p>Loading…</p>}
       {data && (
         <>
+          {data.deepReorgs.length > 0 && (
+            // A credit the chain took back: the operator must know even if every receiver reversed it.
+            <div class="error" role="alert" data-testid="deep-reorg">
+              {data.deepReorgs.map((r) => (
+                <p key={`${r.chain}:${r.network}:${r.at}`}>
+                  Reorg deeper than the confirmation threshold on {r.chain} / {r.network} at {new Date(r.at).toLocaleString()} (rewound to
+                  block {r.ancestor}): confirmed deposits not mined again were retracted (deposit.rejected, previousStatus confirmed) and
+                  confirmed withdrawals went back to broadcast.
+                </p>
+              ))}
+            </div>
+          )}
           <h2>Wallets</h2>
           {data.wallets.length === 0 ? (
             // A first start has none, and the console makes none: say where they come from.

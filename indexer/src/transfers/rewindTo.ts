@@ -24,7 +24,14 @@ export interface Rewound {
  * Confirmed withdrawals in those blocks go back to `broadcast` for the tracker to judge again.
  * A deep reorg leaves an audit row (`chain.deep_reorg`) in the same transaction.
  */
-export async function rewindTo(db: Db, k: ChainKey, ancestor: bigint, ancestorHash: string, fence?: Fence, from?: bigint): Promise<Rewound> {
+export async function rewindTo(
+  db: Db,
+  k: ChainKey,
+  ancestor: bigint,
+  ancestorHash: string,
+  fence?: Fence,
+  from?: bigint,
+): Promise<Rewound> {
   return db.transaction(async (trx) => {
     await fence?.(trx);
     const above = ancestor.toString();

@@ -1,6 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import { type Common, historyReads } from '../context';
 import { checkReadiness } from '../health/readiness';
+import { recentDeepReorgs } from '../services/deepReorgs';
 import { reconciliationSummary } from '../services/reconciliation';
 import { knownAssets, walletBalances } from '../services/transactions';
 import { listWallets } from '../services/wallets';
@@ -10,7 +11,8 @@ import { requireMfaEnrolled } from './memberGuards';
  * The overview (`GET /console/api/overview`): the company's wallets with their balances per asset
  * (the figures `GET /v1/wallets/:id/balances` answers: confirmed, pending, reserved, available) and
  * each followed chain's indexer health as `/readyz` judges it, and its reconciliation (open drifts,
- * last run). Any member of the company may read.
+ * last run), and the reorgs deeper than the confirmation threshold of the last day (`deepReorgs`:
+ * the banner). Any member of the company may read.
  */
 export function mountOverviewRoutes(r: Router, common: Common, session: RequestHandler): void {
   const { db, config, plugins } = common;
@@ -35,6 +37,7 @@ export function mountOverviewRoutes(r: Router, common: Common, session: RequestH
     });
     const readiness = await checkReadiness(db, config);
     const reconciliation = await reconciliationSummary(db, req.memberSession!.companyId, config.chains);
-    res.json({ wallets: withBalances, chains: 'chains' in readiness ? readiness.chains : [], reconciliation });
+    const deepReorgs = await recentDeepReorgs(db, config.chains);
+    res.json({ wallets: withBalances, chains: 'chains' in readiness ? readiness.chains : [], reconciliation, deepReorgs });
   });
 }

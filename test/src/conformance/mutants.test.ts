@@ -9,6 +9,7 @@ import {
 } from '@walletd/plugin-kit/testing';
 import { evmSubject, evmWithdrawals } from './evmScenario';
 import { REAL } from './mutants/families';
+import { keepsReorgedCredit } from './mutants/keepsReorgedCredit';
 import { polkadotSubject } from './polkadotScenario';
 import { solanaSubject } from './solanaScenario';
 import { tonSubject } from './tonScenario';
@@ -42,6 +43,7 @@ test.each([
     },
     /nothing is confirmed early/,
   ],
+  ['keeps a deep-reorged credit (confirms a transfer in no block)', keepsReorgedCredit(real), /nothing in no block ever/],
 ] as [string, ChainPlugin, RegExp][])('a plugin that %s fails the kit, in the check that names it', async (_what, mutant, check) => {
   const failed = await failedOf(mutant);
   expect(failed.length).toBeGreaterThan(0);
@@ -119,6 +121,7 @@ test.each([
     },
     /nothing is confirmed early/,
   ],
+  ['utxo', 'keeps a deep-reorged credit (confirms a transfer in no block)', keepsReorgedCredit(REAL.utxo), /nothing in no block ever/],
   ['xrp', 'credits failed (tec) payments', mutantOf('xrp', 'xrpCreditsFailed'), /as if it had failed.*detect finds exactly/],
   ['ton', 'drops the text comment', mutantOf('ton', 'tonDropsComment'), /invoice 77.*detect finds exactly/],
   [

@@ -126,6 +126,20 @@ describe('console read pages', () => {
     expect(indexed).toBe(await anvil.head());
   });
 
+  it('overview: a banner for a reorg deeper than the threshold on a followed chain, from its audit row', async () => {
+    expect((await alice.b.call('GET', '/console/api/overview')).body.deepReorgs).toEqual([]);
+    // The row as the indexer's rewind writes it (indexer deepReorgAudit.ts; the reorg itself is in deepReorg.test.ts).
+    const details = { chain: 'ethereum', network: 'devnet', ancestor: '7', from: '12', retractedTransfers: [1], withdrawals: [] };
+    const row = { company_id: null, actor_type: 'system', action: 'chain.deep_reorg', target_type: 'chain', details };
+    await t.db('audit_log').insert([
+      { ...row, target_id: 'ethereum/devnet' },
+      // A chain this process does not follow is not its banner.
+      { ...row, target_id: 'ethereum/other', details: { ...details, network: 'other' } },
+    ]);
+    const res = await alice.b.call('GET', '/console/api/overview');
+    expect(res.body.deepReorgs).toEqual([{ chain: 'ethereum', network: 'devnet', at: expect.any(String), ancestor: '7', from: '12' }]);
+  });
+
   it('transactions: found by hash and by address, filtered by wallet, paged by keyset; bad input is a 400 in the spec shape', async () => {
     const byHash = await alice.b.call('GET', `/console/api/transactions?q=${depositHash.toUpperCase().replace('0X', '0x')}`);
     expect(byHash.status).toBe(200);

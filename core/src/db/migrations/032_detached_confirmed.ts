@@ -6,7 +6,9 @@ import type { Knex } from 'knex';
  * that round reads only them, never the history of rejected rows that also have no block.
  */
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`CREATE INDEX transfers_detached_confirmed ON transfers (chain, network) WHERE status = 'confirmed' AND block_number IS NULL`);
+  await knex.raw(
+    `CREATE INDEX transfers_detached_confirmed ON transfers (chain, network) WHERE status = 'confirmed' AND block_number IS NULL`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {
