@@ -44,3 +44,4 @@ export { startLocalTon } from '@walletd/devchains/dist/localTon';
 export * from './playground';
 export * from './chains';
 export * from './streamingReplica';
+export * from './balanceSweeper';
