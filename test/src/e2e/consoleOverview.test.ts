@@ -200,4 +200,30 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     expect(withdrawal).toMatchObject({ status: 'prepared' });
     await expect(outcome.textContent()).resolves.toBe(`Prepared: withdrawal #${withdrawal.id}.`);
   });
+
+  it('a reorg deeper than the threshold that takes back a confirmed deposit shows a banner on the overview', async () => {
+    const walletId = (await api('POST', '/wallets', { name: 'reorged', chain: 'ethereum', network: 'devnet' })).body.id as number;
+    const address = (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    const tx = await anvil.send(address, 10n ** 17n);
+    await anvil.mine(2);
+    await eventually(
+      () => t.db('transfers').where({ tx_hash: tx }).first('status'),
+      (r) => r?.status === 'confirmed',
+    );
+    // Its block and the two above it replaced by empty ones: deeper than the threshold (2).
+    await anvil.rpc('anvil_reorg', [3, []]);
+    await anvil.mine(1);
+    const gone = await eventually(
+      () => t.db('transfers').where({ tx_hash: tx }).first('status'),
+      (r) => r?.status === 'rejected',
+    );
+    expect(gone?.status).toBe('rejected');
+    const viewer = await onboardMember(con, t.db, { companyId: s.companyId, email: 'reorg-viewer@acme.test', role: 'viewer' });
+    const page = await signIn(viewer);
+    const banner = page.getByTestId('deep-reorg');
+    await banner.waitFor();
+    await expect(banner.textContent()).resolves.toMatch(
+      /^Reorg deeper than the confirmation threshold on ethereum \/ devnet at .*confirmed deposits not mined again were retracted/,
+    );
+  });
 });
