@@ -21,7 +21,10 @@ export const formatSenders = (ctx: FollowerContext, transfers: { from?: string }
  * What a plugin reports with no positive amount moved nothing (a zero token transfer plants a
  * look-alike sender: address poisoning); the store drops it too, this counts and logs it.
  */
-export function dropNonPositive<T extends { amount: bigint; txHash: string; eventIndex: number }>(ctx: FollowerContext, transfers: T[]): T[] {
+export function dropNonPositive<T extends { amount: bigint; txHash: string; eventIndex: number }>(
+  ctx: FollowerContext,
+  transfers: T[],
+): T[] {
   const kept = transfers.filter((t) => t.amount > 0n);
   if (kept.length === transfers.length) return transfers;
   const dropped = transfers.filter((t) => t.amount <= 0n);

@@ -33,7 +33,12 @@ export async function holdUnbacked(ctx: FollowerContext, result: DetectResult): 
   ctx.logger.warn(
     {
       height: result.block.number.toString(),
-      mismatches: unbacked.map((u) => ({ address: u.toKey, asset: u.assetKey, logged: u.delta.toString(), balanceMoved: u.observed.toString() })),
+      mismatches: unbacked.map((u) => ({
+        address: u.toKey,
+        asset: u.assetKey,
+        logged: u.delta.toString(),
+        balanceMoved: u.observed.toString(),
+      })),
     },
     'token credits held: the balance did not move by what the token logged (fee-on-transfer or rebasing token?)',
   );

@@ -25,7 +25,8 @@ export function tokenBalanceChanges(
   transferTopic: string,
 ): TokenBalanceChange[] {
   const net = new Map<string, TokenBalanceChange>();
-  for (const t of credits) if (t.assetKey !== native) net.set(`${t.toKey}|${t.assetKey}`, { toKey: t.toKey, assetKey: t.assetKey, delta: 0n });
+  for (const t of credits)
+    if (t.assetKey !== native) net.set(`${t.toKey}|${t.assetKey}`, { toKey: t.toKey, assetKey: t.assetKey, delta: 0n });
   if (net.size === 0) return [];
   for (const r of receipts) {
     if (r.status !== '0x1') continue;

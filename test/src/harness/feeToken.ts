@@ -42,10 +42,7 @@ export interface FeeToken {
  * Deploys test/contracts/FeeToken.sol (6 decimals): `feeBps` of each transfer burned (or paid to
  * `collector`); `logsNet` false logs the full amount to the recipient, true logs what arrived.
  */
-export async function deployFeeToken(
-  anvil: Anvil,
-  options: { feeBps: number; logsNet: boolean; collector?: string },
-): Promise<FeeToken> {
+export async function deployFeeToken(anvil: Anvil, options: { feeBps: number; logsNet: boolean; collector?: string }): Promise<FeeToken> {
   const { abi, bytecode } = compile();
   const iface = new Interface(abi as never);
   const args = [options.feeBps, options.collector ?? '0x0000000000000000000000000000000000000000', options.logsNet];

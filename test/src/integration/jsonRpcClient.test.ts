@@ -189,7 +189,12 @@ describe('the shared JSON-RPC client batches reads (the follower checks token ba
         { method: 'eth_blockNumber', params: [] },
       ]);
       expect([chainId, head]).toEqual([await anvil.rpc('eth_chainId'), await anvil.rpc('eth_blockNumber')]);
-      const e = await nodeError(rpc.batch([{ method: 'eth_chainId', params: [] }, { method: 'no_such_method', params: [] }]));
+      const e = await nodeError(
+        rpc.batch([
+          { method: 'eth_chainId', params: [] },
+          { method: 'no_such_method', params: [] },
+        ]),
+      );
       expect(e.node).toMatchObject({ method: 'no_such_method', kind: 'rpc' });
     } finally {
       await anvil.stop();
