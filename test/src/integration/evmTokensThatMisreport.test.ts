@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { type ChainSettings, MasterKey, type Metrics, createLogger, createMetrics } from '@walletd/core';
 import { createDetectPool, createFollower, type DetectPool, type Follower } from '@walletd/indexer';
 import { createEvmPlugin } from '@walletd/plugin-evm';
+import { parseEvent, verifySignature } from '@walletd/receiver';
+import { type Dispatcher, createDispatcher, loadPlugins } from '@walletd/server';
 import {
   ANVIL_FUNDER,
   type Anvil,
@@ -9,15 +11,19 @@ import {
   type Seeded,
   type TestApp,
   type TestDatabase,
+  type TestReceiver,
   type TestToken,
   call,
   createTestDatabase,
   deployFeeToken,
   deployTestToken,
+  eventually,
   expectSchema,
   seedCompany,
   startAnvil,
+  startReceiver,
   startTestApp,
+  testConfig,
 } from '@walletd/test-harness';
 import { Interface } from 'ethers';
 
@@ -47,6 +53,9 @@ describe('EVM tokens that misreport', () => {
   let metrics: Metrics;
   let walletId: number;
   let deposit: string;
+  let rx: TestReceiver;
+  let dispatcher: Dispatcher;
+  let secret: string;
   const masterKey = new MasterKey(randomBytes(32));
 
   const api = (method: string, path: string, body?: unknown) => call(app.url, method, `/v1${path}`, { key: s.rootKey, body });
@@ -63,6 +72,23 @@ describe('EVM tokens that misreport', () => {
       .map((e) => ({ type: e.type, amount: e.data.amount, reason: e.data.reason ?? null }));
   const withheld = async (reason: string) =>
     (await metrics.depositsWithheld.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
+  /** What the real receiver was sent about `txHash`, each request's signature checked and parsed by @walletd/receiver. */
+  const receivedOf = async (txHash: string) => {
+    await eventually(
+      async () => {
+        await dispatcher.runOnce();
+        return Number((await t.db('webhook_deliveries').where({ status: 'pending' }).count('* as n'))[0]?.n);
+      },
+      (n) => n === 0,
+    );
+    return rx.requests
+      .map((r) => {
+        expect(verifySignature(secret, r.rawBody, r.headers['x-service-signature'] as string)).toBe(true);
+        return parseEvent(r.rawBody) as { type: string; data: { txHash?: string; amount?: string; reason?: string } };
+      })
+      .filter((e) => e.data.txHash === txHash)
+      .map((e) => ({ type: e.type, amount: e.data.amount, reason: e.data.reason ?? null }));
+  };
   const balanceOf = async (symbol: string) => {
     const res = await api('GET', `/wallets/${walletId}/balances`);
     expectSchema('Balances', res.body);
@@ -89,7 +115,8 @@ describe('EVM tokens that misreport', () => {
         { contract: honest.address, symbol: 'NET', decimals: 6 },
       ],
     };
-    app = await startTestApp(t.db, { chains: [settings] }, masterKey);
+    const config = { chains: [settings], webhooks: { allowCidrs: ['127.0.0.0/8'] } };
+    app = await startTestApp(t.db, config, masterKey);
     metrics = createMetrics();
     follower = createFollower({
       db: t.db,
@@ -104,8 +131,20 @@ describe('EVM tokens that misreport', () => {
     deposit = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
     // Gas for a payout from the deposit address: a refusal below is about the token, not the fee.
     await anvil.send(deposit, 10n ** 18n);
+    rx = await startReceiver();
+    dispatcher = createDispatcher({
+      config: testConfig(config),
+      logger: createLogger({ level: 'silent' }),
+      db: t.db,
+      masterKey,
+      plugins: loadPlugins(),
+    });
+    const hook = await api('POST', '/webhooks', { type: 'api', config: { url: `${rx.url}/walletd` }, events: ['*'] });
+    secret = hook.body.signingSecret;
   });
   afterAll(async () => {
+    await dispatcher?.stop();
+    await rx?.close();
     await app.close();
     await pool.close();
     await anvil.stop();
@@ -125,6 +164,12 @@ describe('EVM tokens that misreport', () => {
     // The follower did read those blocks: the real transfer after them is credited.
     expect(await rowsOf(real)).toEqual([{ event_index: 1, amount: '5000000', status: 'confirmed', reason: null, to_address: deposit }]);
     expect(await withheld('zero_amount')).toBe(0); // dropped by detect itself: nothing reached the follower's guard
+    expect(await receivedOf(zero)).toEqual([]);
+    expect(await receivedOf(zeroFrom)).toEqual([]);
+    expect((await receivedOf(real)).map((e) => [e.type, e.amount])).toEqual([
+      ['deposit.detected', '5'],
+      ['deposit.confirmed', '5'],
+    ]);
     const listed = await api('GET', `/transactions?walletId=${walletId}`);
     expect(listed.body.transactions.some((x: { amount: string }) => /^0(\.0*)?$/.test(x.amount))).toBe(false);
   });
@@ -146,10 +191,12 @@ describe('EVM tokens that misreport', () => {
       ['deposit.confirmed', '99'],
     ]);
     expect(await withheld('balance_mismatch')).toBe(1);
+    expect(await receivedOf(fot)).toEqual([{ type: 'deposit.detected', amount: '100', reason: 'balance_mismatch' }]);
 
     // More rounds never confirm it.
     await round();
     expect((await rowsOf(fot))[0]).toMatchObject({ status: 'pending', reason: 'balance_mismatch' });
+    expect((await receivedOf(fot)).map((e) => e.type)).toEqual(['deposit.detected']);
 
     expect(await balanceOf('FOT')).toMatchObject({ confirmed: '0', pending: '100', available: '0' });
     expect(await balanceOf('NET')).toMatchObject({ confirmed: '99', pending: '0', available: '99' });
