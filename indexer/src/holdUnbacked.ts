@@ -20,7 +20,7 @@ export async function holdUnbacked(ctx: FollowerContext, result: DetectResult): 
     return asset?.contractAddress ? [{ ...c, asset }] : [];
   });
   if (withAsset.length === 0) return;
-  const unbacked = await check.call(ctx.plugin, ctx.reader, result.block.number, withAsset);
+  const unbacked = await check.call(ctx.plugin, ctx.reader, result.block, withAsset);
   if (unbacked.length === 0) return;
   const held = new Set(unbacked.map((u) => `${u.toKey}|${u.assetKey}`));
   let n = 0;
