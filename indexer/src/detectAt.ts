@@ -1,4 +1,5 @@
 import { wrongHeightError } from '@walletd/core';
+import { holdUnbacked } from './holdUnbacked';
 import type { FollowerContext } from './followerContext';
 
 /** What a pool thread is handed: the raw block (or mempool) and the chain's watched set. */
@@ -17,6 +18,22 @@ export const formatSenders = (ctx: FollowerContext, transfers: { from?: string }
 };
 
 /**
+ * What a plugin reports with no positive amount moved nothing (a zero token transfer plants a
+ * look-alike sender: address poisoning); the store drops it too, this counts and logs it.
+ */
+export function dropNonPositive<T extends { amount: bigint; txHash: string; eventIndex: number }>(
+  ctx: FollowerContext,
+  transfers: T[],
+): T[] {
+  const kept = transfers.filter((t) => t.amount > 0n);
+  if (kept.length === transfers.length) return transfers;
+  const dropped = transfers.filter((t) => t.amount <= 0n);
+  ctx.m?.depositsWithheld.inc({ ...ctx.labels, reason: 'zero_amount' }, dropped.length);
+  ctx.logger.debug({ dropped: dropped.map((t) => `${t.txHash}:${t.eventIndex}`) }, 'transfers without a positive amount not recorded');
+  return kept;
+}
+
+/**
  * Fetch on this thread, parse and detect in a worker; format the senders of what matched. null:
  * the height has no block (a skipped slot).
  */
@@ -26,6 +43,8 @@ export async function detectAt(ctx: FollowerContext, height: bigint) {
   if (raw === null) return null;
   const result = await pool.detect(detectTask(ctx, raw));
   if (result.block.number !== height) throw wrongHeightError(`${key.chain}/${key.network}`, 'fetchBlock', height, result.block.number);
+  result.transfers = dropNonPositive(ctx, result.transfers);
+  await holdUnbacked(ctx, result);
   formatSenders(ctx, result.transfers);
   return result;
 }

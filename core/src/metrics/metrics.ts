@@ -14,6 +14,8 @@ export interface Metrics {
   /** Confirmed records (kind `deposit` or `withdrawal`) a reorg deeper than the threshold took out of their block. */
   deepReorgRetractions: Counter<'chain' | 'network' | 'kind'>;
   deposits: Counter<'chain' | 'network' | 'type'>;
+  /** Transfers to company addresses not credited: `zero_amount` (dropped), `balance_mismatch` (held pending). */
+  depositsWithheld: Counter<'chain' | 'network' | 'reason'>;
   poolUtilization: Gauge<string>;
   webhookAttempts: Counter<'outcome'>;
   /** Times a webhook endpoint was backed off by its circuit breaker (issue 29). */
@@ -81,6 +83,12 @@ export function createMetrics(): Metrics {
       name: 'walletd_deposit_events_total',
       help: 'Deposit events recorded, by type',
       labelNames: [...chain, 'type'],
+      registers: [registry],
+    }),
+    depositsWithheld: new Counter({
+      name: 'walletd_deposits_withheld_total',
+      help: 'Transfers to company addresses not credited, by reason: zero_amount (dropped), balance_mismatch (held pending: the token balance did not rise by what its logs say)',
+      labelNames: [...chain, 'reason'],
       registers: [registry],
     }),
     poolUtilization: new Gauge({

@@ -1,6 +1,7 @@
 import type { AssetRef, DetectedTransfer } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { TransferRow } from '../depositEvents';
+import type { HeldTransfer } from '../holdUnbacked';
 import { ownMovements } from '../ownMovements';
 import { addressesFor } from './addressesFor';
 import { retractChanged } from './retractChanged';
@@ -8,7 +9,8 @@ import type { AddressRow, ChainKey } from './types';
 
 /** Where a transfer was seen: a block (with its depth at the head), or the mempool (`block` null). */
 export interface Seen {
-  transfer: DetectedTransfer;
+  /** `held`: recorded pending with that reason, never confirmed (holdUnbacked.ts). */
+  transfer: HeldTransfer;
   block: { number: bigint; hash: string } | null;
   confirmations: number;
 }
@@ -53,12 +55,14 @@ export async function insertTransfers(
   );
   // One row per identity: a statement cannot update the same row twice.
   const ids = new Set<string>();
-  const rows: (Seen & { t: DetectedTransfer; address: AddressRow })[] = [];
+  const rows: (Seen & { t: HeldTransfer; address: AddressRow })[] = [];
   for (const s of seen) {
     const t = s.transfer;
     const address = byKey.get(t.toKey);
     const id = identity(t);
-    if (!address || !assets.has(t.assetKey) || ids.has(id) || isOwn(t)) continue;
+    // Nothing without a positive amount is a deposit (the follower already dropped and counted
+    // them; this holds for every other writer too: rescans, tests, plugins of other authors).
+    if (!address || !assets.has(t.assetKey) || ids.has(id) || isOwn(t) || t.amount <= 0n) continue;
     // A token account is credited only in its own asset: anything else reported there (a
     // look-alike token naming it) is not the owner's deposit.
     if (address.only_asset !== null && address.only_asset !== t.assetKey) continue;
@@ -98,7 +102,7 @@ export async function insertTransfers(
               event_type = i.event_type, asset_key = i.asset_key, amount = i.amount,
               from_address = i.from_address, to_address = i.to_address, extra = i.extra,
               status = case when t.status = 'confirmed' then 'confirmed' else 'pending' end,
-              reason = null, confirmations = i.confirmations, seen_in_block = true, updated_at = now()
+              reason = i.reason, confirmations = i.confirmations, seen_in_block = true, updated_at = now()
          from input i
         where i.transfer_id is not null and t.id = i.transfer_id and t.created_at = i.key_created_at
           and (t.status = 'pending' or (t.status = 'rejected' and t.reason in ('reorg', 'mempool_dropped'))
@@ -109,18 +113,18 @@ export async function insertTransfers(
   const { rows: out } = await trx.raw(
     `with input as (
        select * from unnest(?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::int[], ?::int[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::text[], ?::jsonb[],
-                            ?::bigint[], ?::text[], ?::int[], ?::bigint[], ?::timestamptz[])
+                            ?::bigint[], ?::text[], ?::int[], ?::bigint[], ?::timestamptz[], ?::text[])
          with ordinality as i(company_id, wallet_id, address_id, tx_hash, tx_key, event_index, log_index, event_type, asset_key, amount, from_address, to_address, extra,
-                              block_number, block_hash, confirmations, transfer_id, key_created_at, ord)
+                              block_number, block_hash, confirmations, transfer_id, key_created_at, reason, ord)
      ), retracted as (
        select t.tx_key, t.event_index from transfers t
        join input i on i.transfer_id = t.id and i.key_created_at = t.created_at
        where t.status = 'rejected' and t.reason in ('reorg', 'mempool_dropped')
      ), added as (
        insert into transfers (company_id, wallet_id, address_id, chain, network, tx_hash, tx_key, event_index, log_index, direction, event_type,
-                              asset_key, amount, from_address, to_address, block_number, block_hash, status, confirmations, seen_in_block, extra)
+                              asset_key, amount, from_address, to_address, block_number, block_hash, status, reason, confirmations, seen_in_block, extra)
        select company_id, wallet_id, address_id, ?, ?, tx_hash, tx_key, event_index, log_index, 'incoming', event_type,
-              asset_key, amount, from_address, to_address, block_number, block_hash, 'pending', confirmations, ?::boolean, extra
+              asset_key, amount, from_address, to_address, block_number, block_hash, 'pending', reason, confirmations, ?::boolean, extra
        from input where transfer_id is null order by ord
        returning *, true as inserted
      )${reattach}, written as (
@@ -147,6 +151,7 @@ export async function insertTransfers(
       rows.map((r) => (r.block ? Math.max(1, r.confirmations) : 0)),
       rows.map((r) => keyed.get(identity(r.t))?.transfer_id ?? null),
       rows.map((r) => keyed.get(identity(r.t))?.created_at ?? null),
+      rows.map((r) => r.t.held ?? null),
       k.chain,
       k.network,
       inBlock,

@@ -1,6 +1,6 @@
-import type { Chain } from '../chains';
+import type { AssetRef, Chain } from '../chains';
 import type { ChainDefinition, DerivedAddress, TokenAccount, WalletSecret } from './chainDefinition';
-import type { ConfirmFn, TokenDefinition } from './detection';
+import type { BlockRef, ConfirmFn, TokenBalanceChange, TokenDefinition } from './detection';
 import type { ChainReader, ReaderOptions } from './reader';
 import type { WithdrawalVerbs } from './withdrawalVerbs';
 
@@ -82,6 +82,20 @@ export interface ChainPlugin<R extends ChainReader = ChainReader> {
     reader: R,
   ): Promise<TokenAccount[]>;
   createReader(chain: Chain, network: string, options: ReaderOptions): R;
+  /**
+   * Chains whose token records can say more arrived than did (a fee-on-transfer token logs the full
+   * amount, a rebasing one moves balances without a log): reads each address's balance of each token
+   * before and after `block` (by its hash and its parent's, so a reorg at the head never mixes two
+   * forks' states) and returns the changes the node's balances do not bear out
+   * (`observed` is what the balance moved by). The follower calls it only for blocks whose detect
+   * reported `balanceChanges`, and holds those credits pending (reason `balance_mismatch`). A
+   * failed read throws, like any node read: the block is retried, never recorded unchecked.
+   */
+  checkBalances?(
+    reader: R,
+    block: BlockRef,
+    changes: readonly (TokenBalanceChange & { asset: AssetRef })[],
+  ): Promise<(TokenBalanceChange & { observed: bigint })[]>;
   confirm: ConfirmFn;
   /** Absent on a deposit-only plugin: the server then refuses withdrawals on its chains (422). */
   withdrawals?: WithdrawalVerbs<R>;

@@ -71,9 +71,25 @@ export interface DetectedTransfer {
   extra?: Record<string, unknown>;
 }
 
+/**
+ * What the block's own records say an address's balance of a token changed by: the net of every
+ * transfer of that token in and out of it in the block. Reported for each (address, token) a
+ * transfer credits, so the follower can hold credits the node's balances do not bear out
+ * (fee-on-transfer and rebasing tokens log more than arrives; `ChainPlugin.checkBalances`).
+ */
+export interface TokenBalanceChange {
+  /** Match form of the credited address. */
+  toKey: string;
+  assetKey: string;
+  /** Base units; negative when more left than arrived. */
+  delta: bigint;
+}
+
 export interface DetectResult {
   block: BlockRef;
   transfers: DetectedTransfer[];
+  /** Plugins with `checkBalances`: one entry per (address, token) credited in the block. */
+  balanceChanges?: TokenBalanceChange[];
 }
 
 /** The pure detector a worker thread runs: bytes in, compact transfers out; no I/O, deterministic. */

@@ -63,6 +63,12 @@ export interface JsonRpcClient {
    * still throws.
    */
   callRaw(method: string, params: unknown[], options?: CallOptions): Promise<Uint8Array>;
+  /**
+   * Idempotent reads in one request (a JSON-RPC 2.0 batch), results in the order asked; an error
+   * answer to any of them throws, as `call` does. A node that does not answer with an array (some
+   * providers refuse batches) is asked call by call instead.
+   */
+  batch<T>(calls: readonly { method: string; params: unknown[] }[]): Promise<T[]>;
 }
 
 /** Publishing calls: repeating one blindly could double an effect nobody observed. */
@@ -119,14 +125,42 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
     }
   }
 
+  async function call<T>(method: string, params: unknown[], callOptions: CallOptions = {}): Promise<RpcAnswer<T>> {
+    const { status, body: bytes } = await send(method, params, callOptions);
+    const text = bytes.toString('utf8');
+    const body = parse(method, status, text);
+    checkAnswer(method, status, body);
+    return { result: (body as { result: T }).result, text };
+  }
+
+  async function batch<T>(calls: readonly { method: string; params: unknown[] }[]): Promise<T[]> {
+    if (calls.length === 0) return [];
+    const label = `${(calls[0] as { method: string }).method} ×${calls.length}`;
+    const first = id + 1;
+    const { status, body: bytes } = await requestNode(label, endpoint, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(calls.map((c) => ({ jsonrpc: options.dialect, id: ++id, method: c.method, params: c.params }))),
+      timeoutMs,
+      maxBytes,
+      attempts: 1 + retries,
+      ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+      ...(options.name !== undefined ? { name: options.name } : {}),
+    });
+    const answers = parse(label, status, bytes.toString('utf8'));
+    if (!Array.isArray(answers)) return Promise.all(calls.map(async (c) => (await call<T>(c.method, c.params)).result));
+    const byId = new Map((answers as { id?: unknown }[]).map((a) => [Number(a?.id), a]));
+    return calls.map((c, i) => {
+      const answer = byId.get(first + i);
+      if (answer === undefined) throw fail(c.method, 'http', `${c.method}: the batch answer lacks this call`, { status });
+      checkAnswer(c.method, status, answer);
+      return (answer as { result: T }).result;
+    });
+  }
+
   return {
-    async call<T>(method: string, params: unknown[], callOptions: CallOptions = {}): Promise<RpcAnswer<T>> {
-      const { status, body: bytes } = await send(method, params, callOptions);
-      const text = bytes.toString('utf8');
-      const body = parse(method, status, text);
-      checkAnswer(method, status, body);
-      return { result: (body as { result: T }).result, text };
-    },
+    call,
+    batch,
     async callRaw(method: string, params: unknown[], callOptions: CallOptions = {}): Promise<Uint8Array> {
       const { status, body } = await send(method, params, callOptions);
       // Parsed only when it cannot be a success (an error answer has no "result"): a large block is parsed once, in the worker.

@@ -39,6 +39,7 @@ export const DEPOSIT_CASES = [
   'destination-tag',
   'own-change',
   'internal-movement',
+  'zero-amount',
 ] as const;
 export type DepositCase = (typeof DEPOSIT_CASES)[number];
 
@@ -55,7 +56,8 @@ export interface ConformanceBlock {
   header?: ExpectedHeader;
   /**
    * What this block exercises, for the coverage check: e.g. `failed-transaction` for a reverted
-   * transaction to a watched address (expected: nothing). `amount-above-2^53`, `from`, `log-index`
+   * transaction to a watched address (expected: nothing), `zero-amount` for a transfer of 0 to a
+   * watched address (expected: nothing; address poisoning). `amount-above-2^53`, `from`, `log-index`
    * and `linked-headers` are also read off `expected` and `header`.
    */
   covers?: DepositCase[];

@@ -1,6 +1,7 @@
 import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { getAddress } from 'ethers';
 import { deriveEvmAddress, evmMatchKey, validateEvmAddress } from './addresses';
+import { checkBalances } from './checkBalances';
 import { createEvmReader } from './evmReader';
 import { EVM_CHAINS } from './networks';
 import { createEvmWithdrawals } from './withdrawals';
@@ -27,6 +28,7 @@ export function createEvmPlugin(): ChainPlugin {
       }
     },
     createReader: (_chain, _network, options) => createEvmReader(options),
+    checkBalances,
     confirm: confirmByDepth,
     withdrawals: createEvmWithdrawals(),
   };

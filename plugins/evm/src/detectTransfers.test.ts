@@ -112,6 +112,19 @@ describe('EVM detect on real mainnet data', () => {
     expect(detect(rawBlock(swapTx, { ...swapReceipt, status: '0x0' }), ctx([credit.to], [USDT])).transfers).toEqual([]);
   });
 
+  it('credits no Transfer log of 0 (address poisoning), and reports the credited balance change for the follower to check', () => {
+    const position = swapReceipt.logs.findIndex((l: { logIndex: string }) => Number(l.logIndex) === credit.logIndex);
+    const zero = {
+      ...swapReceipt,
+      logs: swapReceipt.logs.map((l: { data: string }, i: number) => (i === position ? { ...l, data: `0x${'0'.repeat(64)}` } : l)),
+    };
+    const none = detect(rawBlock(swapTx, zero), ctx([credit.to], [USDT]));
+    expect([none.transfers, none.balanceChanges]).toEqual([[], undefined]);
+    expect(detect(rawBlock(swapTx, swapReceipt), ctx([credit.to], [USDT])).balanceChanges).toEqual([
+      { toKey: credit.to.toLowerCase(), assetKey: USDT.key, delta: BigInt(credit.valueBaseUnits) },
+    ]);
+  });
+
   it('keeps eventIndex when the transaction is mined again in another block', () => {
     const moved = {
       ...swapReceipt,

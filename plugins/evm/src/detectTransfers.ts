@@ -1,4 +1,5 @@
 import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/plugin-kit';
+import { tokenBalanceChanges } from './tokenBalanceChanges';
 
 /**
  * The raw EVM block a follower hands to a worker: the bytes of
@@ -52,7 +53,8 @@ function unwrap(value: unknown, what: string): unknown {
  *   successful transaction (eventIndex 1 + the log's position in the transaction's receipt, which
  *   stays the same if the transaction is mined again in another block).
  * Not credited: reverted transactions (status 0x0), logs of any other contract (fake tokens of
- * the same symbol included), malformed Transfer logs (ERC-721 puts the id in a 4th topic).
+ * the same symbol included), malformed Transfer logs (ERC-721 puts the id in a 4th topic), zero
+ * amounts (native or token: address poisoning).
  * Native value moved by contracts (internal calls) needs traces and is not seen here.
  */
 export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
@@ -104,6 +106,10 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
       if (!token) continue;
       const to = `0x${(topics[2] as string).slice(26).toLowerCase()}`;
       if (!watched.has(to) || log.data.length !== 66) continue;
+      const amount = BigInt(log.data);
+      // transfer(deposit, 0) or transferFrom(anyone, deposit, 0) needs no balance nor allowance:
+      // a zero log moved nothing and only plants a look-alike sender (address poisoning).
+      if (amount === 0n) continue;
       const from = `0x${(topics[1] as string).slice(26).toLowerCase()}`;
       transfers.push({
         txHash: tx.hash,
@@ -114,13 +120,16 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
         to,
         toKey: to,
         assetKey: token.key,
-        amount: BigInt(log.data),
+        amount,
         eventType: 'erc20_transfer',
       });
     }
   }
+  // What the credited addresses' token balances must have moved by, for the follower's check.
+  const balanceChanges = tokenBalanceChanges(receipts, transfers, tokens, ctx.native.key, TRANSFER_TOPIC);
   return {
     block: { number: BigInt(block.number), hash: block.hash, parentHash: block.parentHash },
     transfers,
+    ...(balanceChanges.length > 0 ? { balanceChanges } : {}),
   };
 }

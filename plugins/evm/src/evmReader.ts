@@ -17,6 +17,8 @@ const hex = (n: bigint) => `0x${n.toString(16)}`;
 /** The EVM reader also exposes raw JSON-RPC calls, for the plugin's own withdrawal verbs. */
 export interface EvmReader extends ChainReader {
   call<T>(method: string, params: unknown[]): Promise<T>;
+  /** Reads in one JSON-RPC batch (call by call where the node refuses batches). */
+  batch<T>(calls: readonly { method: string; params: unknown[] }[]): Promise<T[]>;
   /** The balance in base units (native or ERC-20). */
   balanceOf(address: string, asset: AssetRef): Promise<bigint>;
 }
@@ -43,6 +45,7 @@ export function createEvmReader(options: ReaderOptions): EvmReader {
 
   return {
     call,
+    batch: (calls) => rpc.batch(calls),
     head: async () => BigInt(await call<string>('eth_blockNumber', [])),
     fetchBlock: async (height) => {
       const [block, receipts] = await Promise.all([

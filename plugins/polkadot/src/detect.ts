@@ -53,6 +53,9 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
     } else return;
     const toKey = u8aToHex(arg(data, fromIdx + 1).toU8a());
     if (!ctx.watched.has(toKey)) return;
+    const amount = BigInt(arg(data, fromIdx + 2).toString());
+    // An asset transfer of 0 moved nothing: never a deposit (address poisoning).
+    if (amount === 0n) return;
     const bytes = header.extrinsics[extrinsic];
     if (bytes === undefined) throw new Error(`block ${header.number}: event for extrinsic ${extrinsic} of ${header.extrinsics.length}`);
     const txHash = blake2AsHex(hexToU8a(bytes), 256);
@@ -69,7 +72,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
       to: encodeAddress(arg(data, fromIdx + 1).toU8a(), prefix),
       toKey,
       assetKey,
-      amount: BigInt(arg(data, fromIdx + 2).toString()),
+      amount,
       eventType: section === 'balances' ? 'balances_transfer' : 'assets_transferred',
       extra: { extrinsicIndex: extrinsic, blockHash: header.hash },
     });

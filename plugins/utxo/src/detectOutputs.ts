@@ -73,6 +73,9 @@ function outputMatcher(ctx: DetectContext): (tx: TxSpans, transfers: DetectedTra
       const start = scriptStarts[vout] as number;
       const end = scriptEnds[vout] as number;
       if (!(byBytes ? byBytes.hasBytes(bytes, start, end) : byHex(bytes, start, end))) continue;
+      // A 0-value output to a watched script moved nothing: never a deposit (address poisoning).
+      const amount = outputValue(tx, vout);
+      if (amount === 0n) continue;
       const key = hex(bytes.subarray(start, end));
       id ??= txid(tx);
       outputs ??= outputsOf(tx);
@@ -84,7 +87,7 @@ function outputMatcher(ctx: DetectContext): (tx: TxSpans, transfers: DetectedTra
         to: shown.startsWith('script:') ? key : shown,
         toKey: key,
         assetKey,
-        amount: outputValue(tx, vout),
+        amount,
         eventType: 'utxo_output',
         extra: { outputs },
       });

@@ -57,6 +57,21 @@ describe('UTXO plugin on real mainnet and testnet data', () => {
     expect(detect(frameBlock(542213n, Buffer.from(f.data.hex, 'hex')), ctx('bitcoin', 'mainnet', [])).transfers).toEqual([]);
   });
 
+  it('credits no 0-value output to a watched script (address poisoning; consensus allows one): block 542213 with that output zeroed', () => {
+    const f = fixture('bitcoin/btc-mainnet-block-542213.json');
+    const key = utxoMatchKey('bitcoin', 'mainnet', 'bc1qg8m8gcgses87cypwsvzn6nq2u4h6kx7a92ckrn');
+    // 1150 sat as 8 little-endian bytes, the script's length, the script.
+    const output = `7e04000000000000${(key.length / 2).toString(16).padStart(2, '0')}${key}`;
+    const hex = f.data.hex as string;
+    const at = hex.indexOf(output);
+    expect(at).toBeGreaterThan(0);
+    const zeroed = `${hex.slice(0, at)}${'0'.repeat(16)}${hex.slice(at + 16)}`;
+    expect(detect(frameBlock(542213n, Buffer.from(hex, 'hex')), ctx('bitcoin', 'mainnet', [key])).transfers.map((t) => t.amount)).toEqual([
+      1150n,
+    ]);
+    expect(detect(frameBlock(542213n, Buffer.from(zeroed, 'hex')), ctx('bitcoin', 'mainnet', [key])).transfers).toEqual([]);
+  });
+
   it('reads dogecoin block 12345 (31 transactions) and attributes outputs to the right transaction', () => {
     const f = fixture('dogecoin/doge-mainnet-block-12345.json');
     const raw = Buffer.from(f.data.hex, 'hex');

@@ -78,6 +78,8 @@ export function mountTransactionRoutes(r: Router, common: Common, session: Reque
       { state: 'detected', at: t.created_at.toISOString(), ...(t.block_number ? { detail: `in block ${t.block_number}` } : {}) },
     ];
     if (t.status === 'confirmed') lifecycle.push({ state: 'confirmed', at: t.updated_at.toISOString() });
+    // Pending with a reason: held, never confirmed by itself (a token balance that did not move by its log).
+    if (t.status === 'pending' && t.reason) lifecycle.push({ state: 'held', at: t.updated_at.toISOString(), detail: t.reason });
     if (t.status === 'rejected') lifecycle.push({ state: 'retracted', at: t.updated_at.toISOString(), detail: t.reason ?? undefined });
     const names = await walletNames(db, s.companyId);
     res.json({ ...row, walletName: names.get(row.walletId) ?? null, lifecycle });

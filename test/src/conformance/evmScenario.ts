@@ -97,6 +97,11 @@ function blocksOn(chain: Chain, network: string): ConformanceBlock[] {
     ...tokenReceipt,
     logs: tokenReceipt.logs.map((l: Json, i: number) => (i === positionOf(usdt.logIndex) ? { ...l, address: LOOK_ALIKE } : l)),
   };
+  // The real USDT log with its value rewritten to 0: transferFrom(anyone, deposit, 0) needs no allowance.
+  const zeroUsdt = {
+    ...tokenReceipt,
+    logs: tokenReceipt.logs.map((l: Json, i: number) => (i === positionOf(usdt.logIndex) ? { ...l, data: word('0') } : l)),
+  };
   return [
     {
       ...scene,
@@ -158,6 +163,15 @@ function blocksOn(chain: Chain, network: string): ConformanceBlock[] {
       tokens: [usdtToken],
       expected: [],
       covers: ['look-alike-token'],
+    },
+    {
+      ...scene,
+      name: `${chain}: the same USDT Transfer log for 0 (address poisoning) credits nothing`,
+      raw: evmBlock(TOKEN_HEADER, [[tokenTx, zeroUsdt]]),
+      watched: [usdt.to],
+      tokens: [usdtToken],
+      expected: [],
+      covers: ['zero-amount'],
     },
   ];
 }

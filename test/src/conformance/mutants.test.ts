@@ -34,6 +34,7 @@ test.each([
   ['credits reverted transactions', withDetect('creditsReverted'), /reverted \(status 0x0\) credits nothing: detect finds exactly/],
   ['reports a wrong parentHash', withDetect('wrongParent'), /number, hash and parent exactly|link to the ancestor/],
   ['drops from and eventType', withDetect('dropsSender'), /its sender compared.*detect finds exactly/],
+  ['credits zero amounts', withDetect('creditsZero'), /Transfer log for 0 \(address poisoning\).*detect finds exactly/],
   [
     'confirms at depth 0',
     {
@@ -111,6 +112,7 @@ test.each([
     /2qfNzGs1 as if it had failed.*detect finds exactly/,
   ],
   ['tron', 'credits reverted TRC-20 calls', mutantOf('tron', 'tronCreditsReverted'), /reverted.*detect finds exactly/],
+  ['tron', 'credits zero amounts', mutantOf('tron', 'tronCreditsZero'), /Transfer log for 0.*detect finds exactly/],
   [
     'tron',
     'confirms at depth 0',

@@ -255,6 +255,8 @@ export const polkadotSubject = (plugin: ConformanceSubject['plugin'], options: {
       memo: 'Polkadot transfers carry no memo (each deposit has its own address)',
       'destination-tag': 'Polkadot addresses carry no tag',
       'own-change': 'account chain: no change outputs',
+      'zero-amount':
+        'no recorded or chopsticks block here transfers 0: detect skips a balances.Transfer or assets.Transferred of 0, and the store drops any amount ≤ 0',
     },
   };
 };

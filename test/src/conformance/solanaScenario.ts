@@ -221,6 +221,7 @@ export const solanaSubject = (plugin: ConformanceSubject['plugin']): Conformance
     memo: 'every Solana deposit has its own address (and token account); the plugin reads no Memo program instruction (capabilities.memo false)',
     'destination-tag': 'Solana addresses carry no tag',
     'own-change': 'account chain: no change outputs',
+    'zero-amount': 'credits are balance rises (post − pre > 0): a transfer of 0 changes no balance and is never a credit',
   },
 });
 

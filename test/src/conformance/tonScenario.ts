@@ -154,6 +154,8 @@ export const tonSubject = (plugin: ConformanceSubject['plugin']): ConformanceSub
     'log-index': 'TON has no logs: a transaction receives one inbound message, credited once (eventIndex 0 for TON, 1 for jettons)',
     'destination-tag': 'TON addresses carry no tag (the comment is the memo, compared)',
     'own-change': 'account chain: no change outputs',
+    'zero-amount':
+      'no sandbox scenario sends 0 here: detect credits a message value or a notified jetton amount > 0 only, and the store drops any amount ≤ 0',
   },
 });
 

@@ -79,6 +79,11 @@ const lookAlike: [Json, Json] = [
   usdt.data.transaction,
   { ...usdt.data.transactionInfo, log: usdt.data.transactionInfo.log.map((l: Json) => ({ ...l, address: LOOK_ALIKE_KEY })) },
 ];
+/** The recorded USDT Transfer log with its value set to 0 (made up from the record): address poisoning. */
+const zeroUsdt: [Json, Json] = [
+  usdt.data.transaction,
+  { ...usdt.data.transactionInfo, log: usdt.data.transactionInfo.log.map((l: Json) => ({ ...l, data: word('0') })) },
+];
 const MEMO = 'deposit 4711';
 const withMemo: [Json, Json] = [
   { ...trx.data.transaction, raw_data: { ...trx.data.transaction.raw_data, data: Buffer.from(MEMO).toString('hex') } },
@@ -184,6 +189,15 @@ function blocksOn(network: string): ConformanceBlock[] {
       tokens: [usdtOn(network)],
       expected: [],
       covers: ['look-alike-token'],
+    },
+    {
+      ...scene,
+      name: `tron/${network}: USDT 0130dfde with its Transfer log for 0 (made up from the record: address poisoning) credits nothing`,
+      raw: tronBlock(USDT_HEADER, [zeroUsdt]),
+      watched: [usdt.expected.to],
+      tokens: [usdtOn(network)],
+      expected: [],
+      covers: ['zero-amount'],
     },
     {
       ...scene,

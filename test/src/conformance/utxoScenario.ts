@@ -156,6 +156,8 @@ export const utxoSubject = (plugin: ConformanceSubject['plugin']): ConformanceSu
     'destination-tag': 'UTXO addresses carry no tag',
     'own-change': STORE_DECIDES,
     'internal-movement': STORE_DECIDES,
+    'zero-amount':
+      'no recorded block pays 0 to a watched script (relay policy keeps such dust out; consensus allows it): detect skips a 0-value output, and the store drops any amount ≤ 0',
   },
 });
 

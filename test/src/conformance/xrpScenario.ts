@@ -154,6 +154,8 @@ export const xrpSubject = (plugin: ConformanceSubject['plugin']): ConformanceSub
     'log-index': 'an XRP Payment delivers to one destination: one credit per transaction (eventIndex 0), no logs to index',
     memo: 'XRP deposits are attributed by destination tag (compared above); the plugin does not carry a sender’s Memos into a deposit',
     'own-change': 'account chain: no change outputs',
+    'zero-amount':
+      'a Payment of 0 is malformed (temBAD_AMOUNT) and never in a validated ledger; detect credits a delivered_amount > 0 only',
   },
 });
 

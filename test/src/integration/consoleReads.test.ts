@@ -170,6 +170,17 @@ describe('console read pages', () => {
     const second = await alice.b.call('GET', `/console/api/transactions?walletId=${walletId}&limit=1&after=${first.body.next}`);
     expect(second.body.transactions.map((x: { txHash: string }) => x.txHash)).toEqual([depositHash]);
 
+    // A held deposit (what the follower records for a token whose balance did not move by what it
+    // logged: evmTokensThatMisreport.test.ts) shows held, with its reason; the row is put back after.
+    const heldId = first.body.transactions[0].id as number;
+    await t.db('transfers').where({ id: heldId }).update({ status: 'pending', reason: 'balance_mismatch' });
+    const held = await alice.b.call('GET', `/console/api/transactions/deposits/${heldId}`);
+    expect(held.body.lifecycle.map((l: { state: string; detail?: string }) => [l.state, l.detail ?? null])).toEqual([
+      ['detected', expect.any(String)],
+      ['held', 'balance_mismatch'],
+    ]);
+    await t.db('transfers').where({ id: heldId }).update({ status: 'confirmed', reason: null });
+
     for (const bad of ['q=%27%3B%20drop', 'q=short', 'after=nonsense', 'limit=0', 'walletId=abc']) {
       const res = await alice.b.call('GET', `/console/api/transactions?${bad}`);
       expect([bad, res.status, res.body.code]).toEqual([bad, 400, 'validation_failed']);

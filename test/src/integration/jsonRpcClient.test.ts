@@ -178,3 +178,57 @@ describe('the shared JSON-RPC client and an error that carries data', () => {
     }
   });
 });
+
+describe('the shared JSON-RPC client batches reads (the follower checks token balances in one request per block)', () => {
+  it('answers a batch in the order asked on anvil, and throws the node error of any call in it', async () => {
+    const anvil = await startAnvil();
+    try {
+      const rpc = createJsonRpcClient({ url: anvil.url, dialect: '2.0' });
+      const [chainId, head] = await rpc.batch<string>([
+        { method: 'eth_chainId', params: [] },
+        { method: 'eth_blockNumber', params: [] },
+      ]);
+      expect([chainId, head]).toEqual([await anvil.rpc('eth_chainId'), await anvil.rpc('eth_blockNumber')]);
+      const e = await nodeError(
+        rpc.batch([
+          { method: 'eth_chainId', params: [] },
+          { method: 'no_such_method', params: [] },
+        ]),
+      );
+      expect(e.node).toMatchObject({ method: 'no_such_method', kind: 'rpc' });
+    } finally {
+      await anvil.stop();
+    }
+  });
+
+  it('asks call by call a node that refuses batches', async () => {
+    const bodies: unknown[] = [];
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (d) => {
+        text += d;
+      });
+      req.on('end', () => {
+        const body = JSON.parse(text);
+        bodies.push(body);
+        res.setHeader('content-type', 'application/json');
+        res.end(
+          JSON.stringify(
+            Array.isArray(body)
+              ? { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not supported' } }
+              : { jsonrpc: '2.0', id: body.id, result: `0x${body.params[0].toString(16)}` },
+          ),
+        );
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as { port: number };
+      const rpc = createJsonRpcClient({ url: `http://127.0.0.1:${port}`, dialect: '2.0' });
+      expect(await rpc.batch<string>([1, 2, 3].map((n) => ({ method: 'echo', params: [n] })))).toEqual(['0x1', '0x2', '0x3']);
+      expect(bodies.map((b) => Array.isArray(b))).toEqual([true, false, false, false]);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

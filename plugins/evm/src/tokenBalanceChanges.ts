@@ -1,0 +1,45 @@
+import type { DetectedTransfer, TokenBalanceChange, TokenDefinition } from '@walletd/plugin-kit';
+
+interface Log {
+  address: string;
+  topics: string[];
+  data: string;
+}
+interface Receipt {
+  status?: string;
+  logs: Log[];
+}
+
+/**
+ * For each (address, token) that `credits` credit, the net of every Transfer log of that token in
+ * and out of the address in the block's successful transactions: what the balance must have moved
+ * by if the token's logs tell the truth. Outgoing transfers count, so a withdrawal in the same
+ * block is no mismatch. Pure (runs in the detect worker); the follower compares it with the node's
+ * balances (checkBalances.ts). Empty when nothing is credited in a token: no cost per block.
+ */
+export function tokenBalanceChanges(
+  receipts: readonly Receipt[],
+  credits: readonly DetectedTransfer[],
+  tokens: ReadonlyMap<string, TokenDefinition>,
+  native: string,
+  transferTopic: string,
+): TokenBalanceChange[] {
+  const net = new Map<string, TokenBalanceChange>();
+  for (const t of credits)
+    if (t.assetKey !== native) net.set(`${t.toKey}|${t.assetKey}`, { toKey: t.toKey, assetKey: t.assetKey, delta: 0n });
+  if (net.size === 0) return [];
+  for (const r of receipts) {
+    if (r.status !== '0x1') continue;
+    for (const log of r.logs) {
+      if (log.topics.length !== 3 || log.topics[0] !== transferTopic || log.data.length !== 66) continue;
+      const token = tokens.get(log.address.toLowerCase());
+      if (!token) continue;
+      const amount = BigInt(log.data);
+      const into = net.get(`0x${(log.topics[2] as string).slice(26).toLowerCase()}|${token.key}`);
+      if (into) into.delta += amount;
+      const outOf = net.get(`0x${(log.topics[1] as string).slice(26).toLowerCase()}|${token.key}`);
+      if (outOf) outOf.delta -= amount;
+    }
+  }
+  return [...net.values()];
+}
