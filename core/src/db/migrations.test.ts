@@ -39,6 +39,7 @@ describe('migrations', () => {
         '029_gas_station',
         '030_sweep_fee_rate',
         '031_archived_months',
+        '034_reconciliation_explained',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

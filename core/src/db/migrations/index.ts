@@ -28,6 +28,7 @@ import * as m028SearchIndexes from './028_search_indexes';
 import * as m029GasStation from './029_gas_station';
 import * as m030SweepFeeRate from './030_sweep_fee_rate';
 import * as m031ArchivedMonths from './031_archived_months';
+import * as m034ReconciliationExplained from './034_reconciliation_explained';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '029_gas_station': m029GasStation,
   '030_sweep_fee_rate': m030SweepFeeRate,
   '031_archived_months': m031ArchivedMonths,
+  '034_reconciliation_explained': m034ReconciliationExplained,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
