@@ -111,13 +111,14 @@ export async function explainDrift(
       ...(withdrawalsReorged.length ? { withdrawals: withdrawalsReorged } : {}),
     });
   }
-  const health = (await db('chain_health').where(key).first('reason')) as { reason: string | null } | undefined;
+  const chain = { chain: key.chain, network: key.network };
+  const health = (await db('chain_health').where(chain).first('reason')) as { reason: string | null } | undefined;
   if (health?.reason === 'traces_unavailable')
     causes.push({
       cause: 'traces_unavailable',
       description: 'the node refuses call traces: native value moved by contracts to this address is not seen (README "internalTransfers")',
     });
-  const halt = (await db('followed_chains').where(key).whereNotNull('halted_at').first('halted_code')) as { halted_code: string } | undefined;
+  const halt = (await db('followed_chains').where(chain).whereNotNull('halted_at').first('halted_code')) as { halted_code: string } | undefined;
   if (halt)
     causes.push({ cause: 'chain_stopped', description: `the indexer stopped following the chain (${halt.halted_code}): blocks since are not read` });
   const pendingIn = (await transfersOn(db, scope, asset.key).where({ 't.direction': 'incoming', 't.status': 'pending' }).pluck('t.id')).map(Number);
