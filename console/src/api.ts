@@ -136,7 +136,15 @@ export interface DriftView {
   indexed: string;
   explanation: {
     causes: { cause: string; description: string }[];
-    transactions: { type: string; id: number; txHash: string | null; direction: string; amount: string; status: string; reason: string | null }[];
+    transactions: {
+      type: string;
+      id: number;
+      txHash: string | null;
+      direction: string;
+      amount: string;
+      status: string;
+      reason: string | null;
+    }[];
   } | null;
 }
 

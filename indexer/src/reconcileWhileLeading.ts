@@ -69,7 +69,8 @@ export async function reconcileWhileLeading(reconciler: Reconciler | undefined, 
     if (!loop.held()) {
       try {
         const shouldStop = () => !loop.leading();
-        const outcome = rechecking && reconciler.recheck ? await reconciler.recheck(key, shouldStop) : await reconciler.run(key, shouldStop);
+        const outcome =
+          rechecking && reconciler.recheck ? await reconciler.recheck(key, shouldStop) : await reconciler.run(key, shouldStop);
         const soon = recheckInMs(outcome);
         if (soon !== null && reconciler.recheck && rechecks < MAX_RECHECKS) {
           next = soon;

@@ -13,10 +13,14 @@ export const DriftExplanation = {
   required: ['since', 'causes', 'transactions'],
   additionalProperties: false,
   properties: {
-    since: { ...nullableTimestamp, description: 'the last check that agreed here; transactions are listed from then (null: never seen agreeing)' },
+    since: {
+      ...nullableTimestamp,
+      description: 'the last check that agreed here; transactions are listed from then (null: never seen agreeing)',
+    },
     causes: {
       type: 'array',
-      description: 'what the records name as reasons; empty when nothing explains the drift (a deposit the indexer skipped, a payout made elsewhere)',
+      description:
+        'what the records name as reasons; empty when nothing explains the drift (a deposit the indexer skipped, a payout made elsewhere)',
       items: {
         type: 'object',
         required: ['cause', 'description'],
@@ -151,7 +155,11 @@ export const ReconciliationCheckRun = {
           addresses: { type: 'integer', minimum: 0, description: 'addresses compared (of every wallet of the company)' },
           drifts: { type: 'integer', minimum: 0, description: 'drifts announced (reconciliation.drift) by this check' },
           cleared: { type: 'integer', minimum: 0, description: 'drifts cleared (reconciliation.cleared) by this check' },
-          awaiting: { type: 'integer', minimum: 0, description: 'drifts seen at the first look that the second look saw changed: announced once seen twice' },
+          awaiting: {
+            type: 'integer',
+            minimum: 0,
+            description: 'drifts seen at the first look that the second look saw changed: announced once seen twice',
+          },
           complete: { type: 'boolean', description: 'false: reconciliation.addressesPerRun was reached before the last address' },
           error: { type: ['string', 'null'], description: 'why the chain was not compared to the end (the node failed); null when it was' },
         },

@@ -36,7 +36,10 @@ export function ReconciliationPanel(props: { chains: ChainReconciliation[]; drif
     setBusy(true);
     setError(null);
     try {
-      const run = await api<{ chains: { addresses: number; error: string | null }[]; drifts: DriftView[] }>('POST', '/reconciliation/checks');
+      const run = await api<{ chains: { addresses: number; error: string | null }[]; drifts: DriftView[] }>(
+        'POST',
+        '/reconciliation/checks',
+      );
       const read = run.chains.reduce((n, c) => n + c.addresses, 0);
       const failed = run.chains.filter((c) => c.error).length;
       setOutcome(

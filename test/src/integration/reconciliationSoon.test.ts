@@ -70,21 +70,34 @@ describe('reconciliation soon, on demand, explained (anvil)', () => {
     await follower.tick();
   };
   const driftEvents = async (address: string) =>
-    ((await t.db('events').where({ type: 'reconciliation.drift' }).orderBy('created_at').pluck('body')) as (string | { data: DriftEvent })[])
-      .map((b) => (typeof b === 'string' ? (JSON.parse(b) as { data: DriftEvent }) : b).data)
-      .filter((d) => d.address === address);
+    (
+      (await t.db('events').where({ type: 'reconciliation.drift' }).orderBy('created_at').pluck('body')) as (
+        | string
+        | { data: DriftEvent }
+      )[]
+    )
+      .map((b) => (typeof b === 'string' ? (JSON.parse(b) as { data: DriftEvent }) : b))
+      .filter((e) => e.data.address === address)
+      .map((e) => {
+        // What a receiver is sent: the envelope's schema, `explanation` included.
+        expectSchema('EventEnvelope', e);
+        return e.data;
+      });
 
   beforeAll(async () => {
     t = await createTestDatabase();
     anvil = await startAnvil();
-    proxy = await startRpcProxy(anvil.url, { before: (c) => (c.method === 'eth_getBalance' && gate ? gate.then(() => undefined) : undefined) });
+    proxy = await startRpcProxy(anvil.url, {
+      before: (c) => (c.method === 'eth_getBalance' && gate ? gate.then(() => undefined) : undefined),
+    });
     pool = createDetectPool(1);
     settings = { ...key, rpcUrl: anvil.url, confirmations: 2, startBlock: 0, tokens: [] };
     app = await startTestApp(t.db, over(), masterKey);
     follower = testFollower(t.db, pool, settings);
     s = await seedCompany(t.db);
     walletId = (await api('POST', '/wallets', s, { name: 'hot', chain: 'ethereum', network: 'devnet' })).body.id;
-    for (const k of Object.keys(addr) as (keyof typeof addr)[]) addr[k] = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
+    for (const k of Object.keys(addr) as (keyof typeof addr)[])
+      addr[k] = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
     other = await seedCompany(t.db, 'paid', 'Other');
     const otherWallet = (await api('POST', '/wallets', other, { name: 'other', chain: 'ethereum', network: 'devnet' })).body.id;
     lone = (await api('POST', `/wallets/${otherWallet}/addresses`, other)).body.address;
@@ -173,7 +186,8 @@ describe('reconciliation soon, on demand, explained (anvil)', () => {
   });
 
   it('a drift the records explain says so: a reorg retraction (transfer rejected with reason reorg, audit chain.deep_reorg) and a node without traces', async () => {
-    const deposit = (await t.db('transfers as tr')
+    const deposit = (await t
+      .db('transfers as tr')
       .join('addresses as a', 'a.id', 'tr.address_id')
       .where({ 'a.address': addr.retracted, 'tr.status': 'confirmed' })
       .first('tr.id', 'tr.tx_hash')) as { id: string; tx_hash: string };
@@ -203,7 +217,9 @@ describe('reconciliation soon, on demand, explained (anvil)', () => {
     // The API's open drifts carry the same explanation (the console's overview lists them).
     const list = await api('GET', '/reconciliation');
     expectSchema('ReconciliationDriftList', list.body);
-    const open = (list.body.drifts as { address: string; explanation: DriftEvent['explanation'] }[]).find((d) => d.address === addr.retracted);
+    const open = (list.body.drifts as { address: string; explanation: DriftEvent['explanation'] }[]).find(
+      (d) => d.address === addr.retracted,
+    );
     expect(open?.explanation?.causes.map((c) => c.cause)).toEqual(['reorg', 'traces_unavailable']);
   });
 });

@@ -118,10 +118,17 @@ export async function explainDrift(
       cause: 'traces_unavailable',
       description: 'the node refuses call traces: native value moved by contracts to this address is not seen (README "internalTransfers")',
     });
-  const halt = (await db('followed_chains').where(chain).whereNotNull('halted_at').first('halted_code')) as { halted_code: string } | undefined;
+  const halt = (await db('followed_chains').where(chain).whereNotNull('halted_at').first('halted_code')) as
+    | { halted_code: string }
+    | undefined;
   if (halt)
-    causes.push({ cause: 'chain_stopped', description: `the indexer stopped following the chain (${halt.halted_code}): blocks since are not read` });
-  const pendingIn = (await transfersOn(db, scope, asset.key).where({ 't.direction': 'incoming', 't.status': 'pending' }).pluck('t.id')).map(Number);
+    causes.push({
+      cause: 'chain_stopped',
+      description: `the indexer stopped following the chain (${halt.halted_code}): blocks since are not read`,
+    });
+  const pendingIn = (await transfersOn(db, scope, asset.key).where({ 't.direction': 'incoming', 't.status': 'pending' }).pluck('t.id')).map(
+    Number,
+  );
   const sending = (await withdrawalsFrom(db, scope, asset.key).whereIn('status', ['signed', 'broadcast']).pluck('id')).map(Number);
   if (pendingIn.length > 0 || sending.length > 0)
     causes.push({
