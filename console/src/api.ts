@@ -135,6 +135,28 @@ export interface DeepReorgNotice {
   from: string;
 }
 
+/** An open reconciliation drift (GET /v1/reconciliation's row) with what the records say about it. */
+export interface DriftView {
+  walletId: number;
+  address: string | null;
+  asset: { key: string; symbol: string };
+  drift: string;
+  onchain: string;
+  indexed: string;
+  explanation: {
+    causes: { cause: string; description: string }[];
+    transactions: {
+      type: string;
+      id: number;
+      txHash: string | null;
+      direction: string;
+      amount: string;
+      status: string;
+      reason: string | null;
+    }[];
+  } | null;
+}
+
 /** A deposit or withdrawal on chain (GET /v1/transactions' row, with the wallet's name). */
 export interface Transaction {
   id: number;

@@ -145,9 +145,11 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     let haltedReason: string | null = null;
     const paused = createPauseGate(logger, where, deps.writesPaused);
     const held = () => haltedReason !== null || paused.now;
+    // followRound follows to the head: after its first success, the reconciliation's first run may come.
+    let caughtUp = false;
     // Withdrawals and reconciliation in loops of their own under the same lease: neither holds up deposits.
     const withdrawals = trackWithdrawalsWhileLeading(settings, follower, lease, outage, held);
-    const loop = { key: where, logger, leading: () => running && lease.epoch() !== null, held, sleep };
+    const loop = { key: where, logger, leading: () => running && lease.epoch() !== null, held, caughtUp: () => caughtUp, sleep };
     const side = [deps.reconciler, deps.sweeper, deps.ledgerCheck].map((r) => reconcileWhileLeading(r, loop));
     try {
       while (running && lease.epoch() !== null) {
@@ -159,6 +161,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         }
         try {
           await follower.followRound();
+          caughtUp = true;
           health.roundSucceeded(follower.stats());
           outage.succeeded('follow');
           if (pool) deps.metrics?.poolUtilization.set(pool.utilization());

@@ -216,6 +216,50 @@ export interface ReconciliationEventData {
    * cleared only: the drift announced before
    */
   previousDrift?: string;
+  explanation?: DriftExplanation;
+}
+export interface DriftExplanation {
+  /**
+   * the last check that agreed here; transactions are listed from then (null: never seen agreeing)
+   */
+  since: string | null;
+  /**
+   * what the records name as reasons; empty when nothing explains the drift (a deposit the indexer skipped, a payout made elsewhere)
+   */
+  causes: {
+    /**
+     * reorg: a reorg deeper than the confirmation threshold took back transfers or payouts (or the chain recorded one, audit chain.deep_reorg); traces_unavailable: the node refuses call traces, native value moved by contracts is not seen; chain_stopped: the indexer stopped following the chain; in_flight: deposits not final or withdrawals sent
+     */
+    cause: 'reorg' | 'traces_unavailable' | 'chain_stopped' | 'in_flight';
+    description: string;
+    /**
+     * ids of the transfers (transactions[] of type transfer) it concerns
+     */
+    transfers?: number[];
+    /**
+     * ids of the withdrawals it concerns
+     */
+    withdrawals?: number[];
+  }[];
+  /**
+   * transfers and withdrawals of the asset at the address (pooled: the wallet) since `since`, newest first, at most 20
+   */
+  transactions: {
+    type: 'transfer' | 'withdrawal';
+    id: number;
+    txHash: string | null;
+    direction: 'incoming' | 'outgoing';
+    /**
+     * Exact decimal in display units, never a JSON number
+     */
+    amount: string;
+    status: string;
+    /**
+     * why it was rejected, e.g. reorg
+     */
+    reason: string | null;
+    updatedAt: string;
+  }[];
 }
 
 /** Every event type walletd sends. */

@@ -134,6 +134,8 @@ export const ReconciliationEventData = {
     inFlight: { ...DecimalString, description: 'amounts and fee caps of withdrawals signed or broadcast from here' },
     onchain: { ...DecimalString, description: 'what the node reports' },
     previousDrift: { ...SignedDecimalString, description: 'cleared only: the drift announced before' },
+    // drift only: the causes the records name and the transactions since the node last agreed.
+    explanation: { $ref: 'DriftExplanation' },
   },
 } as const;
 

@@ -4,7 +4,13 @@ import { Address, AddressCreateRequest, AddressList, Balances, Transaction, Tran
 import { ErrorBody } from './common';
 import { Asset, DepositEventData, EventEnvelope, EventFeed, ReconciliationEventData, WithdrawalEventData } from './events';
 import { MeResponse } from './me';
-import { ReconciliationCheck, ReconciliationDriftList, WalletReconciliation } from './reconciliation';
+import {
+  DriftExplanation,
+  ReconciliationCheck,
+  ReconciliationCheckRun,
+  ReconciliationDriftList,
+  WalletReconciliation,
+} from './reconciliation';
 import { GasStation, SweepRule, SweepRuleCreateRequest, SweepRuleList, SweepRuleUpdateRequest } from './sweeps';
 import {
   Delivery,
@@ -76,6 +82,8 @@ export const SCHEMAS = {
   ReconciliationCheck,
   WalletReconciliation,
   ReconciliationDriftList,
+  DriftExplanation,
+  ReconciliationCheckRun,
   SweepRule,
   SweepRuleList,
   SweepRuleCreateRequest,

@@ -22,6 +22,15 @@ export const TREASURY_OPERATIONS: Operation[] = [
   },
   {
     method: 'post',
+    path: '/reconciliation/checks',
+    operationId: 'checkReconciliationNow',
+    summary:
+      "Check now: compares every address of the company's wallets on every followed chain with the node at once (up to reconciliation.addressesPerRun per chain), takes the second look of any drift it sees reconciliation.confirmDelayMs later (announcing it), and answers what it found of the key's wallets. A call while the company's check runs gets that run (joined: true); a new one at most once per reconciliation.checkNowMinIntervalMs, else 429 rate_limited",
+    action: 'wallets:read',
+    response: 'ReconciliationCheckRun',
+  },
+  {
+    method: 'post',
     path: '/wallets/{id}/sweep-rules',
     operationId: 'createSweepRule',
     summary:

@@ -1,8 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type ChainHealth, type ChainReconciliation, type DeepReorgNotice, errorText, type OverviewWallet } from '../api';
+import {
+  api,
+  type ChainHealth,
+  type ChainReconciliation,
+  type DeepReorgNotice,
+  type DriftView,
+  errorText,
+  type OverviewWallet,
+} from '../api';
 import { ErrorLine } from '../fields';
 import type { PageProps } from '../routes';
 import { navigate } from '../router';
+import { ReconciliationPanel } from './ReconciliationPanel';
 
 /** Why a chain is not ready, in words (the codes are /readyz's). */
 const REASONS: Record<string, string> = {
@@ -13,15 +22,6 @@ const REASONS: Record<string, string> = {
   node_unreachable: 'the node does not answer',
   disk_full: 'the database is out of disk space',
 };
-
-/** One line per chain: what the last comparison of indexed balances with the node found. */
-function reconciled(r: ChainReconciliation): string {
-  if (r.lastRunAt === null) return 'not compared yet';
-  const when = new Date(r.lastRunAt).toLocaleString();
-  if (r.lastError) return `last run failed (${r.lastError}) at ${when}`;
-  if (r.openDrifts === 0) return `balances match the node (checked ${when})`;
-  return `${r.openDrifts} drift${r.openDrifts === 1 ? '' : 's'}: the node differs from walletd (GET /v1/reconciliation; checked ${when})`;
-}
 
 function health(c: ChainHealth): string {
   if (c.ready) return 'ok';
@@ -39,14 +39,16 @@ export function Overview({ me }: PageProps) {
     chains: ChainHealth[];
     reconciliation: ChainReconciliation[];
     deepReorgs: DeepReorgNotice[];
+    drifts: DriftView[];
   };
   const [data, setData] = useState<OverviewData | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
+  const load = () => {
     api<OverviewData>('GET', '/overview')
       .then(setData)
       .catch((e) => setError(errorText(e)));
-  }, []);
+  };
+  useEffect(load, []);
   const go = (to: string) => (e: Event) => {
     e.preventDefault();
     navigate(to);
@@ -148,18 +150,7 @@ export function Overview({ me }: PageProps) {
               </tbody>
             </table>
           )}
-          {data.reconciliation.length > 0 && (
-            <>
-              <h2>Reconciliation</h2>
-              <ul data-testid="reconciliation">
-                {data.reconciliation.map((r) => (
-                  <li key={`${r.chain}:${r.network}`} class={r.openDrifts > 0 || r.lastError ? 'error' : ''}>
-                    {r.chain} / {r.network}: {reconciled(r)}
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
+          {data.reconciliation.length > 0 && <ReconciliationPanel chains={data.reconciliation} drifts={data.drifts} onChecked={load} />}
         </>
       )}
       <p class="muted">Session ends by {new Date(me.sessionExpiresAt).toLocaleString()} at the latest.</p>

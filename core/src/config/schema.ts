@@ -110,6 +110,9 @@ export const configSchema = {
         addressesPerRun: { type: 'integer', minimum: 1, maximum: 1000000 },
         nodeCallsPerSecond: { type: 'integer', minimum: 1, maximum: 10000 },
         ledgerCheckIntervalMs: { oneOf: [{ const: 0 }, { type: 'integer', minimum: 1000, maximum: 604800000 }] },
+        firstRunDelayMs: { type: 'integer', minimum: 0, maximum: 86400000 },
+        confirmDelayMs: { type: 'integer', minimum: 0, maximum: 3600000 },
+        checkNowMinIntervalMs: { type: 'integer', minimum: 0, maximum: 86400000 },
       },
     },
     chains: {

@@ -125,6 +125,12 @@ export interface ReconciliationSettings {
   nodeCallsPerSecond: number;
   /** Between two recomputations of the chain's balance ledger from history (README "Balance ledger"); 0 turns it off. */
   ledgerCheckIntervalMs: number;
+  /** After the chain's first caught-up follow round, before the first run (not a whole interval). */
+  firstRunDelayMs: number;
+  /** A drift seen once is looked at again this long after, not a whole interval later (the second look that announces it). */
+  confirmDelayMs: number;
+  /** "Check now" (API, console): at most one per company this often, per process. */
+  checkNowMinIntervalMs: number;
 }
 
 export interface TokenSettings {
@@ -239,7 +245,15 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     linkTtlMs: 86_400_000,
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
-  reconciliation: { intervalMs: 600_000, addressesPerRun: 1000, nodeCallsPerSecond: 20, ledgerCheckIntervalMs: 3_600_000 },
+  reconciliation: {
+    intervalMs: 600_000,
+    addressesPerRun: 1000,
+    nodeCallsPerSecond: 20,
+    ledgerCheckIntervalMs: 3_600_000,
+    firstRunDelayMs: 0,
+    confirmDelayMs: 15_000,
+    checkNowMinIntervalMs: 60_000,
+  },
   devnet: { enabled: true, port: 58545, chains: ['evm'], ports: {} },
   plugins: [...BUILT_IN_PLUGINS],
   chains: [],

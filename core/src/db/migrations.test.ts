@@ -40,6 +40,7 @@ describe('migrations', () => {
         '030_sweep_fee_rate',
         '031_archived_months',
         '032_detached_confirmed',
+        '033_reconciliation_explained',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -11,7 +11,7 @@ import { openRuntime } from '../runtime';
 import { createConsoleApp } from '../console/consoleApp';
 import { bootstrapIfEmpty } from '../services/bootstrap';
 import { checkLedger } from '../services/funds/checkLedger';
-import { reconcileChain } from '../services/reconciliation';
+import { chainReconciler } from '../services/reconciliation';
 import { consoleLinkUrl } from '../console/consoleUrl';
 import { bootstrapBanner } from './bootstrapBanner';
 import { listen } from './listen';
@@ -139,10 +139,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
         // Below the disk's floor the indexer writes nothing until space is freed.
         writesPaused: rt.freeSpace ? () => rt.freeSpace?.shortage() ?? Promise.resolve(null) : undefined,
         databaseDir: rt.embedded?.dataDir,
-        reconciler: {
-          intervalMs: config.reconciliation.intervalMs,
-          run: (key, shouldStop) => reconcileChain({ db: rt.db, config, plugins, shouldStop }, key),
-        },
+        // The first run soon after the chain is caught up, a quick second look at a drift (README "Reconciliation").
+        reconciler: chainReconciler({ db: rt.db, config, plugins }),
         // Sweep rules run where the chain is led: one process per chain (README "Sweeps").
         sweeper: { name: 'sweep', intervalMs: SWEEP_TICK_MS, run: (key, shouldStop) => runSweeps(common, key, shouldStop) },
         ledgerCheck: {

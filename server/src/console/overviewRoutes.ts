@@ -2,17 +2,18 @@ import type { RequestHandler, Router } from 'express';
 import { type Common, historyReads } from '../context';
 import { checkReadiness } from '../health/readiness';
 import { recentDeepReorgs } from '../services/deepReorgs';
-import { reconciliationSummary } from '../services/reconciliation';
+import { checkNow, driftsSince, openDrifts, reconciliationSummary } from '../services/reconciliation';
 import { knownAssets, walletBalances } from '../services/transactions';
 import { listWallets } from '../services/wallets';
-import { requireMfaEnrolled } from './memberGuards';
+import { requireMfaEnrolled, requireRoleAction } from './memberGuards';
 
 /**
  * The overview (`GET /console/api/overview`): the company's wallets with their balances per asset
  * (the figures `GET /v1/wallets/:id/balances` answers: confirmed, pending, reserved, available) and
  * each followed chain's indexer health as `/readyz` judges it, and its reconciliation (open drifts,
- * last run), and the reorgs deeper than the confirmation threshold of the last day (`deepReorgs`:
- * the banner). Any member of the company may read.
+ * last run, the open drifts with what explains them), and the reorgs deeper than the confirmation
+ * threshold of the last day (`deepReorgs`: the banner). Any member of the company may read, and
+ * ask for a "check now" (`POST /console/api/reconciliation/checks`, the API's `checkNow`).
  */
 export function mountOverviewRoutes(r: Router, common: Common, session: RequestHandler): void {
   const { db, config, plugins } = common;
@@ -36,8 +37,24 @@ export function mountOverviewRoutes(r: Router, common: Common, session: RequestH
       return out;
     });
     const readiness = await checkReadiness(db, config);
-    const reconciliation = await reconciliationSummary(db, req.memberSession!.companyId, config.chains);
+    const companyId = req.memberSession!.companyId;
+    const reconciliation = await reconciliationSummary(db, companyId, config.chains);
+    const drifts = await openDrifts(db, config, plugins, companyId, null, 50);
     const deepReorgs = await recentDeepReorgs(db, config.chains);
-    res.json({ wallets: withBalances, chains: 'chains' in readiness ? readiness.chains : [], reconciliation, deepReorgs });
+    res.json({ wallets: withBalances, chains: 'chains' in readiness ? readiness.chains : [], reconciliation, deepReorgs, drifts });
+  });
+
+  r.post('/reconciliation/checks', session, requireMfaEnrolled(db), async (req, res) => {
+    const s = req.memberSession!;
+    requireRoleAction(s, 'wallets:read', 'check balances against the node');
+    const { run, joined } = checkNow(common, s.companyId);
+    const done = await run;
+    res.json({
+      startedAt: done.startedAt.toISOString(),
+      finishedAt: done.finishedAt.toISOString(),
+      joined,
+      chains: done.chains,
+      drifts: await driftsSince(db, config, plugins, s.companyId, null, done.startedAt),
+    });
   });
 }

@@ -2,7 +2,7 @@ import { BaseError } from '@walletd/core';
 import { Router } from 'express';
 import type { Common } from '../context';
 import { auth, requireGlobal, walletFor } from '../http/scope';
-import { openDrifts, reconciliationRun, walletReconciliation } from '../services/reconciliation';
+import { checkNow, driftsSince, openDrifts, reconciliationRun, walletReconciliation } from '../services/reconciliation';
 
 /**
  * What the indexer's reconciliation found (README "Reconciliation"): a wallet's last comparisons
@@ -31,6 +31,21 @@ export function reconciliationRouter(common: Common, r: Router = Router()): Rout
     if (typeof limit !== 'string' || !/^[0-9]{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 500)
       throw new BaseError('validation_failed', 'limit must be an integer from 1 to 500');
     res.json({ drifts: await openDrifts(db, config, plugins, a.companyId, a.walletIds, Number(limit)) });
+  });
+
+  // Check now: the company's whole comparison, one at a time, rate limited (checkNow.ts).
+  r.post('/reconciliation/checks', async (req, res) => {
+    const a = auth(req);
+    requireGlobal(a, 'wallets:read');
+    const { run, joined } = checkNow(common, a.companyId);
+    const done = await run;
+    res.json({
+      startedAt: done.startedAt.toISOString(),
+      finishedAt: done.finishedAt.toISOString(),
+      joined,
+      chains: done.chains,
+      drifts: await driftsSince(db, config, plugins, a.companyId, a.walletIds, done.startedAt),
+    });
   });
   return r;
 }

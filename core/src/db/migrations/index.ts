@@ -29,6 +29,7 @@ import * as m029GasStation from './029_gas_station';
 import * as m030SweepFeeRate from './030_sweep_fee_rate';
 import * as m031ArchivedMonths from './031_archived_months';
 import * as m032DetachedConfirmed from './032_detached_confirmed';
+import * as m033ReconciliationExplained from './033_reconciliation_explained';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '030_sweep_fee_rate': m030SweepFeeRate,
   '031_archived_months': m031ArchivedMonths,
   '032_detached_confirmed': m032DetachedConfirmed,
+  '033_reconciliation_explained': m033ReconciliationExplained,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -14,7 +14,8 @@ const HOLDING_KINDS = ['deposit', 'change', 'account', 'gas_station'];
 /**
  * The next scopes after `cursor`, about `limit` addresses: on account chains one scope per address
  * (by address id); on pooled chains whole wallets (by wallet id, at least one, however many
- * addresses it has: its total is only meaningful whole). Deleted wallets are skipped.
+ * addresses it has: its total is only meaningful whole). Deleted wallets are skipped; with
+ * `companyId`, only that company's wallets are paged ("check now").
  */
 export async function nextScopes(
   db: Db,
@@ -22,10 +23,12 @@ export async function nextScopes(
   pooled: boolean,
   cursor: number,
   limit: number,
+  companyId?: number,
 ): Promise<ScopePage> {
+  const ofCompany = <Q extends { where(c: string, v: number): Q }>(q: Q, column: string): Q =>
+    companyId === undefined ? q : q.where(column, companyId);
   const holding = () =>
-    db('addresses as a')
-      .join('wallets as w', 'w.id', 'a.wallet_id')
+    ofCompany(db('addresses as a').join('wallets as w', 'w.id', 'a.wallet_id'), 'w.company_id')
       .where({ 'w.chain': key.chain, 'w.network': key.network })
       .whereNull('w.deleted_at')
       .whereIn('a.kind', HOLDING_KINDS)
@@ -53,22 +56,32 @@ export async function nextScopes(
   let after = cursor;
   let read = 0;
   while (read < limit) {
-    const wallet = (await db('wallets')
+    const wallet = (await ofCompany(db('wallets'), 'company_id')
       .where({ chain: key.chain, network: key.network })
       .whereNull('deleted_at')
       .where('id', '>', after)
       .orderBy('id')
       .first('id', 'company_id')) as { id: number; company_id: number } | undefined;
     if (!wallet) return { scopes, last: true };
-    const addresses = (await holding().where('a.wallet_id', wallet.id).orderBy('a.id').pluck('a.address')) as string[];
+    const addresses = await poolAddresses(db, wallet.id);
     scopes.push({ scope: { walletId: wallet.id, companyId: wallet.company_id, address: null, addresses }, next: wallet.id });
     read += addresses.length;
     after = wallet.id;
   }
-  const more = await db('wallets')
+  const more = await ofCompany(db('wallets'), 'company_id')
     .where({ chain: key.chain, network: key.network })
     .whereNull('deleted_at')
     .where('id', '>', after)
     .first('id');
   return { scopes, last: !more };
+}
+
+/** A pooled wallet's holding addresses, in id order: what its scope sums. */
+export async function poolAddresses(db: Db, walletId: number): Promise<string[]> {
+  return (await db('addresses')
+    .where({ wallet_id: walletId })
+    .whereIn('kind', HOLDING_KINDS)
+    .whereNull('destination_tag')
+    .orderBy('id')
+    .pluck('address')) as string[];
 }

@@ -1,5 +1,6 @@
 import { type AssetRef, type Db, type PluginRegistry, type WalletdConfig, fromBaseUnits, parseBaseUnits } from '@walletd/core';
 import { knownAssets } from '../transactions';
+import type { DriftExplanation } from './explainDrift';
 
 /** One comparison as the API shows it: exact decimal strings in the asset's units. */
 export interface CheckView {
@@ -17,6 +18,8 @@ export interface CheckView {
   open: boolean;
   driftSince: string | null;
   checkedAt: string;
+  /** While the node disagrees: the causes the records name and the transactions since it last agreed. */
+  explanation: DriftExplanation | null;
 }
 
 interface CheckRow {
@@ -33,6 +36,7 @@ interface CheckRow {
   reported_drift: string | null;
   drift_since: Date | null;
   checked_at: Date;
+  explanation: DriftExplanation | null;
 }
 
 function toView(r: CheckRow, asset: AssetRef): CheckView {
@@ -49,6 +53,7 @@ function toView(r: CheckRow, asset: AssetRef): CheckView {
     open: r.reported_drift !== null,
     driftSince: r.drift_since?.toISOString() ?? null,
     checkedAt: r.checked_at.toISOString(),
+    explanation: r.drift === '0' ? null : r.explanation,
   };
 }
 
@@ -104,6 +109,25 @@ export async function openDrifts(
     .whereNotNull('reported_drift')
     .orderBy('drift_since', 'desc')
     .limit(limit);
+  if (walletIds !== null) q.whereIn('wallet_id', [...walletIds]);
+  return views((await q) as CheckRow[], config, plugins);
+}
+
+/** The company's comparisons since `since` that found a drift (of the given wallets; null: all): a "check now"'s findings. */
+export async function driftsSince(
+  db: Db,
+  config: WalletdConfig,
+  plugins: PluginRegistry,
+  companyId: number,
+  walletIds: ReadonlySet<number> | null,
+  since: Date,
+): Promise<CheckView[]> {
+  const q = db('reconciliation_checks')
+    .where({ company_id: companyId })
+    .whereNot('drift', 0)
+    .where('checked_at', '>=', since)
+    .orderBy(['chain', 'network', 'wallet_id', 'address', 'asset_key'])
+    .limit(1000);
   if (walletIds !== null) q.whereIn('wallet_id', [...walletIds]);
   return views((await q) as CheckRow[], config, plugins);
 }

@@ -1,5 +1,6 @@
 import { type AssetRef, type Db, type EventType, fromBaseUnits, parseBaseUnits, recordEvent } from '@walletd/core';
 import type { LedgerFigures } from './driftBand';
+import { explainDrift } from './explainDrift';
 import type { Scope } from './scopeFigures';
 
 export interface CheckInput {
@@ -17,9 +18,15 @@ interface PreviousRow {
   drift_checks: number;
   reported_drift: string | null;
   drift_since: Date | null;
+  agreed_at: Date | null;
 }
 
-/** A drift must be seen this many checks in a row, unchanged, before it is announced. */
+/**
+ * A drift must be seen this many checks in a row, unchanged, before it is announced: the node may
+ * be a block ahead of the indexer (a deposit in a block not yet read), which the next look no
+ * longer shows. The second look comes `reconciliation.confirmDelayMs` after the first
+ * (`recheckDrifts`), not a whole interval later.
+ */
 export const CHECKS_TO_REPORT = 2;
 
 /**
@@ -27,9 +34,9 @@ export const CHECKS_TO_REPORT = 2;
  * once a drift is seen twice in a row with the same amount (a block the indexer has not reached yet
  * shows once, then is indexed) and differs from the one last announced; `reconciliation.cleared`
  * when an announced drift is gone. A pair with nothing held and nothing open leaves no row.
- * Returns the event type recorded, if any.
+ * Returns the event type recorded, if any, and whether the drift waits for its second look.
  */
-export async function recordCheck(db: Db, c: CheckInput): Promise<EventType | null> {
+export async function recordCheck(db: Db, c: CheckInput): Promise<{ event: EventType | null; awaiting: boolean }> {
   const key = { wallet_id: c.scope.walletId, address: c.scope.address ?? '', asset_key: c.asset.key };
   return db.transaction(async (trx) => {
     const prev = (await trx('reconciliation_checks').where(key).forUpdate().first()) as PreviousRow | undefined;
@@ -46,6 +53,9 @@ export async function recordCheck(db: Db, c: CheckInput): Promise<EventType | nu
       nextReported = null;
     }
     const f = c.figures;
+    // What the records say about it, since the node last agreed here; kept with the row for the overview.
+    const agreedAt = prev?.agreed_at ?? null;
+    const explanation = c.drift === 0n ? null : await explainDrift(trx, c, c.scope, c.asset, agreedAt);
     const empty = f.indexed === 0n && f.pending === 0n && f.inFlight === 0n && f.incomingInFlight === 0n && c.onchain === 0n;
     if (empty && c.drift === 0n && nextReported === null) {
       if (prev) await trx('reconciliation_checks').where(key).delete();
@@ -66,6 +76,8 @@ export async function recordCheck(db: Db, c: CheckInput): Promise<EventType | nu
         // Since when the node has disagreed (kept while the amount changes); null while it agrees.
         drift_since: c.drift === 0n ? null : prevDrift !== 0n && prev?.drift_since ? prev.drift_since : trx.fn.now(),
         checked_at: trx.fn.now(),
+        agreed_at: c.drift === 0n ? trx.fn.now() : agreedAt,
+        explanation: explanation === null ? null : JSON.stringify(explanation),
       };
       await trx('reconciliation_checks').insert(row).onConflict(['wallet_id', 'address', 'asset_key']).merge();
     }
@@ -92,9 +104,10 @@ export async function recordCheck(db: Db, c: CheckInput): Promise<EventType | nu
           inFlight: show(f.inFlight),
           onchain: show(c.onchain),
           ...(event === 'reconciliation.cleared' && reported !== null ? { previousDrift: show(reported) } : {}),
+          ...(explanation ? { explanation } : {}),
         },
       });
     }
-    return event;
+    return { event, awaiting: c.drift !== 0n && checks < CHECKS_TO_REPORT };
   });
 }

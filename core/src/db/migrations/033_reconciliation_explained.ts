@@ -1,0 +1,22 @@
+import type { Knex } from 'knex';
+
+/**
+ * Reconciliation that explains (issue 41 §5), on `reconciliation_checks`:
+ * - `agreed_at`: when the node last agreed with the ledger at this scope and asset; what happened
+ *   on it since (transfers, withdrawals, retractions) is what a drift can be explained by.
+ * - `explanation`: what was found when the drift was last seen (causes and transactions, the
+ *   shape of the event's `explanation`); null while the node agrees.
+ */
+export async function up(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('reconciliation_checks', (t) => {
+    t.timestamp('agreed_at', { useTz: true });
+    t.jsonb('explanation');
+  });
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('reconciliation_checks', (t) => {
+    t.dropColumn('explanation');
+    t.dropColumn('agreed_at');
+  });
+}
