@@ -1,4 +1,4 @@
-import { wrongHeightError } from '@walletd/core';
+import { readFailureReason, wrongHeightError } from '@walletd/core';
 import type { FollowerContext } from './followerContext';
 
 /** What a pool thread is handed: the raw block (or mempool) and the chain's watched set. */
@@ -22,9 +22,16 @@ export const formatSenders = (ctx: FollowerContext, transfers: { from?: string }
  */
 export async function detectAt(ctx: FollowerContext, height: bigint) {
   const { reader, pool, key } = ctx;
-  const raw = await reader.fetchBlock(height);
-  if (raw === null) return null;
-  const result = await pool.detect(detectTask(ctx, raw));
+  let result: Awaited<ReturnType<typeof pool.detect>>;
+  try {
+    const raw = await reader.fetchBlock(height);
+    if (raw === null) return null;
+    result = await pool.detect(detectTask(ctx, raw));
+  } catch (err) {
+    // Failed on the node or found unusable in the worker: counted per block read.
+    if (readFailureReason(err) === 'traces_unavailable') ctx.m?.traceFailures.inc(ctx.labels);
+    throw err;
+  }
   if (result.block.number !== height) throw wrongHeightError(`${key.chain}/${key.network}`, 'fetchBlock', height, result.block.number);
   formatSenders(ctx, result.transfers);
   return result;
