@@ -41,6 +41,18 @@ contract Payouts {
         require(ok, "delegate failed");
     }
 
+    /// DELEGATECALL into `target` (a deposit address: no code): the trace shows the value on the
+    /// frame, yet nothing moves; crediting it would invent money.
+    function delegateTo(address target) external payable {
+        (bool ok, ) = target.delegatecall("");
+        require(ok, "delegate failed");
+    }
+
+    /// Creates a contract with the value that destroys itself in its constructor, paying `to`.
+    function payBySelfdestruct(address payable to) external payable {
+        new Heir{value: msg.value}(to);
+    }
+
     /// Pays `to`, then reverts the whole transaction.
     function payThenFail(address payable to) external payable {
         (bool ok, ) = to.call{value: msg.value}("");
@@ -49,4 +61,11 @@ contract Payouts {
     }
 
     receive() external payable {}
+}
+
+/// Sends its whole balance to `to` by SELFDESTRUCT (created and destroyed in one transaction).
+contract Heir {
+    constructor(address payable to) payable {
+        selfdestruct(to);
+    }
 }
