@@ -7,6 +7,7 @@ export * from './events';
 export * from './eventually';
 export * from './anvil';
 export * from './testToken';
+export * from './payouts';
 export * from './describeWithLitecoind';
 export * from './follower';
 export * from './schemas';
