@@ -46,14 +46,14 @@ describe('EVM internal transfers on anvil', () => {
   });
 
   const settings = { chain: 'ethereum', network: 'devnet', rpcUrl: '', confirmations: 1, startBlock: 0 };
-  const follower = () =>
+  const follower = (confirmations = 1) =>
     createFollower({
       db: t.db,
       logger: createLogger({ level: 'silent' }),
       pool,
       metrics: createMetrics(),
       plugin: registry.forChain('ethereum')!,
-      settings: { ...settings, rpcUrl: anvil.url },
+      settings: { ...settings, rpcUrl: anvil.url, confirmations },
     });
   const events = async (type: string) =>
     (await t.db('events').where({ type }).orderBy('seq').pluck('body')).map((b: string) => JSON.parse(b).data);
@@ -143,5 +143,29 @@ describe('EVM internal transfers on anvil', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('an internal transfer that a reorg removes is retracted like any deposit (deposit.rejected, reason reorg)', async () => {
+    const s = await seedCompany(t.db);
+    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'reorg', chain: 'ethereum', network: 'devnet' }, shippedPlugins());
+    const row = await t.db('wallets').where({ id: w.id }).first();
+    const to = (await generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, row, null)).address;
+    const payouts = await deployPayouts(anvil);
+    const f = follower(3);
+    await f.tick();
+    const snapshot = await anvil.rpc<string>('evm_snapshot');
+    const forward = await payouts.forward(to, 42_000n);
+    await f.tick();
+    expect(await t.db('transfers').where({ tx_hash: forward }).select('event_index', 'amount', 'status')).toEqual([
+      { event_index: BASE + 1, amount: '42000', status: 'pending' },
+    ]);
+    // The block is replaced by a longer branch without the transaction.
+    await anvil.rpc('evm_revert', [snapshot]);
+    await anvil.mine(3);
+    await f.tick();
+    expect(await t.db('transfers').where({ tx_hash: forward }).first('status')).toEqual({ status: 'rejected' });
+    const rejected = (await events('deposit.rejected')).filter((d: { txHash: string }) => d.txHash === forward);
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toMatchObject({ eventIndex: BASE + 1, amount: '0.000000000000042', reason: 'reorg', eventType: 'internal_transfer' });
   });
 });
