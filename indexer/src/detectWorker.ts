@@ -53,7 +53,9 @@ export default function runDetect(task: DetectTask): DetectResult | DetectedTran
     // By shape, not class: a plugin may carry its own copy of the kit.
     const e = err as { name?: unknown; code?: unknown; message?: unknown; details?: unknown };
     if (err instanceof Error && e.name === 'BaseError' && typeof e.code === 'string')
-      return { detectFailed: { code: e.code, message: err.message, ...(e.details ? { details: e.details as Record<string, unknown> } : {}) } };
+      return {
+        detectFailed: { code: e.code, message: err.message, ...(e.details ? { details: e.details as Record<string, unknown> } : {}) },
+      };
     throw err;
   }
 }

@@ -23,7 +23,11 @@ const PAYEES = ['a1', 'a2', 'a3', 'a4', 'a5'].map((b) => `0x${b.repeat(20)}`);
   const url = `http://127.0.0.1:${port}`;
   let id = 0;
   const rpc = async (method, params = []) => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+    });
     const body = await res.json();
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result;
@@ -53,7 +57,11 @@ const PAYEES = ['a1', 'a2', 'a3', 'a4', 'a5'].map((b) => `0x${b.repeat(20)}`);
     await send({ to: payouts, value: '0xde0b6b3a7640000' });
     const hex = (n) => `0x${BigInt(n).toString(16)}`;
     const cases = [
-      ['forward', 'a forwarder passes 0.05 ETH on to a1', { data: iface.encodeFunctionData('forward', [PAYEES[0]]), value: hex(50_000_000_000_000_000n) }],
+      [
+        'forward',
+        'a forwarder passes 0.05 ETH on to a1',
+        { data: iface.encodeFunctionData('forward', [PAYEES[0]]), value: hex(50_000_000_000_000_000n) },
+      ],
       [
         'batch',
         'one transaction pays a1..a5 (0.01, 0.02, 0.03, 0.04, 0.05 ETH)',
@@ -62,12 +70,36 @@ const PAYEES = ['a1', 'a2', 'a3', 'a4', 'a5'].map((b) => `0x${b.repeat(20)}`);
           value: hex(150_000_000_000_000_000n),
         },
       ],
-      ['exec', 'Safe-like execTransaction: the contract pays a2 0.07 ETH from its balance', { data: iface.encodeFunctionData('execTransaction', [PAYEES[1], 70_000_000_000_000_000n, '0x']) }],
-      ['caught', 'a1 is paid 0.01 ETH inside a call that reverts and is caught: nothing arrives', { data: iface.encodeFunctionData('payThenCatch', [PAYEES[0]]), value: hex(10_000_000_000_000_000n) }],
-      ['delegate', 'a3 is paid 0.003 ETH by code run through DELEGATECALL: the CALL under it moves the value once', { data: iface.encodeFunctionData('delegateForward', [payouts, PAYEES[2]]), value: hex(3_000_000_000_000_000n) }],
-      ['delegateToDeposit', 'DELEGATECALL into a5 (no code) with 0.006 ETH on the frame: nothing arrives', { data: iface.encodeFunctionData('delegateTo', [PAYEES[4]]), value: hex(6_000_000_000_000_000n) }],
-      ['selfdestruct', 'a contract created with 0.008 ETH destroys itself paying a4', { data: iface.encodeFunctionData('payBySelfdestruct', [PAYEES[3]]), value: hex(8_000_000_000_000_000n) }],
-      ['reverted', 'the whole transaction reverts after paying a4: nothing arrives', { data: iface.encodeFunctionData('payThenFail', [PAYEES[3]]), value: hex(4_000_000_000_000_000n) }],
+      [
+        'exec',
+        'Safe-like execTransaction: the contract pays a2 0.07 ETH from its balance',
+        { data: iface.encodeFunctionData('execTransaction', [PAYEES[1], 70_000_000_000_000_000n, '0x']) },
+      ],
+      [
+        'caught',
+        'a1 is paid 0.01 ETH inside a call that reverts and is caught: nothing arrives',
+        { data: iface.encodeFunctionData('payThenCatch', [PAYEES[0]]), value: hex(10_000_000_000_000_000n) },
+      ],
+      [
+        'delegate',
+        'a3 is paid 0.003 ETH by code run through DELEGATECALL: the CALL under it moves the value once',
+        { data: iface.encodeFunctionData('delegateForward', [payouts, PAYEES[2]]), value: hex(3_000_000_000_000_000n) },
+      ],
+      [
+        'delegateToDeposit',
+        'DELEGATECALL into a5 (no code) with 0.006 ETH on the frame: nothing arrives',
+        { data: iface.encodeFunctionData('delegateTo', [PAYEES[4]]), value: hex(6_000_000_000_000_000n) },
+      ],
+      [
+        'selfdestruct',
+        'a contract created with 0.008 ETH destroys itself paying a4',
+        { data: iface.encodeFunctionData('payBySelfdestruct', [PAYEES[3]]), value: hex(8_000_000_000_000_000n) },
+      ],
+      [
+        'reverted',
+        'the whole transaction reverts after paying a4: nothing arrives',
+        { data: iface.encodeFunctionData('payThenFail', [PAYEES[3]]), value: hex(4_000_000_000_000_000n) },
+      ],
     ];
     const blocks = {};
     for (const [name, description, tx] of cases) {
@@ -98,7 +130,12 @@ const PAYEES = ['a1', 'a2', 'a3', 'a4', 'a5'].map((b) => `0x${b.repeat(20)}`);
       network: 'anvil',
       kind: 'blocks with call traces',
       description: 'Native value moved by contracts (test/contracts/Payouts.sol), one block per case, with both trace shapes',
-      provenance: { engine: `anvil ${require('@foundry-rs/anvil/package.json').version} (npm)`, compiler, payouts, script: 'test/scripts/record-evm-traces.js' },
+      provenance: {
+        engine: `anvil ${require('@foundry-rs/anvil/package.json').version} (npm)`,
+        compiler,
+        payouts,
+        script: 'test/scripts/record-evm-traces.js',
+      },
       blocks,
     };
     writeFileSync(join(__dirname, '..', 'fixtures', 'ethereum', 'anvil-internal-transfers.json'), `${JSON.stringify(out, null, 2)}\n`);

@@ -7,8 +7,18 @@ import { detect } from './detectTransfers';
 
 // Recorded from a real anvil by test/scripts/record-evm-traces.js (test/contracts/Payouts.sol):
 // each block with the node's own block, receipts and both trace shapes, unchanged.
-const recorded = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'ethereum', 'anvil-internal-transfers.json'), 'utf8'));
-type Case = { data: { block: { hash: string; number: string; transactions: { hash: string }[] }; receipts: unknown[]; callTraces: unknown[]; flatTraces: unknown[] }; expected: { arrived: Record<string, string> } };
+const recorded = JSON.parse(
+  readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'ethereum', 'anvil-internal-transfers.json'), 'utf8'),
+);
+type Case = {
+  data: {
+    block: { hash: string; number: string; transactions: { hash: string }[] };
+    receipts: unknown[];
+    callTraces: unknown[];
+    flatTraces: unknown[];
+  };
+  expected: { arrived: Record<string, string> };
+};
 const blocks = recorded.blocks as Record<string, Case>;
 const PAYEES = ['a1', 'a2', 'a3', 'a4', 'a5'].map((b) => `0x${b.repeat(20)}`);
 
@@ -68,7 +78,8 @@ describe.each<Shape>(['callTraces', 'flatTraces'])('EVM internal transfers from 
   });
 
   it('a value call under a caught revert, a DELEGATECALL frame and a reverted transaction credit nothing', () => {
-    for (const name of ['caught', 'delegateToDeposit', 'reverted']) expect(detect(raw(blocks[name] as Case, shape), ctx()).transfers).toEqual([]);
+    for (const name of ['caught', 'delegateToDeposit', 'reverted'])
+      expect(detect(raw(blocks[name] as Case, shape), ctx()).transfers).toEqual([]);
   });
 
   it('only watched recipients are credited', () => {
@@ -79,7 +90,9 @@ describe.each<Shape>(['callTraces', 'flatTraces'])('EVM internal transfers from 
   it('null, an error answer or a list of another length is a failed read (traces_unavailable), never "no transfers"', () => {
     const c = blocks.forward as Case;
     expect(failure(() => detect(raw(c, shape, null), ctx()))).toBe('traces_unavailable');
-    expect(failure(() => detect(raw(c, shape, { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'boom' } }), ctx()))).toBe('traces_unavailable');
+    expect(failure(() => detect(raw(c, shape, { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'boom' } }), ctx()))).toBe(
+      'traces_unavailable',
+    );
     expect(failure(() => detect(raw(c, shape, { jsonrpc: '2.0', id: 1, result: null }), ctx()))).toBe('traces_unavailable');
     expect(failure(() => detect(raw(c, shape, []), ctx()))).toBe('traces_unavailable');
   });
@@ -111,14 +124,43 @@ describe('EVM internal transfers: the two trace shapes agree', () => {
     // Hand-made from the batch block's recorded flat traces.
     const c = blocks.batch as Case;
     const flat = c.data.flatTraces as { traceAddress: number[]; blockHash: string }[];
-    expect(failure(() => detect(raw(c, 'flatTraces', flat.filter((t) => t.traceAddress.length > 0)), ctx()))).toBe('traces_unavailable');
-    expect(failure(() => detect(raw(c, 'flatTraces', flat.map((t) => ({ ...t, blockHash: `0x${'11'.repeat(32)}` }))), ctx()))).toBe('traces_unavailable');
+    expect(
+      failure(() =>
+        detect(
+          raw(
+            c,
+            'flatTraces',
+            flat.filter((t) => t.traceAddress.length > 0),
+          ),
+          ctx(),
+        ),
+      ),
+    ).toBe('traces_unavailable');
+    expect(
+      failure(() =>
+        detect(
+          raw(
+            c,
+            'flatTraces',
+            flat.map((t) => ({ ...t, blockHash: `0x${'11'.repeat(32)}` })),
+          ),
+          ctx(),
+        ),
+      ),
+    ).toBe('traces_unavailable');
   });
 
   it('flat traces: block rewards (no transaction) are skipped', () => {
     // Hand-made: a pre-merge reward trace paying a watched address is not a deposit.
     const c = blocks.forward as Case;
-    const reward = { type: 'reward', action: { author: PAYEES[0], rewardType: 'block', value: '0x1bc16d674ec80000' }, traceAddress: [], transactionHash: null, transactionPosition: null, blockHash: c.data.block.hash };
+    const reward = {
+      type: 'reward',
+      action: { author: PAYEES[0], rewardType: 'block', value: '0x1bc16d674ec80000' },
+      traceAddress: [],
+      transactionHash: null,
+      transactionPosition: null,
+      blockHash: c.data.block.hash,
+    };
     expect(credited(detect(raw(c, 'flatTraces', [...c.data.flatTraces, reward]), ctx()).transfers)).toEqual(c.expected.arrived);
   });
 });

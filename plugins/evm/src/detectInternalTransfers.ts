@@ -93,14 +93,21 @@ function credit(
  * is credited only if neither it nor any ancestor has an `error`: a call caught by try/catch shows
  * the error on the reverted frame only, and the value calls under it show none.
  */
-export function creditCallTraces(raw: unknown, block: string, txs: TracedTx[], succeeded: boolean[], ctx: DetectContext): Map<string, DetectedTransfer[]> {
+export function creditCallTraces(
+  raw: unknown,
+  block: string,
+  txs: TracedTx[],
+  succeeded: boolean[],
+  ctx: DetectContext,
+): Map<string, DetectedTransfer[]> {
   const items = traceResult(raw, block) as CallTraceItem[];
   if (items.length !== txs.length) throw traceFailure(block, `${items.length} traces for ${txs.length} transactions`);
   const byTx = new Map<string, DetectedTransfer[]>();
   items.forEach((item, i) => {
     const tx = txs[i] as TracedTx;
     if (item?.txHash !== undefined && item.txHash !== tx.hash) throw traceFailure(block, `trace ${i} is of ${item.txHash}, not ${tx.hash}`);
-    if (!item?.result || typeof item.result !== 'object') throw traceFailure(block, `no trace for ${tx.hash}${item?.error ? ` (${item.error})` : ''}`);
+    if (!item?.result || typeof item.result !== 'object')
+      throw traceFailure(block, `no trace for ${tx.hash}${item?.error ? ` (${item.error})` : ''}`);
     if (!succeeded[i]) return;
     const out: DetectedTransfer[] = [];
     let ordinal = 0;
@@ -123,7 +130,8 @@ export function creditCallTraces(raw: unknown, block: string, txs: TracedTx[], s
 function flatValueMove(t: FlatTrace): { from?: string; to?: string; value?: string } | null {
   if (t.type === 'call') return t.action.callType === 'call' ? { from: t.action.from, to: t.action.to, value: t.action.value } : null;
   if (t.type === 'create' || t.type === 'create2') return { from: t.action.from, to: t.result?.address, value: t.action.value };
-  if (t.type === 'suicide' || t.type === 'selfdestruct') return { from: t.action.address, to: t.action.refundAddress, value: t.action.balance };
+  if (t.type === 'suicide' || t.type === 'selfdestruct')
+    return { from: t.action.address, to: t.action.refundAddress, value: t.action.balance };
   return null;
 }
 
@@ -151,7 +159,8 @@ export function creditFlatTraces(
     if (t.blockHash !== undefined && t.blockHash !== block.hash) throw traceFailure(block.number, `a trace of block ${t.blockHash}`);
     const at = Number(t.transactionPosition);
     const tx = txs[at];
-    if (!tx || tx.hash !== t.transactionHash) throw traceFailure(block.number, `trace of ${t.transactionHash} at position ${t.transactionPosition}`);
+    if (!tx || tx.hash !== t.transactionHash)
+      throw traceFailure(block.number, `trace of ${t.transactionHash} at position ${t.transactionPosition}`);
     const depth = t.traceAddress.length;
     if (depth === 0) {
       if (rooted[at]) throw traceFailure(block.number, `two root traces for ${tx.hash}`);

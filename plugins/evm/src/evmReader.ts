@@ -66,7 +66,12 @@ export function createEvmReader(options: ReaderOptions): EvmReader {
       const how = await traceMode();
       // Settled into a value, so that a failed block call is the error thrown, not a failed trace.
       const tracing =
-        how === 'off' ? null : fetchTraces(rpc, how, height, options.name).then((bytes) => ({ bytes }), (failed: unknown) => ({ failed }));
+        how === 'off'
+          ? null
+          : fetchTraces(rpc, how, height, options.name).then(
+              (bytes) => ({ bytes }),
+              (failed: unknown) => ({ failed }),
+            );
       const [block, receipts] = await Promise.all([
         rpc.callRaw('eth_getBlockByNumber', [hex(height), true]),
         rpc.callRaw('eth_getBlockReceipts', [hex(height)]),

@@ -65,7 +65,12 @@ export async function probeTraces(rpc: JsonRpcClient, name: string | undefined):
  * (`traces_unavailable`), never an empty trace; a node that cannot be reached at all stays a plain
  * node error (the block's own calls fail the same way).
  */
-export async function fetchTraces(rpc: JsonRpcClient, mode: Exclude<TraceMode, 'off'>, height: bigint, name: string | undefined): Promise<Uint8Array> {
+export async function fetchTraces(
+  rpc: JsonRpcClient,
+  mode: Exclude<TraceMode, 'off'>,
+  height: bigint,
+  name: string | undefined,
+): Promise<Uint8Array> {
   const [method, params] = request(mode, height);
   try {
     return await rpc.callRaw(method, params);

@@ -35,7 +35,12 @@ export function traceBlocksOn(chain: Chain, network: string, nativeKey: string):
   const blocks: ConformanceBlock[] = [];
   for (const traces of ['callTraces', 'flatTraces'] as const) {
     blocks.push(
-      { ...scene, name: `${chain}: a batch payout paying 5 addresses in one transaction (anvil, ${traces}) credits each frame`, raw: raw(batch, traces), expected: paid },
+      {
+        ...scene,
+        name: `${chain}: a batch payout paying 5 addresses in one transaction (anvil, ${traces}) credits each frame`,
+        raw: raw(batch, traces),
+        expected: paid,
+      },
       {
         ...scene,
         name: `${chain}: a value call inside a reverted frame caught by try/catch (anvil, ${traces}) credits nothing`,
@@ -56,7 +61,13 @@ export function traceBlocksOn(chain: Chain, network: string, nativeKey: string):
     ['its traces answered null', { jsonrpc: '2.0', id: 3, result: null }],
     ['its traces list fewer transactions than the block', []],
   ] as const) {
-    blocks.push({ ...scene, name: `${chain}: a block whose ${why.slice(4)}`, raw: raw(forward, 'callTraces', answer), expected: [], unreadable: why });
+    blocks.push({
+      ...scene,
+      name: `${chain}: a block whose ${why.slice(4)}`,
+      raw: raw(forward, 'callTraces', answer),
+      expected: [],
+      unreadable: why,
+    });
   }
   return blocks;
 }

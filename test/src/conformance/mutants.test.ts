@@ -33,8 +33,16 @@ test.each([
   ['credits reverted transactions', withDetect('creditsReverted'), /reverted \(status 0x0\) credits nothing: detect finds exactly/],
   ['reports a wrong parentHash', withDetect('wrongParent'), /number, hash and parent exactly|link to the ancestor/],
   ['drops from and eventType', withDetect('dropsSender'), /its sender compared.*detect finds exactly/],
-  ['credits a value call inside a reverted frame', withDetect('creditsRevertedFrames'), /inside a reverted frame caught by try\/catch.*detect finds exactly/],
-  ['treats a failed trace as empty', withDetect('emptyOnFailedTrace'), /its traces answered.*detect refuses the block|fewer transactions.*detect refuses the block/],
+  [
+    'credits a value call inside a reverted frame',
+    withDetect('creditsRevertedFrames'),
+    /inside a reverted frame caught by try\/catch.*detect finds exactly/,
+  ],
+  [
+    'treats a failed trace as empty',
+    withDetect('emptyOnFailedTrace'),
+    /its traces answered.*detect refuses the block|fewer transactions.*detect refuses the block/,
+  ],
   [
     'confirms at depth 0',
     {

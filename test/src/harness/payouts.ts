@@ -41,7 +41,12 @@ export async function deployPayouts(anvil: Anvil): Promise<Payouts> {
   return {
     address,
     forward: (to, wei) => call('forward', [to], wei),
-    batch: (to, wei) => call('batch', [to, wei], wei.reduce((a, b) => a + b, 0n)),
+    batch: (to, wei) =>
+      call(
+        'batch',
+        [to, wei],
+        wei.reduce((a, b) => a + b, 0n),
+      ),
     execTransaction: (to, wei) => call('execTransaction', [to, wei, '0x']),
     payThenCatch: (to) => call('payThenCatch', [to], 10n ** 16n),
     delegateTo: (target, wei) => call('delegateTo', [target], wei),

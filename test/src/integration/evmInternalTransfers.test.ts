@@ -60,7 +60,12 @@ describe('EVM internal transfers on anvil', () => {
 
   it('credits a forwarder, a batch payout to 5 addresses and a Safe-like execTransaction once each; never a caught revert, a DELEGATECALL frame or a reverted transaction', async () => {
     const s = await seedCompany(t.db);
-    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' }, shippedPlugins());
+    const w = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' },
+      shippedPlugins(),
+    );
     const row = await t.db('wallets').where({ id: w.id }).first();
     const addrs: string[] = [];
     for (let i = 0; i < 7; i++) addrs.push((await generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, row, null)).address);
@@ -69,7 +74,10 @@ describe('EVM internal transfers on anvil', () => {
     await anvil.send(payouts.address, ETH);
 
     const forward = await payouts.forward(a0, ETH / 10n);
-    const batch = await payouts.batch([a1, a2, a3, a4, a5], [1n, 2n, 3n, 4n, 5n].map((k) => (k * ETH) / 100n));
+    const batch = await payouts.batch(
+      [a1, a2, a3, a4, a5],
+      [1n, 2n, 3n, 4n, 5n].map((k) => (k * ETH) / 100n),
+    );
     const exec = await payouts.execTransaction(a6, (7n * ETH) / 100n);
     const caught = await payouts.payThenCatch(a0);
     const delegated = await payouts.delegateTo(a1, (6n * ETH) / 1000n);
@@ -107,7 +115,12 @@ describe('EVM internal transfers on anvil', () => {
       [batch, BASE + 5, '0.05'],
       [exec, BASE + 1, '0.07'],
     ]);
-    expect(confirmed[0]).toMatchObject({ eventType: 'internal_transfer', fromAddress: getAddress(payouts.address), toAddress: a0, direction: 'incoming' });
+    expect(confirmed[0]).toMatchObject({
+      eventType: 'internal_transfer',
+      fromAddress: getAddress(payouts.address),
+      toAddress: a0,
+      direction: 'incoming',
+    });
     expect((await events('deposit.detected')).length).toBe(7);
 
     // A restart and a rescan from genesis read the same frames under the same eventIndex: nothing twice.
@@ -133,7 +146,13 @@ describe('EVM internal transfers on anvil', () => {
       ]);
       const found = await call(app.url, 'GET', `/v1/transactions?search=${batch}`, { key: s.rootKey });
       expect(validator('TransactionList')(found.body)).toBe(true);
-      expect(found.body.transactions.map((x: { eventIndex: number; amount: string; eventType: string }) => [x.eventIndex, x.amount, x.eventType])).toEqual([
+      expect(
+        found.body.transactions.map((x: { eventIndex: number; amount: string; eventType: string }) => [
+          x.eventIndex,
+          x.amount,
+          x.eventType,
+        ]),
+      ).toEqual([
         [BASE + 5, '0.05', 'internal_transfer'],
         [BASE + 4, '0.04', 'internal_transfer'],
         [BASE + 3, '0.03', 'internal_transfer'],
@@ -147,7 +166,12 @@ describe('EVM internal transfers on anvil', () => {
 
   it('an internal transfer that a reorg removes is retracted like any deposit (deposit.rejected, reason reorg)', async () => {
     const s = await seedCompany(t.db);
-    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'reorg', chain: 'ethereum', network: 'devnet' }, shippedPlugins());
+    const w = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name: 'reorg', chain: 'ethereum', network: 'devnet' },
+      shippedPlugins(),
+    );
     const row = await t.db('wallets').where({ id: w.id }).first();
     const to = (await generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, row, null)).address;
     const payouts = await deployPayouts(anvil);
@@ -166,6 +190,11 @@ describe('EVM internal transfers on anvil', () => {
     expect(await t.db('transfers').where({ tx_hash: forward }).first('status')).toEqual({ status: 'rejected' });
     const rejected = (await events('deposit.rejected')).filter((d: { txHash: string }) => d.txHash === forward);
     expect(rejected).toHaveLength(1);
-    expect(rejected[0]).toMatchObject({ eventIndex: BASE + 1, amount: '0.000000000000042', reason: 'reorg', eventType: 'internal_transfer' });
+    expect(rejected[0]).toMatchObject({
+      eventIndex: BASE + 1,
+      amount: '0.000000000000042',
+      reason: 'reorg',
+      eventType: 'internal_transfer',
+    });
   });
 });

@@ -80,7 +80,10 @@ describe('EVM call traces that fail or are refused', () => {
     const app = await startTestApp(t.db, { chains: [settings(rpcUrl)] });
     try {
       const res = await fetch(`${app.url}/readyz`);
-      return { status: res.status, body: (await res.json()) as { message?: string; chains?: { reason?: string; halted?: { message: string } }[] } };
+      return {
+        status: res.status,
+        body: (await res.json()) as { message?: string; chains?: { reason?: string; halted?: { message: string } }[] },
+      };
     } finally {
       await app.close();
     }
@@ -89,7 +92,12 @@ describe('EVM call traces that fail or are refused', () => {
     (await metrics.traceFailures.get()).values.filter((v) => v.labels.chain === 'ethereum').reduce((n, v) => n + v.value, 0);
   async function depositAddress(): Promise<string> {
     const s = await seedCompany(t.db);
-    const w = await createWallet(t.db, masterKey, { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' }, shippedPlugins());
+    const w = await createWallet(
+      t.db,
+      masterKey,
+      { companyId: s.companyId, name: 'hot', chain: 'ethereum', network: 'devnet' },
+      shippedPlugins(),
+    );
     const row = await t.db('wallets').where({ id: w.id }).first();
     return (await generateAddress({ db: t.db, masterKey, plugins: loadPlugins() }, row, null)).address;
   }
@@ -172,7 +180,9 @@ describe('EVM call traces that fail or are refused', () => {
       async () => proxy.calls.filter((m) => m === 'trace_block').length,
       (n) => n >= 3,
     );
-    const said = logs.map((l) => JSON.parse(l) as { level: number; reason?: string }).filter((l) => l.reason === 'traces_refused' && l.level >= 40);
+    const said = logs
+      .map((l) => JSON.parse(l) as { level: number; reason?: string })
+      .filter((l) => l.reason === 'traces_refused' && l.level >= 40);
     expect(said).toHaveLength(1);
     const ready = await readyz(proxy.url);
     expect(ready.status).toBe(503);

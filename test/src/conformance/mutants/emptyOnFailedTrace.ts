@@ -7,7 +7,10 @@ export const detect: DetectFn = (raw, ctx) => {
   const answer = parsed.callTraces as { result?: unknown; error?: unknown } | unknown[] | undefined;
   const usable = Array.isArray(answer)
     ? answer.length === parsed.block.transactions.length
-    : answer !== undefined && answer !== null && !(answer as { error?: unknown }).error && Array.isArray((answer as { result?: unknown }).result);
+    : answer !== undefined &&
+      answer !== null &&
+      !(answer as { error?: unknown }).error &&
+      Array.isArray((answer as { result?: unknown }).result);
   if (answer !== undefined && !usable) delete parsed.callTraces;
   return realDetect(new TextEncoder().encode(JSON.stringify(parsed)), ctx);
 };
