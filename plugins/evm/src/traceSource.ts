@@ -62,8 +62,8 @@ export async function probeTraces(rpc: JsonRpcClient, name: string | undefined):
 
 /**
  * The block's traces as the node's unparsed answer. A failure is a failed read of the block
- * (`traces_unavailable`), never an empty trace; a node that cannot be reached at all stays a plain
- * node error (the block's own calls fail the same way).
+ * (`traces_unavailable`), never an empty trace; a node that cannot be reached at all, or an answer
+ * over `maxResponseBytes`, stays the plain node error it is.
  */
 export async function fetchTraces(
   rpc: JsonRpcClient,
@@ -75,7 +75,8 @@ export async function fetchTraces(
   try {
     return await rpc.callRaw(method, params);
   } catch (err) {
-    if (err instanceof NodeCallError && err.node.kind === 'unreachable') throw err;
+    // Unreachable: the block's calls fail alike. Over the cap: the operator raises maxResponseBytes (answer_too_large).
+    if (err instanceof NodeCallError && (err.node.kind === 'unreachable' || err.node.kind === 'too_large')) throw err;
     const who = name ? `${name}: ` : '';
     throw unreadableBlockError('traces_unavailable', `${who}${method} failed for block ${height}: ${(err as Error).message.slice(0, 300)}`);
   }
