@@ -6,7 +6,7 @@ import { type RecordedBlock, advanceCursor, lastRecordedBlock, persistBlocks, re
 /**
  * Heights fetched and detected ahead of the one being written, unless `indexer.pipelineDepth` says
  * otherwise. It bounds the bytes in flight too: at most this many blocks, each at most the answers
- * one block takes (EVM, Tron: 2) × the chain's `maxResponseBytes` (readCapped), whatever the node sends.
+ * one block takes (EVM: 3 with call traces, Tron: 2) × the chain's `maxResponseBytes` (readCapped), whatever the node sends.
  */
 export const DEFAULT_PIPELINE_DEPTH = 8;
 

@@ -13,7 +13,9 @@ export type ChainHaltReason =
   /** The node's own blocks do not link: a block's parent hash is not the hash it reports for the height below. */
   | 'blocks_do_not_link'
   /** Rewound to the same ancestor again without indexing a block in between. */
-  | 'rewind_no_progress';
+  | 'rewind_no_progress'
+  /** The node refuses what the chain's configuration needs to read every deposit (EVM call traces; `reader.probe`). */
+  | 'traces_refused';
 
 export class ChainHaltedError extends BaseError {
   constructor(

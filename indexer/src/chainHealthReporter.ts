@@ -1,4 +1,13 @@
-import { type ChainHealth, type Db, type Logger, NodeCallError, isBaseError, isDiskFull, publishChainHealth } from '@walletd/core';
+import {
+  type ChainHealth,
+  type Db,
+  type Logger,
+  NodeCallError,
+  isBaseError,
+  isDiskFull,
+  publishChainHealth,
+  readFailureReason,
+} from '@walletd/core';
 import { ChainHaltedError } from './chainHalt';
 import type { FollowerStats } from './follower';
 import type { ChainKey } from './transferStore';
@@ -23,6 +32,9 @@ function reasonOf(err: unknown): string {
   if (err instanceof NodeCallError && err.node.kind === 'wrong_height') return 'wrong_heights';
   // It answered, more than the chain's maxResponseBytes: the operator raises the cap or fixes the node.
   if (err instanceof NodeCallError && err.node.kind === 'too_large') return 'answer_too_large';
+  // A block the node answered only in part (EVM call traces that failed: `traces_unavailable`).
+  const partial = readFailureReason(err);
+  if (partial !== null) return partial;
   if (isDiskFull(err)) return 'disk_full';
   return isBaseError(err) && err.code === 'node_error' ? 'node_unreachable' : 'round_failed';
 }

@@ -1,4 +1,4 @@
-import { wrongHeightError } from '@walletd/core';
+import { readFailureReason, wrongHeightError } from '@walletd/core';
 import { holdUnbacked } from './holdUnbacked';
 import type { FollowerContext } from './followerContext';
 
@@ -39,9 +39,16 @@ export function dropNonPositive<T extends { amount: bigint; txHash: string; even
  */
 export async function detectAt(ctx: FollowerContext, height: bigint) {
   const { reader, pool, key } = ctx;
-  const raw = await reader.fetchBlock(height);
-  if (raw === null) return null;
-  const result = await pool.detect(detectTask(ctx, raw));
+  let result: Awaited<ReturnType<typeof pool.detect>>;
+  try {
+    const raw = await reader.fetchBlock(height);
+    if (raw === null) return null;
+    result = await pool.detect(detectTask(ctx, raw));
+  } catch (err) {
+    // Failed on the node or found unusable in the worker: counted per block read.
+    if (readFailureReason(err) === 'traces_unavailable') ctx.m?.traceFailures.inc(ctx.labels);
+    throw err;
+  }
   if (result.block.number !== height) throw wrongHeightError(`${key.chain}/${key.network}`, 'fetchBlock', height, result.block.number);
   result.transfers = dropNonPositive(ctx, result.transfers);
   await holdUnbacked(ctx, result);

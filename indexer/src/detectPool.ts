@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import type { DetectResult, DetectedTransfer } from '@walletd/core';
-import type { DetectTask } from './detectWorker';
+import { BaseError, type DetectResult, type DetectedTransfer, type ErrorCode } from '@walletd/core';
+import type { DetectFailure, DetectTask } from './detectWorker';
 
 export interface DetectPool {
   detect(task: DetectTask): Promise<DetectResult>;
@@ -37,10 +37,18 @@ export function createDetectPool(threads: number): DetectPool {
       task.raw.byteOffset === 0 && task.raw.byteLength === task.raw.buffer.byteLength && !(task.raw.buffer instanceof SharedArrayBuffer);
     return pool.run(task, transferable ? { transferList: [task.raw.buffer as ArrayBuffer] } : {});
   };
+  /** A failed read the worker returned (detectWorker.ts), thrown again as the BaseError it was. */
+  const rethrow = <T>(out: T | DetectFailure): T => {
+    if (out && typeof out === 'object' && 'detectFailed' in out) {
+      const { code, message, details } = out.detectFailed;
+      throw new BaseError(code as ErrorCode, message, details ? { details } : {});
+    }
+    return out as T;
+  };
   return {
     threads,
-    detect: (task) => run({ ...task, entry: 'detect' }) as Promise<DetectResult>,
-    detectMempool: (task) => run({ ...task, entry: 'detectMempool' }) as Promise<DetectedTransfer[]>,
+    detect: async (task) => rethrow<DetectResult>(await run({ ...task, entry: 'detect' })),
+    detectMempool: async (task) => rethrow<DetectedTransfer[]>(await run({ ...task, entry: 'detectMempool' })),
     utilization: () => pool.utilization,
     close: () => pool.destroy(),
   };

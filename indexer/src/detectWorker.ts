@@ -14,11 +14,20 @@ export interface DetectTask {
   entry?: 'detect' | 'detectMempool';
 }
 
+/**
+ * A detect that threw a `BaseError` (a failed read with its `details.reason`, e.g.
+ * `traces_unavailable`): returned as this, since an error crossing the thread keeps only its
+ * message; the pool throws it again on the main thread (detectPool.ts).
+ */
+export interface DetectFailure {
+  detectFailed: { code: string; message: string; details?: Record<string, unknown> };
+}
+
 const detectors = new Map<string, DetectFn | DetectMempoolFn>();
 const views = new WeakMap<SharedArrayBuffer, SharedAddressView>();
 
 /** Piscina worker entry: loads the plugin's detect module once per thread and runs it. */
-export default function runDetect(task: DetectTask): DetectResult | DetectedTransfer[] {
+export default function runDetect(task: DetectTask): DetectResult | DetectedTransfer[] | DetectFailure {
   const entry = task.entry ?? 'detect';
   const id = `${task.detectModule}#${entry}`;
   let detect = detectors.get(id);
@@ -32,11 +41,21 @@ export default function runDetect(task: DetectTask): DetectResult | DetectedTran
     watched = new SharedAddressView(task.watched);
     views.set(task.watched.buffer, watched);
   }
-  return detect(task.raw, {
-    chain: task.chain,
-    network: task.network,
-    native: task.native,
-    tokens: new Map(task.tokens.map((t) => [t.matchKey, t])),
-    watched,
-  });
+  try {
+    return detect(task.raw, {
+      chain: task.chain,
+      network: task.network,
+      native: task.native,
+      tokens: new Map(task.tokens.map((t) => [t.matchKey, t])),
+      watched,
+    });
+  } catch (err) {
+    // By shape, not class: a plugin may carry its own copy of the kit.
+    const e = err as { name?: unknown; code?: unknown; message?: unknown; details?: unknown };
+    if (err instanceof Error && e.name === 'BaseError' && typeof e.code === 'string')
+      return {
+        detectFailed: { code: e.code, message: err.message, ...(e.details ? { details: e.details as Record<string, unknown> } : {}) },
+      };
+    throw err;
+  }
 }

@@ -5,6 +5,7 @@ import { checkChainIdentity } from './chainIdentity';
 import { confirmPending, finalizedHeight } from './confirmPending';
 import type { DetectPool } from './detectPool';
 import { createFollowerContext } from './followerContext';
+import { probeNode } from './probeNode';
 import { handleReorg } from './reorgCheck';
 import { rescanFrom } from './rescan';
 import { scanMempool } from './scanMempool';
@@ -71,6 +72,8 @@ export function createFollower(deps: FollowerDeps): Follower {
   async function followToHead(): Promise<void> {
     // Nothing is read from a node that no longer serves the indexed chain.
     await checkChainIdentity(db, key, reader, fence);
+    // What the node must serve to read every deposit (EVM call traces), checked before any block.
+    await probeNode(ctx);
     // The mempool is read before the blocks: a transaction that leaves it for a block is then in a
     // block this round indexes, never taken for dropped.
     const snapshot = reader.mempool ? await reader.mempool(ctx.mempoolSeen) : null;

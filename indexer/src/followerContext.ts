@@ -50,6 +50,8 @@ export interface FollowerContext {
   rewindsInPlace: number;
   /** Mempool transactions already parsed (what is still in the node's mempool). */
   mempoolSeen: ReadonlySet<string>;
+  /** The reader's start-up check passed (probeNode.ts). */
+  probed: boolean;
   report(): void;
   refreshWatched(): Promise<void>;
 }
@@ -142,6 +144,7 @@ export function createFollowerContext(deps: FollowerDeps): FollowerContext {
     lastRewind: null,
     rewindsInPlace: 0,
     mempoolSeen: new Set(),
+    probed: false,
     report,
     refreshWatched,
   };

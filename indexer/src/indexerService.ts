@@ -177,13 +177,17 @@ export function createIndexer(deps: IndexerDeps): Indexer {
           if (err instanceof LeaseLostError || lease.epoch() === null) break;
           health.roundFailed(follower.stats(), err);
           if (err instanceof ChainHaltedError) {
+            // Said once per stop (a node refusing traces is checked again at every back-off): the
+            // operator acts on the first line; /readyz and the metric keep saying it.
+            const again = haltedReason === err.reason;
             halts++;
             delay = Math.min((deps.haltBackoffMs ?? 30_000) * 2 ** (halts - 1), MAX_HALT_BACKOFF_MS);
             if (haltedReason !== null && haltedReason !== err.reason) deps.metrics?.chainHalted.set({ ...where, reason: haltedReason }, 0);
             haltedReason = err.reason;
             deps.metrics?.chainHalted.set({ ...where, reason: err.reason }, 1);
             await recordHalt(deps.db, where, err).catch((e) => logger.warn({ err: e, ...where }, 'could not record the stopped chain'));
-            logger.error({ ...where, reason: err.reason, retryInMs: delay }, err.message);
+            if (again) logger.debug({ ...where, reason: err.reason, retryInMs: delay }, err.message);
+            else logger.error({ ...where, reason: err.reason, retryInMs: delay }, err.message);
           } else if (isDiskFull(err)) {
             failures++;
             delay = Math.min(poll * 2 ** failures, 30_000);

@@ -124,9 +124,18 @@ export const Transaction = {
     chain: { type: 'string' },
     network: { type: 'string' },
     txHash: { type: 'string' },
-    eventIndex: { type: 'integer', minimum: 0 },
+    eventIndex: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'the transfer within its transaction, stable if it is mined again (EVM: 0 native value, 1 + log position token logs, 2^30 + call-frame position internal transfers)',
+    },
     direction: { enum: ['incoming', 'outgoing'] },
-    eventType: { type: 'string', description: 'deposits: native_transfer, erc20_transfer, …; withdrawals: withdrawal' },
+    eventType: {
+      type: 'string',
+      description:
+        'deposits: native_transfer, erc20_transfer, internal_transfer (EVM native coins sent by a contract), …; withdrawals: withdrawal',
+    },
     asset: { $ref: 'Asset' },
     amount: DecimalString,
     fromAddress: { type: ['string', 'null'] },

@@ -128,6 +128,7 @@ export const configSchema = {
           rpcTimeoutMs: { type: 'integer', minimum: 100, maximum: 30000 },
           rpcRetries: { type: 'integer', minimum: 0, maximum: 5 },
           maxResponseBytes: { type: 'integer', minimum: 65536, maximum: 1073741824 },
+          internalTransfers: { enum: ['trace', 'off'] },
           confirmations: { type: 'integer', minimum: 1, maximum: 10000 },
           finality: { enum: ['confirmations', 'finalized'] },
           pollIntervalMs: { type: 'integer', minimum: 50, maximum: 600000 },

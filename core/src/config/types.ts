@@ -156,6 +156,11 @@ export interface ChainSettings {
    * supported chain): past it the connection is closed and the call fails with `node_error`.
    */
   maxResponseBytes?: number;
+  /**
+   * EVM: 'trace' (default) reads every block's call traces and credits native value sent by
+   * contracts; a node that refuses traces stops the chain. 'off' reads no traces: such value is not seen.
+   */
+  internalTransfers?: 'trace' | 'off';
   /** Overrides the plugin's default threshold. */
   confirmations?: number;
   /** 'finalized': a deposit is final once the node's finalized block covers it (EVM `finalized` tag). */

@@ -9,6 +9,7 @@ import type { Db } from '../db/createDb';
  * - `round_failed`: the round failed for another reason (the error is in `lastError`).
  * - `wrong_heights`: the node answered a block of another height than the one asked (see wrongHeightError);
  * - `answer_too_large`: a node answer went over the chain's `maxResponseBytes` (see readCapped).
+ * - `traces_unavailable`: the node answered a block but not its call traces (EVM; the block is read again).
  * More reasons (a chain the indexer stopped following) are added here, one value each; readiness
  * treats any non-`ok` status as not ready and reports its reason as is.
  */

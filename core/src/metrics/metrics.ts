@@ -35,6 +35,7 @@ export interface Metrics {
   indexerLeader: Gauge<'chain' | 'network'>;
   /** Indexer rounds (follow and withdrawal tracking) that failed on the chain's node, by the failure's kind. */
   nodeErrors: Counter<'chain' | 'network' | 'kind'>;
+  traceFailures: Counter<'chain' | 'network'>;
   /** 1 while the embedded PostgreSQL this process supervises runs, 0 while it is down. */
   embeddedPostgresUp: Gauge<string>;
   /** Restart attempts of the embedded PostgreSQL after its postmaster died, by outcome. */
@@ -150,6 +151,12 @@ export function createMetrics(): Metrics {
     indexerLeader: new Gauge({
       name: 'walletd_indexer_leader',
       help: 'This process holds the chain indexer lease and follows the chain',
+      labelNames: chain,
+      registers: [registry],
+    }),
+    traceFailures: new Counter({
+      name: 'walletd_trace_failures_total',
+      help: 'EVM blocks whose call traces failed to read or did not match the block (each read again, never committed without them)',
       labelNames: chain,
       registers: [registry],
     }),

@@ -37,6 +37,13 @@ export interface ChainReader {
    * is rejected with `mempool_dropped`.
    */
   mempool?(seen: ReadonlySet<string>): Promise<MempoolSnapshot>;
+  /**
+   * Checks once, before the first block, that the node serves what `fetchBlock` needs under this
+   * configuration (EVM: call traces, and which of the two methods). A node that refuses throws
+   * `nodeRefusedError` (the indexer stops the chain, naming the refusal); one that does not answer
+   * throws its node error (retried). `fetchBlock` probes on its own when this was not called.
+   */
+  probe?(): Promise<void>;
   /** Releases connections (WebSocket clients); called once at shutdown. */
   close?(): Promise<void>;
 }
@@ -51,6 +58,11 @@ export interface ReaderOptions {
   maxResponseBytes?: number;
   /** Who the node serves ("ethereum/mainnet"), for the reader's messages; never the URL. */
   name?: string;
+  /**
+   * Native value moved by contracts (`chains[].internalTransfers`): 'trace' (the default) reads each
+   * block's call traces with it; 'off' reads none and credits none.
+   */
+  internalTransfers?: 'trace' | 'off';
 }
 
 /** The reader options a configured chain asks for. */
@@ -61,12 +73,14 @@ export function readerOptionsFor(settings: {
   rpcTimeoutMs?: number;
   rpcRetries?: number;
   maxResponseBytes?: number;
+  internalTransfers?: 'trace' | 'off';
 }): ReaderOptions {
   return {
     rpcUrl: settings.rpcUrl,
     ...(settings.rpcTimeoutMs !== undefined ? { timeoutMs: settings.rpcTimeoutMs } : {}),
     ...(settings.rpcRetries !== undefined ? { retries: settings.rpcRetries } : {}),
     ...(settings.maxResponseBytes !== undefined ? { maxResponseBytes: settings.maxResponseBytes } : {}),
+    ...(settings.internalTransfers !== undefined ? { internalTransfers: settings.internalTransfers } : {}),
     ...(settings.chain !== undefined && settings.network !== undefined ? { name: `${settings.chain}/${settings.network}` } : {}),
   };
 }

@@ -8,3 +8,4 @@ export * from './nodeUnavailable';
 export * from './nodeCallError';
 export * from './retry';
 export * from './requestNode';
+export * from './unreadableBlock';

@@ -70,6 +70,21 @@ function wellFormed(plugin: ChainPlugin, s: Scene, result: DetectResult): void {
 
 export function blockChecks(plugin: ChainPlugin, b: ConformanceBlock): ConformanceCheck[] {
   const detect = () => detectOf(plugin);
+  if (b.unreadable !== undefined)
+    return [
+      {
+        name: `${b.name}: detect refuses the block (${b.unreadable}): a failed read, never a block with fewer transfers`,
+        run: () => {
+          let got: DetectResult | undefined;
+          try {
+            got = detect()(b.raw, contextOf(plugin, b));
+          } catch {
+            return;
+          }
+          assert.fail(`detect returned the block with ${got.transfers.length} transfers instead of failing`);
+        },
+      },
+    ];
   return [
     {
       name: `${b.name}: detect finds exactly the expected transfers, every stated field compared, amounts exact`,

@@ -61,6 +61,13 @@ export interface ConformanceBlock {
    * and `linked-headers` are also read off `expected` and `header`.
    */
   covers?: DepositCase[];
+  /**
+   * The raw block is a partial answer (why, in words): part of what detect needs failed or does
+   * not match the block (EVM call traces that errored, came back null or short). detect must
+   * throw (a failed read: the follower retries the block), never return the block with fewer
+   * transfers; `expected` is then empty.
+   */
+  unreadable?: string;
 }
 
 /**

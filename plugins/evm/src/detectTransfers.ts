@@ -1,10 +1,13 @@
 import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/plugin-kit';
+import { creditCallTraces, creditFlatTraces } from './detectInternalTransfers';
 import { tokenBalanceChanges } from './tokenBalanceChanges';
 
 /**
  * The raw EVM block a follower hands to a worker: the bytes of
- * `{"block": <eth_getBlockByNumber(n, true)>, "receipts": <eth_getBlockReceipts(n)>}`,
- * assembled from the two JSON-RPC results without parsing them on the main thread.
+ * `{"block": <eth_getBlockByNumber(n, true)>, "receipts": <eth_getBlockReceipts(n)>,
+ * "callTraces": <debug_traceBlockByNumber(n, callTracer)> | "flatTraces": <trace_block(n)>}`,
+ * assembled from the JSON-RPC results without parsing them on the main thread (no traces member
+ * with `internalTransfers: "off"`).
  */
 interface RpcLog {
   address: string;
@@ -52,13 +55,15 @@ function unwrap(value: unknown, what: string): unknown {
  * - `Transfer(from, to, value)` logs of allow-listed token contracts to a watched address in a
  *   successful transaction (eventIndex 1 + the log's position in the transaction's receipt, which
  *   stays the same if the transaction is mined again in another block).
+ * - native value moved by contracts, from the call traces when the block carries them
+ *   (detectInternalTransfers.ts: eventIndex 2^30 + the frame's depth-first position).
  * Not credited: reverted transactions (status 0x0), logs of any other contract (fake tokens of
  * the same symbol included), malformed Transfer logs (ERC-721 puts the id in a 4th topic), zero
  * amounts (native or token: address poisoning).
- * Native value moved by contracts (internal calls) needs traces and is not seen here.
+ * Traces that fail or do not match the block throw (`traces_unavailable`): never read as none.
  */
 export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
-  const parsed = JSON.parse(decoder.decode(raw)) as { block: unknown; receipts: unknown };
+  const parsed = JSON.parse(decoder.decode(raw)) as { block: unknown; receipts: unknown; callTraces?: unknown; flatTraces?: unknown };
   const block = unwrap(parsed.block, 'block') as RawEvmBlock['block'];
   const receipts = unwrap(parsed.receipts, 'receipts') as RawEvmBlock['receipts'];
   // Block and receipts are two requests: a load balancer or a reorg at the head can answer them
@@ -74,12 +79,22 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   }
   const transfers: DetectedTransfer[] = [];
   const { watched, tokens } = ctx;
-
-  for (const tx of block.transactions) {
+  const succeeded = block.transactions.map((tx) => {
     const receipt = byHash.get(tx.hash);
     if (!receipt) throw new Error(`block ${block.number} lacks the receipt of ${tx.hash}`);
+    return receipt.status === '0x1';
+  });
+  const internal =
+    parsed.callTraces !== undefined
+      ? creditCallTraces(parsed.callTraces, block.number, block.transactions, succeeded, ctx)
+      : parsed.flatTraces !== undefined
+        ? creditFlatTraces(parsed.flatTraces, block, block.transactions, succeeded, ctx)
+        : null;
+
+  block.transactions.forEach((tx, t) => {
+    const receipt = byHash.get(tx.hash) as RpcReceipt;
     // Without status 1 the transaction moved nothing.
-    if (receipt.status !== '0x1') continue;
+    if (!succeeded[t]) return;
     if (tx.to !== null && tx.value !== '0x0') {
       const to = tx.to.toLowerCase();
       if (watched.has(to)) {
@@ -124,7 +139,9 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
         eventType: 'erc20_transfer',
       });
     }
-  }
+    const moved = internal?.get(tx.hash);
+    if (moved) transfers.push(...moved);
+  });
   // What the credited addresses' token balances must have moved by, for the follower's check.
   const balanceChanges = tokenBalanceChanges(receipts, transfers, tokens, ctx.native.key, TRANSFER_TOPIC);
   return {

@@ -6,13 +6,16 @@ import {
   createJsonRpcClient,
   wrongHeightError,
 } from '@walletd/plugin-kit';
+import { TRACE_MEMBER, type TraceMode, fetchTraces, probeTraces } from './traceSource';
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
 /**
- * JSON-RPC reads for the follower. `fetchBlock` returns the two response bodies spliced into
- * `{"block":…,"receipts":…}` without parsing them: the worker thread parses once.
- * Needs `eth_getBlockReceipts` (geth, erigon, reth, anvil and the large providers have it).
+ * JSON-RPC reads for the follower. `fetchBlock` returns the response bodies spliced into
+ * `{"block":…,"receipts":…,"callTraces"|"flatTraces":…}` without parsing them: the worker thread
+ * parses once. The three calls go out together; the traces member is absent with
+ * `internalTransfers: "off"`. Needs `eth_getBlockReceipts` (geth, erigon, reth, anvil and the
+ * large providers have it) and, by default, one of the trace methods (traceSource.ts).
  */
 /** The EVM reader also exposes raw JSON-RPC calls, for the plugin's own withdrawal verbs. */
 export interface EvmReader extends ChainReader {
@@ -43,16 +46,43 @@ export function createEvmReader(options: ReaderOptions): EvmReader {
     return result === '0x' ? 0n : BigInt(result);
   }
 
+  // Chosen once by the probe (kept only once it succeeded: a node that was down is asked again).
+  let mode: TraceMode | null = options.internalTransfers === 'off' ? 'off' : null;
+  let probing: Promise<TraceMode> | null = null;
+  const traceMode = async (): Promise<TraceMode> => {
+    if (mode !== null) return mode;
+    probing ??= probeTraces(rpc, options.name).finally(() => {
+      probing = null;
+    });
+    mode = await probing;
+    return mode;
+  };
+
   return {
     call,
     batch: (calls) => rpc.batch(calls),
     head: async () => BigInt(await call<string>('eth_blockNumber', [])),
+    probe: async () => {
+      await traceMode();
+    },
     fetchBlock: async (height) => {
+      const how = await traceMode();
+      // Settled into a value, so that a failed block call is the error thrown, not a failed trace.
+      const tracing =
+        how === 'off'
+          ? null
+          : fetchTraces(rpc, how, height, options.name).then(
+              (bytes) => ({ bytes }),
+              (failed: unknown) => ({ failed }),
+            );
       const [block, receipts] = await Promise.all([
         rpc.callRaw('eth_getBlockByNumber', [hex(height), true]),
         rpc.callRaw('eth_getBlockReceipts', [hex(height)]),
       ]);
-      return concatBytes(['{"block":', block, ',"receipts":', receipts, '}']);
+      if (how === 'off' || tracing === null) return concatBytes(['{"block":', block, ',"receipts":', receipts, '}']);
+      const traces = await tracing;
+      if ('failed' in traces) throw traces.failed;
+      return concatBytes(['{"block":', block, ',"receipts":', receipts, `,"${TRACE_MEMBER[how]}":`, traces.bytes, '}']);
     },
     balanceOf,
     // An EVM account has no minimum balance: all of it is spendable (gas is the sender's business).

@@ -9,6 +9,7 @@ import type {
   WithdrawalConformance,
 } from '@walletd/plugin-kit/testing';
 import { startAnvil, nativeAsset } from '@walletd/test-harness';
+import { traceBlocksOn } from './evmTraceBlocks';
 
 /**
  * The EVM family's scenario for the public kit, shared by evm.conformance.test.ts and the mutants
@@ -173,6 +174,7 @@ function blocksOn(chain: Chain, network: string): ConformanceBlock[] {
       expected: [],
       covers: ['zero-amount'],
     },
+    ...traceBlocksOn(chain, network, native),
   ];
 }
 

@@ -36,6 +36,16 @@ test.each([
   ['drops from and eventType', withDetect('dropsSender'), /its sender compared.*detect finds exactly/],
   ['credits zero amounts', withDetect('creditsZero'), /Transfer log for 0 \(address poisoning\).*detect finds exactly/],
   [
+    'credits a value call inside a reverted frame',
+    withDetect('creditsRevertedFrames'),
+    /inside a reverted frame caught by try\/catch.*detect finds exactly/,
+  ],
+  [
+    'treats a failed trace as empty',
+    withDetect('emptyOnFailedTrace'),
+    /its traces answered.*detect refuses the block|fewer transactions.*detect refuses the block/,
+  ],
+  [
     'confirms at depth 0',
     {
       ...real,

@@ -9,6 +9,7 @@ import {
   type WalletdProcess,
   call,
   createTestDatabase,
+  deployPayouts,
   deployTestToken,
   eventually,
   serveWithConfig,
@@ -21,7 +22,16 @@ import {
 interface Envelope {
   id: string;
   type: string;
-  data: { txHash: string; amount: string; toAddress?: string; status: string; reason?: string; withdrawalId?: number };
+  data: {
+    txHash: string;
+    amount: string;
+    toAddress?: string;
+    status: string;
+    reason?: string;
+    withdrawalId?: number;
+    eventType?: string;
+    eventIndex?: number;
+  };
 }
 
 /**
@@ -29,7 +39,8 @@ interface Envelope {
  * allow-listed ERC-20, one webhook for every event, a real receiver verifying each request with
  * @walletd/receiver. Deposits of ETH and the token arrive detected then confirmed, and a balance
  * read in between credits nothing; a token payout that reverts on chain (the token is paused
- * after the withdrawal was signed) reaches the receiver as withdrawal.rejected, failed_on_chain.
+ * after the withdrawal was signed) reaches the receiver as withdrawal.rejected, failed_on_chain;
+ * native coins a contract pays out (read from the block's call traces) arrive like any deposit.
  */
 describe('walletd serve on anvil: deposits and a reverted payout reach the receiver', () => {
   let t: TestDatabase;
@@ -183,5 +194,26 @@ describe('walletd serve on anvil: deposits and a reverted payout reach the recei
       },
       USDC: { confirmed: '250', pending: '0', reserved: '0', available: '250' },
     });
+  });
+
+  it('native coins a contract pays out in one batch reach the receiver detected then confirmed, one event per recipient (issue 41)', async () => {
+    const payouts = await deployPayouts(anvil);
+    const a = (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    const b = (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    const batch = await payouts.batch([a, b], [3_000_000_000_000_000n, 4_000_000_000_000_000n]);
+    await anvil.mine(2);
+    const got = await eventually(
+      async () => received().filter((e) => e.data.txHash === batch),
+      (l) => l.filter((e) => e.type === 'deposit.confirmed').length === 2,
+    );
+    expect(got.map((e) => [e.type, e.data.toAddress, e.data.amount, e.data.eventType, e.data.eventIndex]).sort()).toEqual(
+      [
+        ['deposit.detected', a, '0.003', 'internal_transfer', 2 ** 30 + 1],
+        ['deposit.detected', b, '0.004', 'internal_transfer', 2 ** 30 + 2],
+        ['deposit.confirmed', a, '0.003', 'internal_transfer', 2 ** 30 + 1],
+        ['deposit.confirmed', b, '0.004', 'internal_transfer', 2 ** 30 + 2],
+      ].sort(),
+    );
+    for (const r of rx.requests) expect(signatureChecks(r, secret)).toEqual(GENUINE);
   });
 });

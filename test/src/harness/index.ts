@@ -8,6 +8,7 @@ export * from './eventually';
 export * from './anvil';
 export * from './testToken';
 export * from './feeToken';
+export * from './payouts';
 export * from './describeWithLitecoind';
 export * from './follower';
 export * from './schemas';

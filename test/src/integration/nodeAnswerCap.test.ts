@@ -58,7 +58,8 @@ describe('node answers larger than the chain allows', () => {
 
   it('JSON-RPC (the EVM block fetch): stops at the cap, names the chain and the cap, closes the connection', async () => {
     const n = await node((m) => m === 'eth_getBlockByNumber' || m === 'eth_getBlockReceipts');
-    const reader = createEvmReader({ rpcUrl: n.url, maxResponseBytes: CAP, name: 'ethereum/mainnet' });
+    // No traces: this node answers nothing else (a trace answer goes through the same capped client).
+    const reader = createEvmReader({ rpcUrl: n.url, maxResponseBytes: CAP, name: 'ethereum/mainnet', internalTransfers: 'off' });
     const e = await tooLarge(reader.fetchBlock(1n));
     expect(e.code).toBe('node_error');
     expect(e.message).toMatch(/^ethereum\/mainnet: eth_getBlock(ByNumber|Receipts) answered more than 1048576 bytes; reading stopped/);
@@ -69,7 +70,8 @@ describe('node answers larger than the chain allows', () => {
 
   it('JSON-RPC: a declared length over the cap is refused before the body is read', async () => {
     const n = await node(() => true, { declareLength: true });
-    const reader = createEvmReader({ rpcUrl: n.url, maxResponseBytes: CAP, name: 'ethereum/mainnet' });
+    // No traces: this node answers nothing else (a trace answer goes through the same capped client).
+    const reader = createEvmReader({ rpcUrl: n.url, maxResponseBytes: CAP, name: 'ethereum/mainnet', internalTransfers: 'off' });
     await tooLarge(reader.head());
     await expectCutShort(n);
   });
