@@ -9,7 +9,9 @@ import type { Knex } from 'knex';
  *   block within the chain, so a rewind reads the few blocks above the ancestor.
  */
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`CREATE INDEX transfers_detached_confirmed ON transfers (chain, network) WHERE status = 'confirmed' AND block_number IS NULL`);
+  await knex.raw(
+    `CREATE INDEX transfers_detached_confirmed ON transfers (chain, network) WHERE status = 'confirmed' AND block_number IS NULL`,
+  );
   await knex.raw(`CREATE INDEX withdrawals_confirmed_by_block ON withdrawals (chain, network, block_number) WHERE status = 'confirmed'`);
 }
 
