@@ -167,6 +167,11 @@ describe('a reorg deeper than the confirmation threshold', () => {
     );
     expect(stepped.map((e: { data: Record<string, unknown> }) => e.data.previousStatus ?? null)).toEqual([null, 'confirmed']);
     expect(validator('WithdrawalEventData')(stepped[1].data)).toBe(true);
+    const audits = (await t.db('audit_log').where({ action: 'chain.deep_reorg' }).pluck('details')) as { withdrawals: number[] }[];
+    expect(audits.some((d) => d.withdrawals.includes(prepared.body.id))).toBe(true);
+    expect(await metrics.registry.metrics()).toMatch(
+      /walletd_deep_reorg_retractions_total\{chain="ethereum",network="devnet",kind="withdrawal"\} [1-9]/,
+    );
 
     await follower.tick(); // missing on the node, nonce free: sent again and mined
     await round(2);
