@@ -131,6 +131,7 @@ export const configSchema = {
           startBlock: { oneOf: [{ type: 'integer', minimum: 0 }, { const: 'latest' }] },
           reorgWindow: { type: 'integer', minimum: 1, maximum: 10000 },
           maxLagBlocks: { type: 'integer', minimum: 0, maximum: 1000000 },
+          internalTransfers: { enum: ['trace', 'off'] },
           tokens: {
             type: 'array',
             items: {

@@ -161,6 +161,11 @@ export interface ChainSettings {
   reorgWindow?: number;
   /** Overrides `indexer.maxLagBlocks` for this chain (block times differ by chain). */
   maxLagBlocks?: number;
+  /**
+   * Whether native value moved by contracts is read and credited (default 'trace'). Tron: the
+   * `internal_transactions` of each transaction info, which java-tron keeps with `vm.saveInternalTx = true`.
+   */
+  internalTransfers?: 'trace' | 'off';
   tokens?: TokenSettings[];
 }
 

@@ -51,6 +51,8 @@ export interface ReaderOptions {
   maxResponseBytes?: number;
   /** Who the node serves ("ethereum/mainnet"), for the reader's messages; never the URL. */
   name?: string;
+  /** `chains[].internalTransfers`: whether native value moved by contracts is read (default `trace`). */
+  internalTransfers?: 'trace' | 'off';
 }
 
 /** The reader options a configured chain asks for. */
@@ -61,6 +63,7 @@ export function readerOptionsFor(settings: {
   rpcTimeoutMs?: number;
   rpcRetries?: number;
   maxResponseBytes?: number;
+  internalTransfers?: 'trace' | 'off';
 }): ReaderOptions {
   return {
     rpcUrl: settings.rpcUrl,
@@ -68,5 +71,6 @@ export function readerOptionsFor(settings: {
     ...(settings.rpcRetries !== undefined ? { retries: settings.rpcRetries } : {}),
     ...(settings.maxResponseBytes !== undefined ? { maxResponseBytes: settings.maxResponseBytes } : {}),
     ...(settings.chain !== undefined && settings.network !== undefined ? { name: `${settings.chain}/${settings.network}` } : {}),
+    ...(settings.internalTransfers !== undefined ? { internalTransfers: settings.internalTransfers } : {}),
   };
 }
