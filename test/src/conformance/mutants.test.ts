@@ -111,6 +111,12 @@ test.each([
   ['tron', 'credits reverted TRC-20 calls', mutantOf('tron', 'tronCreditsReverted'), /reverted.*detect finds exactly/],
   [
     'tron',
+    'credits rejected internal transactions',
+    mutantOf('tron', 'tronCreditsRejected'),
+    /internal transaction rejected.*detect finds exactly/,
+  ],
+  [
+    'tron',
     'confirms at depth 0',
     {
       ...REAL.tron,
