@@ -1,21 +1,9 @@
 #!/usr/bin/env node
 /**
  * Benchmark entry point: `npm run bench -- <suite>` (the npm script builds first).
- * Suites live in their own folder under bench/ and export `main(argv)`.
+ * Suites live in their own folder under bench/, are listed in suites.js and export `main(argv)`.
  */
-const SUITES = {
-  outbox: () => require('./outbox/main'),
-  indexer: () => require('./indexer/main'),
-  utxo: () => require('./utxo/main'),
-  follower: () => require('./follower/main'),
-  solana: () => require('./solana/main'),
-  api: () => require('./api/main'),
-  'api-ab': () => require('./api/ab'),
-  'api-inprocess': () => require('./api/inProcess'),
-  polkadot: () => require('./polkadot/main'),
-  scale: () => require('./scale/main'),
-  coldstart: () => require('./coldstart/main'),
-};
+const { SUITES } = require('./suites');
 
 function usage() {
   console.error(

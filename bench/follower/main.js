@@ -7,6 +7,8 @@
  * Knobs: BENCH_EMPTY_BLOCKS (default 500), BENCH_LOG_BLOCKS (default 100), BENCH_LOGS (default 400),
  * BENCH_DEPTHS (the follower's `pipelineDepth` values to measure, default "1,8"), BENCH_THREADS
  * (detect pool threads, default 2).
+ * Each catch-up starts from a clean chain (cursor, blocks, transfers and their exactly-once keys,
+ * events) and must record exactly the deposits its range holds, or the run fails.
  */
 const { mkdtempSync, rmSync } = require('node:fs');
 const net = require('node:net');
@@ -15,12 +17,12 @@ const { join } = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const { Interface } = require('ethers');
-const { createDb, createLogger, migrateLatest, startEmbeddedPostgres } = require('@walletd/core');
+const { createDb, createLogger, migrateLatest, readerOptionsFor, startEmbeddedPostgres } = require('@walletd/core');
 const { createEvmPlugin } = require('@walletd/plugin-evm');
 const { createDetectPool, createFollower } = require('@walletd/indexer');
 const { createCompany } = require('@walletd/server');
-const { startDevnet, DEVNET_FUNDER } = require('@walletd/server/dist/devnet/devnet');
-const token = require('@walletd/server/dist/devnet/testToken.json');
+const { startDevnet, DEVNET_FUNDER } = require('@walletd/devchains/dist/anvilDevnet');
+const token = require('@walletd/devchains/dist/testToken.json');
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -67,6 +69,15 @@ async function startProfile() {
   };
 }
 const addr = () => `0x${randomBytes(20).toString('hex')}`;
+/** The commit measured (a `+` when the tree has changes), for the figures' line. */
+function commit() {
+  try {
+    const git = (args) => require('node:child_process').execFileSync('git', args, { cwd: __dirname, encoding: 'utf8' }).trim();
+    return `${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain', '--untracked-files=no']) ? '+' : ''}`;
+  } catch {
+    return 'an unknown commit';
+  }
+}
 
 async function main() {
   const emptyN = Number(process.env.BENCH_EMPTY_BLOCKS || 500);
@@ -128,7 +139,11 @@ async function main() {
 
     const plugin = createEvmPlugin();
     pool = createDetectPool(threads);
-    const reader = plugin.createReader('ethereum', 'devnet', { rpcUrl: url });
+    /**
+     * The one place the bench says how the chain is followed: the follower's settings and the
+     * floor's reader both come from it, so a setting added here (a trace mode) is measured on
+     * both sides alike.
+     */
     const settings = (startBlock) => ({
       chain: 'ethereum',
       network: 'devnet',
@@ -137,13 +152,23 @@ async function main() {
       startBlock: Number(startBlock),
       tokens: [{ contract: devnet.usdc, symbol: 'USDC', decimals: 6 }],
     });
+    const reader = plugin.createReader('ethereum', 'devnet', readerOptionsFor(settings(0)));
     const key = { chain: 'ethereum', network: 'devnet' };
+    /**
+     * A clean chain for the next catch-up. `transfer_keys` (the exactly-once keys, migration 027)
+     * outlive a deleted transfer by design, so they go too: left behind, the next depth found every
+     * transfer known and recorded none. The deposit events go with them.
+     */
     const reset = async () => {
       await db('chain_cursors').where(key).delete();
       await db('recent_blocks').where(key).delete();
       await db('transfers').where(key).delete();
+      await db('transfer_keys').where(key).delete();
+      await db('events').where({ company_id: company.id }).delete();
       await db('followed_chains').where(key).delete();
     };
+    /** Deposits the log range holds: the transfers of each block that go to a watched address. */
+    const perLogBlock = Array.from({ length: logsN }, (_, i) => i).filter((i) => i % 100 === 7).length;
 
     /** The floor: the same blocks fetched one after the other, nothing else. */
     async function floor(from, to) {
@@ -189,9 +214,9 @@ async function main() {
     }
 
     const rows = [];
-    for (const [label, from, to] of [
-      ['empty', emptyFrom, emptyTo],
-      [`${logsN} Transfer logs`, logFrom, logTo],
+    for (const [label, from, to, expected] of [
+      ['empty', emptyFrom, emptyTo, 0],
+      [`${logsN} Transfer logs`, logFrom, logTo, perLogBlock * logBlocksN],
     ]) {
       const n = Number(to - from + 1n);
       await floor(from, to); // warm-up (node caches, connections)
@@ -200,6 +225,11 @@ async function main() {
       for (const depth of depths) {
         const inFlightRate = n / (await floorInFlight(from, to, depth));
         const r = await catchUp(from, to, depth);
+        // A row that wrote nothing measures something else: stop rather than print it.
+        if (r.deposits !== expected || r.blocks !== n)
+          throw new Error(
+            `${label}, pipelineDepth ${depth}: recorded ${r.deposits} deposits in ${r.blocks} blocks, expected ${expected} in ${n}`,
+          );
         rows.push({
           label,
           n,
@@ -229,7 +259,7 @@ async function main() {
     const { writeFigures } = require('../figures');
     writeFigures(
       'follower',
-      `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus().length} cores, Node ${process.version}, detect pool ${threads} threads.\n\n${table}`,
+      `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${commit()}, ${os.cpus().length} cores, Node ${process.version}, detect pool ${threads} threads; BENCH_EMPTY_BLOCKS=${emptyN} BENCH_LOG_BLOCKS=${logBlocksN} BENCH_LOGS=${logsN} BENCH_DEPTHS=${depths.join(',')}.\n\n${table}`,
     );
     return 0;
   } finally {

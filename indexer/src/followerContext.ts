@@ -62,6 +62,12 @@ export function createFollowerContext(deps: FollowerDeps): FollowerContext {
   const chain = settings.chain as Chain;
   const logger = deps.logger.child({ chain: key.chain, network: key.network });
   const reader = deps.reader ?? plugin.createReader(chain, settings.network, readerOptionsFor(settings));
+  // Said once per follower: with it off, value a contract sends to a deposit address is never credited.
+  if (settings.internalTransfers === 'off')
+    logger.warn(
+      { internalTransfers: 'off' },
+      `${key.chain}/${key.network}: internalTransfers is off: native coins moved by contracts are not credited`,
+    );
   const definition = plugin.chains.find((c) => c.chain === chain)?.networks.find((n) => n.network === settings.network);
   if (!definition) throw new Error(`${plugin.name} does not serve ${key.chain}/${key.network}`);
   const threshold = settings.confirmations ?? definition.defaultConfirmations;

@@ -40,6 +40,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ file: join(dir, 'missing.json'), env: {} })).toThrow(/cannot read config file/);
   });
 
+  it("takes a chain entry's internalTransfers, 'trace' or 'off' only", () => {
+    const entry = { chain: 'tron', network: 'mainnet', rpcUrl: 'http://127.0.0.1:8090' };
+    const p = file('internal.json', JSON.stringify({ chains: [{ ...entry, internalTransfers: 'off' }] }));
+    expect(loadConfig({ file: p, env: {} }).chains[0]?.internalTransfers).toBe('off');
+    const q = file('internal-bad.json', JSON.stringify({ chains: [{ ...entry, internalTransfers: 'yes' }] }));
+    expect(() => loadConfig({ file: q, env: {} })).toThrow(/\/chains\/0\/internalTransfers must be equal to one of the allowed values/);
+  });
+
   it('refuses a delivery lease shorter than twice the attempt timeout', () => {
     const p = file('lease.json', JSON.stringify({ webhooks: { timeoutMs: 10000, leaseMs: 15000 } }));
     expect(() => loadConfig({ file: p, env: {} })).toThrow(

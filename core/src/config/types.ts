@@ -159,6 +159,8 @@ export interface ChainSettings {
   /**
    * EVM: 'trace' (default) reads every block's call traces and credits native value sent by
    * contracts; a node that refuses traces stops the chain. 'off' reads no traces: such value is not seen.
+   * Tron: the `internal_transactions` of each transaction info, which java-tron keeps with
+   * `vm.saveInternalTx = true` (walletd cannot tell when the node lacks it).
    */
   internalTransfers?: 'trace' | 'off';
   /** Overrides the plugin's default threshold. */

@@ -1,9 +1,11 @@
 import { type DetectContext, type DetectResult, type DetectedTransfer, parseLossless } from '@walletd/plugin-kit';
+import { type TronInternalTxJson, internalTransfers } from './internalTransfers';
 
 /**
  * The raw Tron block a follower hands to a worker: the bytes of
  * `{"block": <POST /wallet/getblockbynum {"num":n}>, "infos": <POST /wallet/gettransactioninfobyblocknum {"num":n}>}`,
- * both with visible=false (hex addresses), spliced by the reader without parsing them.
+ * both with visible=false (hex addresses), spliced by the reader without parsing them, and
+ * `"internalTransfers":"off"` after them when the chain entry says so (internal transactions unread).
  */
 interface TronContractJson {
   type?: string;
@@ -30,6 +32,7 @@ interface TronInfoJson {
   blockTimeStamp?: number | string;
   receipt?: { result?: string };
   log?: TronLogJson[];
+  internal_transactions?: TronInternalTxJson[];
 }
 
 /** keccak256("Transfer(address,address,uint256)"), as Tron logs carry it: hex without 0x. */
@@ -71,14 +74,23 @@ function memoOf(tx: TronTxJson): Record<string, unknown> | undefined {
  * - a `Transfer(from, to, value)` log of an allow-listed TRC-20 contract to a watched address, in a
  *   transaction whose block `contractRet` and receipt `result` are both SUCCESS: `eventIndex`
  *   1 + the log's position in the transaction's log list (stable if the transaction is included
- *   again in another block).
+ *   again in another block);
+ * - TRX a contract sent to a watched address (an entry of the info's `internal_transactions`, which
+ *   java-tron keeps with `vm.saveInternalTx = true`) that is not `rejected`, in a transaction whose
+ *   `contractRet` and receipt `result` are both SUCCESS: `eventIndex` INTERNAL_EVENT_BASE
+ *   (1 000 000 000) + the entry's position in that list (see internalTransfers.ts).
  * Never credited: a log from any other contract (a look-alike named "USDT" included), a reverted or
  * out-of-energy call (its receipt result is REVERT, OUT_OF_ENERGY, …), a `transfer` call that
  * emitted no log, calldata that names the address (calldata is never read), a zero amount (address
- * poisoning sends those), TRX moved by contracts (internal transactions) and TRC-10 assets.
+ * poisoning sends those), a rejected internal transaction, and TRC-10 assets.
  */
 export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
-  const parsed = parseLossless(decoder.decode(raw)) as { block?: TronBlockJson; infos?: TronInfoJson[] | Record<string, never> };
+  const parsed = parseLossless(decoder.decode(raw)) as {
+    block?: TronBlockJson;
+    infos?: TronInfoJson[] | Record<string, never>;
+    internalTransfers?: string;
+  };
+  const readInternal = parsed.internalTransfers !== 'off';
   const block = parsed.block ?? {};
   const header = block.block_header?.raw_data;
   const number = integer(header?.number);
@@ -149,12 +161,16 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
       continue;
     }
 
-    // Logs come from TVM execution: a TriggerSmartContract, or a constructor (CreateSmartContract)
-    // calling the token. Whatever the type, only the allow-listed contract's own log counts.
-    if (!anyToken) continue;
+    // Logs and internal transactions come from TVM execution: a TriggerSmartContract, or a
+    // constructor (CreateSmartContract). Whatever the type, only the allow-listed contract's own
+    // log counts.
+    if (!anyToken && !readInternal) continue;
     const info = byId.get(txHash);
     if (!info) throw new Error(`block ${number} lacks the transaction info of ${txHash}`);
     if (info.receipt?.result !== 'SUCCESS') continue;
+    if (readInternal && Array.isArray(info.internal_transactions))
+      transfers.push(...internalTransfers(info.internal_transactions, txHash, ctx, memoOf(tx)));
+    if (!anyToken) continue;
     const logs = info.log ?? [];
     for (let i = 0; i < logs.length; i++) {
       const log = logs[i] as TronLogJson;

@@ -2,6 +2,7 @@ export * from './createTronPlugin';
 export * from './addresses';
 export * from './networks';
 export { TRANSFER_TOPIC, detect } from './detectTransfers';
+export { INTERNAL_EVENT_BASE } from './internalTransfers';
 export { type TronReader, createTronReader } from './tronReader';
 export { createTronHttp } from './tronHttp';
 export { createTronWithdrawals } from './withdrawals';

@@ -57,7 +57,8 @@ export const addressWord = (address: string): string => tronMatchKey(address).pa
 /**
  * Reads for the follower and the API: `fetchBlock` splices `/wallet/getblockbynum` and
  * `/wallet/gettransactioninfobyblocknum` (one call each, visible=false) into
- * `{"block":…,"infos":…}` without parsing them (the worker parses once); the head is
+ * `{"block":…,"infos":…}` without parsing them (the worker parses once; `"internalTransfers":"off"`
+ * follows when the chain entry says so); the head is
  * `/wallet/getnowblock`, the finalized height `/walletsolidity/getnowblock` (the solidified block).
  */
 export function createTronReader(options: ReaderOptions): TronReader {
@@ -69,6 +70,7 @@ export function createTronReader(options: ReaderOptions): TronReader {
     ...(options.name !== undefined ? { name: options.name } : {}),
   });
   let params: { at: number; value: Map<string, bigint> } | null = null;
+  const internalOff = options.internalTransfers === 'off';
 
   const nowBlock = async () => head(await http.post<BlockJson>('/wallet/getnowblock', {}), 'head block');
   const solidBlock = async () => head(await http.post<BlockJson>('/walletsolidity/getnowblock', {}), 'solidified block');
@@ -117,7 +119,8 @@ export function createTronReader(options: ReaderOptions): TronReader {
         http.postRaw('/wallet/getblockbynum', { num }),
         http.postRaw('/wallet/gettransactioninfobyblocknum', { num }),
       ]);
-      return concatBytes(['{"block":', block, ',"infos":', infos, '}']);
+      // The worker reads what the chain entry allows: "off" leaves internal transactions unread.
+      return concatBytes(['{"block":', block, ',"infos":', infos, internalOff ? ',"internalTransfers":"off"}' : '}']);
     },
     blockHash: async (height) => {
       const block = await http.post<BlockJson>('/wallet/getblockbynum', { num: Number(height) });

@@ -125,6 +125,12 @@ test.each([
   ['tron', 'credits zero amounts', mutantOf('tron', 'tronCreditsZero'), /Transfer log for 0.*detect finds exactly/],
   [
     'tron',
+    'credits rejected internal transactions',
+    mutantOf('tron', 'tronCreditsRejected'),
+    /internal transaction rejected.*detect finds exactly/,
+  ],
+  [
+    'tron',
     'confirms at depth 0',
     {
       ...REAL.tron,

@@ -45,9 +45,16 @@ interface StoredBlock {
   block: Json;
   infos: Json[];
 }
+/** TRX a contract sends while a call runs (an entry of the info's `internal_transactions`). */
+export interface InternalSend {
+  to: string;
+  amount: bigint;
+  /** The frame that sent it reverted (or an ancestor): java-tron keeps the entry, marked rejected. */
+  rejected?: boolean;
+}
 interface Pending {
   tx: Json;
-  kind: 'trx' | 'trc20' | 'recorded';
+  kind: 'trx' | 'trc20' | 'call' | 'recorded';
   owner: string;
   to: string;
   amount: bigint;
@@ -55,6 +62,7 @@ interface Pending {
   outcome: CallOutcome;
   info?: Json;
   contractRet?: string;
+  internals?: InternalSend[];
 }
 
 export interface RecordedTronNodeOptions {
@@ -85,6 +93,12 @@ export interface RecordedTronNode {
   payTrx(to: string, amount: bigint, options?: { memo?: string; contractRet?: string }): string;
   /** A TRC-20 `transfer` call signed by the payer on `contract`, with the outcome the test decides; its txID. */
   payTrc20(contract: string, to: string, amount: bigint, outcome?: CallOutcome): string;
+  /**
+   * A call signed by the payer on `contract` (a forwarder, a batch payout) that sends TRX on as
+   * internal transactions, with the outcome the test decides (REVERT: every internal transaction
+   * rejected, as java-tron marks them); its txID. The info has the shape of the recorded 7c44d197.
+   */
+  payViaContract(contract: string, internals: InternalSend[], outcome?: 'SUCCESS' | 'REVERT'): string;
   /** A recorded transaction with its recorded info, included verbatim in the next mined block. */
   addRecorded(tx: Json, info: Json): void;
   /** Puts a recorded block (getblockbynum answer) at its own height, with infos for its transactions; the head moves there. */
@@ -194,6 +208,7 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
   function infoFor(p: Pending, number: number, time: number): Json {
     const id = p.tx.txID as string;
     if (p.kind === 'recorded') return { ...(p.info as Json), blockNumber: number, blockTimeStamp: time };
+    if (p.kind === 'call') return callInfo(p, number, time);
     if (p.kind === 'trx') {
       const created = !known.has(hex20(p.to));
       const fee = created ? param('getCreateNewAccountFeeInSystemContract') + param('getCreateAccountFee') : 0n;
@@ -248,6 +263,31 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
     };
   }
 
+  /** The info of a contract call that sent TRX on, field for field the recorded 7c44d197 (java-tron 4.8.2). */
+  function callInfo(p: Pending, number: number, time: number): Json {
+    const id = p.tx.txID as string;
+    const ok = p.outcome === 'SUCCESS';
+    return {
+      id,
+      fee: 676100,
+      blockNumber: number,
+      blockTimeStamp: time,
+      contractResult: [''],
+      contract_address: `41${hex20(p.contract as string)}`,
+      receipt: { energy_fee: 676100, energy_usage_total: 6761, net_usage: 279, result: p.outcome },
+      ...(ok ? {} : { result: 'FAILED', resMessage: Buffer.from('REVERT opcode executed').toString('hex') }),
+      internal_transactions: (p.internals ?? []).map((x, i) => ({
+        hash: sha256hex(`${id}:${i}`),
+        caller_address: `41${hex20(p.contract as string)}`,
+        transferTo_address: `41${hex20(x.to)}`,
+        callValueInfo: [{ callValue: Number(x.amount) }],
+        note: Buffer.from('call').toString('hex'),
+        // proto3 JSON leaves a false out, as the recording shows.
+        ...(x.rejected || !ok ? { rejected: true } : {}),
+      })),
+    };
+  }
+
   function mineOne(): void {
     const number = head + 1;
     const time = timeOf(head) + 3000 + timeShift;
@@ -258,7 +298,8 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
     for (const p of pending.values()) {
       const info = infoFor(p, number, time);
       const contractRet =
-        p.contractRet ?? (p.kind === 'trc20' && (p.outcome === 'REVERT' || p.outcome === 'OUT_OF_ENERGY') ? p.outcome : 'SUCCESS');
+        p.contractRet ??
+        ((p.kind === 'trc20' || p.kind === 'call') && (p.outcome === 'REVERT' || p.outcome === 'OUT_OF_ENERGY') ? p.outcome : 'SUCCESS');
       const tx: Json = { ...p.tx, ret: [{ contractRet, ...(p.kind === 'recorded' ? p.tx.ret?.[0] : {}) }] };
       // Balances move as the chain would move them for a successful transfer (no execution: bookkeeping).
       const fee = BigInt(info.fee ?? 0);
@@ -269,6 +310,12 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
           balances.set(owner, (balances.get(owner) ?? 0n) - p.amount);
           credit(p.to, p.amount);
         }
+        if (p.kind === 'call' && p.outcome === 'SUCCESS')
+          for (const x of p.internals ?? []) {
+            if (x.rejected) continue;
+            balances.set(owner, (balances.get(owner) ?? 0n) - x.amount);
+            credit(x.to, x.amount);
+          }
         if (p.kind === 'trc20' && p.outcome === 'SUCCESS') {
           const m = tokenMap(p.contract as string);
           m.set(owner, (m.get(owner) ?? 0n) - p.amount);
@@ -570,6 +617,38 @@ export async function startRecordedTronNode(options: RecordedTronNodeOptions = {
         ...refFields(),
       };
       return queue({ tx: signedJson(rawData), kind: 'trc20', owner: PAYER.address, to, amount, contract, outcome: callOutcome });
+    },
+    payViaContract: (contract, internals, callOutcome = 'SUCCESS') => {
+      const callValue = internals.reduce((sum, x) => sum + x.amount, 0n);
+      const rawData = {
+        contract: [
+          {
+            parameter: {
+              value: {
+                // forward(address[]) of a made-up forwarder: the server executes nothing, the test says what it sent.
+                data: '5b3dd6a1',
+                owner_address: `41${hex20(PAYER.address)}`,
+                contract_address: `41${hex20(contract)}`,
+                call_value: Number(callValue),
+              },
+              type_url: 'type.googleapis.com/protocol.TriggerSmartContract',
+            },
+            type: 'TriggerSmartContract',
+          },
+        ],
+        fee_limit: 50000000,
+        ...refFields(),
+      };
+      return queue({
+        tx: signedJson(rawData),
+        kind: 'call',
+        owner: PAYER.address,
+        to: '',
+        amount: callValue,
+        contract,
+        outcome: callOutcome,
+        internals,
+      });
     },
     addRecorded: (tx, info) => {
       const {

@@ -3,6 +3,7 @@ import { type ChainSettings, MasterKey, createLogger, registerPlugins } from '@w
 import { type DetectPool, createDetectPool, createFollower } from '@walletd/indexer';
 import { createPolkadotPlugin } from '@walletd/plugin-polkadot';
 import { createWallet, generateAddress } from '@walletd/server';
+import { createKeyMulti } from '@polkadot/util-crypto';
 import {
   type Chopsticks,
   type TestDatabase,
@@ -150,6 +151,38 @@ describe('Polkadot deposits through the follower (chopsticks, Rococo Asset Hub r
     await f.tick();
     expect((await rows([a.id])).map((r) => r.status)).toEqual(['rejected']);
     expect(f.stats().reorgs).toBe(1);
+  }, 120_000);
+
+  it('credits DOT a pallet moved for another origin (a proxy, a multisig) from its event; a failed call inside a proxy credits nothing', async () => {
+    const { a, b } = await addresses('pallets');
+    const { api, alice, keyring } = node;
+    const bob = keyring.addFromUri('//Bob');
+    // The account a 1-of-2 multisig of alice and bob dispatches from (pallet_multisig's derivation).
+    const multi = keyring.encodeAddress(createKeyMulti([alice.address, bob.address], 1));
+    await node.newBlock([
+      await node.sign(api.tx.balances.transferKeepAlive(bob.address, 10n * ROC)),
+      await node.sign(api.tx.balances.transferKeepAlive(multi, 10n * ROC)),
+      await node.sign(api.tx.proxy.addProxy(bob.address, 'Any', 0)),
+    ]);
+    const f = follow({ startBlock: Number(await node.head()) + 1 });
+    const block = await node.newBlock([
+      // bob acting for alice: the transfer is alice's, dispatched by the proxy pallet.
+      await node.sign(api.tx.proxy.proxy(alice.address, null, api.tx.balances.transferKeepAlive(a.address, 3n * ROC + 7n)), bob),
+      // The proxied call fails (more than alice holds): the extrinsic succeeds, the transfer is rolled back.
+      await node.sign(api.tx.proxy.proxy(alice.address, null, api.tx.balances.transferKeepAlive(b.address, 10n ** 30n)), bob),
+      // The multisig account pays, dispatched by the multisig pallet.
+      await node.sign(api.tx.multisig.asMultiThreshold1([bob.address], api.tx.balances.transferKeepAlive(a.address, 2n * ROC))),
+    ]);
+    const events = await api.query.system.events.at(await api.rpc.chain.getBlockHash(block));
+    const executed = events.filter((e) => e.event.section === 'proxy' && e.event.method === 'ProxyExecuted');
+    expect(executed.map((e) => (e.event.data[0] as unknown as { isOk: boolean }).isOk)).toEqual([true, false]);
+    expect(events.filter((e) => e.event.section === 'system' && e.event.method === 'ExtrinsicFailed')).toHaveLength(0);
+
+    await f.tick();
+    expect((await rows([a.id, b.id])).map((r) => [r.to_address, r.amount, r.from_address, r.event_type, r.status])).toEqual([
+      [a.address, (3n * ROC + 7n).toString(), alice.address, 'balances_transfer', 'confirmed'],
+      [a.address, (2n * ROC).toString(), multi, 'balances_transfer', 'confirmed'],
+    ]);
   }, 120_000);
 
   it('under the default finalized rule confirms at the node finalized head (equal to the best head on chopsticks)', async () => {
