@@ -170,7 +170,8 @@ describeWithLitecoind(
             'destination-tag': 'litecoin has no destination tags',
             'own-change': "walletd drops a withdrawal's change to the wallet's change address, not the detector (plugins/README.md)",
             'internal-movement': 'walletd drops outputs paying the wallet inside its own withdrawal, not the detector (plugins/README.md)',
-            'zero-amount': 'litecoind relays no 0-value output (dust), so regtest mines none; walletd drops any amount ≤ 0 (plugins/README.md)',
+            'zero-amount':
+              'litecoind relays no 0-value output (dust), so regtest mines none; walletd drops any amount ≤ 0 (plugins/README.md)',
           },
         }),
       );
