@@ -45,6 +45,9 @@ export interface DepositEventData {
   eventType: string;
   eventIndex: number;
   logIndex?: number;
+  /**
+   * deposit.rejected: reorg or mempool_dropped. A held deposit (status pending, never confirmed by itself; README "Zero amounts and tokens that misreport"): balance_mismatch
+   */
   reason?: string;
   /**
    * deposit.rejected: the status the deposit had before it was retracted; confirmed means a reorg took back a deposit already announced as confirmed, so a receiver that credited it must reverse the credit (README "What a receiver gets")

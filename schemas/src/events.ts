@@ -61,7 +61,11 @@ export const DepositEventData = {
     eventType: { type: 'string' },
     eventIndex: { type: 'integer', minimum: 0 },
     logIndex: { type: 'integer', minimum: 0 },
-    reason: { type: 'string' },
+    reason: {
+      type: 'string',
+      description:
+        'deposit.rejected: reorg or mempool_dropped. A held deposit (status pending, never confirmed by itself; README "Zero amounts and tokens that misreport"): balance_mismatch',
+    },
     previousStatus: {
       enum: ['pending', 'confirmed'],
       description:

@@ -1,7 +1,7 @@
 import type { DetectResult, DetectedTransfer } from '@walletd/core';
 import { createTestDatabase, seedCompany, seedWatchedAddress, type TestDatabase, nativeAsset } from '@walletd/test-harness';
 // The built package, as the follower runs it.
-import { persistBlock, persistBlocks, persistMempool, rejectDetached, rewindTo } from '@walletd/indexer';
+import { pendingTransfers, persistBlock, persistBlocks, persistMempool, rejectDetached, rewindTo } from '@walletd/indexer';
 
 const key = { chain: 'ethereum', network: 'devnet' };
 const native = nativeAsset('ethereum', 'devnet');
@@ -170,6 +170,26 @@ describe('persistBlocks: a catch-up writes several blocks in one transaction', (
         .where({ tx_hash: tx(12) })
         .select('amount', 'status', 'block_hash'),
     ).toEqual([{ amount: '4', status: 'pending', block_hash: '0xf107' }]);
+  });
+
+  it('stores no amount ≤ 0 whatever a plugin reports, and keeps a held transfer (balance_mismatch) out of what confirm sees', async () => {
+    const zero = { ...transfer(tx(20), a), amount: 0n };
+    const negative = { ...transfer(tx(21), a), amount: -1n };
+    const held = { ...transfer(tx(22), b), held: 'balance_mismatch' as const };
+    expect(await persistBlocks(t.db, key, [block(300n, '0x12b', [zero, negative, held])], assets, 64, 300n)).toEqual([1]);
+    expect(
+      await t
+        .db('transfers')
+        .whereIn('tx_hash', [tx(20), tx(21)])
+        .pluck('id'),
+    ).toEqual([]);
+    const row = await t
+      .db('transfers')
+      .where({ tx_hash: tx(22) })
+      .first('id', 'status', 'reason');
+    expect(row).toMatchObject({ status: 'pending', reason: 'balance_mismatch' });
+    expect((await detected()).find((e) => e.data.txHash === tx(22))?.data).toMatchObject({ reason: 'balance_mismatch' });
+    expect((await pendingTransfers(t.db, key)).map((p) => p.id)).not.toContain(row.id);
   });
 
   it('keeps recent_blocks to the reorg window: a working table bounded by the window, not by the chain (issue 32)', async () => {
