@@ -186,6 +186,14 @@ describe('reconciliation soon, on demand, explained (anvil)', () => {
     const third = await api('POST', '/reconciliation/checks', other);
     expect(third.status).toBe(429);
     expect(third.body.code).toBe('rate_limited');
+    // Another API process's check under way (its claim in the database, not finished): this one
+    // waits for it, whatever the minimum interval.
+    await t.db('reconciliation_check_now').where({ company_id: other.companyId }).update({ started_at: t.db.fn.now(), finished_at: null });
+    const elsewhere = checkNow({ db: t.db, config: testConfig(over({ checkNowMinIntervalMs: 0 })), plugins }, other.companyId);
+    await expect(elsewhere.run).rejects.toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(/under way in another process/),
+    });
   });
 
   it('a drift the records explain says so: a reorg retraction (transfer rejected with reason reorg, audit chain.deep_reorg) and a node without traces', async () => {
