@@ -169,20 +169,31 @@ describe('reconciliation soon, on demand, explained (anvil)', () => {
       async () => proxy.calls.slice(before).filter((m) => m === 'eth_getBalance').length,
       (n) => n >= 1,
     );
-    const second = api('POST', '/reconciliation/checks', other);
-    await new Promise((r) => setTimeout(r, 300));
+    // A second caller while it runs (the service the route calls: no delivery delay to wait out)
+    // gets that same run, not a comparison of its own.
+    const second = checkNow({ db: t.db, config: testConfig(over()), plugins }, other.companyId);
+    expect(second.joined).toBe(true);
     gate = null;
     open();
-    const [a, b] = await Promise.all([first, second]);
-    expect([a.status, b.status]).toEqual([200, 200]);
-    expect([a.body.joined, b.body.joined].sort()).toEqual([false, true]);
-    expect(b.body.startedAt).toBe(a.body.startedAt);
+    const a = await first;
+    const b = await second.run;
+    expect(a.status).toBe(200);
+    expect(a.body.joined).toBe(false);
+    expect(b.startedAt.toISOString()).toBe(a.body.startedAt);
     // One comparison: the lone address read once at the first look and once at the second, not twice each.
     expect(proxy.calls.slice(before).filter((m) => m === 'eth_getBalance')).toHaveLength(2);
     expect((a.body.drifts as { address: string; drift: string }[]).map((d) => `${d.address} ${d.drift}`)).toEqual([`${lone} 1`]);
     const third = await api('POST', '/reconciliation/checks', other);
     expect(third.status).toBe(429);
     expect(third.body.code).toBe('rate_limited');
+    // Another API process's check under way (its claim in the database, not finished): this one
+    // waits for it, whatever the minimum interval.
+    await t.db('reconciliation_check_now').where({ company_id: other.companyId }).update({ started_at: t.db.fn.now(), finished_at: null });
+    const elsewhere = checkNow({ db: t.db, config: testConfig(over({ checkNowMinIntervalMs: 0 })), plugins }, other.companyId);
+    await expect(elsewhere.run).rejects.toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(/under way in another process/),
+    });
   });
 
   it('a drift the records explain says so: a reorg retraction (transfer rejected with reason reorg, audit chain.deep_reorg) and a node without traces', async () => {

@@ -12,9 +12,15 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('agreed_at', { useTz: true });
     t.jsonb('explanation');
   });
+  await knex.schema.createTable('reconciliation_check_now', (t) => {
+    t.integer('company_id').primary().references('companies.id').onDelete('CASCADE');
+    t.timestamp('started_at', { useTz: true }).notNullable();
+    t.timestamp('finished_at', { useTz: true });
+  });
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTable('reconciliation_check_now');
   await knex.schema.alterTable('reconciliation_checks', (t) => {
     t.dropColumn('explanation');
     t.dropColumn('agreed_at');

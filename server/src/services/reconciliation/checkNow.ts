@@ -20,42 +20,70 @@ export interface CheckNowRun {
   chains: ChainCheck[];
 }
 
-interface Company {
-  running: Promise<CheckNowRun> | null;
-  lastStartedAt: number;
-}
+/** Per database (one app): each company's check under way in this process. */
+const running = new WeakMap<Db, Map<number, Promise<CheckNowRun>>>();
 
-/** Per database (one app), per company: the run under way and when the last one began. */
-const state = new WeakMap<Db, Map<number, Company>>();
+/** A check claimed and not finished within this long is taken for dead (its process stopped mid-way). */
+const CLAIM_LAPSES_MS = 600_000;
 
 /**
  * "Check now" (README "Reconciliation"): compares every holding address of the company's wallets on
  * every followed chain with the node, at once, and takes the second look of any drift it sees
  * `confirmDelayMs` later, so what it finds is announced (`reconciliation.drift`) before it answers.
- * A call while the company's check is under way gets that same run (never two at once in this
- * process); a new one starts at most once per `checkNowMinIntervalMs`, else 429 `rate_limited`.
- * Up to `addressesPerRun` addresses per chain, paced like the indexer's runs.
+ * A call while the company's check is under way in this process gets that same run (`joined`);
+ * a new one claims its start in `reconciliation_check_now`, which refuses (429 `rate_limited`)
+ * while another process's check runs or within `checkNowMinIntervalMs` of the last start, so no
+ * two comparisons run at once and the node is not hammered. Up to `addressesPerRun` addresses per
+ * chain, paced like the indexer's runs.
  */
 export function checkNow(deps: CompareDeps, companyId: number): { run: Promise<CheckNowRun>; joined: boolean } {
-  let companies = state.get(deps.db);
+  let companies = running.get(deps.db);
   if (!companies) {
     companies = new Map();
-    state.set(deps.db, companies);
+    running.set(deps.db, companies);
   }
-  const c = companies.get(companyId) ?? { running: null, lastStartedAt: 0 };
-  companies.set(companyId, c);
-  if (c.running) return { run: c.running, joined: true };
-  const wait = c.lastStartedAt + deps.config.reconciliation.checkNowMinIntervalMs - Date.now();
-  if (wait > 0)
-    throw new BaseError('rate_limited', `A check ran moments ago; the next may start in ${Math.ceil(wait / 1000)} seconds`, {
-      details: { retryAfterSeconds: Math.ceil(wait / 1000) },
-    });
-  c.lastStartedAt = Date.now();
-  const run = compareCompany(deps, companyId).finally(() => {
-    c.running = null;
-  });
-  c.running = run;
+  const under = companies.get(companyId);
+  if (under) return { run: under, joined: true };
+  const mine = companies;
+  const run = (async () => {
+    await claim(deps, companyId);
+    try {
+      return await compareCompany(deps, companyId);
+    } finally {
+      await deps.db('reconciliation_check_now').where({ company_id: companyId }).update({ finished_at: deps.db.fn.now() });
+    }
+  })().finally(() => mine.delete(companyId));
+  companies.set(companyId, run);
   return { run, joined: false };
+}
+
+/** Claims the company's next check, or throws `rate_limited` saying when one may start. */
+async function claim(deps: CompareDeps, companyId: number): Promise<void> {
+  const minSeconds = deps.config.reconciliation.checkNowMinIntervalMs / 1000;
+  const { rows } = (await deps.db.raw(
+    `insert into reconciliation_check_now as c (company_id, started_at) values (:companyId, now())
+     on conflict (company_id) do update set started_at = now(), finished_at = null
+      where c.started_at <= now() - make_interval(secs => :minSeconds)
+        and (c.finished_at is not null or c.started_at <= now() - make_interval(secs => :lapse))
+     returning started_at`,
+    { companyId, minSeconds, lapse: CLAIM_LAPSES_MS / 1000 },
+  )) as { rows: unknown[] };
+  if (rows.length > 0) return;
+  const last = (await deps
+    .db('reconciliation_check_now')
+    .where({ company_id: companyId })
+    .first(
+      deps.db.raw('finished_at is null as busy'),
+      deps.db.raw('ceil(extract(epoch from started_at + make_interval(secs => ?) - now()))::int as wait', [minSeconds]),
+    )) as { busy: boolean; wait: number } | undefined;
+  const wait = Math.max(1, last?.wait ?? 1);
+  throw new BaseError(
+    'rate_limited',
+    last?.busy
+      ? 'A check of this company is under way in another process; try again when it has finished'
+      : `A check ran moments ago; the next may start in ${wait} seconds`,
+    { details: { retryAfterSeconds: wait } },
+  );
 }
 
 async function compareCompany(deps: CompareDeps, companyId: number): Promise<CheckNowRun> {
