@@ -46,7 +46,10 @@ describe('probeTraces: which trace method the node serves', () => {
   });
 
   it('both refused (method missing, or a provider plan: HTTP 403): a refusal naming the chain and both answers', async () => {
-    for (const refusing of [{}, { debug_traceBlockByNumber: { status: 403, result: null }, trace_block: { status: 403, result: null } }]) {
+    for (const refusing of <Record<string, Answer>[]>[
+      {},
+      { debug_traceBlockByNumber: { status: 403, result: null }, trace_block: { status: 403, result: null } },
+    ]) {
       const err = await probeTraces(await node(refusing), 'ethereum/mainnet').then(
         () => null,
         (e: unknown) => e,
