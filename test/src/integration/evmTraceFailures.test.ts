@@ -197,4 +197,23 @@ describe('EVM call traces that fail or are refused', () => {
     expect(rows).toEqual([{ tx_hash: direct, amount: '7000' }]);
     expect(rows.some((r) => r.tx_hash === forward)).toBe(false);
   });
+
+  it('a node that serves trace_block but not debug_traceBlockByNumber (openethereum-like) is read with flat traces, crediting the same', async () => {
+    const to = await depositAddress();
+    const payouts = await deployPayouts(anvil);
+    const forward = await payouts.forward(to, 31_337n);
+    const proxy = await startRpcProxy(anvil.url, (c: RpcCall, reply: { result?: unknown; error?: unknown }) => {
+      if (c.method !== 'debug_traceBlockByNumber') return;
+      delete reply.result;
+      reply.error = { code: -32601, message: 'Method not found' };
+    });
+    cleanup.push(() => proxy.close());
+    await testFollower(t.db, pool, settings(proxy.url)).tick();
+    expect(await t.db('transfers').select('tx_hash', 'event_index', 'amount', 'event_type')).toEqual([
+      { tx_hash: forward, event_index: 2 ** 30 + 1, amount: '31337', event_type: 'internal_transfer' },
+    ]);
+    // One probe of each method, then every block through trace_block alone.
+    expect(proxy.calls.filter((m) => m === 'debug_traceBlockByNumber')).toHaveLength(1);
+    expect(proxy.calls.filter((m) => m === 'trace_block').length).toBeGreaterThan(1);
+  });
 });
