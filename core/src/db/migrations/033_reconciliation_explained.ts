@@ -17,9 +17,11 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('started_at', { useTz: true }).notNullable();
     t.timestamp('finished_at', { useTz: true });
   });
+  await knex.raw("create index audit_log_deep_reorg on audit_log (created_at) where action = 'chain.deep_reorg'");
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('drop index audit_log_deep_reorg');
   await knex.schema.dropTable('reconciliation_check_now');
   await knex.schema.alterTable('reconciliation_checks', (t) => {
     t.dropColumn('explanation');
