@@ -78,7 +78,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       // A node failure that did not come through a service naming its chain may quote the node's
       // address (`connect ECONNREFUSED 10.0.0.5:8545`): the log above has it, the caller gets none.
       const message = known.code === 'node_error' && !(known instanceof NodeUnavailableError) ? NODE_UNAVAILABLE_MESSAGE : known.message;
-      sendError(res, known.status, message, { code: known.code, ...(known.details ?? {}) });
+      // A wait a service names travels as the standard header, never as a field of the body's shape.
+      const { retryAfterSeconds, ...details } = known.details ?? {};
+      if (typeof retryAfterSeconds === 'number') res.setHeader('Retry-After', String(retryAfterSeconds));
+      sendError(res, known.status, message, { code: known.code, ...details });
       return;
     }
     logger.error({ err, reqId: req.id }, 'unhandled error');

@@ -133,6 +133,8 @@ describeWithChromium('sweep rules in a real browser', () => {
     expect(rule).toMatchObject({ destination: treasury, threshold: '5000000', min_left: '0', fee_rate: '7', gas_daily_cap: null });
     expect((await api('GET', `/wallets/${walletId}/sweep-rules/${rule?.id}`)).body.feeRate).toBe(7);
     const section = page.getByTestId(`sweeps-wallet-${walletId}`);
+    // The list is fetched again after the create: wait for the new row before counting headers.
+    await section.getByTestId(`sweep-rule-${rule?.id}`).waitFor();
     await expect(section.getByRole('columnheader', { name: 'Fee rate' }).count()).resolves.toBe(1);
     await expect(section.getByTestId(`sweep-rule-${rule?.id}`).textContent()).resolves.toContain('7 per vbyte');
     await page.screenshot({ path: join(DOCS, 'console-sweeps-utxo.png'), fullPage: true });

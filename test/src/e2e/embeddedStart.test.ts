@@ -115,6 +115,13 @@ describe('walletd serve on the embedded database', () => {
     // Second start: same data, no new key.
     const again = serve();
     await again.waitFor(/API listening/);
+    // The devnet's first block after its restore: blocks below it were restored, not executed here.
+    const head = await fetch(`http://127.0.0.1:${env.WALLETD_DEVNET_PORT}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+    });
+    const restoredAt = Number(((await head.json()) as { result: string }).result) + 1;
     const me2 = await fetch(`http://127.0.0.1:${env.PORT}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(me2.status).toBe(200);
     expect(again.stdout()).not.toContain('svc_live_');
@@ -145,10 +152,16 @@ describe('walletd serve on the embedded database', () => {
     expect(feed.events.filter((e) => e.type === 'deposit.detected')).toHaveLength(2);
     expect(feed.events.filter((e) => e.type === 'deposit.confirmed')).toHaveLength(2);
 
-    // A rescan from genesis while the service runs finds nothing new.
-    const rescan = runWalletd(['indexer', 'rescan', '--chain', 'ethereum', '--network', 'devnet', '--from', '0'], env);
+    // A rescan from genesis: the devnet's anvil was restored from its saved state at the second
+    // start, so it can no longer trace (nor read the state of) the blocks before it; the rescan
+    // says so and stops rather than read those blocks as holding no contract payments (issue 41).
+    const refused = runWalletd(['indexer', 'rescan', '--chain', 'ethereum', '--network', 'devnet', '--from', '0'], env);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/call traces of block 0x[0-9a-f]+ are unusable/);
+    // From the restore on, a rescan while the service runs finds nothing new.
+    const rescan = runWalletd(['indexer', 'rescan', '--chain', 'ethereum', '--network', 'devnet', '--from', String(restoredAt)], env);
     expect(rescan.status).toBe(0);
-    expect(rescan.json).toMatchObject({ chain: 'ethereum', network: 'devnet', from: 0, newEvents: 0 });
+    expect(rescan.json).toMatchObject({ chain: 'ethereum', network: 'devnet', from: restoredAt, newEvents: 0 });
 
     const anvilPid = Number(readFileSync(join(dataDir, 'anvil', 'anvil.pid'), 'utf8'));
     expect(pidAlive(anvilPid)).toBe(true);

@@ -10,6 +10,7 @@ import {
   type TestDatabase,
   call,
   createTestDatabase,
+  eventually,
   seedCompany,
   startAnvil,
   startTestApp,
@@ -38,11 +39,23 @@ describe('a reorg deeper than the confirmation threshold', () => {
     (await api('GET', `/wallets/${walletId}/balances`)).body.balances.find(
       (b: { asset: { symbol: string } }) => b.asset.symbol === 'ETH',
     ) as { confirmed: string; available: string; pending: string; reserved: string } | undefined;
-  /** The events of one transaction, as the events API lists them. */
-  const eventsOf = async (txHash: string) =>
-    ((await api('GET', '/events?limit=1000')).body.events as { type: string; data: Record<string, unknown> }[]).filter(
-      (e) => e.data.txHash === txHash,
+  type FeedEvent = { type: string; data: Record<string, unknown> };
+  /**
+   * The events API's list once it shows every event written so far: the feed lists an event only
+   * when no transaction older than it is still open anywhere in the cluster (pg_snapshot_xmin), and
+   * other suites' transactions share the cluster.
+   */
+  const feed = async (): Promise<FeedEvent[]> => {
+    const [{ n }] = (await t.db('events').where({ company_id: s.companyId }).count('* as n')) as [{ n: string }];
+    const list = await eventually(
+      async () => (await api('GET', '/events?limit=1000')).body.events as FeedEvent[],
+      (events) => events.length >= Number(n),
     );
+    expect(list).toHaveLength(Number(n));
+    return list;
+  };
+  /** The events of one transaction, as the events API lists them. */
+  const eventsOf = async (txHash: string) => (await feed()).filter((e) => e.data.txHash === txHash);
   /** An ETH decimal string in wei. */
   const wei = (decimal: string) => {
     const [whole, frac = ''] = decimal.split('.');
@@ -161,12 +174,12 @@ describe('a reorg deeper than the confirmation threshold', () => {
     const held = await eth(walletId);
     expect(held?.reserved).not.toBe('0');
     expect(held?.confirmed).not.toBe(afterPaid?.confirmed);
-    const stepped = (await api('GET', '/events?limit=1000')).body.events.filter(
+    const stepped = (await feed()).filter(
       (e: { type: string; data: { withdrawalId?: number } }) =>
         e.type === 'withdrawal.broadcast' && e.data.withdrawalId === prepared.body.id,
     );
     expect(stepped.map((e: { data: Record<string, unknown> }) => e.data.previousStatus ?? null)).toEqual([null, 'confirmed']);
-    expect(validator('WithdrawalEventData')(stepped[1].data)).toBe(true);
+    expect(validator('WithdrawalEventData')(stepped[1]?.data)).toBe(true);
     const audits = (await t.db('audit_log').where({ action: 'chain.deep_reorg' }).pluck('details')) as { withdrawals: number[] }[];
     expect(audits.some((d) => d.withdrawals.includes(prepared.body.id))).toBe(true);
     expect(await metrics.registry.metrics()).toMatch(
@@ -178,12 +191,12 @@ describe('a reorg deeper than the confirmation threshold', () => {
     const again = await api('GET', `/withdrawals/${prepared.body.id}`);
     expect(again.body.status).toBe('confirmed');
     // Paid once: the amount and the fee of the transaction on the new chain, nothing held.
-    const confirmedAgain = (await api('GET', '/events?limit=1000')).body.events.filter(
+    const confirmedAgain = (await feed()).filter(
       (e: { type: string; data: { withdrawalId?: number } }) =>
         e.type === 'withdrawal.confirmed' && e.data.withdrawalId === prepared.body.id,
     );
     expect(confirmedAgain).toHaveLength(2);
-    const fee = wei(confirmedAgain[1].data.fee.amount);
+    const fee = wei((confirmedAgain[1]?.data.fee as { amount: string } | undefined)?.amount ?? '0');
     expect(await eth(walletId)).toMatchObject({ reserved: '0' });
     expect(wei((await eth(walletId))?.confirmed ?? '0')).toBe(5n * 10n ** 18n - 10n ** 17n - fee);
   });
@@ -213,7 +226,7 @@ describe('a reorg deeper than the confirmation threshold', () => {
     await follower.trackWithdrawals();
     const rejected = await api('GET', `/withdrawals/${prepared.body.id}`);
     expect(rejected.body).toMatchObject({ status: 'rejected', reason: 'reorg' });
-    const types = (await api('GET', '/events?limit=1000')).body.events
+    const types = (await feed())
       .filter((e: { data: { withdrawalId?: number } }) => e.data.withdrawalId === prepared.body.id)
       .map((e: { type: string; data: { reason?: string } }) => `${e.type}${e.data.reason ? `:${e.data.reason}` : ''}`);
     expect(types).toEqual(['withdrawal.broadcast', 'withdrawal.confirmed', 'withdrawal.broadcast:reorg', 'withdrawal.rejected:reorg']);

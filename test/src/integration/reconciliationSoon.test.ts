@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type ChainSettings, MasterKey, createLogger } from '@walletd/core';
 import { type DetectPool, type Follower, createDetectPool, createIndexer } from '@walletd/indexer';
 import { chainReconciler, checkNow, loadPlugins } from '@walletd/server';
+import { validator } from '@walletd/schemas';
 import {
   type Anvil,
   type RpcProxy,
@@ -186,6 +187,9 @@ describe('reconciliation soon, on demand, explained (anvil)', () => {
     const third = await api('POST', '/reconciliation/checks', other);
     expect(third.status).toBe(429);
     expect(third.body.code).toBe('rate_limited');
+    // The wait is the standard header; the body keeps the spec's error shape (the fuzz found a field).
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(validator('ErrorBody')(third.body)).toBe(true);
     // Another API process's check under way (its claim in the database, not finished): this one
     // waits for it, whatever the minimum interval.
     await t.db('reconciliation_check_now').where({ company_id: other.companyId }).update({ started_at: t.db.fn.now(), finished_at: null });
