@@ -4,7 +4,11 @@
  * after the other), in the same run. Two kinds of blocks: empty ones (`anvil_mine`), and blocks
  * holding one `batchTransfer` of the devnet USDC with BENCH_LOGS Transfer logs (1 % of them to
  * watched addresses, so deposits are recorded and announced).
+ * A third kind (issue 41 §1): blocks of one contract batch payout of BENCH_PAYOUTS native-coin calls,
+ * seen only in call traces. Each kind is caught up with `internalTransfers` 'trace' and 'off'
+ * (BENCH_TRACES), against the floor of fetching the same blocks (with their traces, or without).
  * Knobs: BENCH_EMPTY_BLOCKS (default 500), BENCH_LOG_BLOCKS (default 100), BENCH_LOGS (default 400),
+ * BENCH_PAYOUT_BLOCKS (default 50), BENCH_PAYOUTS (default 100), BENCH_TRACES (default "trace,off"),
  * BENCH_DEPTHS (the follower's `pipelineDepth` values to measure, default "1,8"), BENCH_THREADS
  * (detect pool threads, default 2).
  * Each catch-up starts from a clean chain (cursor, blocks, transfers and their exactly-once keys,
@@ -20,6 +24,8 @@ const { Interface } = require('ethers');
 const { createDb, createLogger, migrateLatest, readerOptionsFor, startEmbeddedPostgres } = require('@walletd/core');
 const { createEvmPlugin } = require('@walletd/plugin-evm');
 const { createDetectPool, createFollower } = require('@walletd/indexer');
+const { minePayoutBlocks } = require('./payoutBlocks');
+const { renderTables } = require('./tables');
 const { createCompany } = require('@walletd/server');
 const { startDevnet, DEVNET_FUNDER } = require('@walletd/devchains/dist/anvilDevnet');
 const token = require('@walletd/devchains/dist/testToken.json');
@@ -85,6 +91,9 @@ async function main() {
   const logsN = Number(process.env.BENCH_LOGS || 400);
   const depths = (process.env.BENCH_DEPTHS || '1,8').split(',').map(Number);
   const threads = Number(process.env.BENCH_THREADS || 2);
+  const payoutBlocksN = Number(process.env.BENCH_PAYOUT_BLOCKS || 50);
+  const payoutsN = Number(process.env.BENCH_PAYOUTS || 100);
+  const modes = (process.env.BENCH_TRACES || 'trace,off').split(',');
   const logger = createLogger({ level: 'silent' });
   const dataDir = mkdtempSync(join(os.tmpdir(), 'walletd-bench-follower-'));
   let pg;
@@ -136,6 +145,17 @@ async function main() {
       await mined(url, await rpc(url, 'eth_sendTransaction', [{ from: DEVNET_FUNDER, to: devnet.usdc, data, gas: '0x1c9c380' }]));
     }
     const logTo = BigInt(await rpc(url, 'eth_blockNumber'));
+    process.stdout.write(`mining ${payoutBlocksN} blocks of one batch payout of ${payoutsN} calls...\n`);
+    const payouts = await minePayoutBlocks({
+      rpc,
+      mined,
+      url,
+      from: DEVNET_FUNDER,
+      watched,
+      addr,
+      blocks: payoutBlocksN,
+      perBlock: payoutsN,
+    });
 
     const plugin = createEvmPlugin();
     pool = createDetectPool(threads);
@@ -144,15 +164,16 @@ async function main() {
      * floor's reader both come from it, so a setting added here (a trace mode) is measured on
      * both sides alike.
      */
-    const settings = (startBlock) => ({
+    const settings = (startBlock, internalTransfers) => ({
       chain: 'ethereum',
       network: 'devnet',
       rpcUrl: url,
       confirmations: 2,
       startBlock: Number(startBlock),
+      internalTransfers,
       tokens: [{ contract: devnet.usdc, symbol: 'USDC', decimals: 6 }],
     });
-    const reader = plugin.createReader('ethereum', 'devnet', readerOptionsFor(settings(0)));
+    const readers = new Map(modes.map((m) => [m, plugin.createReader('ethereum', 'devnet', readerOptionsFor(settings(0, m)))]));
     const key = { chain: 'ethereum', network: 'devnet' };
     /**
      * A clean chain for the next catch-up. `transfer_keys` (the exactly-once keys, migration 027)
@@ -171,7 +192,7 @@ async function main() {
     const perLogBlock = Array.from({ length: logsN }, (_, i) => i).filter((i) => i % 100 === 7).length;
 
     /** The floor: the same blocks fetched one after the other, nothing else. */
-    async function floor(from, to) {
+    async function floor(reader, from, to) {
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
       let bytes = 0;
@@ -181,7 +202,7 @@ async function main() {
       return { seconds: (performance.now() - t0) / 1000, bytes: bytes / n, cpuPerBlock: (cpu.user + cpu.system) / 1000 / n };
     }
     /** The same blocks over RPC alone with `depth` requests in flight: what the node serves at once. */
-    async function floorInFlight(from, to, depth) {
+    async function floorInFlight(reader, from, to, depth) {
       const t0 = performance.now();
       let next = from;
       const worker = async () => {
@@ -197,69 +218,69 @@ async function main() {
      * A fresh follower's first tick from `from`, with a reader that reports `to` as the head (the
      * empty range is followed by the log blocks): the catch-up of exactly that range.
      */
-    async function catchUp(from, to, depth) {
+    async function catchUp(mode, from, to, depth) {
       await reset();
+      const reader = readers.get(mode);
       const capped = Object.create(reader);
       capped.head = async () => to;
-      const follower = createFollower({ db, logger, pool, plugin, settings: settings(from), reader: capped, pipelineDepth: depth });
+      const follower = createFollower({ db, logger, pool, plugin, settings: settings(from, mode), reader: capped, pipelineDepth: depth });
       const profile = process.env.BENCH_PROFILE_DIR ? await startProfile() : null;
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
       await follower.tick();
       const seconds = (performance.now() - t0) / 1000;
       const cpu = process.cpuUsage(cpu0);
-      if (profile) await profile(`${from}-${to}-depth${depth}`);
+      if (profile) await profile(`${from}-${to}-${mode}-depth${depth}`);
       const deposits = Number((await db('transfers').where(key).count('* as n'))[0].n);
       return { seconds, blocks: follower.stats().blocks, deposits, cpuMs: (cpu.user + cpu.system) / 1000 };
     }
 
     const rows = [];
-    for (const [label, from, to, expected] of [
-      ['empty', emptyFrom, emptyTo, 0],
-      [`${logsN} Transfer logs`, logFrom, logTo, perLogBlock * logBlocksN],
-    ]) {
-      const n = Number(to - from + 1n);
-      await floor(from, to); // warm-up (node caches, connections)
-      const f = await floor(from, to);
-      const floorRate = n / f.seconds;
-      for (const depth of depths) {
-        const inFlightRate = n / (await floorInFlight(from, to, depth));
-        const r = await catchUp(from, to, depth);
-        // A row that wrote nothing measures something else: stop rather than print it.
-        if (r.deposits !== expected || r.blocks !== n)
-          throw new Error(
-            `${label}, pipelineDepth ${depth}: recorded ${r.deposits} deposits in ${r.blocks} blocks, expected ${expected} in ${n}`,
+    for (const mode of modes) {
+      const reader = readers.get(mode);
+      for (const [label, from, to, expected] of [
+        ['empty', emptyFrom, emptyTo, 0],
+        [`${logsN} Transfer logs`, logFrom, logTo, perLogBlock * logBlocksN],
+        [`${payoutsN} internal payouts`, payouts.from, payouts.to, mode === 'trace' ? payouts.deposits : 0],
+      ]) {
+        const n = Number(to - from + 1n);
+        await floor(reader, from, to); // warm-up (node caches, connections)
+        const f = await floor(reader, from, to);
+        const floorRate = n / f.seconds;
+        for (const depth of depths) {
+          const inFlightRate = n / (await floorInFlight(reader, from, to, depth));
+          const r = await catchUp(mode, from, to, depth);
+          // A row that wrote nothing measures something else: stop rather than print it.
+          if (r.deposits !== expected || r.blocks !== n)
+            throw new Error(
+              `${label}, traces ${mode}, pipelineDepth ${depth}: recorded ${r.deposits} deposits in ${r.blocks} blocks, expected ${expected} in ${n}`,
+            );
+          rows.push({
+            mode,
+            label,
+            n,
+            bytes: f.bytes,
+            floorRate,
+            floorCpu: f.cpuPerBlock,
+            depth,
+            inFlightRate,
+            rate: r.blocks / r.seconds,
+            seconds: r.seconds,
+            deposits: r.deposits,
+            cpuPerBlock: r.cpuMs / r.blocks,
+          });
+          process.stdout.write(
+            `${label} traces ${mode} depth ${depth}: ${(r.blocks / r.seconds).toFixed(1)} blocks/s (floor ${floorRate.toFixed(1)})\n`,
           );
-        rows.push({
-          label,
-          n,
-          bytes: f.bytes,
-          floorRate,
-          floorCpu: f.cpuPerBlock,
-          depth,
-          inFlightRate,
-          rate: r.blocks / r.seconds,
-          seconds: r.seconds,
-          deposits: r.deposits,
-          cpuPerBlock: r.cpuMs / r.blocks,
-        });
-        process.stdout.write(`${label} depth ${depth}: ${(r.blocks / r.seconds).toFixed(1)} blocks/s (floor ${floorRate.toFixed(1)})\n`);
+        }
       }
     }
-
-    const table = [
-      '| blocks | count | block bytes | RPC-only floor blocks/s | floor CPU ms/block | pipelineDepth | RPC-only, depth in flight blocks/s | follower blocks/s | follower / floor | seconds | follower CPU ms/block | deposits recorded |',
-      '| :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
-      ...rows.map(
-        (r) =>
-          `| ${r.label} | ${r.n} | ${Math.round(r.bytes).toLocaleString('en-US')} | ${r.floorRate.toFixed(1)} | ${r.floorCpu.toFixed(2)} | ${r.depth} | ${r.inFlightRate.toFixed(1)} | ${r.rate.toFixed(1)} | ${(r.rate / r.floorRate).toFixed(2)}x | ${r.seconds.toFixed(2)} | ${r.cpuPerBlock.toFixed(2)} | ${r.deposits} |`,
-      ),
-    ].join('\n');
+    const table = renderTables(rows);
     console.log(`\n${table}`);
     const { writeFigures } = require('../figures');
     writeFigures(
       'follower',
-      `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${commit()}, ${os.cpus().length} cores, Node ${process.version}, detect pool ${threads} threads; BENCH_EMPTY_BLOCKS=${emptyN} BENCH_LOG_BLOCKS=${logBlocksN} BENCH_LOGS=${logsN} BENCH_DEPTHS=${depths.join(',')}.\n\n${table}`,
+      `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${commit()}, ${os.cpus().length} cores, Node ${process.version}, detect pool ${threads} threads; BENCH_EMPTY_BLOCKS=${emptyN} BENCH_LOG_BLOCKS=${logBlocksN} BENCH_LOGS=${logsN} BENCH_PAYOUT_BLOCKS=${payoutBlocksN} BENCH_PAYOUTS=${payoutsN} BENCH_TRACES=${modes.join(',')} BENCH_DEPTHS=${depths.join(',')}.\n\n${table}`,
     );
     return 0;
   } finally {
