@@ -159,15 +159,22 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
     },
 
     /**
-     * In the mempool: pending. In a block and exactly the prepared transaction paying the intent
-     * (paysIntent.ts; otherwise pending): confirmations from `gettxout` on one of its outputs
-     * (works without -txindex); the fee is exact (inputs − outputs). Gone: `missing` while its
-     * coins are unspent (sent again), otherwise rejected: `reorg` if it had been mined, else
-     * `mempool_dropped` (replaced or double-spent).
+     * Its coins unspent (mempool included): `missing` (sent again). In the mempool: pending. In a
+     * block and exactly the prepared transaction paying the intent (paysIntent.ts; otherwise
+     * pending): confirmations from `gettxout` on one of its outputs (works without -txindex); the
+     * fee is exact (inputs − outputs). Otherwise rejected: `reorg` if it had been mined, else
+     * `mempool_dropped` (replaced or double-spent). The coins are read first: a broadcast landing
+     * between the reads then shows in the mempool or a block read after it, never as coins spent
+     * by "another" transaction (a payout in flight was rejected that way while its API call sent it).
      */
     async verify(unsigned: UnsignedWithdrawal, txHash: string, reader: ChainReader, context?: VerifyContext): Promise<WithdrawalVerdict> {
       const utxo = asUtxo(reader);
       const p = unsigned.payload as UtxoTxPayload;
+      let unspent = true;
+      for (const c of p.inputs) {
+        if (!(await utxo.call<unknown>('gettxout', [c.txid, c.vout, true])).result) unspent = false;
+      }
+      if (unspent) return { status: 'missing', confirmations: 0 };
       const mempool = (await utxo.call<string[]>('getrawmempool', [])).result;
       if (mempool.includes(txHash)) return { status: 'pending', confirmations: 0 };
       for (let n = 0; n < p.outputs.length; n++) {
@@ -180,11 +187,6 @@ export function createUtxoWithdrawals(): WithdrawalVerbs {
           return { status: 'confirmed', confirmations: out.confirmations, fee: unsigned.fee, blockNumber };
         }
       }
-      let unspent = true;
-      for (const c of p.inputs) {
-        if (!(await utxo.call<unknown>('gettxout', [c.txid, c.vout, true])).result) unspent = false;
-      }
-      if (unspent) return { status: 'missing', confirmations: 0 };
       // Its coins are spent and its own outputs are not in the UTXO set: by it (outputs already spent
       // too, e.g. the change re-used) or by another transaction. Ask for it directly when possible.
       try {

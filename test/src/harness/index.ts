@@ -5,6 +5,7 @@ export * from './walletdProcess';
 export * from './receiver';
 export * from './events';
 export * from './eventually';
+export * from './wholeFeed';
 export * from './anvil';
 export * from './testToken';
 export * from './feeToken';

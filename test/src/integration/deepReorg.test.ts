@@ -10,7 +10,7 @@ import {
   type TestDatabase,
   call,
   createTestDatabase,
-  eventually,
+  wholeFeed,
   seedCompany,
   startAnvil,
   startTestApp,
@@ -40,20 +40,7 @@ describe('a reorg deeper than the confirmation threshold', () => {
       (b: { asset: { symbol: string } }) => b.asset.symbol === 'ETH',
     ) as { confirmed: string; available: string; pending: string; reserved: string } | undefined;
   type FeedEvent = { type: string; data: Record<string, unknown> };
-  /**
-   * The events API's list once it shows every event written so far: the feed lists an event only
-   * when no transaction older than it is still open anywhere in the cluster (pg_snapshot_xmin), and
-   * other suites' transactions share the cluster.
-   */
-  const feed = async (): Promise<FeedEvent[]> => {
-    const [{ n }] = (await t.db('events').where({ company_id: s.companyId }).count('* as n')) as [{ n: string }];
-    const list = await eventually(
-      async () => (await api('GET', '/events?limit=1000')).body.events as FeedEvent[],
-      (events) => events.length >= Number(n),
-    );
-    expect(list).toHaveLength(Number(n));
-    return list;
-  };
+  const feed = () => wholeFeed(t.db, s.companyId, async () => (await api('GET', '/events?limit=1000')).body.events as FeedEvent[]);
   /** The events of one transaction, as the events API lists them. */
   const eventsOf = async (txHash: string) => (await feed()).filter((e) => e.data.txHash === txHash);
   /** An ETH decimal string in wei. */

@@ -18,6 +18,7 @@ import {
   startAnvil,
   startTestApp,
   testFollower,
+  wholeFeed,
 } from '@walletd/test-harness';
 
 /**
@@ -94,9 +95,12 @@ describe('a transaction mined again with other content after a deep reorg', () =
     await round(1);
     await round(1);
 
-    const events = ((await api('GET', '/events?limit=1000')).body.events as { type: string; data: Record<string, unknown> }[]).filter(
-      (e) => e.data.txHash === tx,
+    const feed = await wholeFeed(
+      t.db,
+      s.companyId,
+      async () => (await api('GET', '/events?limit=1000')).body.events as { type: string; data: Record<string, unknown> }[],
     );
+    const events = feed.filter((e) => e.data.txHash === tx);
     expect(events.map((e) => [e.type, e.data.amount, e.data.previousStatus ?? null])).toEqual([
       ['deposit.detected', '10', null],
       ['deposit.confirmed', '10', null],
