@@ -1,4 +1,4 @@
-import { BaseError, type Db } from '@walletd/core';
+import { BaseError, type Db, type Logger, type Metrics } from '@walletd/core';
 import type { ChainKey } from './transferStore';
 
 /**
@@ -37,6 +37,27 @@ export async function recordHalt(db: Db, key: ChainKey, err: ChainHaltedError): 
       .insert({ ...key, genesis_hash: '', halted_code: err.reason, halted_message: err.message, halted_at: db.fn.now() })
       .onConflict(['chain', 'network'])
       .merge(['halted_code', 'halted_message', 'halted_at']);
+}
+
+/**
+ * A stop recorded, counted and said once: at error level the first time, at debug when the same
+ * reason comes back after a back-off (a node refusing traces is asked again each time). The
+ * operator acts on the first line; `/readyz` and the metric keep saying it.
+ */
+export async function announceHalt(
+  deps: { db: Db; logger: Logger; metrics?: Metrics | undefined },
+  key: ChainKey,
+  err: ChainHaltedError,
+  previous: string | null,
+  retryInMs: number,
+): Promise<void> {
+  const { db, logger, metrics } = deps;
+  if (previous !== null && previous !== err.reason) metrics?.chainHalted.set({ ...key, reason: previous }, 0);
+  metrics?.chainHalted.set({ ...key, reason: err.reason }, 1);
+  await recordHalt(db, key, err).catch((e) => logger.warn({ err: e, ...key }, 'could not record the stopped chain'));
+  const line = { ...key, reason: err.reason, retryInMs };
+  if (previous === err.reason) logger.debug(line, err.message);
+  else logger.error(line, err.message);
 }
 
 export async function clearHalt(db: Db, key: ChainKey): Promise<void> {

@@ -9,7 +9,7 @@ import {
   withRole,
 } from '@walletd/core';
 import { type ChainHealthReporter, createChainHealthReporter } from './chainHealthReporter';
-import { ChainHaltedError, clearHalt, recordHalt } from './chainHalt';
+import { ChainHaltedError, announceHalt, clearHalt } from './chainHalt';
 import { type ChainLease, LeaseLostError, createChainLease } from './chainLease';
 import { type DetectPool, createDetectPool } from './detectPool';
 import { isDeadLocalHolder, localHolderId } from './leaseHolder';
@@ -145,8 +145,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     let haltedReason: string | null = null;
     const paused = createPauseGate(logger, where, deps.writesPaused);
     const held = () => haltedReason !== null || paused.now;
-    // followRound follows to the head: after its first success, the reconciliation's first run may come.
-    let caughtUp = false;
+    let caughtUp = false; // after the first followRound (to the head): the reconciliation's first run may come
     // Withdrawals and reconciliation in loops of their own under the same lease: neither holds up deposits.
     const withdrawals = trackWithdrawalsWhileLeading(settings, follower, lease, outage, held);
     const loop = { key: where, logger, leading: () => running && lease.epoch() !== null, held, caughtUp: () => caughtUp, sleep };
@@ -177,17 +176,10 @@ export function createIndexer(deps: IndexerDeps): Indexer {
           if (err instanceof LeaseLostError || lease.epoch() === null) break;
           health.roundFailed(follower.stats(), err);
           if (err instanceof ChainHaltedError) {
-            // Said once per stop (a node refusing traces is checked again at every back-off): the
-            // operator acts on the first line; /readyz and the metric keep saying it.
-            const again = haltedReason === err.reason;
             halts++;
             delay = Math.min((deps.haltBackoffMs ?? 30_000) * 2 ** (halts - 1), MAX_HALT_BACKOFF_MS);
-            if (haltedReason !== null && haltedReason !== err.reason) deps.metrics?.chainHalted.set({ ...where, reason: haltedReason }, 0);
+            await announceHalt({ db: deps.db, logger, metrics: deps.metrics }, where, err, haltedReason, delay);
             haltedReason = err.reason;
-            deps.metrics?.chainHalted.set({ ...where, reason: err.reason }, 1);
-            await recordHalt(deps.db, where, err).catch((e) => logger.warn({ err: e, ...where }, 'could not record the stopped chain'));
-            if (again) logger.debug({ ...where, reason: err.reason, retryInMs: delay }, err.message);
-            else logger.error({ ...where, reason: err.reason, retryInMs: delay }, err.message);
           } else if (isDiskFull(err)) {
             failures++;
             delay = Math.min(poll * 2 ** failures, 30_000);

@@ -169,5 +169,7 @@ describe('walletd serve on the embedded database', () => {
     expect(await third.exited).toBe(0);
     expect(pidAlive(last)).toBe(false);
     expect(pidAlive(anvilPid)).toBe(false);
-  });
+    // Three starts of walletd with its PostgreSQL and anvil, and six CLI processes: about 25 s on
+    // an idle 2-core machine, over the default 60 s beside the rest of the suite.
+  }, 180_000);
 });
