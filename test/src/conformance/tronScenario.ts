@@ -6,7 +6,9 @@ import type {
   ConformanceSubject,
   WithdrawalConformance,
 } from '@walletd/plugin-kit/testing';
-import { nativeAsset, startRecordedTronNode, tronBase58, tronFixture } from '@walletd/test-harness';
+import { nativeAsset, startRecordedTronNode, tronFixture } from '@walletd/test-harness';
+import { contractSentBlocks } from './tronContractSent';
+import { type Json, bytes, tronBlock, word } from './tronRawBlock';
 
 /**
  * The Tron family's scenario for the public kit (tron.conformance.test.ts, mutants.test.ts). Three
@@ -14,60 +16,15 @@ import { nativeAsset, startRecordedTronNode, tronBase58, tronFixture } from '@wa
  * d8b11250 and USDT 0130dfde with their transaction infos. The blocks around the two transactions
  * are made up here (the source recorded no block), and so are the twins that differ from a real
  * record in one field, each named in its scenario: a reverted USDT call, a look-alike contract, a
- * memo, an amount above 2^53. TRX sent by a contract: the recorded info 7c44d197 of a java-tron
- * 4.8.2 private network (its `internal_transactions`), with its transaction made up here (not
- * recorded), and its twin with the internal transaction rejected.
+ * memo, an amount above 2^53. TRX sent by a contract: tronContractSent.ts; the block envelope:
+ * tronRawBlock.ts.
  */
-type Json = Record<string, any>;
 const block = tronFixture('tron-mainnet-block-30864544.json');
 const trx = tronFixture('tron-mainnet-trx-transfer-d8b11250.json');
 const usdt = tronFixture('tron-mainnet-trc20-usdt-transfer-0130dfde.json');
-const internal = tronFixture('tron-privnet-internal-tx-7c44d197.json');
 const USDT_KEY = 'a614f803b6fd780986a42c78ec9c7f77e6ded13c';
 /** USDT's contract with its last byte changed: the same Transfer event from another contract. */
 const LOOK_ALIKE_KEY = 'a614f803b6fd780986a42c78ec9c7f77e6ded13d';
-
-/** The block envelope the reader hands detect; `amountText` replaces a JSON amount verbatim (above 2^53 a double cannot hold it). */
-const bytes = (b: unknown, infos: unknown, amountText?: [string, string]) => {
-  const text = `{"block":${JSON.stringify(b)},"infos":${JSON.stringify(infos)}}`;
-  return new TextEncoder().encode(amountText ? text.replace(amountText[0], amountText[1]) : text);
-};
-
-/** The recorded transaction as getblockbynum lists it (gettransactionbyid's extra fields dropped). */
-function plain(tx: Json): Json {
-  const {
-    blockNumber: _b,
-    block_timestamp: _t,
-    net_usage: _n,
-    net_fee: _f,
-    energy_usage: _e,
-    energy_fee: _ef,
-    energy_usage_total: _et,
-    internal_transactions: _i,
-    ...rest
-  } = tx;
-  return rest;
-}
-
-const word = (c: string) => c.repeat(64).slice(0, 64);
-interface Header {
-  number: bigint;
-  hash: string;
-  parentHash: string;
-}
-/** Recorded transactions and infos in a block made up here; each info names this block, as the node's would. */
-function tronBlock(h: Header, txs: [Json, Json][], amountText?: [string, string]): Uint8Array {
-  const time = 1_738_600_827_000 + Number(h.number % 1000n) * 3000;
-  return bytes(
-    {
-      blockID: h.hash,
-      block_header: { raw_data: { number: Number(h.number), parentHash: h.parentHash, timestamp: time } },
-      transactions: txs.map(([tx]) => plain(tx)),
-    },
-    txs.map(([, info]) => ({ ...info, blockNumber: Number(h.number), blockTimeStamp: time })),
-    amountText,
-  );
-}
 
 const trxPair: [Json, Json] = [trx.data.transaction, trx.data.transactionInfo];
 const usdtPair: [Json, Json] = [usdt.data.transaction, usdt.data.transactionInfo];
@@ -93,28 +50,6 @@ const withMemo: [Json, Json] = [
   trx.data.transactionInfo,
 ];
 const ABOVE_2_53 = '9007199254740993';
-const sentInfo = internal.data.transactionInfo;
-/** The call that carried the recorded info: made up (a TriggerSmartContract on the recorded contract). */
-const sentTx = {
-  txID: sentInfo.id,
-  ret: [{ contractRet: 'SUCCESS' }],
-  raw_data: {
-    contract: [
-      {
-        type: 'TriggerSmartContract',
-        parameter: { value: { owner_address: '41'.padEnd(42, '7'), contract_address: sentInfo.contract_address, data: '00000000' } },
-      },
-    ],
-  },
-};
-const sentPair: [Json, Json] = [sentTx, sentInfo];
-const sentRejected: [Json, Json] = [
-  sentTx,
-  { ...sentInfo, internal_transactions: sentInfo.internal_transactions.map((x: Json) => ({ ...x, rejected: true })) },
-];
-const SENT_HEADER = { number: BigInt(sentInfo.blockNumber), hash: word('5'), parentHash: word('6') };
-const SENT = internal.expected.internal[0];
-
 export const TRON_NETWORKS = ['mainnet', 'nile', 'shasta', 'devnet'];
 const usdtOn = (network: string) => ({
   key: `tron:${network}:${USDT_KEY}`,
@@ -238,30 +173,7 @@ function blocksOn(network: string): ConformanceBlock[] {
       watched: [trx.expected.to],
       expected: [{ ...trxCredit, amount: ABOVE_2_53 }],
     },
-    {
-      ...scene,
-      name: `tron/${network}: TRX a contract sent (internal_transactions of the recorded java-tron info 7c44d197), 1 sun, eventIndex 1e9`,
-      raw: tronBlock(SENT_HEADER, [sentPair]),
-      watched: [tronBase58(SENT.to)],
-      expected: [
-        {
-          txHash: sentInfo.id,
-          eventIndex: 1_000_000_000,
-          to: tronBase58(SENT.to),
-          amount: SENT.amountSun,
-          assetKey: `tron:${network}:trx`,
-          from: tronBase58(SENT.from),
-          eventType: 'internal_transfer',
-        },
-      ],
-    },
-    {
-      ...scene,
-      name: `tron/${network}: the same internal transaction rejected (made up from the record: its frame reverted) credits nothing`,
-      raw: tronBlock(SENT_HEADER, [sentRejected]),
-      watched: [tronBase58(SENT.to)],
-      expected: [],
-    },
+    ...contractSentBlocks(scene),
   ];
 }
 

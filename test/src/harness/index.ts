@@ -6,6 +6,7 @@ export * from './receiver';
 export * from './events';
 export * from './eventually';
 export * from './wholeFeed';
+export * from './dogecoinPayout';
 export * from './anvil';
 export * from './testToken';
 export * from './feeToken';

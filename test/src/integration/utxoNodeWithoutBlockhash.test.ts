@@ -1,14 +1,12 @@
-import { openWalletSecret } from '@walletd/core';
 import type { ChainReader } from '@walletd/plugin-kit';
-import { addressOfScript, createUtxoPlugin, scriptOf, utxoNetwork } from '@walletd/plugin-utxo';
+import { createUtxoPlugin } from '@walletd/plugin-utxo';
 import {
   type RegtestNode,
   type RpcProxy,
   describeWithLitecoind,
-  nativeAsset,
+  signedDogecoinPayout,
   startLitecoind,
   startRpcProxy,
-  asLitecoind,
 } from '@walletd/test-harness';
 
 /**
@@ -20,10 +18,6 @@ import {
  */
 const DOGECOIN_114_USAGE =
   'getrawtransaction "txid" ( verbose )\n\nNOTE: By default this function only works for mempool transactions. If the -txindex option is\nenabled, it also works for blockchain transactions.\nDEPRECATED: for now, it also works for transactions with unspent outputs.\n';
-
-const net = utxoNetwork('dogecoin', 'regtest');
-const nodeNet = asLitecoind(net);
-const onNode = (address: string) => addressOfScript(nodeNet, scriptOf(net, address)) as string;
 
 describeWithLitecoind('a UTXO node that takes no block hash in getrawtransaction (Dogecoin Core 1.14)', () => {
   let node: RegtestNode;
@@ -52,29 +46,8 @@ describeWithLitecoind('a UTXO node that takes no block hash in getrawtransaction
     const { username, password } = new URL(node.url);
     through.username = username;
     through.password = password;
-    const plugin = createUtxoPlugin();
-    const verbs = plugin.withdrawals as NonNullable<typeof plugin.withdrawals>;
-    const reader = plugin.createReader('dogecoin', 'regtest', { rpcUrl: through.toString() }) as ChainReader;
-    const secret = openWalletSecret(
-      Buffer.from('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about'),
-    );
-    const elsewhere = openWalletSecret(Buffer.from('legal winner thank year wave sausage worth useful legal winner thank yellow'));
-    const source = plugin.deriveAddress('dogecoin', 'regtest', secret, 0).address;
-    const recipient = plugin.deriveAddress('dogecoin', 'regtest', elsewhere, 0).address;
-    await node.rpc('sendtoaddress', [onNode(source), '2']);
-    await node.mine(1);
-
-    const unsigned = await verbs.build(
-      {
-        chain: 'dogecoin',
-        network: 'regtest',
-        asset: nativeAsset('dogecoin', 'regtest'),
-        outputs: [{ to: recipient, amount: 50_000_000n }],
-        sources: [source],
-      },
-      reader,
-    );
-    const signed = await verbs.sign(unsigned, secret, [0]);
+    const reader = createUtxoPlugin().createReader('dogecoin', 'regtest', { rpcUrl: through.toString() }) as ChainReader;
+    const { verbs, unsigned, signed } = await signedDogecoinPayout(node, reader);
     await verbs.broadcast(signed, reader);
     await node.mine(1);
     const verdict = await verbs.verify(unsigned, signed.txHash, reader);
