@@ -6,6 +6,7 @@ import { accessLog } from './http/accessLog';
 import { authenticate, requirePlan } from './http/authenticate';
 import { jsonBody } from './http/body';
 import { methodNotAllowedOrNotFound } from './http/methodNotAllowed';
+import { databaseGate } from './http/databaseGate';
 import { errorHandler } from './http/errorHandler';
 import { listenBornWithPrototypes } from './http/expressServer';
 import { httpMetrics } from './http/httpMetrics';
@@ -75,6 +76,7 @@ export function createApp(base: Common): App {
         res.setHeader('Cache-Control', 'no-store');
         next();
       },
+      databaseGate(common.databaseHealth),
       // Authenticate before reading the body: an unauthenticated caller's bytes are never parsed.
       authenticate(db, logger),
       jsonBody(config.server.bodyLimitBytes),
@@ -104,6 +106,6 @@ export function createApp(base: Common): App {
       '/v1/openapi.json': ['get'],
     }),
   );
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, common.databaseHealth));
   return { app, limiters };
 }

@@ -1,7 +1,9 @@
 import {
   type BoundedReads,
   type ClusterSupervisor,
+  createDatabaseWatch,
   createDb,
+  type DatabaseWatchOptions,
   createFreeSpaceFloor,
   fileFreeBytes,
   type FreeSpaceFloor,
@@ -62,11 +64,21 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
     });
     url = embedded.url;
   }
-  const db = createDb({ url, poolMax: config.database.poolMax, preparedStatements: config.database.preparedStatements, logger });
+  const db = createDb({
+    url,
+    poolMax: config.database.poolMax,
+    preparedStatements: config.database.preparedStatements,
+    logger,
+    // Deadlines sized for an API (README "Database deadlines"): a hung server fails statements, not hangs them.
+    queryTimeoutMs: config.database.queryTimeoutMs,
+    acquireTimeoutMs: config.database.acquireTimeoutMs,
+  });
   const history = openHistoryReads(config, url, db, logger);
+  const watch = options.supervise ? createDatabaseWatch(watchOptions(config, url, logger, options.supervise)) : null;
   try {
-    const applied = await migrateLatest(db);
+    const applied = await migrate(url, logger);
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+    watch?.start();
     const source = loadMasterKey({ file: config.masterKeyFile, dataDir: config.dataDir });
     if (source.created) {
       logger.warn({ file: source.origin }, 'created a new master key; back it up: without it wallet secrets cannot be opened');
@@ -80,9 +92,10 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
       masterKey: source.key,
       embedded,
       freeSpace,
-      databaseHealth: createDatabaseHealth(supervisor, freeSpace),
+      databaseHealth: createDatabaseHealth(supervisor, freeSpace, watch, config.database),
       close: async () => {
         // Stopped on purpose from here on: not a death to restart.
+        await watch?.stop();
         await supervisor?.stop();
         await history.destroy();
         await db.destroy();
@@ -90,10 +103,21 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
       },
     };
   } catch (e) {
+    await watch?.stop();
     await history.destroy();
     await db.destroy();
     await embedded?.stop();
     throw e;
+  }
+}
+
+/** Migrations on a pool of their own: a long one (an index on a big table) is not held to `queryTimeoutMs`. */
+async function migrate(url: string, logger: Logger): Promise<string[]> {
+  const db = createDb({ url, poolMax: 1, logger });
+  try {
+    return await migrateLatest(db);
+  } finally {
+    await db.destroy();
   }
 }
 
@@ -125,6 +149,16 @@ function freeSpaceFloor(config: WalletdConfig, pgDir: string, metrics: Metrics |
       metrics.diskBelowFloor.set(shortage ? 1 : 0);
       return shortage;
     },
+  };
+}
+
+function watchOptions(config: WalletdConfig, url: string, logger: Logger, _opts: { metrics?: Metrics }): DatabaseWatchOptions {
+  return {
+    url,
+    logger,
+    // Often enough that /readyz, which waits on the watch's verdict, answers within about a second.
+    intervalMs: 500,
+    unresponsiveAfterMs: config.database.unresponsiveAfterMs,
   };
 }
 

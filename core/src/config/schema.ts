@@ -41,6 +41,11 @@ export const configSchema = {
         minFreeBytes: { type: 'integer', minimum: 0 },
         embeddedRestartAttempts: { type: 'integer', minimum: 1, maximum: 1000 },
         embeddedRestartBackoffMs: { type: 'integer', minimum: 50, maximum: 600000 },
+        queryTimeoutMs: { type: 'integer', minimum: 1000, maximum: 3600000 },
+        acquireTimeoutMs: { type: 'integer', minimum: 100, maximum: 600000 },
+        unresponsiveAfterMs: { type: 'integer', minimum: 100, maximum: 600000 },
+        readinessTimeoutMs: { type: 'integer', minimum: 50, maximum: 60000 },
+        healthzAfterMs: { type: 'integer', minimum: 0, maximum: 86400000 },
       },
     },
     log: {

@@ -66,6 +66,20 @@ export interface WalletdConfig {
     embeddedRestartAttempts: number;
     /** First wait after a failed restart of the embedded cluster, doubling up to 30 s. */
     embeddedRestartBackoffMs: number;
+    /**
+     * Deadline of every statement on the main pool, enforced by the client (pg's `query_timeout`):
+     * a database that stops answering fails the statement instead of hanging it. Migrations run
+     * on a pool of their own without it.
+     */
+    queryTimeoutMs: number;
+    /** How long a statement waits for a connection of the main pool (and a new connection for its handshake). */
+    acquireTimeoutMs: number;
+    /** The watch's query unanswered this long: `/readyz` and the API answer 503 `database_unresponsive`. */
+    unresponsiveAfterMs: number;
+    /** `/readyz` answers 503 `database_unresponsive` once the watch (one query every 0.5 s) has waited this long. */
+    readinessTimeoutMs: number;
+    /** The database silent this long: `/healthz` fails too (0: never). */
+    healthzAfterMs: number;
   };
   log: { level: LogLevel };
   /** null: `<dataDir>/master.key`, created on first start. WALLETD_MASTER_KEY overrides it. */
@@ -235,6 +249,11 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     minFreeBytes: 536870912,
     embeddedRestartAttempts: 10,
     embeddedRestartBackoffMs: 1000,
+    queryTimeoutMs: 30000,
+    acquireTimeoutMs: 10000,
+    unresponsiveAfterMs: 3000,
+    readinessTimeoutMs: 800,
+    healthzAfterMs: 120000,
   },
   log: { level: 'info' },
   masterKeyFile: null,

@@ -27,6 +27,11 @@ export interface CreateDbOptions {
   /** How long a query waits for a free connection before failing (knex's default: 60 s). */
   acquireTimeoutMs?: number;
   /**
+   * Client-side deadline of every statement (pg's `query_timeout`): a server that never answers
+   * (stopped, hung) fails it with "Query read timeout" instead of holding the caller.
+   */
+  queryTimeoutMs?: number;
+  /**
    * Server settings each connection starts with (`-c name=value` in the startup packet's `options`),
    * for a pool whose every statement must run under them (boundedReads.ts, `readsOnConnection`).
    */
@@ -90,6 +95,9 @@ export function createDb(options: CreateDbOptions): Db {
     connection: {
       connectionString: options.url,
       application_name: options.applicationName ?? `walletd:${process.pid}`,
+      ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
+      // A handshake with a hung server is bounded like the wait for a pooled connection.
+      ...(options.acquireTimeoutMs ? { connectionTimeoutMillis: options.acquireTimeoutMs } : {}),
       ...(options.settings ? withStartupOptions(options.url, options.settings) : {}),
     },
     pool: {

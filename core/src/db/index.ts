@@ -9,3 +9,4 @@ export * from './diskFull';
 export * from './freeSpaceFloor';
 export * from './superviseEmbeddedPostgres';
 export * from './monthlyPartitions';
+export * from './databaseWatch';

@@ -6,6 +6,7 @@
  * - node-postgres' own "Connection terminated" errors, which carry no code;
  * - SQLSTATE class 08 (connection exception), 57P01-57P03 (the server shutting down, crashed or
  *   starting up) and 53300 (too many connections);
+ * - pg's `query_timeout` ("Query read timeout": a server that never answered);
  * - knex's pool acquisition timeout (every connection busy or none can be made).
  * Wrapped errors (`cause`, AggregateError from dual-stack connects) are looked through.
  */
@@ -19,6 +20,8 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   const message = typeof e.message === 'string' ? e.message : '';
   if (SOCKET_CODES.has(code) || SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
   if (message.startsWith('Connection terminated')) return true;
+  // pg's client-side deadline (`database.queryTimeoutMs`): the server did not answer the statement.
+  if (message === 'Query read timeout') return true;
   if (e.name === 'KnexTimeoutError' && message.includes('acquiring a connection')) return true;
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { withRole } from '@walletd/core';
 import type { Common } from '../context';
 import { accessLog } from '../http/accessLog';
+import { databaseGate } from '../http/databaseGate';
 import { errorHandler } from '../http/errorHandler';
 import { type Clock, systemClock } from './clock';
 import { consoleAssets } from './consoleAssets';
@@ -44,8 +45,8 @@ export function createConsoleApp(base: Common, clock: Clock = systemClock): Expr
     res.setHeader('Referrer-Policy', 'no-referrer');
     next();
   });
-  app.use('/console/api', consoleRouter(common, clock));
+  app.use('/console/api', databaseGate(common.databaseHealth), consoleRouter(common, clock));
   app.use('/console', consoleAssets(logger));
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, common.databaseHealth));
   return app;
 }

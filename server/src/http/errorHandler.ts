@@ -9,6 +9,7 @@ import {
   reasonPhrase,
   type Logger,
 } from '@walletd/core';
+import type { DatabaseHealth } from '../health/databaseHealth';
 
 export interface ErrorBody {
   statusCode: number;
@@ -54,18 +55,22 @@ function fromRouter(err: unknown): BaseError | null {
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** A database that cannot be reached is a temporary condition, not a bug: 503 with Retry-After. */
-function fromDatabase(err: unknown): BaseError | null {
+function fromDatabase(err: unknown, health: DatabaseHealth | undefined): BaseError | null {
   // A full disk refuses writes until the operator frees space (the log and /readyz name the path;
   // a caller is told no more than that): the caller's request was fine, so 503, not 500.
   if (isDiskFull(err)) return new BaseError('unavailable', "The database's disk is full; retry later", { cause: err });
   if (!isDatabaseUnavailable(err)) return null;
+  // A hung database shows as the pool's or the client's deadline ("Timeout acquiring a connection"):
+  // the watch knows the cause, and its log line said it once.
+  const silent = health?.unresponsive();
+  if (silent) return new BaseError('unavailable', `${silent}; retry later`, { cause: err, details: { reason: 'database_unresponsive' } });
   return new BaseError('unavailable', 'The database is unreachable; retry later', { cause: err });
 }
 
 /** The one place that renders errors: the spec's body, plus a stable `code`. Never a stack. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Logger, health?: DatabaseHealth): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const known = isBaseError(err) ? err : (fromBodyParser(err ?? {}) ?? fromDatabase(err) ?? fromRouter(err));
+    const known = isBaseError(err) ? err : (fromBodyParser(err ?? {}) ?? fromDatabase(err, health) ?? fromRouter(err));
     if (res.headersSent) {
       req.socket.destroy();
       return;
@@ -73,7 +78,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (known) {
       // RFC 9110 11.6.1: a 401 names the scheme that would be accepted.
       if (known.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
-      if (known.status >= 500) logger.error({ err: known, reqId: req.id }, 'request failed');
+      const saidOnce = known.details?.reason === 'database_unresponsive';
+      if (known.status >= 500 && !saidOnce) logger.error({ err: known, reqId: req.id }, 'request failed');
       if (known.code === 'unavailable') res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
       // A node failure that did not come through a service naming its chain may quote the node's
       // address (`connect ECONNREFUSED 10.0.0.5:8545`): the log above has it, the caller gets none.

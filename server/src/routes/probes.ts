@@ -5,6 +5,24 @@ import { UNAVAILABLE_RETRY_AFTER_SECONDS, sendError } from '../http/errorHandler
 import { refreshDatabaseGauges } from '../metrics/databaseGauges';
 
 /**
+ * The promise's value, or 'silent' as soon as `silent()` says so (polled): the readiness query of
+ * a database that takes it and never answers ends by the watch's verdict, not the pool's deadlines
+ * (the query runs on, bounded by those).
+ */
+async function unlessSilent<T>(p: Promise<T>, silent: () => boolean): Promise<T | 'silent'> {
+  let timer: NodeJS.Timeout | undefined;
+  const verdict = new Promise<'silent'>((resolve) => {
+    const poll = () => {
+      if (silent()) resolve('silent');
+      else timer = setTimeout(poll, 50);
+    };
+    poll();
+  });
+  p.catch(() => undefined);
+  return Promise.race([p, verdict]).finally(() => clearTimeout(timer));
+}
+
+/**
  * Liveness, readiness and metrics: outside /v1, authentication and the rate limiter (its counters
  * live in the database they check). Registered on `r` (the app passes its own router: a nested
  * router costs every request that passes it).
@@ -15,7 +33,8 @@ export function probesRouter(common: Common, r: Router = Router()): Router {
   r.get('/healthz', (_req, res) => {
     const fatal = common.databaseHealth?.fatal() ?? null;
     if (fatal) {
-      sendError(res, 503, fatal, { code: 'unavailable' });
+      const unresponsive = common.databaseHealth?.unresponsive() ? { reason: 'database_unresponsive' } : {};
+      sendError(res, 503, fatal, { code: 'unavailable', ...unresponsive });
       return;
     }
     res.json({ status: 'ok' });
@@ -28,7 +47,17 @@ export function probesRouter(common: Common, r: Router = Router()): Router {
         sendError(res, 503, db.message, { code: 'unavailable', reason: db.reason });
         return;
       }
-      const readiness = await checkReadiness(common.db, common.config);
+      // A database that takes the query and never answers: the probe still answers, within its deadline.
+      // A slow answer (a loaded host, a pool creating its first connection) is waited for while the
+      // watch's own query is answered; one the watch has waited on past readinessTimeoutMs is not.
+      const limit = common.config.database.readinessTimeoutMs;
+      const readiness = await unlessSilent(checkReadiness(common.db, common.config), () => (common.databaseHealth?.waitingMs() ?? 0) > limit);
+      if (readiness === 'silent') {
+        res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+        const message = `the database has not answered for ${limit} ms`;
+        sendError(res, 503, message, { code: 'unavailable', reason: 'database_unresponsive' });
+        return;
+      }
       if (readiness.ready) {
         res.json({ status: 'ready', chains: readiness.chains });
         return;
