@@ -23,6 +23,8 @@ export const configSchema = {
           oneOf: [{ type: 'boolean' }, { type: 'integer', minimum: 0 }, { type: 'array', items: { type: 'string' } }],
         },
         bodyLimitBytes: { type: 'integer', minimum: 1024, maximum: 10485760 },
+        headersTimeoutMs: { type: 'integer', minimum: 100, maximum: 600000 },
+        requestTimeoutMs: { type: 'integer', minimum: 100, maximum: 3600000 },
       },
     },
     database: {

@@ -28,6 +28,10 @@ export interface WalletdConfig {
     /** Off by default so that X-Forwarded-For cannot spoof the client address. */
     trustProxy: boolean | number | string[];
     bodyLimitBytes: number;
+    /** A request's headers (API and console) must all arrive within this long: else 408 and the connection closed. */
+    headersTimeoutMs: number;
+    /** A whole request, body included (API and console), within this long: a short or trickled body gets 408, not a held connection. */
+    requestTimeoutMs: number;
   };
   database: {
     /** null: start the embedded PostgreSQL under `<dataDir>/pg`. */
@@ -235,7 +239,7 @@ export const BUILT_IN_PLUGINS = [
 
 export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   dataDir: '.walletd',
-  server: { host: '0.0.0.0', port: 8080, trustProxy: false, bodyLimitBytes: 102400 },
+  server: { host: '0.0.0.0', port: 8080, trustProxy: false, bodyLimitBytes: 102400, headersTimeoutMs: 20000, requestTimeoutMs: 30000 },
   database: {
     url: null,
     embeddedPort: 54329,

@@ -1,6 +1,6 @@
 import { SWEEP_TICK_MS, runSweeps } from '../services/sweeps';
 import type { Server } from 'node:http';
-import { ConfigError, type Db, createLogger, createMetrics, loadConfig } from '@walletd/core';
+import { ConfigError, type Db, type WalletdConfig, createLogger, createMetrics, loadConfig } from '@walletd/core';
 import { createApp } from '../app';
 import { createDispatcher, type Dispatcher } from '../dispatcher/dispatcher';
 import { createIndexer, type Indexer } from '@walletd/indexer';
@@ -97,7 +97,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
     // The console listens before the API so that the owner's link printed at first start opens at once.
     let consolePort = config.console.port;
     if (roles.includes('console')) {
-      consoleServer = await listen(createConsoleApp(common), config.console.port, config.console.host);
+      consoleServer = await listen(createConsoleApp(common), config.console.port, config.console.host, {
+        portKnob: 'WALLETD_CONSOLE_PORT or console.port',
+        ...httpDeadlines(config),
+      });
       const addr = consoleServer.address();
       if (typeof addr === 'object' && addr) consolePort = addr.port;
       logger.info({ port: consolePort }, 'console listening (pages at /console/, API at /console/api)');
@@ -113,10 +116,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
       }
       const { app, limiters } = createApp(common);
       stores.push(...limiters.stores);
-      server = await listen(app, config.server.port, config.server.host);
-      // Keep-alive sockets beyond a proxy's idle timeout; headers must arrive promptly.
+      server = await listen(app, config.server.port, config.server.host, { portKnob: 'PORT or server.port', ...httpDeadlines(config) });
+      // Keep-alive sockets beyond a proxy's idle timeout (an idle connection is not held to the request deadlines).
       server.keepAliveTimeout = 65_000;
-      server.headersTimeout = 66_000;
       const addr = server.address();
       logger.info({ port: typeof addr === 'object' && addr ? addr.port : config.server.port }, 'API listening');
     }
@@ -209,6 +211,11 @@ export async function serve(opts: ServeOptions): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** The API's and the console's deadlines for a request's headers and whole body (README "Timeouts and the reverse proxy"). */
+function httpDeadlines(config: WalletdConfig): { headersTimeoutMs: number; requestTimeoutMs: number } {
+  return { headersTimeoutMs: config.server.headersTimeoutMs, requestTimeoutMs: config.server.requestTimeoutMs };
 }
 
 /** Resolves once no connection of the knex pool is in use or awaited, or after `ms`. */

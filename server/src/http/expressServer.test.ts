@@ -55,7 +55,7 @@ async function meThrough(server: Server) {
 
 test('walletd serve: the API server makes requests and responses with the app prototypes', async () => {
   const app = apiApp();
-  const r = await meThrough(await listen(app, 0, '127.0.0.1'));
+  const r = await meThrough(await listen(app, 0, '127.0.0.1', { portKnob: 'PORT or server.port' }));
   expect(r.status).toBe(200);
   expect(r.body.company.name).toBe('Acme');
   expect(r.seen).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { IncomingMessage, type RequestListener, type Server, ServerResponse, createServer } from 'node:http';
+import { IncomingMessage, type RequestListener, type Server, type ServerOptions, ServerResponse, createServer } from 'node:http';
 import type { Express } from 'express';
 
 type Constructor = new (...args: never[]) => object;
@@ -29,9 +29,10 @@ function bornAs(proto: object, Base: Constructor): Constructor {
  * API bench's profiles); creating them right cost ~135 µs less CPU per `/v1/me` and `/v1/wallets`
  * request (`npm run bench -- api-inprocess`, bench/README.md, `api`).
  */
-export function expressServer(app: Express): Server {
+export function expressServer(app: Express, options: ServerOptions = {}): Server {
   return createServer(
     {
+      ...options,
       IncomingMessage: bornAs(app.request, IncomingMessage) as typeof IncomingMessage,
       ServerResponse: bornAs(app.response, ServerResponse) as typeof ServerResponse,
     },

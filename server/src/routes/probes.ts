@@ -51,7 +51,10 @@ export function probesRouter(common: Common, r: Router = Router()): Router {
       // A slow answer (a loaded host, a pool creating its first connection) is waited for while the
       // watch's own query is answered; one the watch has waited on past readinessTimeoutMs is not.
       const limit = common.config.database.readinessTimeoutMs;
-      const readiness = await unlessSilent(checkReadiness(common.db, common.config), () => (common.databaseHealth?.waitingMs() ?? 0) > limit);
+      const readiness = await unlessSilent(
+        checkReadiness(common.db, common.config),
+        () => (common.databaseHealth?.waitingMs() ?? 0) > limit,
+      );
       if (readiness === 'silent') {
         res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
         const message = `the database has not answered for ${limit} ms`;

@@ -103,7 +103,12 @@ describe('walletd with its database hung (SIGSTOP)', () => {
 
       const me = await within5s(`${base}/v1/me`, key);
       expect(me.status).toBe(503);
-      expect(me.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable', code: 'unavailable', reason: 'database_unresponsive' });
+      expect(me.body).toMatchObject({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        code: 'unavailable',
+        reason: 'database_unresponsive',
+      });
       expect(me.body.message).toMatch(/^the database has not answered for \d+ s/);
 
       const health = await eventually(
@@ -125,7 +130,16 @@ describe('walletd with its database hung (SIGSTOP)', () => {
     );
     expect(back.status).toBe(200);
     expect((await within5s(`${base}/healthz`)).status).toBe(200);
-    expect((await eventually(() => within5s(`${base}/readyz`), (r) => r.status === 200, 30_000, 250)).status).toBe(200);
+    expect(
+      (
+        await eventually(
+          () => within5s(`${base}/readyz`),
+          (r) => r.status === 200,
+          30_000,
+          250,
+        )
+      ).status,
+    ).toBe(200);
 
     await server.waitFor(/database: answers again/);
     const log = server.stdout() + server.stderr();
