@@ -24,7 +24,7 @@ export interface ChainHealthReporter {
   flush(): Promise<void>;
 }
 
-/** A node that did not answer, told apart from other failures for the operator reading /readyz. */
+/** A node that did not answer (or answered an error), told apart from other failures for the operator reading /readyz. */
 function reasonOf(err: unknown): string {
   // A stopped chain reports why (genesis_changed, blocks_do_not_link, …): what the operator must act on.
   if (err instanceof ChainHaltedError) return err.reason;
@@ -36,6 +36,8 @@ function reasonOf(err: unknown): string {
   const partial = readFailureReason(err);
   if (partial !== null) return partial;
   if (isDiskFull(err)) return 'disk_full';
+  // It answered, with an HTTP error, junk or a JSON-RPC error: reachable, and broken (issue 43 §6).
+  if (err instanceof NodeCallError && (err.node.kind === 'http' || err.node.kind === 'rpc')) return 'node_error';
   return isBaseError(err) && err.code === 'node_error' ? 'node_unreachable' : 'round_failed';
 }
 

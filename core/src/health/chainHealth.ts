@@ -4,7 +4,8 @@ import type { Db } from '../db/createDb';
  * What the indexer following one chain/network last saw, as `/readyz` reads it.
  *
  * `status` is `ok` or `failing`; a failing record names why in `reason`:
- * - `node_unreachable`: the node did not answer (or answered with an error) this round;
+ * - `node_unreachable`: the node could not be reached this round (connection refused or lost, a timeout);
+ * - `node_error`: the node answered, with an HTTP error, a body that is not JSON-RPC, or a JSON-RPC error;
  * - `disk_full`: the database refused a write for lack of disk space (53100, ENOSPC);
  * - `round_failed`: the round failed for another reason (the error is in `lastError`).
  * - `wrong_heights`: the node answered a block of another height than the one asked (see wrongHeightError);

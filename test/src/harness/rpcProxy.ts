@@ -21,6 +21,8 @@ export interface RpcProxyOptions {
   before?: (call: RpcCall) => Promise<undefined | 'drop'> | undefined | 'drop';
   /** The call as the node gets it (another method or params): a node answering another question than asked. */
   forward?: (call: RpcCall) => RpcCall;
+  /** Answers in the node's place when it returns an answer (a node answering HTTP 500, or junk); the node is not asked. */
+  answer?: (call: RpcCall) => { status: number; body: string } | undefined;
   /** Listen on this port (a node coming back where it was down), else on a free one. */
   port?: number;
 }
@@ -39,8 +41,11 @@ export async function startRpcProxy(
     rewrite,
     before,
     forward,
+    answer,
     port: at,
-  } = typeof options === 'function' ? { rewrite: options, before: undefined, forward: undefined, port: undefined } : options;
+  } = typeof options === 'function'
+    ? { rewrite: options, before: undefined, forward: undefined, answer: undefined, port: undefined }
+    : options;
   const calls: string[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -53,6 +58,11 @@ export async function startRpcProxy(
         calls.push(call.method);
         if ((await before?.(call)) === 'drop') {
           req.socket.destroy();
+          return;
+        }
+        const own = answer?.(call);
+        if (own) {
+          res.writeHead(own.status, { 'content-type': 'text/html' }).end(own.body);
           return;
         }
         const headers: Record<string, string> = { 'content-type': 'application/json' };
