@@ -182,8 +182,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
             haltedReason = err.reason;
           } else if (isDiskFull(err)) {
             failures++;
-            delay = Math.min(poll * 2 ** failures, 30_000);
-            // One line naming the disk, not the failed statement's SQL.
+            // Retried within 5 s (not a node's 30 s): freed space is back in /readyz within a round.
+            delay = Math.min(poll * 2 ** failures, 5_000); // One line naming the disk, not the failed SQL:
             const path = deps.databaseDir ?? 'the database server';
             logger.error({ ...where, failures, reason: 'disk_full' }, `${diskFullMessage(path)}: follow round failed; retrying`);
           } else {
