@@ -19,6 +19,7 @@ import {
   type WalletdConfig,
 } from '@walletd/core';
 import { createDatabaseHealth, type DatabaseHealth } from './health/databaseHealth';
+import { type ClockSkew, createClockSkew } from './health/clockSkew';
 import { openHistoryReads } from './historyReadsPool';
 
 export interface Runtime {
@@ -74,7 +75,9 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
     acquireTimeoutMs: config.database.acquireTimeoutMs,
   });
   const history = openHistoryReads(config, url, db, logger);
-  const watch = options.supervise ? createDatabaseWatch(watchOptions(config, url, logger, options.supervise)) : null;
+  // The database's clock against ours, measured by the watch (README "Clock skew").
+  const clock = options.supervise ? createClockSkew(config.clock.maxSkewMs, logger, options.supervise.metrics) : null;
+  const watch = clock ? createDatabaseWatch(watchOptions(config, url, logger, clock)) : null;
   try {
     const applied = await migrate(url, logger);
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
@@ -92,7 +95,7 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
       masterKey: source.key,
       embedded,
       freeSpace,
-      databaseHealth: createDatabaseHealth(supervisor, freeSpace, watch, config.database),
+      databaseHealth: createDatabaseHealth(supervisor, freeSpace, watch, config.database, clock),
       close: async () => {
         // Stopped on purpose from here on: not a death to restart.
         await watch?.stop();
@@ -152,10 +155,11 @@ function freeSpaceFloor(config: WalletdConfig, pgDir: string, metrics: Metrics |
   };
 }
 
-function watchOptions(config: WalletdConfig, url: string, logger: Logger, _opts: { metrics?: Metrics }): DatabaseWatchOptions {
+function watchOptions(config: WalletdConfig, url: string, logger: Logger, clock: ClockSkew): DatabaseWatchOptions {
   return {
     url,
     logger,
+    onClock: (skewMs) => clock.sample(skewMs),
     // Often enough that /readyz, which waits on the watch's verdict, answers within about a second.
     intervalMs: 500,
     unresponsiveAfterMs: config.database.unresponsiveAfterMs,

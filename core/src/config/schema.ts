@@ -50,6 +50,13 @@ export const configSchema = {
         healthzAfterMs: { type: 'integer', minimum: 0, maximum: 86400000 },
       },
     },
+    clock: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        maxSkewMs: { type: 'integer', minimum: 1000, maximum: 3600000 },
+      },
+    },
     log: {
       type: 'object',
       additionalProperties: false,

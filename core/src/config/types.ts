@@ -85,6 +85,11 @@ export interface WalletdConfig {
     /** The database silent this long: `/healthz` fails too (0: never). */
     healthzAfterMs: number;
   };
+  /**
+   * The process clock may be this far from the database's: beyond, `/readyz` says `clock_skew`,
+   * deliveries are not signed and TOTP codes are not checked (README "Clock skew").
+   */
+  clock: { maxSkewMs: number };
   log: { level: LogLevel };
   /** null: `<dataDir>/master.key`, created on first start. WALLETD_MASTER_KEY overrides it. */
   masterKeyFile: string | null;
@@ -259,6 +264,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     readinessTimeoutMs: 800,
     healthzAfterMs: 120000,
   },
+  clock: { maxSkewMs: 30000 },
   log: { level: 'info' },
   masterKeyFile: null,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },

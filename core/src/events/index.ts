@@ -1,3 +1,4 @@
 export * from './types';
 export * from './recordEvent';
 export * from './recordEvents';
+export * from './databaseClock';

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { databaseNowMs } from './databaseClock';
 import { newEventId } from './eventId';
 import { type PreparedStatement, runPrepared } from '../db/prepared';
 import { type EventEnvelope, type EventType, isOptInEventType } from './types';
@@ -34,7 +35,7 @@ export async function recordEvent(trx: Knex | Knex.Transaction, input: RecordEve
     chain: input.chain,
     network: input.network,
     companyId: input.companyId,
-    createdAt: new Date().toISOString(),
+    createdAt: new Date(databaseNowMs()).toISOString(),
     data: input.data,
   };
   const body = JSON.stringify(envelope);

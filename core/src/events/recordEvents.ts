@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { databaseNowMs } from './databaseClock';
 import { newEventId } from './eventId';
 import { DELIVERY_CHANNEL, type RecordEventInput } from './recordEvent';
 import { type EventEnvelope, OPT_IN_EVENT_TYPES } from './types';
@@ -13,7 +14,7 @@ export async function recordEvents(
   inputs: RecordEventInput[],
 ): Promise<{ envelopes: EventEnvelope[]; queued: number }> {
   if (inputs.length === 0) return { envelopes: [], queued: 0 };
-  const createdAt = new Date().toISOString();
+  const createdAt = new Date(databaseNowMs()).toISOString();
   const envelopes: EventEnvelope[] = inputs.map((input) => ({
     id: newEventId(),
     type: input.type,

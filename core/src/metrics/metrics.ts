@@ -42,6 +42,8 @@ export interface Metrics {
   embeddedPostgresRestarts: Counter<'outcome'>;
   /** 1 while free space on the database's disk is below `database.minFreeBytes` (the indexer pauses). */
   diskBelowFloor: Gauge<string>;
+  /** The process clock minus the database's, in seconds, as the database watch last measured it. */
+  clockSkewSeconds: Gauge<string>;
   /** Open reconciliation drifts (an address and asset whose node balance the ledger does not explain), read at scrape time. */
   reconciliationDrifts: Gauge<'chain' | 'network'>;
   /** Balance ledger rows that differ from the recomputation from history, as the last check of the chain found them. */
@@ -175,6 +177,11 @@ export function createMetrics(): Metrics {
       name: 'walletd_embedded_postgres_restarts_total',
       help: 'Restart attempts of the embedded PostgreSQL after it stopped, by outcome (restarted, failed)',
       labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    clockSkewSeconds: new Gauge({
+      name: 'walletd_clock_skew_seconds',
+      help: "The process clock minus the database's, in seconds (clock.maxSkewMs bounds it: beyond, /readyz says clock_skew)",
       registers: [registry],
     }),
     diskBelowFloor: new Gauge({

@@ -221,6 +221,11 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
         await sleep(settings.pollIntervalMs);
         continue;
       }
+      // A host clock too far from the database's would sign what receivers refuse: deliveries wait (README "Clock skew").
+      if (common.databaseHealth?.clockSkew()) {
+        await sleep(settings.pollIntervalMs);
+        continue;
+      }
       notified = false;
       let claimed: ClaimedDelivery[] = [];
       try {

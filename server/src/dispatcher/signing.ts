@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { databaseNowMs } from '@walletd/core';
 
 /** Spec 6.3: `sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the signing secret. */
 export function serviceSignature(secret: string, body: string): string {
@@ -30,8 +31,12 @@ function decodeKey(secret: string): Buffer {
   return Buffer.from(secret, 'utf8');
 }
 
-/** webhook-id / webhook-timestamp / webhook-signature, so receivers can also reject replays. */
-export function standardWebhooksHeaders(secret: string, msgId: string, body: string, now = new Date()): Record<string, string> {
+/**
+ * webhook-id / webhook-timestamp / webhook-signature, so receivers can also reject replays. The
+ * timestamp is the database's clock (databaseClock.ts): receivers refuse one more than 300 s off,
+ * and a host clock that lies must not make every delivery one they refuse.
+ */
+export function standardWebhooksHeaders(secret: string, msgId: string, body: string, now = new Date(databaseNowMs())): Record<string, string> {
   const timestamp = String(Math.floor(now.getTime() / 1000));
   const sig = createHmac('sha256', standardWebhooksKey(secret)).update(`${msgId}.${timestamp}.${body}`).digest('base64');
   return { 'webhook-id': msgId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${sig}` };

@@ -1,6 +1,7 @@
 import type { ClusterSupervisor, DatabaseWatch, FreeSpaceFloor, WalletdConfig } from '@walletd/core';
+import type { ClockSkew } from './clockSkew';
 
-export type DatabaseProblemReason = 'disk_full' | 'database_down' | 'database_unresponsive';
+export type DatabaseProblemReason = 'disk_full' | 'database_down' | 'database_unresponsive' | 'clock_skew';
 
 /**
  * What this process knows about its database beyond one query: the embedded cluster's supervisor
@@ -17,6 +18,8 @@ export interface DatabaseHealth {
   unresponsive(): string | null;
   /** How long the watch's query in flight has waited so far (ms); null without a watch (an embedder's app). */
   waitingMs(): number | null;
+  /** One line while the host clock is further than `clock.maxSkewMs` from the database's; null within it. */
+  clockSkew(): string | null;
 }
 
 type Deadlines = Pick<WalletdConfig['database'], 'healthzAfterMs'>;
@@ -26,6 +29,7 @@ export function createDatabaseHealth(
   floor: FreeSpaceFloor | null,
   watch: DatabaseWatch | null = null,
   deadlines: Deadlines = { healthzAfterMs: 0 },
+  clock: ClockSkew | null = null,
 ): DatabaseHealth {
   const unresponsive = () => {
     const silent = watch?.silentMs() ?? 0;
@@ -41,6 +45,8 @@ export function createDatabaseHealth(
       }
       const silent = unresponsive();
       if (silent) return { reason: 'database_unresponsive', message: silent };
+      const skew = clock?.tooFar();
+      if (skew) return { reason: 'clock_skew', message: skew };
       const shortage = await floor?.shortage();
       return shortage ? { reason: 'disk_full', message: `${shortage}; the indexer pauses writes` } : null;
     },
@@ -55,5 +61,6 @@ export function createDatabaseHealth(
     },
     unresponsive,
     waitingMs: () => watch?.waitingMs() ?? null,
+    clockSkew: () => clock?.tooFar() ?? null,
   };
 }
