@@ -36,7 +36,12 @@ function decodeKey(secret: string): Buffer {
  * timestamp is the database's clock (databaseClock.ts): receivers refuse one more than 300 s off,
  * and a host clock that lies must not make every delivery one they refuse.
  */
-export function standardWebhooksHeaders(secret: string, msgId: string, body: string, now = new Date(databaseNowMs())): Record<string, string> {
+export function standardWebhooksHeaders(
+  secret: string,
+  msgId: string,
+  body: string,
+  now = new Date(databaseNowMs()),
+): Record<string, string> {
   const timestamp = String(Math.floor(now.getTime() / 1000));
   const sig = createHmac('sha256', standardWebhooksKey(secret)).update(`${msgId}.${timestamp}.${body}`).digest('base64');
   return { 'webhook-id': msgId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${sig}` };
