@@ -7,10 +7,20 @@
  * keeps offset 0: its own clock. Process-wide like the clock it corrects.
  */
 let offsetMs = 0;
+let tooFar = false;
 
-/** The process clock minus the database's, in ms (the watch's measurement). */
-export function setDatabaseClockOffset(ms: number): void {
+/**
+ * The process clock minus the database's, in ms (the watch's measurement); `trusted` false when it
+ * is beyond `clock.maxSkewMs`: then what must not run on a clock that far off (TOTP checks) refuses.
+ */
+export function setDatabaseClockOffset(ms: number, trusted = true): void {
   offsetMs = Number.isFinite(ms) ? Math.round(ms) : 0;
+  tooFar = !trusted;
+}
+
+/** Whether the last measurement put the host clock beyond `clock.maxSkewMs` from the database's. */
+export function databaseClockTooFar(): boolean {
+  return tooFar;
 }
 
 /** Now, in ms since the epoch, by the database's clock. */

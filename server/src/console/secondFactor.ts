@@ -1,4 +1,4 @@
-import type { Db, MasterKey } from '@walletd/core';
+import { BaseError, type Db, type MasterKey, databaseClockTooFar } from '@walletd/core';
 import { loadCredentials, openTotpSecret } from './credentials';
 import { looksLikeRecoveryCode, useRecoveryCode } from './recoveryCodes';
 import { totpStep } from './totp';
@@ -20,6 +20,12 @@ export async function checkSecondFactor(
   if (!cred?.totp_envelope) return false;
   if ((opts.enrolledOnly ?? true) && !cred.totp_enrolled) return false;
   if (opts.allowRecovery && looksLikeRecoveryCode(code)) return useRecoveryCode(db, memberId, code, new Date(nowMs));
+  // A host clock beyond clock.maxSkewMs would refuse good codes (or take old ones): say why instead (README "Clock skew").
+  if (databaseClockTooFar()) {
+    throw new BaseError('unavailable', "The server's clock is too far from the database's to check codes; retry later", {
+      details: { reason: 'clock_skew' },
+    });
+  }
   const step = totpStep(openTotpSecret(masterKey, memberId, cred.totp_envelope), code, nowMs);
   if (step === null) return false;
   const n = await db('member_credentials')

@@ -21,9 +21,9 @@ export function createClockSkew(maxSkewMs: number, logger: Logger, metrics?: Met
   return {
     sample(skewMs) {
       last = skewMs;
-      setDatabaseClockOffset(skewMs);
-      metrics?.clockSkewSeconds.set(skewMs / 1000);
       const far = Math.abs(skewMs) > maxSkewMs;
+      setDatabaseClockOffset(skewMs, !far);
+      metrics?.clockSkewSeconds.set(skewMs / 1000);
       if (far && !said) {
         said = true;
         logger.error(
