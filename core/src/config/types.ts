@@ -28,9 +28,8 @@ export interface WalletdConfig {
     /** Off by default so that X-Forwarded-For cannot spoof the client address. */
     trustProxy: boolean | number | string[];
     bodyLimitBytes: number;
-    /** A request's headers (API and console) must all arrive within this long: else 408 and the connection closed. */
+    /** Headers, and the whole request with its body, within these (API and console): else 408, connection closed. */
     headersTimeoutMs: number;
-    /** A whole request, body included (API and console), within this long: a short or trickled body gets 408, not a held connection. */
     requestTimeoutMs: number;
   };
   database: {
@@ -70,11 +69,7 @@ export interface WalletdConfig {
     embeddedRestartAttempts: number;
     /** First wait after a failed restart of the embedded cluster, doubling up to 30 s. */
     embeddedRestartBackoffMs: number;
-    /**
-     * Deadline of every statement on the main pool, enforced by the client (pg's `query_timeout`):
-     * a database that stops answering fails the statement instead of hanging it. Migrations run
-     * on a pool of their own without it.
-     */
+    /** Client-side deadline (pg's `query_timeout`) of every main-pool statement; migrations run without it. */
     queryTimeoutMs: number;
     /** How long a statement waits for a connection of the main pool (and a new connection for its handshake). */
     acquireTimeoutMs: number;
@@ -85,10 +80,7 @@ export interface WalletdConfig {
     /** The database silent this long: `/healthz` fails too (0: never). */
     healthzAfterMs: number;
   };
-  /**
-   * The process clock may be this far from the database's: beyond, `/readyz` says `clock_skew`,
-   * deliveries are not signed and TOTP codes are not checked (README "Clock skew").
-   */
+  /** How far the host clock may be from the database's; beyond, `/readyz` says `clock_skew` (README "Clock skew"). */
   clock: { maxSkewMs: number };
   log: { level: LogLevel };
   /** null: `<dataDir>/master.key`, created on first start. WALLETD_MASTER_KEY overrides it. */
