@@ -100,6 +100,8 @@ export const configSchema = {
         stalledAfterMs: { type: 'integer', minimum: 1000, maximum: 86400000 },
         leaseTtlMs: { type: 'integer', minimum: 1000, maximum: 600000 },
         pipelineDepth: { type: 'integer', minimum: 1, maximum: 256 },
+        pipelineBytes: { type: 'integer', minimum: 1048576, maximum: 17179869184 },
+        inlineDetectBytes: { type: 'integer', minimum: 0, maximum: 16777216 },
       },
     },
     reconciliation: {

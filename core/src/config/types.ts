@@ -113,6 +113,10 @@ export interface IndexerSettings {
   leaseTtlMs: number;
   /** Heights a catching-up follower fetches and detects ahead of the one it writes (1 = one at a time). */
   pipelineDepth: number;
+  /** Raw bytes of node answers a catch-up keeps in flight (estimated from recent block sizes): fewer heights when blocks are big. */
+  pipelineBytes: number;
+  /** Blocks smaller than this (raw bytes) are detected on the main thread, not handed to the pool (0: always the pool). */
+  inlineDetectBytes: number;
 }
 
 /** The indexer's comparison of indexed balances with the node's (README "Reconciliation"). */
@@ -251,7 +255,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     lockoutMs: 900_000,
     linkTtlMs: 86_400_000,
   },
-  indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
+  indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 32, pipelineBytes: 268435456, inlineDetectBytes: 16384 },
   reconciliation: {
     intervalMs: 600_000,
     addressesPerRun: 1000,

@@ -60,7 +60,7 @@ export function registerDev(program: Command): void {
       const plugin = plugins.forChain(settings.chain);
       if (!plugin) throw new Error(`no plugin serves ${settings.chain}`);
       const rt = await openRuntime(config, logger, { createCluster: false });
-      const pool = createDetectPool(config.indexer.threads);
+      const pool = createDetectPool(config.indexer.threads, { inlineBelowBytes: config.indexer.inlineDetectBytes });
       try {
         const before = Number((await rt.db('events').count('* as n'))[0]?.n ?? 0);
         const { to, stoppedAt } = await createFollower({ db: rt.db, logger, pool, plugin, settings }).rescanFrom(BigInt(o.from));

@@ -134,7 +134,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
         chains: config.chains,
         threads: config.indexer.threads,
         leaseTtlMs: config.indexer.leaseTtlMs,
-        pipelineDepth: config.indexer.pipelineDepth,
+        pipeline: { depth: config.indexer.pipelineDepth, bytes: config.indexer.pipelineBytes, inlineDetectBytes: config.indexer.inlineDetectBytes },
         metrics,
         // Below the disk's floor the indexer writes nothing until space is freed.
         writesPaused: rt.freeSpace ? () => rt.freeSpace?.shortage() ?? Promise.resolve(null) : undefined,
