@@ -17,6 +17,11 @@ export interface ConsoleSettings {
   lockoutMs: number;
   /** How long an invitation or password-reset link stays usable. */
   linkTtlMs: number;
+  /**
+   * A member invited or promoted in the console into a role that may approve: their votes count
+   * only this long after (unless another owner confirms them with a step-up). 0 turns it off.
+   */
+  approverCoolingOffMs: number;
 }
 
 export interface WalletdConfig {
@@ -250,6 +255,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     lockoutFailures: 5,
     lockoutMs: 900_000,
     linkTtlMs: 86_400_000,
+    approverCoolingOffMs: 172_800_000,
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
   reconciliation: {

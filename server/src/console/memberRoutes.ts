@@ -15,8 +15,10 @@ import {
   requireMayGrant,
   requireMayTouch,
   requireMemberManager,
+  requireOwnerConfirming,
   roleField,
 } from './memberRules';
+import { confirmApprover } from './confirmApprover';
 import { requireStepUp, revokeMemberSessions } from './sessions';
 
 /** The one-time link as a URL on the console's address as the inviter reached it; shown once, never stored or logged. */
@@ -35,7 +37,7 @@ const linkAnswer = (req: Request, inv: Invitation) => ({
  */
 export function mountMemberRoutes(r: Router, common: Common, clock: Clock, session: RequestHandler): void {
   const { db } = common;
-  const { stepUpMs, linkTtlMs } = common.config.console;
+  const { stepUpMs, linkTtlMs, approverCoolingOffMs } = common.config.console;
   const enrolled = requireMfaEnrolled(db);
   const target = (req: Request) => companyMember(db, req.memberSession!.companyId, memberIdParam(req.params.id));
   const record = (req: Request, action: string, targetId: number, details: Record<string, unknown>) => {
@@ -69,7 +71,7 @@ export function mountMemberRoutes(r: Router, common: Common, clock: Clock, sessi
         `${existing.email} is already a member (${existing.role}): change their role or issue a reset link instead`,
       );
     requireStepUp(s, clock(), stepUpMs);
-    const inv = await inviteMember(db, { companyId: s.companyId, email, role }, clock(), linkTtlMs);
+    const inv = await inviteMember(db, { companyId: s.companyId, email, role }, clock(), linkTtlMs, { approverCoolingOffMs });
     await record(req, 'member.invited', inv.memberId, { email: inv.email, role });
     res.status(201).json({ member: await companyMember(db, s.companyId, inv.memberId), ...linkAnswer(req, inv) });
   });
@@ -81,7 +83,7 @@ export function mountMemberRoutes(r: Router, common: Common, clock: Clock, sessi
     const role = roleField(req.body?.role);
     checkRoleChange(s, m, role);
     if (isPromotion(m.role, role)) requireStepUp(s, clock(), stepUpMs);
-    await setMemberRole(db, m.id, role);
+    await setMemberRole(db, m.id, role, { approverCoolingOffMs });
     await record(req, 'member.role_changed', m.id, { email: m.email, from: m.role, to: role });
     res.json(await companyMember(db, s.companyId, m.id));
   });
@@ -96,6 +98,17 @@ export function mountMemberRoutes(r: Router, common: Common, clock: Clock, sessi
     await revokeMemberSessions(db, m.id, clock());
     await record(req, 'member.removed', m.id, { email: m.email, role: m.role });
     res.json({ ...m, removed: true });
+  });
+
+  // Ends a new approver's cooling-off early: another owner vouches for them, with a step-up.
+  r.post('/members/:id/confirm-approver', session, enrolled, async (req, res) => {
+    const s = req.memberSession!;
+    const m = await target(req);
+    requireOwnerConfirming(s, m);
+    requireStepUp(s, clock(), stepUpMs);
+    const out = await confirmApprover(common, m.id, s.memberId);
+    await record(req, 'member.approver_confirmed', m.id, { email: m.email, approvedRequests: out.settled });
+    res.json({ member: await companyMember(db, s.companyId, m.id), ...out });
   });
 
   r.post('/members/:id/reset-link', session, enrolled, async (req, res) => {
