@@ -259,7 +259,8 @@ export const WithdrawalRequest = {
           counts: { type: 'boolean', description: 'whether this vote counts toward the quorum now' },
           reason: {
             enum: ['removed', 'role', 'proposer', 'cooling_off'],
-            description: 'why an approval does not count: its member was removed, their role may no longer approve, they proposed the request (or created its API key), or their cooling-off as a new approver has not ended',
+            description:
+              'why an approval does not count: its member was removed, their role may no longer approve, they proposed the request (or created its API key), or their cooling-off as a new approver has not ended',
           },
           countsFrom: { type: 'string', format: 'date-time', description: 'while cooling_off: when it starts to count' },
         },

@@ -101,10 +101,20 @@ export const DISCOUNT_WORDS: Record<DiscountReason, string> = {
  */
 export async function requireQuorum(trx: Knex.Transaction, requestId: number, reopened?: number): Promise<void> {
   const req = (await trx('withdrawal_requests').where({ id: requestId }).forShare().first()) as
-    | { id: number; status: string; reopened: number; required_approvals: number; proposed_by_member: number | null; proposed_by_key: number | null }
+    | {
+        id: number;
+        status: string;
+        reopened: number;
+        required_approvals: number;
+        proposed_by_member: number | null;
+        proposed_by_key: number | null;
+      }
     | undefined;
   if (!req || req.status !== 'approved' || (reopened !== undefined && req.reopened !== reopened))
-    throw new BaseError('conflict', `withdrawal request ${requestId} is no longer approved (a voter stopped counting); it needs approvals again`);
+    throw new BaseError(
+      'conflict',
+      `withdrawal request ${requestId} is no longer approved (a voter stopped counting); it needs approvals again`,
+    );
   const { approvals } = await countVotes(trx, req);
   if (approvals < req.required_approvals)
     throw new BaseError(

@@ -25,7 +25,12 @@ export async function settleRequest(trx: Knex.Transaction, plugins: PluginRegist
   const decision = await decidePolicies(trx, plugins, wallet, toIntent(req.intent), approvals);
   if (decision.outcome === 'refuse' && decision.code === 'policy_denied') {
     const [closed] = await close('rejected', decision.message);
-    return { request: await toRequestView(trx, closed as RequestRow), code: 'policy_denied', policyIds: decision.policyIds, message: decision.message };
+    return {
+      request: await toRequestView(trx, closed as RequestRow),
+      code: 'policy_denied',
+      policyIds: decision.policyIds,
+      message: decision.message,
+    };
   }
   const required = Math.max(req.required_approvals, decision.outcome === 'refuse' ? (decision.requiredApprovals ?? 1) : 1);
   if (approvals < required) {
