@@ -87,7 +87,16 @@ export interface WalletdConfig {
    * the modules of @walletd/devchains (`evm`, anvil, on `port`; the others adapters over real
    * engines, each on `ports[name]` or its fixed default port).
    */
-  devnet: { enabled: boolean; port: number; chains: DevnetChain[]; ports: Partial<Record<DevnetChain, number>> };
+  devnet: {
+    enabled: boolean;
+    port: number;
+    chains: DevnetChain[];
+    ports: Partial<Record<DevnetChain, number>>;
+    /** The devnet's catch-all SMTP server on 127.0.0.1, used when `mail.smtp` is null (README "Invitations by mail"). */
+    mailPort: number;
+  };
+  /** Where invitation and reset links are mailed (README "Invitations by mail"). */
+  mail: MailSettings;
   /**
    * Chain plugin packages loaded by name (each exports `createPlugin()`): all seven built-in ones by
    * default, so every chain is served; naming some narrows the set.
@@ -96,6 +105,17 @@ export interface WalletdConfig {
   chains: ChainSettings[];
   /** Where the config came from, for messages. Not part of the file. */
   source: string;
+}
+
+export interface MailSettings {
+  /**
+   * The SMTP relay, sent through nodemailer; null: no transport (the links are shown to whoever
+   * issued them, with a warning). The password is `WALLETD_SMTP_PASSWORD` or the file named by
+   * `passwordFile`, never the config file itself.
+   */
+  smtp: { host: string; port: number; secure: boolean; user: string | null; passwordFile: string | null } | null;
+  /** The sender, e.g. `"walletd <walletd@example.com>"`. */
+  from: string;
 }
 
 export interface IndexerSettings {
@@ -267,7 +287,8 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     confirmDelayMs: 15_000,
     checkNowMinIntervalMs: 60_000,
   },
-  devnet: { enabled: true, port: 58545, chains: ['evm'], ports: {} },
+  devnet: { enabled: true, port: 58545, chains: ['evm'], ports: {}, mailPort: 58025 },
+  mail: { smtp: null, from: 'walletd <walletd@localhost>' },
   plugins: [...BUILT_IN_PLUGINS],
   chains: [],
   webhooks: {

@@ -1,7 +1,9 @@
 import type { Request, RequestHandler, Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../context';
-import { removeMember, setMemberRole } from '../services/companies';
+import { getCompany, removeMember, setMemberRole } from '../services/companies';
+import { createMailer } from '../mail/mailer';
+import { deliverLink } from './deliverLink';
 import { audit } from '../services/audit';
 import type { Clock } from './clock';
 import { type Invitation, findMemberByEmail, inviteMember, linkForMember } from './inviteMember';
@@ -21,13 +23,8 @@ import {
 import { confirmApprover } from './confirmApprover';
 import { requireStepUp, revokeMemberSessions } from './sessions';
 
-/** The one-time link as a URL on the console's address as the inviter reached it; shown once, never stored or logged. */
-const linkAnswer = (req: Request, inv: Invitation) => ({
-  purpose: inv.purpose,
-  url: `${req.protocol}://${req.get('host')}${inv.path}`,
-  expiresAt: inv.expiresAt,
-  note: 'the link works once and expires; it is shown only now: hand it to the member yourself',
-});
+/** The one-time link as a URL on the console's address as the inviter reached it: mailed, or shown once; never stored or logged. */
+const linkUrl = (req: Request, inv: Invitation) => `${req.protocol}://${req.get('host')}${inv.path}`;
 
 /**
  * Members and roles (`/console/api/members`), behind `requireSession` and an enrolled authenticator.
@@ -39,6 +36,9 @@ export function mountMemberRoutes(r: Router, common: Common, clock: Clock, sessi
   const { db } = common;
   const { stepUpMs, linkTtlMs, approverCoolingOffMs } = common.config.console;
   const enrolled = requireMfaEnrolled(db);
+  const mailer = createMailer(common.config.mail, common.logger);
+  const linkAnswer = async (req: Request, inv: Invitation) =>
+    deliverLink(mailer, inv, linkUrl(req, inv), (await getCompany(db, req.memberSession!.companyId)).name);
   const target = (req: Request) => companyMember(db, req.memberSession!.companyId, memberIdParam(req.params.id));
   const record = (req: Request, action: string, targetId: number, details: Record<string, unknown>) => {
     const s = req.memberSession!;
@@ -72,8 +72,9 @@ export function mountMemberRoutes(r: Router, common: Common, clock: Clock, sessi
       );
     requireStepUp(s, clock(), stepUpMs);
     const inv = await inviteMember(db, { companyId: s.companyId, email, role }, clock(), linkTtlMs, { approverCoolingOffMs });
-    await record(req, 'member.invited', inv.memberId, { email: inv.email, role });
-    res.status(201).json({ member: await companyMember(db, s.companyId, inv.memberId), ...linkAnswer(req, inv) });
+    const answer = await linkAnswer(req, inv);
+    await record(req, 'member.invited', inv.memberId, { email: inv.email, role, delivery: 'mailedTo' in answer ? 'mail' : 'shown' });
+    res.status(201).json({ member: await companyMember(db, s.companyId, inv.memberId), ...answer });
   });
 
   r.patch('/members/:id', session, enrolled, async (req, res) => {
@@ -118,7 +119,8 @@ export function mountMemberRoutes(r: Router, common: Common, clock: Clock, sessi
     requireMayTouch(s, m, 'issue a reset link for');
     requireStepUp(s, clock(), stepUpMs);
     const inv = await linkForMember(db, m, clock(), linkTtlMs);
-    await record(req, 'member.reset_link_issued', m.id, { email: m.email, purpose: inv.purpose });
-    res.json({ member: m, ...linkAnswer(req, inv) });
+    const answer = await linkAnswer(req, inv);
+    await record(req, 'member.reset_link_issued', m.id, { email: m.email, purpose: inv.purpose, delivery: 'mailedTo' in answer ? 'mail' : 'shown' });
+    res.json({ member: m, ...answer });
   });
 }

@@ -110,7 +110,7 @@ export async function requireQuorum(trx: Knex.Transaction, requestId: number, re
         proposed_by_key: number | null;
       }
     | undefined;
-  if (!req || req.status !== 'approved' || (reopened !== undefined && req.reopened !== reopened))
+  if (req?.status !== 'approved' || (reopened !== undefined && req.reopened !== reopened))
     throw new BaseError(
       'conflict',
       `withdrawal request ${requestId} is no longer approved (a voter stopped counting); it needs approvals again`,
