@@ -88,7 +88,14 @@ export function Members({ me }: PageProps) {
     <>
       <h1>Members</h1>
       <p class="muted">People who sign in to this console. Owners and admins invite, change roles and remove; only owners manage owners.</p>
-      {manager && <InviteForm key={link?.url ?? link?.mailedTo ?? ''} myRole={me.role} busy={busy} onInvite={(email, role) => void invite(email, role)} />}
+      {manager && (
+        <InviteForm
+          key={link?.url ?? link?.mailedTo ?? ''}
+          myRole={me.role}
+          busy={busy}
+          onInvite={(email, role) => void invite(email, role)}
+        />
+      )}
       {link && <OneTimeLink link={link} onDone={() => setLink(null)} />}
       {held && <StepUpPrompt held={held} onCancel={() => setHeld(null)} onError={setError} />}
       {notice && (

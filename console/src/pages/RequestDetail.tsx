@@ -190,7 +190,12 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
           {req.votes.map((v) => (
             <li key={v.memberId}>
               {v.email} {v.decision === 'approve' ? 'approved' : 'rejected'} on {new Date(v.at).toLocaleString()}
-              {v.decision === 'approve' && !v.counts && <span class="muted" data-testid="vote-discounted"> ({discountText(v)})</span>}
+              {v.decision === 'approve' && !v.counts && (
+                <span class="muted" data-testid="vote-discounted">
+                  {' '}
+                  ({discountText(v)})
+                </span>
+              )}
             </li>
           ))}
         </ul>

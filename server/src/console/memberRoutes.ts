@@ -120,7 +120,11 @@ export function mountMemberRoutes(r: Router, common: Common, clock: Clock, sessi
     requireStepUp(s, clock(), stepUpMs);
     const inv = await linkForMember(db, m, clock(), linkTtlMs);
     const answer = await linkAnswer(req, inv);
-    await record(req, 'member.reset_link_issued', m.id, { email: m.email, purpose: inv.purpose, delivery: 'mailedTo' in answer ? 'mail' : 'shown' });
+    await record(req, 'member.reset_link_issued', m.id, {
+      email: m.email,
+      purpose: inv.purpose,
+      delivery: 'mailedTo' in answer ? 'mail' : 'shown',
+    });
     res.json({ member: m, ...answer });
   });
 }
