@@ -80,8 +80,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
   let dispatcher: Dispatcher | undefined;
   let indexer: Indexer | undefined;
   const stores: { shutdown(): void }[] = [];
+  // Read before the local chains fill chains[] (then playgroundOn no longer says so).
+  const devnetRuns = playgroundOn(config);
   try {
-    if (playgroundOn(config)) {
+    if (devnetRuns) {
       if (roles.includes('indexer')) {
         // The process that indexes the local chains (devnet.chains) runs them.
         devnet = await startPlayground(config, logger, rt.db);
@@ -91,7 +93,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
         config.chains = knownPlaygroundChains(config);
       }
     }
-    if (playgroundOn(config) && !config.mail.smtp && roles.includes('console')) {
+    if (devnetRuns && !config.mail.smtp && roles.includes('console')) {
       // Devnet only: links are mailed to a local catch-all inbox, as they would be to the invitee.
       mailbox = await startDevnetMailbox(config.dataDir, config.devnet.mailPort, logger);
       config.mail.smtp = { host: '127.0.0.1', port: mailbox.port, secure: false, user: null, passwordFile: null };

@@ -34,7 +34,7 @@ export async function startDevnetMailbox(dataDir: string, port: number, logger: 
         .then((m) => {
           const mail: InboxMail = {
             receivedAt: new Date().toISOString(),
-            from: m.from?.text ?? String(session.envelope.mailFrom && session.envelope.mailFrom.address),
+            from: m.from?.text ?? (session.envelope.mailFrom || undefined)?.address ?? '',
             to: session.envelope.rcptTo.map((r) => r.address),
             subject: m.subject ?? '',
             text: m.text ?? '',
