@@ -19,11 +19,11 @@ describe('the quorum counts only members who are still approvers', () => {
     const b = await w.member('b1@acme.test', 'admin');
     const c = await w.member('c1@acme.test', 'admin');
     const id = await w.propose();
-    expect((await w.vote(a, id)).body.request).toMatchObject({ status: 'pending', countedApprovals: 1 });
+    expect((await w.vote(a, id)).body.request).toMatchObject({ status: 'pending' });
     expect((await owner.b.call('DELETE', `/console/api/members/${a.memberId}`)).status).toBe(200);
     const second = await w.vote(b, id);
     expect(second.status).toBe(200);
-    expect(second.body).toMatchObject({ code: 'policy_approvals_pending', prepared: false });
+    expect(second.body).toMatchObject({ code: 'policy_approvals_pending', prepared: false, request: { status: 'pending' } });
     expect(second.body.message).toMatch(/1 of 2 approvals/);
     expect(second.body.request.votes).toEqual([
       expect.objectContaining({ memberId: a.memberId, counts: false, reason: 'removed' }),
