@@ -1,3 +1,5 @@
+import type { MailSettings } from './mailSettings';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /** The members' console (the `console` role of `serve`, on by default): sign-in, sessions, lockout. */
@@ -105,17 +107,6 @@ export interface WalletdConfig {
   chains: ChainSettings[];
   /** Where the config came from, for messages. Not part of the file. */
   source: string;
-}
-
-export interface MailSettings {
-  /**
-   * The SMTP relay, sent through nodemailer; null: no transport (the links are shown to whoever
-   * issued them, with a warning). The password is `WALLETD_SMTP_PASSWORD` or the file named by
-   * `passwordFile`, never the config file itself.
-   */
-  smtp: { host: string; port: number; secure: boolean; user: string | null; passwordFile: string | null } | null;
-  /** The sender, e.g. `"walletd <walletd@example.com>"`. */
-  from: string;
 }
 
 export interface IndexerSettings {
