@@ -87,4 +87,19 @@ describe('the quorum counts only members who are still approvers', () => {
     await w.follower.tick();
     expect((await w.api('GET', `/withdrawals/${second}`)).body.status).toBe('confirmed');
   });
+
+  it('signing counts the votes again: a voter gone by any path stops the send', async () => {
+    const a = await w.member('a4@acme.test', 'admin');
+    const b = await w.member('b4@acme.test', 'admin');
+    const id = await w.propose();
+    await w.vote(a, id);
+    const quorum = await w.vote(b, id);
+    const withdrawalId = quorum.body.withdrawal.id as number;
+    // Removed behind the services' back (no recount ran): only the check at signing stands in the way.
+    await w.t.db('members').where({ id: a.memberId }).update({ removed_at: w.t.db.fn.now() });
+    const sent = await w.api('POST', `/withdrawals/${withdrawalId}/broadcast`, {});
+    expect([sent.status, sent.body.code]).toEqual([403, 'policy_approvals_pending']);
+    expect(sent.body.message).toMatch(/1 of 2 approvals that count now/);
+    expect((await w.api('GET', `/withdrawals/${withdrawalId}`)).body).toMatchObject({ status: 'prepared', txHash: null });
+  });
 });
