@@ -72,7 +72,9 @@ export interface InboxRequest {
   decidedAt: string | null;
   /** Comma-separated ids of the spending policies that ask for approval ('' when none does). */
   policyIds: string;
-  votes: { memberId: number; email: string; decision: string; at: string }[];
+  votes: { memberId: number; email: string; decision: string; at: string; counts: boolean; reason?: string; countsFrom?: string }[];
+  /** The approvals that count toward the quorum now (server: countVotes). */
+  countedApprovals: number;
 }
 
 /** The answer to a vote: the request after it, and the withdrawal when this vote reached the quorum. */
@@ -86,7 +88,18 @@ export interface VoteAnswer {
   withdrawal: { id: number; status: string } | null;
 }
 
-export const approvalsOf = (r: InboxRequest): number => r.votes.filter((v) => v.decision === 'approve').length;
+/** Approvals that count now: a removed or demoted voter, the proposer and a cooling-off new approver do not. */
+export const approvalsOf = (r: InboxRequest): number => r.countedApprovals;
+
+/** Why an approval does not count, in words (server: DiscountReason). */
+export function discountText(v: { reason?: string; countsFrom?: string }): string {
+  if (v.reason === 'removed') return 'does not count: no longer a member';
+  if (v.reason === 'role') return 'does not count: their role may no longer approve';
+  if (v.reason === 'proposer') return 'does not count: they proposed it';
+  if (v.reason === 'cooling_off')
+    return `does not count yet: new approver, counts from ${v.countsFrom ? new Date(v.countsFrom).toLocaleString() : 'the end of their cooling-off'} or once another owner confirms them`;
+  return 'does not count';
+}
 
 export interface Asset {
   key: string;
@@ -233,12 +246,19 @@ export interface ConsoleMember {
   invitationPending: boolean;
   lastSignInAt: string | null;
   createdAt: string;
+  /** A new approver's approvals count from then (or once another owner confirms them); null: they count. */
+  approverCoolingOffUntil: string | null;
+  approverConfirmedBy: number | null;
 }
 
 /** A one-time invitation or reset link, answered once to the member who asked for it. */
 export interface MemberLink {
   member: ConsoleMember;
   purpose: 'invitation' | 'password_reset';
-  url: string;
+  /** With a mail transport: the address the link was mailed to (the link itself is never shown). */
+  mailedTo?: string;
+  /** Without one: the link, shown once, and a warning that says so. */
+  url?: string;
+  warning?: string;
   expiresAt: string;
 }

@@ -224,6 +224,7 @@ export const WithdrawalRequest = {
     'idempotencyKey',
     'requiredApprovals',
     'approvals',
+    'countedApprovals',
     'proposedByKey',
     'proposedByMember',
     'withdrawalId',
@@ -249,11 +250,23 @@ export const WithdrawalRequest = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['memberId', 'decision', 'at'],
+        required: ['memberId', 'decision', 'at', 'counts'],
         additionalProperties: false,
-        properties: { memberId: Id, decision: { enum: ['approve', 'reject'] }, at: Timestamp },
+        properties: {
+          memberId: Id,
+          decision: { enum: ['approve', 'reject'] },
+          at: Timestamp,
+          counts: { type: 'boolean', description: 'whether this vote counts toward the quorum now' },
+          reason: {
+            enum: ['removed', 'role', 'proposer', 'cooling_off'],
+            description:
+              'why an approval does not count: its member was removed, their role may no longer approve, they proposed the request (or created its API key), or their cooling-off as a new approver has not ended',
+          },
+          countsFrom: { type: 'string', format: 'date-time', description: 'while cooling_off: when it starts to count' },
+        },
       },
     },
+    countedApprovals: { type: 'integer', minimum: 0, description: 'the approvals that count toward requiredApprovals now' },
     proposedByKey: { type: ['integer', 'null'] },
     proposedByMember: { type: ['integer', 'null'] },
     withdrawalId: { type: ['integer', 'null'], description: 'the prepared withdrawal, once approved' },

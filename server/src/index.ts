@@ -23,6 +23,8 @@ export * from './services/withdrawals/requestView';
 export * from './services/withdrawals/view';
 export { CONSOLE_CSP, createConsoleApp } from './console/consoleApp';
 export { inviteMember } from './console/inviteMember';
+export { readInbox, startDevnetMailbox, type InboxMail } from './devnet/devnetMailbox';
+export { createMailer, type Mailer } from './mail/mailer';
 export * from './services/reconciliation';
 export * from './services/sweeps';
 export * from './services/funds/checkLedger';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, approvalsOf, errorText, type InboxRequest, type Me, mayMoveFunds, type VoteAnswer } from '../api';
+import { ApiError, api, approvalsOf, discountText, errorText, type InboxRequest, type Me, mayMoveFunds, type VoteAnswer } from '../api';
 import { navigate } from '../router';
 import { policyList, proposer } from './Requests';
 import { CodeField, ErrorLine } from '../fields';
@@ -190,6 +190,12 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
           {req.votes.map((v) => (
             <li key={v.memberId}>
               {v.email} {v.decision === 'approve' ? 'approved' : 'rejected'} on {new Date(v.at).toLocaleString()}
+              {v.decision === 'approve' && !v.counts && (
+                <span class="muted" data-testid="vote-discounted">
+                  {' '}
+                  ({discountText(v)})
+                </span>
+              )}
             </li>
           ))}
         </ul>

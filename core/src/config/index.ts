@@ -1,3 +1,4 @@
 export * from './loadConfig';
 export * from './types';
+export * from './mailSettings';
 export { configSchema } from './schema';

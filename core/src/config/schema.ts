@@ -73,6 +73,7 @@ export const configSchema = {
         lockoutFailures: { type: 'integer', minimum: 1, maximum: 1000 },
         lockoutMs: { type: 'integer', minimum: 1000, maximum: 86400000 },
         linkTtlMs: { type: 'integer', minimum: 60000, maximum: 2592000000 },
+        approverCoolingOffMs: { type: 'integer', minimum: 0, maximum: 2592000000 },
       },
     },
     devnet: {
@@ -80,6 +81,7 @@ export const configSchema = {
       additionalProperties: false,
       properties: {
         enabled: { type: 'boolean' },
+        mailPort: { type: 'integer', minimum: 1, maximum: 65535 },
         port: { type: 'integer', minimum: 1, maximum: 65535 },
         // Names are checked against the local chains the build has when `serve` starts them.
         chains: { type: 'array', uniqueItems: true, items: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } },
@@ -151,6 +153,30 @@ export const configSchema = {
             },
           },
         },
+      },
+    },
+    mail: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        smtp: {
+          oneOf: [
+            { type: 'null' },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['host', 'port'],
+              properties: {
+                host: { type: 'string', minLength: 1 },
+                port: { type: 'integer', minimum: 1, maximum: 65535 },
+                secure: { type: 'boolean' },
+                user: { type: ['string', 'null'] },
+                passwordFile: { type: ['string', 'null'] },
+              },
+            },
+          ],
+        },
+        from: { type: 'string', minLength: 3 },
       },
     },
     webhooks: {

@@ -1,3 +1,5 @@
+import type { MailSettings } from './mailSettings';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /** The members' console (the `console` role of `serve`, on by default): sign-in, sessions, lockout. */
@@ -17,6 +19,11 @@ export interface ConsoleSettings {
   lockoutMs: number;
   /** How long an invitation or password-reset link stays usable. */
   linkTtlMs: number;
+  /**
+   * A member invited or promoted in the console into a role that may approve: their votes count
+   * only this long after (unless another owner confirms them with a step-up). 0 turns it off.
+   */
+  approverCoolingOffMs: number;
 }
 
 export interface WalletdConfig {
@@ -82,7 +89,16 @@ export interface WalletdConfig {
    * the modules of @walletd/devchains (`evm`, anvil, on `port`; the others adapters over real
    * engines, each on `ports[name]` or its fixed default port).
    */
-  devnet: { enabled: boolean; port: number; chains: DevnetChain[]; ports: Partial<Record<DevnetChain, number>> };
+  devnet: {
+    enabled: boolean;
+    port: number;
+    chains: DevnetChain[];
+    ports: Partial<Record<DevnetChain, number>>;
+    /** The devnet's catch-all SMTP server on 127.0.0.1, used when `mail.smtp` is null (README "Invitations by mail"). */
+    mailPort: number;
+  };
+  /** Where invitation and reset links are mailed (README "Invitations by mail"). */
+  mail: MailSettings;
   /**
    * Chain plugin packages loaded by name (each exports `createPlugin()`): all seven built-in ones by
    * default, so every chain is served; naming some narrows the set.
@@ -254,6 +270,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     lockoutFailures: 5,
     lockoutMs: 900_000,
     linkTtlMs: 86_400_000,
+    approverCoolingOffMs: 172_800_000,
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 32, pipelineBytes: 268435456, inlineDetectBytes: 16384 },
   reconciliation: {
@@ -265,7 +282,8 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     confirmDelayMs: 15_000,
     checkNowMinIntervalMs: 60_000,
   },
-  devnet: { enabled: true, port: 58545, chains: ['evm'], ports: {} },
+  devnet: { enabled: true, port: 58545, chains: ['evm'], ports: {}, mailPort: 58025 },
+  mail: { smtp: null, from: 'walletd <walletd@localhost>' },
   plugins: [...BUILT_IN_PLUGINS],
   chains: [],
   webhooks: {

@@ -24,6 +24,7 @@ export * from './tonFixtures';
 export * from './signedDelivery';
 export * from './oversizedNode';
 export * from './consoleApp';
+export * from './signUpWithLink';
 export * from './examplePlugin';
 export * from './sweepHarness';
 // Adapters over real engines (litesvm, @ton/sandbox, chopsticks, litecoind): the same code `walletd dev` runs.

@@ -12,6 +12,7 @@ import { inFlight, indexesOf, onNode } from './prepare';
 import { lockWalletFunds } from '../funds/ledger';
 import { fundsNeedOf, pooledFunds, requireFunds } from '../funds/requireFunds';
 import { lockRow } from './lockRow';
+import { requireQuorum } from './countVotes';
 
 /**
  * Destinations are checked again right before signing: a payee denied (or taken off the allow-list)
@@ -94,6 +95,9 @@ async function storeSigned(
 ): Promise<WithdrawalRow> {
   return db.transaction(async (trx) => {
     await lockWalletFunds(trx, row.wallet_id);
+    // The people behind it still count (see countVotes): the request's lock before the row's, as
+    // a removal's recount takes them. A recount that committed first cancelled the row.
+    if (row.request_id !== null) await requireQuorum(trx, row.request_id);
     const cur = await lockRow(trx, row.id);
     if (cur.status !== 'prepared') {
       if (cur.signed_tx) return cur;
