@@ -145,7 +145,8 @@ export interface BreakerChange {
  * A success that lands after the webhook was deleted still counts as delivered.
  * The same statement keeps each webhook's breaker (endpointBreaker.ts): a 2xx closes it, failures
  * count up and back the webhook off; a delivery that failed while its webhook is backed off says
- * so in `last_error` and waits at least until the back-off ends. A webhook that answers and never
+ * so in `last_error`. Its next attempt keeps the spec's schedule: one that falls due while the
+ * webhook is still backed off is used up unsent (backedOffDeliveries.ts). A webhook that answers and never
  * failed is not written: the hot path pays one key lookup per webhook of the batch.
  */
 export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promise<BreakerChange[]> {
@@ -207,7 +208,7 @@ const RECORD_ATTEMPTS: PreparedStatement = {
            else v.err end,
          response_body = v.body,
          next_attempt_at = case when v.ok or d.attempts + 1 >= ${MAX_ATTEMPTS} then null
-           else greatest(now() + make_interval(secs => v.retry_in), b.backed_off_until) end,
+           else now() + make_interval(secs => v.retry_in) end,
          leased = false,
          updated_at = now()
        from v left join breaker b on b.id = v.webhook_id

@@ -4,6 +4,7 @@ import type { Common } from '../context';
 import { DestinationPolicy } from '../webhooks/destinationPolicy';
 import { type Redactor, redactorFor } from '../webhooks/redactSecrets';
 import { openWebhookSecrets, type WebhookSecrets } from '../webhooks/webhookSecrets';
+import { type BackedOffSweep, startBackedOffSweep } from './backedOffDeliveries';
 import { chatMessage } from './chatMessage';
 import { type DeliveryListener, listenForDeliveries } from './deliveryListener';
 import { type AttemptOutcome, type BreakerChange, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
@@ -153,6 +154,8 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   let pruner: DeliveryPruner | undefined;
   // The coming months' partitions of events and transfers (partitionMaintenance.ts).
   let partitions: { stop(): Promise<void> } | undefined;
+  // Due deliveries of backed-off endpoints use up their attempts unsent (backedOffDeliveries.ts).
+  let backedOff: BackedOffSweep | undefined;
   // Attempts in flight, and those of them younger than SLOW_ATTEMPT_MS: only the young ones fill
   // `concurrency`. An attempt to a receiver that does not answer stops counting after a second, so
   // receivers going dead together (each holding its per-webhook cap until the timeout, before a
@@ -277,12 +280,16 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       loop = run();
       pruner = startDeliveryPruner(db, settings.deliveryRetentionDays, logger);
       partitions = startPartitionMaintenance(db, logger);
+      backedOff = startBackedOffSweep(db, settings.retryBaseMs, settings.pollIntervalMs, logger, (n) =>
+        common.metrics?.webhookAttempts.inc({ outcome: 'failed' }, n),
+      );
     },
     async stop() {
       running = false;
       wake?.();
       await pruner?.stop();
       await partitions?.stop();
+      await backedOff?.stop();
       await loop;
       await listener?.close();
       await sender.close();
