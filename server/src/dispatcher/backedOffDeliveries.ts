@@ -1,5 +1,6 @@
 import type { Db, Logger, PreparedStatement } from '@walletd/core';
 import { runPrepared } from '@walletd/core';
+import { releaseDeadLeases } from './leaseHolders';
 import { FIRST_BACKOFF_SECONDS, MAX_ATTEMPTS, MAX_BACKOFF_SECONDS } from './retryPolicy';
 
 /** Deliveries passed over per statement; the sweep repeats while a batch comes back full. */
@@ -63,7 +64,10 @@ export interface BackedOffSweep {
   stop(): Promise<void>;
 }
 
-/** Runs passBackedOff every `intervalMs` beside the claims, until stopped. */
+/**
+ * Every `intervalMs` beside the claims, until stopped: releases the leases of dead dispatchers
+ * (leaseHolders.ts), then passes over the due deliveries of backed-off endpoints.
+ */
 export function startBackedOffSweep(
   db: Db,
   retryBaseMs: number,
@@ -76,6 +80,8 @@ export function startBackedOffSweep(
   let running: Promise<void> | undefined;
   const tick = async () => {
     try {
+      const released = await releaseDeadLeases(db);
+      if (released > 0) logger.warn({ deliveries: released }, 'released the leases of a dispatcher that is gone: sending them again');
       for (;;) {
         const { passed, failed } = await passBackedOff(db, retryBaseMs);
         if (failed > 0) {

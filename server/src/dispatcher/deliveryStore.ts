@@ -30,7 +30,14 @@ export interface ClaimedDelivery {
  * dispatchers claiming at the same moment would each see the other's slots free and take a cap
  * each (issue 29: the cap has to hold for the receiver, not per process).
  */
-export async function claimDue(db: Db, batchSize: number, leaseMs: number, perWebhook: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(
+  db: Db,
+  batchSize: number,
+  leaseMs: number,
+  perWebhook: number,
+  /** The claiming process's LISTEN session (leaseHolders.ts); null: the lease just ends. */
+  leasedBy: number | null = null,
+): Promise<ClaimedDelivery[]> {
   return db.transaction(async (trx) => {
     // Run even with no webhook: its plan is then built the first time the dispatcher looks, on an
     // empty queue as on a full one (indexPlan; claimPlan.test.ts).
@@ -40,6 +47,7 @@ export async function claimDue(db: Db, batchSize: number, leaseMs: number, perWe
       hooks.map((h) => inFlightCap(h.failures, perWebhook)),
       batchSize,
       leaseMs / 1000,
+      leasedBy,
     ]);
     return rows.map(toClaimed);
   });
@@ -89,7 +97,7 @@ const CLAIM: PreparedStatement = {
          for update of d skip locked
        ) p
      ), claimed as (
-       update webhook_deliveries d set next_attempt_at = now() + make_interval(secs => $4), leased = true
+       update webhook_deliveries d set next_attempt_at = now() + make_interval(secs => $4), leased = true, leased_by = $5::int
        where d.id = any(array(select id from due order by turn, next_attempt_at, id limit $3))
        returning d.id, d.attempts, d.event_id, d.webhook_id, (extract(epoch from d.next_attempt_at) * 1000000)::bigint as lease_us
      )

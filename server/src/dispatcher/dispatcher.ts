@@ -257,7 +257,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       notified = false;
       let claimed: ClaimedDelivery[] = [];
       try {
-        claimed = await claimDue(db, Math.min(free, settings.batchSize), settings.leaseMs, perWebhook);
+        claimed = await claimDue(db, Math.min(free, settings.batchSize), settings.leaseMs, perWebhook, listener?.backendPid() ?? null);
       } catch (err) {
         logger.error({ err }, 'claiming deliveries failed');
       }
