@@ -10,7 +10,9 @@ const BATCH = 1000;
  * Spec 6.2 rules 5-7 while the breaker has an endpoint backed off (issue 43 §2): a delivery that
  * falls due then is not sent (the breaker keeps protecting the receiver and the slots) but its
  * turn is used up all the same, as a failed attempt saying so in `last_error`, and it is
- * scheduled on the spec's backoff; the fifth ends it `failed`. So every delivery of a dead
+ * scheduled on the spec's backoff; the fifth ends it `failed`. The turns that fall within the
+ * back-off are counted in one write (a delivery is written once per back-off, not once per turn:
+ * ten dead receivers at 250 events/s each would otherwise be 12,500 row updates a second). So every delivery of a dead
  * receiver ends within the schedule (about 75 s, plus one timeout per attempt really sent and any
  * Retry-After), and what a dead endpoint holds pending is its events of that window, not all of
  * them since it died. Bulk replay brings them back (a replay also closes the breaker).
@@ -29,28 +31,39 @@ const CAP_FACTOR = MAX_BACKOFF_SECONDS / FIRST_BACKOFF_SECONDS;
 const PASS_BACKED_OFF: PreparedStatement = {
   name: 'walletd_pass_backed_off_deliveries',
   text: `with due as (
-       select p.id, w.backed_off_until, w.consecutive_failures
+       select p.id, w.backed_off_until, w.consecutive_failures, step.turns, step.wait
        from webhooks w
        cross join lateral (
-         select d.id from webhook_deliveries d
+         select d.id, d.attempts from webhook_deliveries d
          where d.webhook_id = w.id and d.status = 'pending' and d.next_attempt_at <= now()
          order by d.next_attempt_at, d.id
          limit $1
          for update of d skip locked
        ) p
+       -- The turns that fall within the back-off are used up in one write: this one, and each
+       -- next one while it still comes before the back-off's end (or until the fifth).
+       cross join lateral (
+         select s.j as turns, s.total as wait from (
+           select j, sum(least($2::float8 * 2 ^ (p.attempts + j - 1), $2::float8 * ${CAP_FACTOR})) over (order by j) as total
+           from generate_series(1, greatest(1, ${MAX_ATTEMPTS} - p.attempts)) j
+         ) s
+         where p.attempts + s.j >= ${MAX_ATTEMPTS} or now() + make_interval(secs => s.total) >= w.backed_off_until
+         order by s.j
+         limit 1
+       ) step
        where w.backed_off_until > now() and w.enabled and w.deleted_at is null
        limit $1
      ), passed as (
        update webhook_deliveries d set
-         attempts = d.attempts + 1,
-         status = case when d.attempts + 1 >= ${MAX_ATTEMPTS} then 'failed' else 'pending' end,
+         attempts = d.attempts + due.turns,
+         status = case when d.attempts + due.turns >= ${MAX_ATTEMPTS} then 'failed' else 'pending' end,
          response_code = null,
          response_body = null,
          last_error = 'not sent: endpoint backed off until '
            || to_char(due.backed_off_until at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
            || ' after ' || due.consecutive_failures || ' failed attempts in a row',
-         next_attempt_at = case when d.attempts + 1 >= ${MAX_ATTEMPTS} then null
-           else now() + make_interval(secs => least($2::float8 * 2 ^ d.attempts, $2::float8 * ${CAP_FACTOR})) end,
+         next_attempt_at = case when d.attempts + due.turns >= ${MAX_ATTEMPTS} then null
+           else now() + make_interval(secs => due.wait) end,
          leased = false,
          updated_at = now()
        from due
