@@ -42,6 +42,7 @@ describe('migrations', () => {
         '032_detached_confirmed',
         '033_reconciliation_explained',
         '035_quorum_integrity',
+        '039_lease_holder',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -3,6 +3,7 @@ export * from './testApp';
 export * from './seed';
 export * from './walletdProcess';
 export * from './receiver';
+export * from './tarpit';
 export * from './events';
 export * from './eventually';
 export * from './wholeFeed';

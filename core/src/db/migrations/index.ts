@@ -31,6 +31,7 @@ import * as m031ArchivedMonths from './031_archived_months';
 import * as m032DetachedConfirmed from './032_detached_confirmed';
 import * as m033ReconciliationExplained from './033_reconciliation_explained';
 import * as m035QuorumIntegrity from './035_quorum_integrity';
+import * as m039LeaseHolder from './039_lease_holder';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -69,6 +70,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '032_detached_confirmed': m032DetachedConfirmed,
   '033_reconciliation_explained': m033ReconciliationExplained,
   '035_quorum_integrity': m035QuorumIntegrity,
+  '039_lease_holder': m039LeaseHolder,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
