@@ -1,4 +1,12 @@
-import { Browser, createTestDatabase, eventually, onboardMember, seedCompany, startConsole, type TestDatabase } from '@walletd/test-harness';
+import {
+  Browser,
+  createTestDatabase,
+  eventually,
+  onboardMember,
+  seedCompany,
+  startConsole,
+  type TestDatabase,
+} from '@walletd/test-harness';
 
 let t: TestDatabase;
 let con: Awaited<ReturnType<typeof startConsole>>;
