@@ -3,6 +3,7 @@ import { withRole } from '@walletd/core';
 import { buildOpenApi } from '@walletd/schemas';
 import type { Common } from './context';
 import { accessLog } from './http/accessLog';
+import { displayTextHygiene } from './http/displayText';
 import { authenticate, requirePlan } from './http/authenticate';
 import { jsonBody } from './http/body';
 import { methodNotAllowedOrNotFound } from './http/methodNotAllowed';
@@ -79,6 +80,7 @@ export function createApp(base: Common): App {
       authenticate(db, logger),
       jsonBody(config.server.bodyLimitBytes),
       textHygiene,
+      displayTextHygiene,
       requirePlan,
       dashboardOnly(),
     ),

@@ -2,6 +2,7 @@ import express, { type Request, type Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../context';
 import { jsonBody } from '../http/body';
+import { displayTextHygiene } from '../http/displayText';
 import { acceptLink } from './acceptLink';
 import { auditFailedSignIn, auditMember, auditSignedIn } from './auditSignIn';
 import type { Clock } from './clock';
@@ -53,6 +54,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   r.use(refuseApiKeys);
   r.use(sameOrigin);
   r.use(jsonBody(config.server.bodyLimitBytes));
+  r.use(displayTextHygiene);
 
   r.post('/session', async (req, res) => {
     const b = req.body ?? {};
