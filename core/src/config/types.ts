@@ -17,6 +17,12 @@ export interface ConsoleSettings {
   lockoutMs: number;
   /** How long an invitation or password-reset link stays usable. */
   linkTtlMs: number;
+  /** Sign-in (and link) attempts per client IP per minute, any email; over it: 429 with Retry-After. */
+  signInPerIpPerMinute: number;
+  /** Sign-in (and link) attempts per minute from all IPs together; over it: 429 with Retry-After. */
+  signInPerMinute: number;
+  /** Password hashes (argon2id) running at once per process; 8 times as many wait, more get 503. */
+  maxConcurrentHashes: number;
 }
 
 export interface WalletdConfig {
@@ -250,6 +256,9 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     lockoutFailures: 5,
     lockoutMs: 900_000,
     linkTtlMs: 86_400_000,
+    signInPerIpPerMinute: 30,
+    signInPerMinute: 600,
+    maxConcurrentHashes: 4,
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
   reconciliation: {

@@ -6,6 +6,7 @@ import { errorHandler } from '../http/errorHandler';
 import { type Clock, systemClock } from './clock';
 import { consoleAssets } from './consoleAssets';
 import { consoleRouter } from './consoleRouter';
+import { limitConcurrentHashes } from './passwords';
 
 /**
  * No inline script or style, nothing from another origin, never framed: the pages are Vite's
@@ -31,6 +32,7 @@ export const CONSOLE_CSP = [
 export function createConsoleApp(base: Common, clock: Clock = systemClock): Express {
   const logger = withRole(base.logger, 'console');
   const common: Common = { ...base, logger };
+  limitConcurrentHashes(common.config.console.maxConcurrentHashes);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', common.config.server.trustProxy);

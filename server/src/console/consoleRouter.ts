@@ -15,6 +15,7 @@ import { mountOverviewRoutes } from './overviewRoutes';
 import { mountMemberRoutes } from './memberRoutes';
 import { mountRequestRoutes } from './requestRoutes';
 import { stepUp } from './stepUp';
+import { countSignInAttempt } from './signInLimits';
 import { mountTransactionRoutes } from './transactionRoutes';
 import { mountWithdrawalRoutes } from './withdrawalRoutes';
 import { mountAuditRoutes } from './auditRoutes';
@@ -59,6 +60,8 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   r.post('/session', async (req, res) => {
     const b = req.body ?? {};
     const ip = req.ip ?? '';
+    // Before any lookup or hash; a refusal here is not a sign-in attempt (no audit row per hit).
+    await countSignInAttempt(db, ip, clock(), c);
     const s = await signIn(
       {
         email: str(b.email, 'email'),
@@ -84,6 +87,8 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   });
 
   r.post('/links/:token', async (req, res) => {
+    // Setting a password hashes it: the same budget as a sign-in.
+    await countSignInAttempt(db, req.ip ?? '', clock(), c);
     const out = await acceptLink(db, String(req.params.token), req.body?.password, clock());
     // A password set through an invitation or a reset link: who, from where, which kind of link.
     const { company_id: companyId } = await db('members').where({ id: out.memberId }).first('company_id');
