@@ -3,6 +3,7 @@ import { withRole } from '@walletd/core';
 import type { Common } from '../context';
 import { accessLog } from '../http/accessLog';
 import { errorHandler } from '../http/errorHandler';
+import { tlsHeaders } from '../http/tlsHeaders';
 import { type Clock, systemClock } from './clock';
 import { consoleAssets } from './consoleAssets';
 import { consoleRouter } from './consoleRouter';
@@ -38,10 +39,10 @@ export function createConsoleApp(base: Common, clock: Clock = systemClock): Expr
   app.set('trust proxy', common.config.server.trustProxy);
   app.set('etag', false);
   app.use(accessLog(logger));
+  app.use(tlsHeaders(common.config.console.secureCookies));
   app.use((_req, res, next) => {
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Content-Security-Policy', CONSOLE_CSP);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
     // Links carry one-time tokens in their path: no page may send its address onward.
     res.setHeader('Referrer-Policy', 'no-referrer');
     next();
