@@ -227,7 +227,7 @@ describe('console sign-in audit', () => {
       (await new Browser(con.url).call('POST', `/console/api/links/${inv.token}`, { body: { password: 'another long passphrase' } }))
         .status,
     ).toBe(200);
-    const before = [(await rows(one.companyId)).length, (await rows(two.companyId)).length];
+    const before: [number, number] = [(await rows(one.companyId)).length, (await rows(two.companyId)).length];
     const good = codeAt(one.secret, con.clock.now);
     // Company one's password, a wrong code: company one's member, so company one's row only.
     expect((await post({ email, password: PASSWORD, code: good === '000000' ? '111111' : '000000' })).status).toBe(401);
