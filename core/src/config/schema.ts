@@ -74,6 +74,9 @@ export const configSchema = {
         lockoutMs: { type: 'integer', minimum: 1000, maximum: 86400000 },
         linkTtlMs: { type: 'integer', minimum: 60000, maximum: 2592000000 },
         approverCoolingOffMs: { type: 'integer', minimum: 0, maximum: 2592000000 },
+        signInPerIpPerMinute: { type: 'integer', minimum: 1, maximum: 100000 },
+        signInPerMinute: { type: 'integer', minimum: 1, maximum: 1000000 },
+        maxConcurrentHashes: { type: 'integer', minimum: 1, maximum: 256 },
       },
     },
     devnet: {

@@ -24,6 +24,12 @@ export interface ConsoleSettings {
    * only this long after (unless another owner confirms them with a step-up). 0 turns it off.
    */
   approverCoolingOffMs: number;
+  /** Sign-in (and link) attempts per client IP per minute, any email; over it: 429 with Retry-After. */
+  signInPerIpPerMinute: number;
+  /** Sign-in (and link) attempts per minute from all IPs together; over it: 429 with Retry-After. */
+  signInPerMinute: number;
+  /** Password hashes (argon2id) running at once per process; 8 times as many wait, more get 503. */
+  maxConcurrentHashes: number;
 }
 
 export interface WalletdConfig {
@@ -271,6 +277,9 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     lockoutMs: 900_000,
     linkTtlMs: 86_400_000,
     approverCoolingOffMs: 172_800_000,
+    signInPerIpPerMinute: 30,
+    signInPerMinute: 600,
+    maxConcurrentHashes: 4,
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 32, pipelineBytes: 268435456, inlineDetectBytes: 16384 },
   reconciliation: {

@@ -2,6 +2,7 @@ import express, { type Request, type Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../context';
 import { jsonBody } from '../http/body';
+import { displayTextHygiene } from '../http/displayText';
 import { acceptLink } from './acceptLink';
 import { auditFailedSignIn, auditMember, auditSignedIn } from './auditSignIn';
 import type { Clock } from './clock';
@@ -14,6 +15,7 @@ import { mountOverviewRoutes } from './overviewRoutes';
 import { mountMemberRoutes } from './memberRoutes';
 import { mountRequestRoutes } from './requestRoutes';
 import { stepUp } from './stepUp';
+import { countSignInAttempt } from './signInLimits';
 import { mountTransactionRoutes } from './transactionRoutes';
 import { mountWithdrawalRoutes } from './withdrawalRoutes';
 import { mountAuditRoutes } from './auditRoutes';
@@ -53,10 +55,13 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   r.use(refuseApiKeys);
   r.use(sameOrigin);
   r.use(jsonBody(config.server.bodyLimitBytes));
+  r.use(displayTextHygiene);
 
   r.post('/session', async (req, res) => {
     const b = req.body ?? {};
     const ip = req.ip ?? '';
+    // Before any lookup or hash; a refusal here is not a sign-in attempt (no audit row per hit).
+    await countSignInAttempt(db, ip, clock(), c);
     const s = await signIn(
       {
         email: str(b.email, 'email'),
@@ -82,6 +87,8 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   });
 
   r.post('/links/:token', async (req, res) => {
+    // Setting a password hashes it: the same budget as a sign-in.
+    await countSignInAttempt(db, req.ip ?? '', clock(), c);
     const out = await acceptLink(db, String(req.params.token), req.body?.password, clock());
     // A password set through an invitation or a reset link: who, from where, which kind of link.
     const { company_id: companyId } = await db('members').where({ id: out.memberId }).first('company_id');

@@ -4,13 +4,20 @@ import { verifyPassword } from './passwords';
 import { looksLikeRecoveryCode } from './recoveryCodes';
 import { checkSecondFactor } from './secondFactor';
 import { type SessionLimits, createSession } from './sessions';
+import { isStepUpFactor, type SecondFactorUsed } from './stepUpFactors';
 import { type ThrottleSettings, clearFailures, isLockedOut, recordFailure, throttleKey } from './signInThrottle';
+
+/**
+ * The member a refused sign-in identified (their password matched; the second factor did not), for
+ * the audit row only: kept beside the error, never in its details, which the caller would read.
+ */
+const identified = new WeakMap<object, number>();
+export const memberRefused = (e: unknown): number | undefined => (e && typeof e === 'object' ? identified.get(e) : undefined);
 
 /** One message for an unknown email, a member without a password and a wrong password. */
 export const BAD_CREDENTIALS = 'The email or password is incorrect';
 
-/** Which second factor a sign-in passed: a recovery code is worth an audit row of its own. */
-export type SecondFactorUsed = 'totp' | 'recovery_code' | null;
+export type { SecondFactorUsed } from './stepUpFactors';
 
 export interface SignInInput {
   email: string;
@@ -70,7 +77,9 @@ export async function signIn(
     if (!input.code) throw new BaseError('mfa_required', 'Enter the code from your authenticator app (or a recovery code)');
     if (!(await checkSecondFactor(d.db, d.masterKey, member.id, input.code, d.nowMs, { allowRecovery: true }))) {
       await recordFailure(d.db, key, d.nowMs, d.limits);
-      throw new BaseError('unauthorized', 'The authenticator code is incorrect or was already used');
+      const e = new BaseError('unauthorized', 'The authenticator code is incorrect or was already used');
+      identified.set(e, member.id);
+      throw e;
     }
     secondFactor = looksLikeRecoveryCode(input.code) ? 'recovery_code' : 'totp';
   }
@@ -78,7 +87,7 @@ export async function signIn(
   const s = await createSession(
     d.db,
     member.id,
-    { ip: input.ip, userAgent: input.userAgent, nowMs: d.nowMs, steppedUp: secondFactor !== null },
+    { ip: input.ip, userAgent: input.userAgent, nowMs: d.nowMs, steppedUp: isStepUpFactor(secondFactor) },
     d.limits,
   );
   return { ...s, memberId: member.id, secondFactor };

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Common } from '../context';
 import { DestinationPolicy } from '../webhooks/destinationPolicy';
 import { type Redactor, redactorFor } from '../webhooks/redactSecrets';
+import { siblingRedactors } from '../webhooks/siblingSecrets';
 import { openWebhookSecrets, type WebhookSecrets } from '../webhooks/webhookSecrets';
 import { type BackedOffSweep, startBackedOffSweep } from './backedOffDeliveries';
 import { chatMessage } from './chatMessage';
@@ -44,6 +45,8 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   // has had, compiled) is built with it, once per version, not per attempt.
   const secretCache = new Map<number, { sealed: string; secrets: WebhookSecrets; redact: Redactor }>();
 
+  const siblingsFor = siblingRedactors(db, common.masterKey);
+
   const secretsFor = (d: ClaimedDelivery) => {
     const sealed = (d.secretEnvelope as Envelope).ct;
     const cached = secretCache.get(d.webhookId);
@@ -65,14 +68,20 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       result = { ok: false, responseCode: null, responseBody: null, error: `internal: ${(e as Error).message}`, retryAfterSeconds: null };
     }
     const made = d.attempts + 1;
-    const clean = (s: string | null) => (s !== null && redact ? redact(s) : s);
+    // The company's other webhooks' secrets too (siblingSecrets.ts); the body may be a cut read.
+    const others = await siblingsFor(d.webhookId, `${result.responseBody ?? ''}${result.error ?? ''}`).catch(() => null);
+    const clean = (s: string | null, cut = false) => {
+      if (s === null || !redact) return s;
+      const own = redact(s);
+      return others ? others(own, cut) : own;
+    };
     const outcome: AttemptOutcome = {
       id: d.id,
       webhookId: d.webhookId,
       leaseUs: d.leaseUs,
       ok: result.ok,
       responseCode: result.responseCode,
-      responseBody: clean(result.responseBody),
+      responseBody: clean(result.responseBody, true),
       error: clean(result.error),
       retryInSeconds: Math.max(backoffSeconds(made, settings.retryBaseMs), result.retryAfterSeconds ?? 0),
     };

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { MasterKey, createLogger, createMetrics, type Db } from '@walletd/core';
 import { Secret, TOTP } from 'otpauth';
 import { createConsoleApp, inviteMember, loadPlugins } from '@walletd/server';
@@ -10,10 +11,18 @@ import { type ConfigOverrides, testConfig } from './testApp';
 export async function startConsole(db: Db, over: ConfigOverrides = {}, masterKey = new MasterKey(randomBytes(32))) {
   const clock = { now: Date.parse('2026-03-01T12:00:00Z') };
   const config = testConfig(over);
+  // Every line the console writes, at every level, for assertions that no secret reaches a log.
+  const logs: string[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
   const app = createConsoleApp(
     {
       config,
-      logger: createLogger({ level: 'silent' }),
+      logger: createLogger({ level: 'debug', destination }),
       db,
       masterKey,
       plugins: loadPlugins(),
@@ -28,6 +37,7 @@ export async function startConsole(db: Db, over: ConfigOverrides = {}, masterKey
   return {
     url,
     clock,
+    logs,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
