@@ -73,6 +73,7 @@ export const configSchema = {
         lockoutFailures: { type: 'integer', minimum: 1, maximum: 1000 },
         lockoutMs: { type: 'integer', minimum: 1000, maximum: 86400000 },
         linkTtlMs: { type: 'integer', minimum: 60000, maximum: 2592000000 },
+        publicUrl: { type: ['string', 'null'], pattern: '^https?://[^/?#]+/?$' },
       },
     },
     devnet: {

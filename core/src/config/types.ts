@@ -17,6 +17,11 @@ export interface ConsoleSettings {
   lockoutMs: number;
   /** How long an invitation or password-reset link stays usable. */
   linkTtlMs: number;
+  /**
+   * Where people open the console (`https://console.example.com`): passkeys are bound to its host
+   * (the WebAuthn RP id) and origin. Null: `http://localhost:<console.port>` (or the configured host).
+   */
+  publicUrl: string | null;
 }
 
 export interface WalletdConfig {
@@ -250,6 +255,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     lockoutFailures: 5,
     lockoutMs: 900_000,
     linkTtlMs: 86_400_000,
+    publicUrl: null,
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
   reconciliation: {

@@ -3,6 +3,25 @@ import { loadCredentials, openTotpSecret } from './credentials';
 import { looksLikeRecoveryCode, useRecoveryCode } from './recoveryCodes';
 import { totpStep } from './totp';
 
+/** Which second factor a sign-in or step-up passed: a recovery code is worth an audit row of its own. */
+export type SecondFactorUsed = 'totp' | 'recovery_code' | 'passkey' | null;
+
+/**
+ * The one decision of which second factor is a fresh proof of presence (a step-up): a sign-in
+ * with it starts the session stepped up. A passkey assertion (user-verified, signed over a fresh
+ * challenge) is one, like a TOTP code.
+ */
+export const isStepUpFactor = (f: SecondFactorUsed): boolean => f !== null;
+
+/** The second factors a member has: a confirmed TOTP authenticator and how many passkeys. */
+export async function memberFactors(db: Db, memberId: number): Promise<{ totp: boolean; passkeys: number }> {
+  const cred = await loadCredentials(db, memberId);
+  const [row] = await db('member_passkeys').where({ member_id: memberId }).count({ n: '*' });
+  return { totp: !!cred?.totp_enrolled, passkeys: Number(row?.n ?? 0) };
+}
+
+export const hasSecondFactor = (f: { totp: boolean; passkeys: number }): boolean => f.totp || f.passkeys > 0;
+
 /**
  * Checks a second factor: a 6-digit TOTP code (a step not used before) or, at sign-in, an unused
  * recovery code. Accepting a step records it in the same statement that checks it is newer than
