@@ -24,9 +24,15 @@ export async function startConsole(db: Db, over: ConfigOverrides = {}, masterKey
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  // Passkeys are bound to a host name (WebAuthn takes no IP address): the console's public URL is
+  // localhost on the port it got, unless the test names one.
+  config.console.publicUrl ??= `http://localhost:${port}`;
   return {
     url,
+    /** Where a browser opens the console for passkeys: `console.publicUrl`. */
+    publicUrl: config.console.publicUrl,
     clock,
     close: async () => {
       server.closeAllConnections();

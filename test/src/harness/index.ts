@@ -49,3 +49,4 @@ export * from './playground';
 export * from './chains';
 export * from './streamingReplica';
 export * from './balanceSweeper';
+export * from './softPasskey';
