@@ -75,5 +75,9 @@ export const ROUTES: Route[] = [
   },
   { pattern: /^\/console\/audit\/?$/, page: AuditLog, nav: { label: 'Audit log', href: '/console/audit', match: /^\/console\/audit/ } },
   { pattern: /^\/console\/members\/?$/, page: Members, nav: { label: 'Members', href: '/console/members', match: /^\/console\/members/ } },
-  { pattern: /^\/console\/passkeys\/?$/, page: Passkeys, nav: { label: 'Passkeys', href: '/console/passkeys', match: /^\/console\/passkeys/ } },
+  {
+    pattern: /^\/console\/passkeys\/?$/,
+    page: Passkeys,
+    nav: { label: 'Passkeys', href: '/console/passkeys', match: /^\/console\/passkeys/ },
+  },
 ];

@@ -55,7 +55,9 @@ export function StepUpForm({ step, passkey = false }: { step: StepUp; passkey?: 
         void step.run(p.what, p.change, { code }).then(() => setCode(''));
       }}
     >
-      <p>To {p.what}, confirm with a fresh code from your authenticator app.</p>
+      <p>
+        To {p.what}, confirm with a fresh code from your authenticator app{passkey ? ', or with your passkey' : ''}.
+      </p>
       <CodeField label="Authenticator code" value={code} onValue={setCode} />
       <div class="actions">
         <button type="submit" disabled={step.busy}>

@@ -23,6 +23,7 @@ export * from './services/withdrawals/requestView';
 export * from './services/withdrawals/view';
 export { CONSOLE_CSP, createConsoleApp } from './console/consoleApp';
 export { inviteMember } from './console/inviteMember';
+export { otpauthQrSvg } from './console/totp';
 export * from './services/reconciliation';
 export * from './services/sweeps';
 export * from './services/funds/checkLedger';

@@ -47,8 +47,8 @@ export function Passkeys(_props: PageProps) {
     <>
       <h1>Passkeys</h1>
       <p class="muted">
-        A passkey (a security key, or your device's fingerprint or face unlock) is a second factor: it signs you in after your
-        password and confirms approvals, instead of an authenticator code.
+        A passkey (a security key, or your device's fingerprint or face unlock) is a second factor: it signs you in after your password and
+        confirms approvals, instead of an authenticator code.
       </p>
       {notice && (
         <p class="notice" role="status">

@@ -236,7 +236,10 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
             void cast(pending, { code });
           }}
         >
-          <p>To {pending} this request, confirm with a fresh code from your authenticator app.</p>
+          <p>
+            To {pending} this request, confirm with a fresh code from your authenticator app
+            {me.passkeys > 0 ? ', or with your passkey' : ''}.
+          </p>
           <CodeField label="Authenticator code" value={code} onValue={setCode} />
           <div class="actions">
             <button type="submit" disabled={busy}>

@@ -17,7 +17,12 @@ const MAX_PASSKEYS = 10;
  * as the user (the id is random per member row, no email in it), the passkeys they already have
  * excluded (the same authenticator twice is one factor, not two).
  */
-export async function startPasskeyEnrollment(db: Db, rp: RelyingParty, s: MemberSession, nowMs: number): Promise<PublicKeyCredentialCreationOptionsJSON> {
+export async function startPasskeyEnrollment(
+  db: Db,
+  rp: RelyingParty,
+  s: MemberSession,
+  nowMs: number,
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const keys = await listPasskeys(db, s.memberId);
   if (keys.length >= MAX_PASSKEYS) throw new BaseError('conflict', `A member keeps at most ${MAX_PASSKEYS} passkeys: remove one first`);
   const challenge = await issueChallenge(db, { memberId: s.memberId, sessionId: s.id, purpose: 'enroll' }, nowMs);

@@ -37,7 +37,13 @@ const isAssertion = (v: unknown): v is AuthenticationResponseJSON => {
  * user verification, and a signature counter above the stored one (both 0 is an authenticator
  * that keeps none). The challenge is used up whatever the outcome; the counter moves forward.
  */
-export async function verifyPasskeyAssertion(db: Db, rp: RelyingParty, b: ChallengeBinding, response: unknown, nowMs: number): Promise<AssertionOutcome> {
+export async function verifyPasskeyAssertion(
+  db: Db,
+  rp: RelyingParty,
+  b: ChallengeBinding,
+  response: unknown,
+  nowMs: number,
+): Promise<AssertionOutcome> {
   if (!isAssertion(response)) return { ok: false, reason: 'invalid' };
   const row = await findPasskey(db, b.memberId, response.id);
   if (!row) return { ok: false, reason: 'invalid' };
@@ -47,7 +53,12 @@ export async function verifyPasskeyAssertion(db: Db, rp: RelyingParty, b: Challe
       expectedChallenge: (c) => consumeChallenge(db, b, c, nowMs),
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpID,
-      credential: { id: row.credential_id, publicKey: new Uint8Array(row.public_key), counter: Number(row.counter), transports: row.transports },
+      credential: {
+        id: row.credential_id,
+        publicKey: new Uint8Array(row.public_key),
+        counter: Number(row.counter),
+        transports: row.transports,
+      },
       requireUserVerification: true,
     });
     if (!out.verified) return { ok: false, reason: 'invalid' };

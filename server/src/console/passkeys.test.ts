@@ -60,11 +60,22 @@ describe('console passkeys', () => {
     expect(options.body).toMatchObject({ rp: { id: 'localhost', name: 'walletd' }, attestation: 'none' });
     // A registration signed for another origin (a look-alike site) is refused and uses the challenge up.
     const phished = key.register(options.body);
-    const foreign = { ...phished, response: { ...phished.response, clientDataJSON: Buffer.from(JSON.stringify({ type: 'webauthn.create', challenge: options.body.challenge, origin: 'http://evil.test' })).toString('base64url') } };
+    const foreign = {
+      ...phished,
+      response: {
+        ...phished.response,
+        clientDataJSON: Buffer.from(
+          JSON.stringify({ type: 'webauthn.create', challenge: options.body.challenge, origin: 'http://evil.test' }),
+        ).toString('base64url'),
+      },
+    };
     expect((await m.b.call('POST', '/console/api/passkeys', { body: { name: 'laptop', response: foreign } })).status).toBe(400);
     expect((await m.b.call('POST', '/console/api/passkeys', { body: { name: 'laptop', response: phished } })).status).toBe(400);
     const added = await enroll(m.b, key, 'laptop');
-    expect([added.status, added.body]).toEqual([201, { id: expect.any(Number), name: 'laptop', transports: ['internal'], createdAt: expect.any(String), lastUsedAt: null }]);
+    expect([added.status, added.body]).toEqual([
+      201,
+      { id: expect.any(Number), name: 'laptop', transports: ['internal'], createdAt: expect.any(String), lastUsedAt: null },
+    ]);
     expect((await m.b.call('GET', '/console/api/passkeys')).body.items).toEqual([added.body]);
     expect((await m.b.call('GET', '/console/api/me')).body).toMatchObject({ passkeys: 1, mfaEnrolled: true });
 
@@ -82,7 +93,9 @@ describe('console passkeys', () => {
     expect([replay.status, replay.body.code]).toEqual([401, 'unauthorized']);
     // A signature over a challenge the server never issued, and one signed for another origin.
     await signInOptions(new Browser(con.url), m.email);
-    expect((await signInWith(new Browser(con.url), m.email, key.assert({ challenge: 'bm90LWlzc3VlZC1ieS10aGUtc2VydmVy' }))).status).toBe(401);
+    expect((await signInWith(new Browser(con.url), m.email, key.assert({ challenge: 'bm90LWlzc3VlZC1ieS10aGUtc2VydmVy' }))).status).toBe(
+      401,
+    );
     const fresh = await signInOptions(new Browser(con.url), m.email);
     expect((await signInWith(new Browser(con.url), m.email, key.assert(fresh, { origin: 'http://localhost:1' }))).status).toBe(401);
     // A challenge expires after two minutes.
@@ -102,7 +115,9 @@ describe('console passkeys', () => {
 
     // A clone: a valid signature whose counter did not move past the stored one.
     const [before] = await t.db('member_passkeys').where({ member_id: m.memberId });
-    const clone = await m.b.call('POST', '/console/api/step-up', { body: { passkey: key.assert(await stepUpOptions(m.b), { counter: Number(before.counter) }) } });
+    const clone = await m.b.call('POST', '/console/api/step-up', {
+      body: { passkey: key.assert(await stepUpOptions(m.b), { counter: Number(before.counter) }) },
+    });
     expect([clone.status, clone.body.code]).toEqual([401, 'unauthorized']);
     const [after] = await t.db('member_passkeys').where({ member_id: m.memberId });
     expect([after.counter, Number(after.counter)]).toEqual([before.counter, key.counter]);

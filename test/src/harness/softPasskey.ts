@@ -56,12 +56,22 @@ export class SoftPasskey {
     const idLen = Buffer.alloc(2);
     idLen.writeUInt16BE(this.id.length);
     const authData = this.authData(UP | UV | AT, this.counter, Buffer.concat([Buffer.alloc(16), idLen, this.id, cose]));
-    const attestationObject = cbor(new Map<string, Cbor>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
+    const attestationObject = cbor(
+      new Map<string, Cbor>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]),
+    );
     return {
       id: b64(this.id),
       rawId: b64(this.id),
       type: 'public-key',
-      response: { clientDataJSON: b64(this.clientData('webauthn.create', options.challenge)), attestationObject: b64(attestationObject), transports: ['internal'] },
+      response: {
+        clientDataJSON: b64(this.clientData('webauthn.create', options.challenge)),
+        attestationObject: b64(attestationObject),
+        transports: ['internal'],
+      },
       clientExtensionResults: {},
     };
   }
