@@ -1,3 +1,5 @@
+import { MasterKey, createLogger } from '@walletd/core';
+import { randomBytes } from 'node:crypto';
 import {
   Browser,
   type ConsoleServer,
@@ -177,5 +179,39 @@ describe('console passkeys', () => {
       ['member.passkey_enrolled', { passkeyId: k2.body.id, name: 'phone' }],
       ['member.passkey_removed', { passkeyId: k1.body.id }],
     ]);
+  });
+
+  it('writes no TOTP secret, otpauth URI, challenge or signature to the logs', async () => {
+    const lines: string[] = [];
+    const logged = await startConsole(
+      t.db,
+      {},
+      new MasterKey(randomBytes(32)),
+      createLogger({ level: 'trace', destination: { write: (l: string) => lines.push(l) } as never }),
+    );
+    try {
+      const s = await seedCompany(t.db);
+      const m = await onboardMember(logged, t.db, { companyId: s.companyId, email: 'quiet@acme.test', role: 'owner' });
+      const key = new SoftPasskey(logged.publicUrl);
+      const options = await m.b.call('POST', '/console/api/passkeys/options');
+      const registration = key.register(options.body);
+      expect((await m.b.call('POST', '/console/api/passkeys', { body: { name: 'key', response: registration } })).status).toBe(201);
+      const challenge = (await m.b.call('POST', '/console/api/step-up/passkey-options')).body;
+      const assertion = key.assert(challenge);
+      expect((await m.b.call('POST', '/console/api/step-up', { body: { passkey: assertion } })).status).toBe(200);
+      expect(lines.length).toBeGreaterThan(5); // the access log did write the requests
+      const all = lines.join('\n');
+      for (const secret of [
+        m.secret,
+        encodeURIComponent(m.secret),
+        options.body.challenge,
+        challenge.challenge,
+        assertion.response.signature,
+        registration.response.attestationObject,
+      ])
+        expect(all).not.toContain(secret);
+    } finally {
+      await logged.close();
+    }
   });
 });

@@ -7,13 +7,18 @@ import { createConsoleApp, inviteMember, loadPlugins } from '@walletd/server';
 import { type ConfigOverrides, testConfig } from './testApp';
 
 /** The console app on a loopback port with a clock the test moves (no sleeping). Test-only. */
-export async function startConsole(db: Db, over: ConfigOverrides = {}, masterKey = new MasterKey(randomBytes(32))) {
+export async function startConsole(
+  db: Db,
+  over: ConfigOverrides = {},
+  masterKey = new MasterKey(randomBytes(32)),
+  logger = createLogger({ level: 'silent' }),
+) {
   const clock = { now: Date.parse('2026-03-01T12:00:00Z') };
   const config = testConfig(over);
   const app = createConsoleApp(
     {
       config,
-      logger: createLogger({ level: 'silent' }),
+      logger,
       db,
       masterKey,
       plugins: loadPlugins(),
