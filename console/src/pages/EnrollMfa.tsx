@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, type Me } from '../api';
 import { CodeField, ErrorLine } from '../fields';
+import { enrollPasskey } from '../passkeys';
 
 interface Enrollment {
   secret: string;
@@ -44,6 +45,17 @@ export function EnrollMfa({ me, onDone }: { me: Me; onDone: () => Promise<void> 
     setError(null);
     try {
       setRecovery((await api<{ recoveryCodes: string[] }>('POST', '/mfa/verify', { code: code.trim() })).recoveryCodes);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  // A member with no second factor yet may make a passkey their first one instead of the app.
+  const usePasskey = async () => {
+    setError(null);
+    try {
+      await enrollPasskey('first passkey');
+      await onDone();
     } catch (err) {
       setError(errorText(err));
     }
@@ -93,6 +105,14 @@ export function EnrollMfa({ me, onDone }: { me: Me; onDone: () => Promise<void> 
             <CodeField label="Code from the app" value={code} onValue={setCode} />
             <button type="submit">Confirm</button>
           </form>
+        </>
+      )}
+      {me.passkeys === 0 && !me.mfaEnrolled && (
+        <>
+          <p>Or use a passkey instead: a security key, or this device's fingerprint or face unlock.</p>
+          <button type="button" class="secondary" onClick={() => void usePasskey()}>
+            Use a passkey instead
+          </button>
         </>
       )}
       <ErrorLine error={error} />

@@ -83,7 +83,7 @@ export function Passkeys(_props: PageProps) {
           </tbody>
         </table>
       )}
-      <form onSubmit={add}>
+      <form class="passkey-add" onSubmit={add}>
         <Field label="Passkey name" name="passkey-name" type="text" autocomplete="off" value={name} onValue={setName} />
         <button type="submit" disabled={step.busy}>
           Add a passkey

@@ -153,6 +153,45 @@ describeWithChromium('passkeys and the TOTP QR code in a real browser', () => {
     expect(Number(after.counter)).toBe(credential!.signCount);
   });
 
+  it('makes a passkey the first factor instead of the app, and refuses to remove it as the last one after a passkey step-up', async () => {
+    const inv = await inviteMember(t.db, { companyId: s.companyId, email: 'dave@acme.test', role: 'admin' }, con.clock.now, 86_400_000);
+    const browser = await launchChromium();
+    browsers.push(browser);
+    const page = await browser.newPage();
+    await virtualAuthenticator(page);
+    await page.goto(`${con.publicUrl}/console/links/${inv.token}`);
+    await page.getByLabel('New password').fill(PASSWORD);
+    await page.getByLabel('Repeat it').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByLabel('Email').fill('dave@acme.test');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+    await page.getByTestId('member').waitFor();
+    await page.getByRole('link', { name: 'Passkeys', exact: true }).click();
+    await expect(page.getByTestId('passkeys').locator('tbody td').first().textContent()).resolves.toBe('first passkey');
+    // Removing needs a step-up: the password sign-in was none, so the page asks, and offers the passkey.
+    await page.getByRole('button', { name: 'Remove' }).click();
+    const usePasskey = page.getByRole('button', { name: 'Use a passkey' });
+    await usePasskey.waitFor();
+    await page.screenshot({ path: join(DOCS, 'console-passkey-remove-step-up.png') });
+    await usePasskey.click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'This is your last second factor: enroll another passkey or an authenticator app first',
+    );
+    await page.screenshot({ path: join(DOCS, 'console-passkey-last-factor.png') });
+    expect(await t.db('member_passkeys').where({ member_id: inv.memberId }).pluck('name')).toEqual(['first passkey']);
+    const actions = await t
+      .db('audit_log')
+      .where({ actor_id: String(inv.memberId) })
+      .orderBy('id')
+      .pluck('action');
+    expect(actions.filter((a: string) => a.includes('passkey') || a === 'member.stepped_up')).toEqual([
+      'member.passkey_enrolled',
+      'member.stepped_up',
+    ]);
+  });
+
   it('shows the TOTP key as a QR code of the otpauth:// URI beside the text secret', async () => {
     const inv = await inviteMember(t.db, { companyId: s.companyId, email: 'carol@acme.test', role: 'admin' }, con.clock.now, 86_400_000);
     const browser = await launchChromium();
