@@ -154,6 +154,9 @@ describe('console passkeys', () => {
     const k1 = await enroll(b, first, 'security key');
     expect(k1.status).toBe(201);
     expect((await b.call('GET', '/console/api/me')).body).toMatchObject({ mfaEnrollmentRequired: false, mfaEnrolled: false, passkeys: 1 });
+    // The Members page counts a passkey as a second factor.
+    const listed = (await b.call('GET', '/console/api/members')).body.data as { email: string; mfaEnrolled: boolean }[];
+    expect(listed.find((x) => x.email === email)?.mfaEnrolled).toBe(true);
     // Removing needs a step-up, and the only factor is never removed.
     const noStepUp = await b.call('DELETE', `/console/api/passkeys/${k1.body.id}`);
     expect([noStepUp.status, noStepUp.body.code]).toEqual([403, 'step_up_required']);
