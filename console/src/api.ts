@@ -4,6 +4,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The whole error body: some refusals carry what the page needs next (sign-in's passkey challenge). */
+    readonly body: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -34,7 +36,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   });
   const text = await res.text();
   const json = text ? JSON.parse(text) : null;
-  if (!res.ok) throw new ApiError(res.status, json?.code ?? 'error', json?.message ?? `Request failed (${res.status})`);
+  if (!res.ok) throw new ApiError(res.status, json?.code ?? 'error', json?.message ?? `Request failed (${res.status})`, json ?? {});
   return json as T;
 }
 
@@ -45,6 +47,8 @@ export interface Me {
   role: string;
   mfaEnrolled: boolean;
   mfaEnrollmentRequired: boolean;
+  /** How many passkeys the member enrolled (a step-up can use one). */
+  passkeys: number;
   sessionExpiresAt: string;
 }
 

@@ -5,6 +5,7 @@ import { AuditLog } from './pages/AuditLog';
 import { EncryptionKey } from './pages/EncryptionKey';
 import { Members } from './pages/Members';
 import { Overview } from './pages/Overview';
+import { Passkeys } from './pages/Passkeys';
 import { Policies } from './pages/Policies';
 import { RequestDetail } from './pages/RequestDetail';
 import { Sweeps } from './pages/Sweeps';
@@ -74,4 +75,9 @@ export const ROUTES: Route[] = [
   },
   { pattern: /^\/console\/audit\/?$/, page: AuditLog, nav: { label: 'Audit log', href: '/console/audit', match: /^\/console\/audit/ } },
   { pattern: /^\/console\/members\/?$/, page: Members, nav: { label: 'Members', href: '/console/members', match: /^\/console\/members/ } },
+  {
+    pattern: /^\/console\/passkeys\/?$/,
+    page: Passkeys,
+    nav: { label: 'Passkeys', href: '/console/passkeys', match: /^\/console\/passkeys/ },
+  },
 ];

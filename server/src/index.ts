@@ -25,6 +25,7 @@ export { CONSOLE_CSP, createConsoleApp } from './console/consoleApp';
 export { inviteMember } from './console/inviteMember';
 export { readInbox, startDevnetMailbox, type InboxMail } from './devnet/devnetMailbox';
 export { createMailer, type Mailer } from './mail/mailer';
+export { otpauthQrSvg } from './console/totp';
 export * from './services/reconciliation';
 export * from './services/sweeps';
 export * from './services/funds/checkLedger';

@@ -3,6 +3,8 @@ import { ApiError, api, approvalsOf, discountText, errorText, type InboxRequest,
 import { navigate } from '../router';
 import { policyList, proposer } from './Requests';
 import { CodeField, ErrorLine } from '../fields';
+import { passkeyStepUp } from '../passkeys';
+import type { StepUpProof } from '../stepUp';
 
 type Vote = 'approve' | 'reject';
 
@@ -49,11 +51,12 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
       .catch((e) => setError(voteErrorText(e)));
   }, [id]);
 
-  const cast = async (vote: Vote, stepUpCode?: string) => {
+  const cast = async (vote: Vote, proof?: StepUpProof) => {
     setBusy(true);
     setError(null);
     try {
-      if (stepUpCode !== undefined) await api('POST', '/step-up', { code: stepUpCode.trim() });
+      if (proof && 'passkey' in proof) await passkeyStepUp();
+      else if (proof) await api('POST', '/step-up', { code: proof.code.trim() });
       const answer = await api<VoteAnswer>('POST', `/requests/${encodeURIComponent(id)}/${vote}`);
       setReq(answer.request);
       setOutcome(outcomeText(answer));
@@ -236,15 +239,23 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
           class="step-up"
           onSubmit={(e) => {
             e.preventDefault();
-            void cast(pending, code);
+            void cast(pending, { code });
           }}
         >
-          <p>To {pending} this request, confirm with a fresh code from your authenticator app.</p>
+          <p>
+            To {pending} this request, confirm with a fresh code from your authenticator app
+            {me.passkeys > 0 ? ', or with your passkey' : ''}.
+          </p>
           <CodeField label="Authenticator code" value={code} onValue={setCode} />
           <div class="actions">
             <button type="submit" disabled={busy}>
               Confirm and {pending}
             </button>
+            {me.passkeys > 0 && (
+              <button type="button" disabled={busy} onClick={() => void cast(pending, { passkey: true })}>
+                Use a passkey and {pending}
+              </button>
+            )}
             <button type="button" class="secondary" onClick={() => setPending(null)}>
               Cancel
             </button>

@@ -77,6 +77,7 @@ export const configSchema = {
         signInPerIpPerMinute: { type: 'integer', minimum: 1, maximum: 100000 },
         signInPerMinute: { type: 'integer', minimum: 1, maximum: 1000000 },
         maxConcurrentHashes: { type: 'integer', minimum: 1, maximum: 256 },
+        publicUrl: { type: ['string', 'null'], pattern: '^https?://[^/?#]+/?$' },
       },
     },
     devnet: {

@@ -30,6 +30,11 @@ export interface ConsoleSettings {
   signInPerMinute: number;
   /** Password hashes (argon2id) running at once per process; 8 times as many wait, more get 503. */
   maxConcurrentHashes: number;
+  /**
+   * Where people open the console (`https://console.example.com`): passkeys are bound to its host
+   * (the WebAuthn RP id) and origin. Null: `http://localhost:<console.port>` (or the configured host).
+   */
+  publicUrl: string | null;
 }
 
 export interface WalletdConfig {
@@ -280,6 +285,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     signInPerIpPerMinute: 30,
     signInPerMinute: 600,
     maxConcurrentHashes: 4,
+    publicUrl: null,
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 32, pipelineBytes: 268435456, inlineDetectBytes: 16384 },
   reconciliation: {

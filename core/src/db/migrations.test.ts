@@ -43,6 +43,7 @@ describe('migrations', () => {
         '033_reconciliation_explained',
         '035_quorum_integrity',
         '039_lease_holder',
+        '036_member_passkeys',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

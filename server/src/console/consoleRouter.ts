@@ -12,6 +12,8 @@ import { loadCredentials } from './credentials';
 import { confirmMfaEnrollment, startMfaEnrollment } from './enrollMfa';
 import { mountKeyRoutes } from './keyRoutes';
 import { mountOverviewRoutes } from './overviewRoutes';
+import { mountPasskeyRoutes } from './passkeyRoutes';
+import { relyingParty } from './passkeyRelyingParty';
 import { mountMemberRoutes } from './memberRoutes';
 import { mountRequestRoutes } from './requestRoutes';
 import { stepUp } from './stepUp';
@@ -22,6 +24,7 @@ import { mountAuditRoutes } from './auditRoutes';
 import { mountEncryptionKeyRoutes } from './encryptionKeyRoutes';
 import { mountPolicyRoutes } from './policyRoutes';
 import { mountSweepRoutes } from './sweepRoutes';
+import { memberFactors } from './secondFactor';
 import { markSteppedUp, revokeSession } from './sessions';
 import { mfaEnrollmentPending, signIn } from './signIn';
 import { mountWebhookRoutes } from './webhookRoutes';
@@ -67,10 +70,11 @@ export function consoleRouter(common: Common, clock: Clock): Router {
         email: str(b.email, 'email'),
         password: str(b.password, 'password'),
         code: b.code === undefined ? undefined : str(b.code, 'code'),
+        passkey: b.passkey ?? undefined,
         ip,
         userAgent: req.get('user-agent') ?? null,
       },
-      { db, masterKey, nowMs: clock(), limits },
+      { db, masterKey, nowMs: clock(), limits, rp: relyingParty(c) },
     ).catch(async (e: unknown) => {
       await auditFailedSignIn(db, e, b.email, ip);
       throw e;
@@ -113,6 +117,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
       email: s.email,
       role: s.role,
       mfaEnrolled: !!cred?.totp_enrolled,
+      passkeys: (await memberFactors(db, s.memberId)).passkeys,
       mfaEnrollmentRequired: await mfaEnrollmentPending(db, s.memberId, s.role),
       sessionExpiresAt: s.expiresAt.toISOString(),
       steppedUpAt: s.steppedUpAt?.toISOString() ?? null,
@@ -136,10 +141,12 @@ export function consoleRouter(common: Common, clock: Clock): Router {
 
   r.post('/step-up', session, async (req, res) => {
     const now = clock();
-    await stepUp(db, masterKey, req.memberSession!, str(req.body?.code, 'code'), req.ip ?? null, now, limits);
+    const proof = req.body?.passkey !== undefined ? { passkey: req.body.passkey as unknown } : { code: str(req.body?.code, 'code') };
+    await stepUp(db, masterKey, req.memberSession!, proof, req.ip ?? null, now, { ...limits, rp: relyingParty(c) });
     res.json({ steppedUpAt: new Date(now).toISOString(), validForMs: c.stepUpMs });
   });
 
+  mountPasskeyRoutes(r, common, clock, session);
   mountRequestRoutes(r, common, clock, session);
   mountWebhookRoutes(r, common, clock, session);
   mountKeyRoutes(r, common, clock, session);

@@ -59,7 +59,8 @@ function query(db: Db, companyId: number) {
         'CASE WHEN m.approver_counts_from > now() AND m.approver_confirmed_at IS NULL THEN m.approver_counts_from END AS cooling_until',
       ),
       db.raw('c.password_hash IS NOT NULL AS has_password'),
-      db.raw('coalesce(c.totp_enrolled, false) AS mfa_enrolled'),
+      // A second factor of either kind: a confirmed authenticator app or a passkey.
+      db.raw('(coalesce(c.totp_enrolled, false) OR EXISTS (SELECT 1 FROM member_passkeys p WHERE p.member_id = m.id)) AS mfa_enrolled'),
       db.raw('(SELECT max(s.created_at) FROM member_sessions s WHERE s.member_id = m.id) AS last_sign_in'),
     );
 }

@@ -51,3 +51,4 @@ export * from './playground';
 export * from './chains';
 export * from './streamingReplica';
 export * from './balanceSweeper';
+export * from './softPasskey';

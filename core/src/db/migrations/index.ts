@@ -32,6 +32,7 @@ import * as m032DetachedConfirmed from './032_detached_confirmed';
 import * as m033ReconciliationExplained from './033_reconciliation_explained';
 import * as m035QuorumIntegrity from './035_quorum_integrity';
 import * as m039LeaseHolder from './039_lease_holder';
+import * as m036MemberPasskeys from './036_member_passkeys';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -71,6 +72,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '033_reconciliation_explained': m033ReconciliationExplained,
   '035_quorum_integrity': m035QuorumIntegrity,
   '039_lease_holder': m039LeaseHolder,
+  '036_member_passkeys': m036MemberPasskeys,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
