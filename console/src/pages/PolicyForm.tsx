@@ -22,6 +22,7 @@ interface Draft {
   max: string;
   threshold: string;
   approvals: string;
+  onApproval: string;
 }
 
 const draftOf = (p: Policy | null): Draft => ({
@@ -34,6 +35,7 @@ const draftOf = (p: Policy | null): Draft => ({
   max: p?.max ?? '',
   threshold: p?.threshold ?? '',
   approvals: String(p?.approvals ?? 1),
+  onApproval: p?.onApproval ?? '',
 });
 
 /** The body the API takes: amounts stay the typed decimal strings (never a float); the server names a wrong field. */
@@ -58,7 +60,11 @@ function bodyOf(d: Draft): Record<string, unknown> {
         }
       : {}),
     ...(d.kind === 'approval_above'
-      ? { threshold: d.threshold.trim(), approvals: /^[0-9]+$/.test(d.approvals.trim()) ? Number(d.approvals) : d.approvals }
+      ? {
+          threshold: d.threshold.trim(),
+          approvals: /^[0-9]+$/.test(d.approvals.trim()) ? Number(d.approvals) : d.approvals,
+          onApproval: d.onApproval || undefined,
+        }
       : {}),
     ...(d.kind === 'max_per_transaction' || d.kind === 'daily_volume' ? { max: d.max.trim() } : {}),
   };
@@ -116,6 +122,14 @@ export function PolicyForm(props: { policy: Policy | null; step: StepUp; onSaved
             onValue={set('threshold')}
           />
           <Field label="Approvals needed" name="approvals" type="text" autocomplete="off" value={d.approvals} onValue={set('approvals')} />
+          <label>
+            At approval
+            <select name="onApproval" value={d.onApproval} onChange={(e) => set('onApproval')(e.currentTarget.value)}>
+              <option value="">the deployment's default</option>
+              <option value="wait_for_send">wait for a person's Send</option>
+              <option value="send">send at once</option>
+            </select>
+          </label>
         </>
       )}
       {(d.kind === 'max_per_transaction' || d.kind === 'daily_volume') && (

@@ -102,6 +102,14 @@ export const configSchema = {
         pipelineDepth: { type: 'integer', minimum: 1, maximum: 256 },
       },
     },
+    approvals: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        onApproval: { enum: ['send', 'wait_for_send'] },
+        fundsShortExpiryMs: { type: 'integer', minimum: 60000, maximum: 2592000000 },
+      },
+    },
     reconciliation: {
       type: 'object',
       additionalProperties: false,

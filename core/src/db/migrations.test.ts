@@ -41,6 +41,7 @@ describe('migrations', () => {
         '031_archived_months',
         '032_detached_confirmed',
         '033_reconciliation_explained',
+        '037_request_sending',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

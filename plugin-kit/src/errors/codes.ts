@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   idempotency_conflict: 409,
+  request_expired: 409,
   chain_not_followed: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -61,6 +61,8 @@ export interface PolicyInput {
   max?: bigint;
   threshold?: bigint;
   approvals?: number;
+  /** approval_above: what its quorum does (unset: the deployment's `approvals.onApproval`). */
+  onApproval?: 'send' | 'wait_for_send';
 }
 
 /** The stored `kind` and `params` for an input, checked per kind, so a policy that cannot be evaluated is never stored. */
@@ -84,7 +86,13 @@ function policyParams(input: PolicyInput): { kind: PolicyKind; params: Record<st
       if (input.threshold === undefined) throw new BaseError('validation_failed', 'approval_above needs a threshold (--threshold)');
       if (input.approvals !== undefined && (!Number.isInteger(input.approvals) || input.approvals < 1 || input.approvals > 20))
         throw new BaseError('validation_failed', 'approvals must be an integer from 1 to 20');
-      params = { threshold: input.threshold.toString(), approvals: input.approvals ?? 1 };
+      if (input.onApproval !== undefined && input.onApproval !== 'send' && input.onApproval !== 'wait_for_send')
+        throw new BaseError('validation_failed', 'onApproval must be send or wait_for_send');
+      params = {
+        threshold: input.threshold.toString(),
+        approvals: input.approvals ?? 1,
+        ...(input.onApproval ? { onApproval: input.onApproval } : {}),
+      };
   }
   if (kind !== 'deny_destinations' && kind !== 'allow_destinations' && input.assetKey === null)
     throw new BaseError('validation_failed', `${kind} compares amounts, so it needs an asset (--asset)`);

@@ -23,7 +23,9 @@ export function policySentence(p: PolicyView, asset: PolicyAssetWords, walletNam
   switch (p.kind) {
     case 'approval_above': {
       const n = Number.isInteger(p.params.approvals) ? (p.params.approvals as number) : 1;
-      return `Withdrawals of ${amount(p.params.threshold)} or more from ${from} need ${n} approval${n === 1 ? '' : 's'}`;
+      const then =
+        p.params.onApproval === 'send' ? ', then go out at once' : p.params.onApproval === 'wait_for_send' ? ', then wait for a Send' : '';
+      return `Withdrawals of ${amount(p.params.threshold)} or more from ${from} need ${n} approval${n === 1 ? '' : 's'}${then}`;
     }
     case 'max_per_transaction':
       return `Withdrawals above ${amount(p.params.max)} from ${from} are refused`;

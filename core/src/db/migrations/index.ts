@@ -30,6 +30,7 @@ import * as m030SweepFeeRate from './030_sweep_fee_rate';
 import * as m031ArchivedMonths from './031_archived_months';
 import * as m032DetachedConfirmed from './032_detached_confirmed';
 import * as m033ReconciliationExplained from './033_reconciliation_explained';
+import * as m037RequestSending from './037_request_sending';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -67,6 +68,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '031_archived_months': m031ArchivedMonths,
   '032_detached_confirmed': m032DetachedConfirmed,
   '033_reconciliation_explained': m033ReconciliationExplained,
+  '037_request_sending': m037RequestSending,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

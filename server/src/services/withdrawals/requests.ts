@@ -8,6 +8,7 @@ import { type ResolvedIntent, intentHash, memoFields } from './intent';
 import { ownedSource } from './ownedSource';
 import { prepareWithdrawal } from './prepare';
 import { approvedSweepPlan } from '../sweeps/approvedSweep';
+import { fixOnApproval, markFundsShort, refuseExpired, sendAtQuorum } from './afterQuorum';
 import { type RequestRow, type RequestView, type StoredIntent, countApprovals, toIntent, toRequestView } from './requestView';
 import { type WithdrawalView, toWithdrawalView } from './view';
 
@@ -107,6 +108,9 @@ export interface VoteOutcome {
   withdrawal?: WithdrawalView;
   /** Set when the quorum approved the request but preparing its withdrawal failed: why, in words (also its `lastError`). */
   notPrepared?: string;
+  /** `send` at quorum: whether it went out, and why not (the withdrawal then waits for a person's Send). */
+  sent?: boolean;
+  notSent?: string;
 }
 
 /** Where a vote comes from: the console's session, its address, and the company it is signed in to. */
@@ -220,7 +224,10 @@ export async function prepareApprovedRequest(common: Common, requestId: number, 
   const { db } = common;
   const req = (await db('withdrawal_requests').where({ id: requestId }).first()) as RequestRow | undefined;
   if (!req) throw new BaseError('not_found', `withdrawal request ${requestId} not found`);
+  // Issue 42 §6: an approval whose funds stayed short past its expiry never pays; what the quorum does is fixed once.
+  await refuseExpired(db, req);
   if (req.status !== 'approved') throw new BaseError('conflict', `withdrawal request ${requestId} is ${req.status}, not approved`);
+  const onApproval = await fixOnApproval(common, req);
   const wallet = (await db('wallets').where({ id: req.wallet_id }).first()) as WalletRow;
   const approvals = await countApprovals(db, req.id);
   const idempotencyKey = `request:${req.id}`;
@@ -238,18 +245,20 @@ export async function prepareApprovedRequest(common: Common, requestId: number, 
       sweepRuleId: req.sweep_rule_id,
       ...plan,
     });
-    const [updated] = (await db('withdrawal_requests')
-      .where({ id: req.id })
-      .update({ withdrawal_id: row.id, last_error: null, updated_at: db.fn.now() })
-      .returning('*')) as RequestRow[];
+    await db('withdrawal_requests').where({ id: req.id }).update({ withdrawal_id: row.id, last_error: null, updated_at: db.fn.now() });
+    const sending = onApproval === 'send' ? await sendAtQuorum(common, req.id) : undefined;
+    const updated = (await db('withdrawal_requests').where({ id: req.id }).first()) as RequestRow;
+    const withdrawal = (await db('withdrawals').where({ id: row.id }).first()) as typeof row;
     return {
-      request: await toRequestView(db, updated as RequestRow),
-      message,
-      withdrawal: await toWithdrawalView(db, common.plugins.chainTable(), row),
+      request: await toRequestView(db, updated),
+      message: sending ? `${message}; ${sending.sent ? 'sent' : `not sent: ${sending.reason}`}` : message,
+      withdrawal: await toWithdrawalView(db, common.plugins.chainTable(), withdrawal),
+      ...(sending ? { sent: sending.sent, ...(sending.reason !== undefined ? { notSent: sending.reason } : {}) } : {}),
     };
   } catch (e) {
     const text = e instanceof Error ? e.message : String(e);
     await db('withdrawal_requests').where({ id: req.id }).update({ last_error: text, updated_at: db.fn.now() });
+    if (isBaseError(e) && e.code === 'insufficient_funds') await markFundsShort(common, req.id);
     throw e;
   }
 }
