@@ -28,7 +28,6 @@ export function RequestSending({ req, me, onChange }: { req: InboxRequest; me: M
   const [sent, setSent] = useState<string | null>(null);
   const step = useStepUp(setError);
   const wid = req.withdrawalId;
-  const moving = w === null || MOVING.has(w.status);
 
   useEffect(() => {
     if (wid === null) return;
@@ -92,14 +91,14 @@ export function RequestSending({ req, me, onChange }: { req: InboxRequest; me: M
                 #{wid}
               </a>{' '}
               {w ? <span class={`status ${w.status}`}>{w.status}</span> : 'loading…'}
-              {w?.confirmations !== null && w?.confirmations !== undefined && ` · ${w.confirmations} confirmations`}
+              {w?.confirmations !== null && w?.confirmations !== undefined && ` · ${w.confirmations} confirmation${w.confirmations === 1 ? '' : 's'}`}
               {w?.txHash && (
                 <>
                   {' '}
                   <code>{w.txHash}</code>
                 </>
               )}
-              {moving && w !== null && <span class="muted"> (updating)</span>}
+              {w !== null && (w.status === 'signed' || w.status === 'broadcast') && <span class="muted"> (updating)</span>}
               {w?.reason && <div class="error">{w.reason}</div>}
             </dd>
           </>
