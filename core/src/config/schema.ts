@@ -102,6 +102,11 @@ export const configSchema = {
         pipelineDepth: { type: 'integer', minimum: 1, maximum: 256 },
       },
     },
+    addressBook: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { coolingOffMs: { type: 'integer', minimum: 0, maximum: 2592000000 } },
+    },
     approvals: {
       type: 'object',
       additionalProperties: false,

@@ -77,6 +77,8 @@ export interface WalletdConfig {
   webhooks: WebhookSettings;
   indexer: IndexerSettings;
   approvals: ApprovalSettings;
+  /** How long a new address-book entry waits before it can receive (issue 42 §7). */
+  addressBook: { coolingOffMs: number };
   reconciliation: ReconciliationSettings;
   /**
    * With no chains configured, `serve` runs a local chain for each of `chains` and indexes it:
@@ -265,6 +267,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
   approvals: { onApproval: 'wait_for_send', fundsShortExpiryMs: 259_200_000 },
+  addressBook: { coolingOffMs: 172_800_000 },
   reconciliation: {
     intervalMs: 600_000,
     addressesPerRun: 1000,

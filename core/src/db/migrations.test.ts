@@ -42,6 +42,7 @@ describe('migrations', () => {
         '032_detached_confirmed',
         '033_reconciliation_explained',
         '037_request_sending',
+        '038_address_book',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

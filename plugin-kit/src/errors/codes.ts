@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   policy_denied: 403,
   policy_approval_required: 403,
   policy_approvals_pending: 403,
+  address_cooling_off: 403,
   csrf_failed: 403,
   step_up_required: 403,
   mfa_enrollment_required: 403,

@@ -20,6 +20,7 @@ import { mountAuditRoutes } from './auditRoutes';
 import { mountEncryptionKeyRoutes } from './encryptionKeyRoutes';
 import { mountPolicyRoutes } from './policyRoutes';
 import { mountSweepRoutes } from './sweepRoutes';
+import { mountAddressBookRoutes } from './addressBookRoutes';
 import { markSteppedUp, revokeSession } from './sessions';
 import { mfaEnrollmentPending, signIn } from './signIn';
 import { mountWebhookRoutes } from './webhookRoutes';
@@ -141,6 +142,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   mountWithdrawalRoutes(r, common, session);
   mountPolicyRoutes(r, common, clock, session);
   mountSweepRoutes(r, common, clock, session);
+  mountAddressBookRoutes(r, common, clock, session);
   mountEncryptionKeyRoutes(r, common, clock, session);
   mountAuditRoutes(r, common, session);
   mountMemberRoutes(r, common, clock, session);

@@ -12,6 +12,7 @@ import {
   parseBaseUnits,
 } from '@walletd/core';
 import type { Knex } from 'knex';
+import { addressBookView } from './addressBook/bookView';
 import { type ResolvedIntent, totalAmount } from './withdrawals/intent';
 
 interface PolicyRow {
@@ -77,6 +78,10 @@ function policyParams(input: PolicyInput): { kind: PolicyKind; params: Record<st
       if (!input.addresses?.length) throw new BaseError('validation_failed', `${kind} needs at least one address (--addresses)`);
       params = { addresses: input.addresses, ...(input.matchKeys ? { matchKeys: input.matchKeys } : {}) };
       break;
+    case 'address_book':
+      // The entries are the list: kept in the address book, each with its cooling-off period.
+      params = {};
+      break;
     case 'max_per_transaction':
     case 'daily_volume':
       if (input.max === undefined) throw new BaseError('validation_failed', `${kind} needs a maximum (--max)`);
@@ -94,7 +99,7 @@ function policyParams(input: PolicyInput): { kind: PolicyKind; params: Record<st
         ...(input.onApproval ? { onApproval: input.onApproval } : {}),
       };
   }
-  if (kind !== 'deny_destinations' && kind !== 'allow_destinations' && input.assetKey === null)
+  if (kind !== 'deny_destinations' && kind !== 'allow_destinations' && kind !== 'address_book' && input.assetKey === null)
     throw new BaseError('validation_failed', `${kind} compares amounts, so it needs an asset (--asset)`);
   return { kind, params };
 }
@@ -184,8 +189,9 @@ export async function decidePolicies(
   intent: ResolvedIntent,
   approvals: number | null,
 ): Promise<PolicyDecision> {
-  const chain = intent.asset.key.slice(0, intent.asset.key.indexOf(':'));
-  return evaluatePolicies(await loadPolicies(db, wallet.company_id), {
+  const [chain = '', network = ''] = intent.asset.key.split(':');
+  const policies = await loadPolicies(db, wallet.company_id);
+  return evaluatePolicies(policies, {
     walletId: wallet.id,
     assetKey: intent.asset.key,
     decimals: intent.asset.decimals,
@@ -194,5 +200,8 @@ export async function decidePolicies(
     destinations: policyDestinations(addressingOf(plugins, chain), intent.outputs),
     volume24h: await volume24h(db, wallet.id, intent.asset.key),
     approvals,
+    ...(policies.some((p) => p.kind === 'address_book' && p.enabled)
+      ? { addressBook: await addressBookView(db, wallet.company_id, wallet.id, chain, network) }
+      : {}),
   });
 }

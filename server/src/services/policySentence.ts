@@ -33,6 +33,8 @@ export function policySentence(p: PolicyView, asset: PolicyAssetWords, walletNam
       return `${p.walletIds === null ? 'Each wallet' : `Each of ${from}`} may send at most ${amount(p.params.max)} in any 24 hours; withdrawals beyond that are refused`;
     case 'deny_destinations':
       return `Withdrawals${of} from ${from} to ${listed(addresses(p))} are refused`;
+    case 'address_book':
+      return `Withdrawals${of} from ${from} go only to address-book entries past their cooling-off period; any other destination is refused`;
     default:
       return `Withdrawals${of} from ${from} go only to allow-listed addresses (${listed(addresses(p))}); any other destination is refused`;
   }

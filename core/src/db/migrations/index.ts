@@ -31,6 +31,7 @@ import * as m031ArchivedMonths from './031_archived_months';
 import * as m032DetachedConfirmed from './032_detached_confirmed';
 import * as m033ReconciliationExplained from './033_reconciliation_explained';
 import * as m037RequestSending from './037_request_sending';
+import * as m038AddressBook from './038_address_book';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -69,6 +70,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '032_detached_confirmed': m032DetachedConfirmed,
   '033_reconciliation_explained': m033ReconciliationExplained,
   '037_request_sending': m037RequestSending,
+  '038_address_book': m038AddressBook,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -55,7 +55,9 @@ export async function proposeWithdrawal(
   // Checked as prepare checks it: approvers must never be shown a source that is not the wallet's.
   if (input.intent.from) await ownedSource(db, wallet.id, input.intent.from);
   const decision = await decidePolicies(db, plugins, wallet, input.intent, 0);
-  if (decision.outcome === 'refuse' && decision.code === 'policy_denied')
+  // A destination still cooling off in the address book is refused now too: approvals gathered
+  // for it would otherwise count as if no other policy applied.
+  if (decision.outcome === 'refuse' && (decision.code === 'policy_denied' || decision.code === 'address_cooling_off'))
     throw new BaseError(decision.code, decision.message, { details: { policyIds: decision.policyIds } });
   const required = decision.outcome === 'refuse' ? (decision.requiredApprovals ?? 1) : 1;
   const stored: StoredIntent = {
