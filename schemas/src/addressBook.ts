@@ -29,7 +29,11 @@ export const AddressBookEntry = {
     address: { type: 'string', description: "the address in the chain's display form (EIP-55 on EVM)" },
     status: { enum: ['cooling_off', 'usable'], description: 'cooling_off until usableFrom, then usable' },
     createdAt: Timestamp,
-    usableFrom: { type: 'string', format: 'date-time', description: 'when it can receive: creation plus addressBook.coolingOffMs, or earlier when shortened' },
+    usableFrom: {
+      type: 'string',
+      format: 'date-time',
+      description: 'when it can receive: creation plus addressBook.coolingOffMs, or earlier when shortened',
+    },
     createdByMember: { type: ['integer', 'null'] },
     createdByKey: { type: ['integer', 'null'] },
     shortenRequestedBy: { type: ['integer', 'null'], description: 'the owner who asked to end the cooling-off early' },

@@ -280,7 +280,8 @@ export const OPERATIONS: Operation[] = [
     method: 'get',
     path: '/address-book',
     operationId: 'listAddressBook',
-    summary: "The address book's live entries the key sees (company-wide ones and its wallets' own), each cooling_off until usableFrom, then usable",
+    summary:
+      "The address book's live entries the key sees (company-wide ones and its wallets' own), each cooling_off until usableFrom, then usable",
     action: 'withdrawals:read',
     response: 'AddressBookEntryList',
   },

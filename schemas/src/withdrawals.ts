@@ -264,7 +264,7 @@ export const WithdrawalRequest = {
     onApproval: {
       type: ['string', 'null'],
       enum: ['send', 'wait_for_send', null],
-      description: 'what the quorum does: send at once, or wait for a person\'s Send in the console; null until approved',
+      description: "what the quorum does: send at once, or wait for a person's Send in the console; null until approved",
     },
     fundsShortSince: { type: ['string', 'null'], format: 'date-time', description: 'approved while funds were short: since when' },
     expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'a funds-short approval expires then unless prepared' },

@@ -9,6 +9,7 @@ export const KINDS: [string, string][] = [
   ['max_per_transaction', 'Maximum per withdrawal'],
   ['daily_volume', 'Maximum per wallet in any 24 hours'],
   ['allow_destinations', 'Only to allow-listed addresses'],
+  ['address_book', 'Only to the address book (entries past their cooling-off)'],
   ['deny_destinations', 'Never to these addresses'],
 ];
 
@@ -81,6 +82,7 @@ export function PolicyForm(props: { policy: Policy | null; step: StepUp; onSaved
       props.onSaved(editing ? await api<Policy>('PUT', `/policies/${editing.id}`, body) : await api<Policy>('POST', '/policies', body));
     });
   const list = d.kind === 'allow_destinations' || d.kind === 'deny_destinations';
+  const assetOptional = list || d.kind === 'address_book';
   return (
     <form
       class="policy-form"
@@ -103,11 +105,15 @@ export function PolicyForm(props: { policy: Policy | null; step: StepUp; onSaved
         </select>
       </label>
       <Field
-        label={list ? 'Asset (optional: every asset when empty)' : 'Asset (a key such as ethereum:mainnet:eth, or a symbol such as USDC)'}
+        label={
+          assetOptional
+            ? 'Asset (optional: every asset when empty)'
+            : 'Asset (a key such as ethereum:mainnet:eth, or a symbol such as USDC)'
+        }
         name="asset"
         type="text"
         autocomplete="off"
-        optional={list}
+        optional={assetOptional}
         value={d.asset}
         onValue={set('asset')}
       />

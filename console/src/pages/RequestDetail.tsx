@@ -23,7 +23,8 @@ function outcomeText(a: VoteAnswer): string {
   if (a.prepared && a.withdrawal && a.sent) return `Approved: quorum reached, withdrawal #${a.withdrawal.id} sent.`;
   if (a.prepared && a.withdrawal && a.notSent !== undefined)
     return `Approved: quorum reached, withdrawal #${a.withdrawal.id} prepared but not sent (${a.notSent}). Press Send to try again.`;
-  if (a.prepared && a.withdrawal) return `Approved: quorum reached, withdrawal #${a.withdrawal.id} prepared; it goes out when someone presses Send.`;
+  if (a.prepared && a.withdrawal)
+    return `Approved: quorum reached, withdrawal #${a.withdrawal.id} prepared; it goes out when someone presses Send.`;
   // The box below the votes says why and offers Prepare now; this line only tells what the vote did.
   if (a.reason !== undefined) return 'Your approval reached the quorum: the request is approved, its withdrawal not yet prepared.';
   if (a.request.status === 'rejected')

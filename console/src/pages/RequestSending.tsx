@@ -91,7 +91,9 @@ export function RequestSending({ req, me, onChange }: { req: InboxRequest; me: M
                 #{wid}
               </a>{' '}
               {w ? <span class={`status ${w.status}`}>{w.status}</span> : 'loading…'}
-              {w?.confirmations !== null && w?.confirmations !== undefined && ` · ${w.confirmations} confirmation${w.confirmations === 1 ? '' : 's'}`}
+              {w?.confirmations !== null &&
+                w?.confirmations !== undefined &&
+                ` · ${w.confirmations} confirmation${w.confirmations === 1 ? '' : 's'}`}
               {w?.txHash && (
                 <>
                   {' '}
@@ -110,7 +112,8 @@ export function RequestSending({ req, me, onChange }: { req: InboxRequest; me: M
         </p>
       )}
       <ErrorLine error={error} />
-      {canSend && step.pending === null &&
+      {canSend &&
+        step.pending === null &&
         (mayMoveFunds(me) ? (
           <div class="actions">
             <button type="button" disabled={step.busy} onClick={() => void send()}>

@@ -51,7 +51,10 @@ export function mountAddressBookRoutes(r: Router, common: Common, clock: Clock, 
 
   r.get('/address-book', session, enrolled, async (req, res) => {
     const s = req.memberSession!;
-    res.json({ data: await shown(s.companyId, await listEntries(db, s.companyId, null)), coolingOffMs: common.config.addressBook.coolingOffMs });
+    res.json({
+      data: await shown(s.companyId, await listEntries(db, s.companyId, null)),
+      coolingOffMs: common.config.addressBook.coolingOffMs,
+    });
   });
 
   r.post('/address-book', session, enrolled, async (req, res) => {

@@ -76,7 +76,8 @@ export async function policyInputFromForm(
     }
   }
   const listKind = kind === 'deny_destinations' || kind === 'allow_destinations';
-  if (!listKind && kind !== 'address_book' && !asset) throw invalid('asset', `is needed: ${kind} compares amounts, which are read in the asset's units`);
+  if (!listKind && kind !== 'address_book' && !asset)
+    throw invalid('asset', `is needed: ${kind} compares amounts, which are read in the asset's units`);
 
   let walletIds: number[] | null = null;
   if (form.walletIds !== undefined && form.walletIds !== null) {

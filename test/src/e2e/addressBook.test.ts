@@ -43,8 +43,13 @@ describe('the address book and its cooling-off lock', () => {
   const payroll = '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359';
   const stranger = '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB';
   const api = (method: string, path: string, body?: unknown, key = s.rootKey) => call(app.url, method, `/v1${path}`, { key, body });
-  const withdraw = (to: string, key: string, amount = '0.1') =>
-    api('POST', `/wallets/${walletId}/withdrawals`, { asset: 'ETH', toAddress: to, amount, idempotencyKey: randomBytes(8).toString('hex') });
+  const withdraw = (to: string, amount = '0.1') =>
+    api('POST', `/wallets/${walletId}/withdrawals`, {
+      asset: 'ETH',
+      toAddress: to,
+      amount,
+      idempotencyKey: randomBytes(8).toString('hex'),
+    });
 
   beforeAll(async () => {
     t = await createTestDatabase();
@@ -74,12 +79,30 @@ describe('the address book and its cooling-off lock', () => {
     const unknown = await api('POST', '/address-book', { name: 'x', chain: 'ethereum', network: 'devnet', address: supplier, extra: 1 });
     expect(unknown).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
 
-    const added = await api('POST', '/address-book', { name: 'Supplier GmbH', chain: 'ethereum', network: 'devnet', address: supplier, walletId });
+    const added = await api('POST', '/address-book', {
+      name: 'Supplier GmbH',
+      chain: 'ethereum',
+      network: 'devnet',
+      address: supplier,
+      walletId,
+    });
     expect(added.status).toBe(201);
     expectSchema('AddressBookEntry', added.body);
-    expect(added.body).toMatchObject({ name: 'Supplier GmbH', address: supplierShown, walletId, status: 'cooling_off', createdByKey: expect.any(Number) });
+    expect(added.body).toMatchObject({
+      name: 'Supplier GmbH',
+      address: supplierShown,
+      walletId,
+      status: 'cooling_off',
+      createdByKey: expect.any(Number),
+    });
     expect(Date.parse(added.body.usableFrom) - Date.parse(added.body.createdAt)).toBe(48 * 3_600_000);
-    const again = await api('POST', '/address-book', { name: 'same', chain: 'ethereum', network: 'devnet', address: supplierShown, walletId });
+    const again = await api('POST', '/address-book', {
+      name: 'same',
+      chain: 'ethereum',
+      network: 'devnet',
+      address: supplierShown,
+      walletId,
+    });
     expect(again).toMatchObject({ status: 409, body: { code: 'conflict' } });
 
     // A key scoped to other wallets sees neither this wallet's entries nor may add company-wide ones.
@@ -92,21 +115,30 @@ describe('the address book and its cooling-off lock', () => {
     expectSchema('AddressBookEntryList', (await api('GET', '/address-book')).body);
 
     // Without an address_book policy the book refuses nothing; with one, only usable entries receive.
-    expect((await withdraw(stranger, s.rootKey)).status).toBe(201);
-    const policy = await addPolicy(t.db, { companyId: s.companyId, name: 'only the book', kind: 'address_book', walletIds: null, assetKey: null });
-    const notBooked = await withdraw(stranger, s.rootKey);
+    expect((await withdraw(stranger)).status).toBe(201);
+    const policy = await addPolicy(t.db, {
+      companyId: s.companyId,
+      name: 'only the book',
+      kind: 'address_book',
+      walletIds: null,
+      assetKey: null,
+    });
+    const notBooked = await withdraw(stranger);
     expect(notBooked).toMatchObject({ status: 403, body: { code: 'policy_denied', policyIds: String(policy.id) } });
     expect(notBooked.body.message).toMatch(/not in the address book/);
-    const cooling = await withdraw(supplier, s.rootKey);
+    const cooling = await withdraw(supplier);
     expect(cooling).toMatchObject({ status: 403, body: { code: 'address_cooling_off', policyIds: String(policy.id) } });
     expect(cooling.body.message).toContain(added.body.usableFrom);
     const proposed = await api('POST', '/withdrawal-requests', { walletId, asset: 'ETH', toAddress: supplier, amount: '0.1' });
     expect(proposed).toMatchObject({ status: 403, body: { code: 'address_cooling_off' } });
 
     // 48 hours pass on the database's clock: the entry can receive.
-    await t.db('address_book_entries').where({ id: added.body.id }).update({ usable_from: t.db.raw("now() - interval '1 second'") });
+    await t
+      .db('address_book_entries')
+      .where({ id: added.body.id })
+      .update({ usable_from: t.db.raw("now() - interval '1 second'") });
     expect((await api('GET', '/address-book')).body.entries).toEqual([expect.objectContaining({ id: added.body.id, status: 'usable' })]);
-    const paid = await withdraw(supplier, s.rootKey);
+    const paid = await withdraw(supplier);
     expect(paid).toMatchObject({ status: 201, body: { status: 'prepared', toAddress: supplierShown } });
 
     // Removed after a withdrawal to it was prepared: signing refuses it.
@@ -138,22 +170,28 @@ describe('the address book and its cooling-off lock', () => {
     const added = await post(alice, '', named);
     expect(added).toMatchObject({ status: 201, body: { name: 'Payroll', walletId: null, walletName: null, status: 'cooling_off' } });
     const id = added.body.id as number;
-    expect((await withdraw(payroll, s.rootKey)).body.code).toBe('address_cooling_off');
+    expect((await withdraw(payroll)).body.code).toBe('address_cooling_off');
 
     // Only an owner asks; the owner cannot approve their own request; another member can.
     expect(await post(alice, `/${id}/shorten`)).toMatchObject({ status: 403, body: { code: 'role_insufficient' } });
     expect(await post(alice, `/${id}/approve-shorten`)).toMatchObject({ status: 409, body: { code: 'conflict' } });
     expect((await stepUp(owner)).status).toBe(200);
-    expect(await post(owner, `/${id}/shorten`)).toMatchObject({ status: 200, body: { status: 'cooling_off', shortenRequestedBy: owner.memberId } });
+    expect(await post(owner, `/${id}/shorten`)).toMatchObject({
+      status: 200,
+      body: { status: 'cooling_off', shortenRequestedBy: owner.memberId },
+    });
     expect(await post(owner, `/${id}/approve-shorten`)).toMatchObject({ status: 403, body: { code: 'forbidden' } });
-    expect((await withdraw(payroll, s.rootKey)).body.code).toBe('address_cooling_off');
+    expect((await withdraw(payroll)).body.code).toBe('address_cooling_off');
     const approved = await post(alice, `/${id}/approve-shorten`);
     expect(approved).toMatchObject({ status: 200, body: { status: 'usable', shortenedBy: alice.memberId } });
-    expect(await withdraw(payroll, s.rootKey)).toMatchObject({ status: 201, body: { status: 'prepared' } });
+    expect(await withdraw(payroll)).toMatchObject({ status: 201, body: { status: 'prepared' } });
 
     const listed = await dev.b.call('GET', '/console/api/address-book');
     expect(listed.body).toMatchObject({ coolingOffMs: 172_800_000, data: [expect.objectContaining({ id, status: 'usable' })] });
-    const audited = await t.db('audit_log').where({ target_type: 'address_book_entry', target_id: String(id) }).orderBy('id');
+    const audited = await t
+      .db('audit_log')
+      .where({ target_type: 'address_book_entry', target_id: String(id) })
+      .orderBy('id');
     expect(audited.map((a) => [a.action, a.actor_id])).toEqual([
       ['address_book.added', String(alice.memberId)],
       ['address_book.shorten_requested', String(owner.memberId)],

@@ -160,7 +160,9 @@ describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
     await anvil.mine(1);
     await follower.tick();
     await ownerPage.getByTestId('withdrawal-state').locator('.status.confirmed').waitFor();
-    await expect(ownerPage.getByTestId('withdrawal-state').textContent()).resolves.toMatch(new RegExp(`^#${withdrawal.id} confirmed · [0-9]+ confirmations? 0x[0-9a-f]{64}$`));
+    await expect(ownerPage.getByTestId('withdrawal-state').textContent()).resolves.toMatch(
+      new RegExp(`^#${withdrawal.id} confirmed · [0-9]+ confirmations? 0x[0-9a-f]{64}$`),
+    );
     await ownerPage.screenshot({ path: join(DOCS, 'console-request-sent.png') });
     expect((await api('GET', `/withdrawals/${withdrawal.id}`)).body).toMatchObject({ status: 'confirmed', requestId: id });
 

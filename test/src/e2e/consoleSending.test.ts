@@ -11,7 +11,6 @@ import {
   call,
   createTestDatabase,
   expectSchema,
-  keyFor,
   onboardMember,
   seedCompany,
   startAnvil,
@@ -105,10 +104,15 @@ describe('approved withdrawal requests are sent', () => {
     expect(sent.status).toBe(200);
     expect(sent.body.withdrawal).toMatchObject({ id: withdrawalId, status: 'broadcast', amount: '0.5', toAddress: recipient });
     // A second Send answers the withdrawal as it is: one transaction.
-    expect((await consoleCall(bob, 'POST', `/requests/${id}/send`)).body.withdrawal).toMatchObject({ id: withdrawalId, status: 'broadcast' });
+    expect((await consoleCall(bob, 'POST', `/requests/${id}/send`)).body.withdrawal).toMatchObject({
+      id: withdrawalId,
+      status: 'broadcast',
+    });
     expect(await confirmOnChain(bob, withdrawalId)).toMatchObject({ status: 'confirmed', requestId: Number(id) });
     const audited = await t.db('audit_log').where({ action: 'withdrawal_request.sent', target_id: id });
-    expect(audited.map((a) => [a.actor_type, a.actor_id, a.details.withdrawalId])).toEqual([['member', String(bob.memberId), withdrawalId]]);
+    expect(audited.map((a) => [a.actor_type, a.actor_id, a.details.withdrawalId])).toEqual([
+      ['member', String(bob.memberId), withdrawalId],
+    ]);
   });
 
   it('send (a policy says so): the deciding vote signs and broadcasts at once, through to confirmed', async () => {
@@ -125,7 +129,11 @@ describe('approved withdrawal requests are sent', () => {
     const id = await propose('0.75');
     expect((await stepUp(alice)).status).toBe(200);
     const approved = await consoleCall(alice, 'POST', `/requests/${id}/approve`);
-    expect(approved.body).toMatchObject({ prepared: true, sent: true, request: { status: 'approved', onApproval: 'send', lastError: null } });
+    expect(approved.body).toMatchObject({
+      prepared: true,
+      sent: true,
+      request: { status: 'approved', onApproval: 'send', lastError: null },
+    });
     expect(approved.body.withdrawal).toMatchObject({ status: 'broadcast', amount: '0.75' });
     expect(await confirmOnChain(alice, approved.body.withdrawal.id)).toMatchObject({ status: 'confirmed' });
     const audited = await t.db('audit_log').where({ action: 'withdrawal_request.sent', target_id: id });
@@ -147,7 +155,10 @@ describe('approved withdrawal requests are sent', () => {
     expect((await consoleCall(alice, 'GET', `/requests/${id}`)).body.expiresAt).toBe(shown.expiresAt);
 
     // Three days pass in the database's own time: the request expires instead of paying when money arrives.
-    await t.db('withdrawal_requests').where({ id }).update({ expires_at: t.db.raw("now() - interval '1 second'") });
+    await t
+      .db('withdrawal_requests')
+      .where({ id })
+      .update({ expires_at: t.db.raw("now() - interval '1 second'") });
     const source = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
     await anvil.send(source, 50n * 10n ** 18n);
     await follower.tick();

@@ -60,6 +60,7 @@ export const toEntryView = (r: EntryRow): EntryView => ({
 });
 
 // Bidirectional overrides and control characters would let a name display as another one.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this refuses.
 const UNSAFE_NAME = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 const live = (db: Db, companyId: number) =>
@@ -112,12 +113,16 @@ export async function addEntry(common: Common, companyId: number, input: EntryIn
   const served = plugin?.chains.find((c) => c.chain === input.chain)?.networks.some((n) => n.network === input.network);
   if (!plugin || !served) throw new BaseError('unprocessable', `no loaded chain plugin serves ${input.chain}/${input.network}`);
   if (input.walletId !== null) {
-    const wallet = (await db('wallets').where({ id: input.walletId, company_id: companyId }).whereNull('deleted_at').first('chain', 'network')) as
-      | { chain: string; network: string }
-      | undefined;
+    const wallet = (await db('wallets')
+      .where({ id: input.walletId, company_id: companyId })
+      .whereNull('deleted_at')
+      .first('chain', 'network')) as { chain: string; network: string } | undefined;
     if (!wallet) throw new BaseError('not_found', `wallet ${input.walletId} not found`);
     if (wallet.chain !== input.chain || wallet.network !== input.network)
-      throw new BaseError('validation_failed', `wallet ${input.walletId} is on ${wallet.chain}/${wallet.network}, not ${input.chain}/${input.network}`);
+      throw new BaseError(
+        'validation_failed',
+        `wallet ${input.walletId} is on ${wallet.chain}/${wallet.network}, not ${input.chain}/${input.network}`,
+      );
   }
   refusePaddedAddress(input.address, 'address');
   const chain = input.chain as Chain;
@@ -163,9 +168,7 @@ export async function removeEntry(db: Db, companyId: number, id: number, actor: 
 export async function requestShorten(db: Db, companyId: number, id: number, actor: BookActor & { type: 'member' }): Promise<EntryRow> {
   const row = await entryOf(db, companyId, id);
   if (row.usable) throw new BaseError('conflict', `address book entry ${id} can already receive`);
-  await db('address_book_entries')
-    .where({ id })
-    .update({ shorten_requested_by: actor.id, shorten_requested_at: db.fn.now() });
+  await db('address_book_entries').where({ id }).update({ shorten_requested_by: actor.id, shorten_requested_at: db.fn.now() });
   await auditBook(db, companyId, actor, 'shorten_requested', id, { name: row.name, address: row.address });
   return entryOf(db, companyId, id);
 }
@@ -178,9 +181,7 @@ export async function approveShorten(db: Db, companyId: number, id: number, acto
     throw new BaseError('conflict', `no owner has asked to shorten the cooling-off of address book entry ${id}`);
   if (row.shorten_requested_by === actor.id)
     throw new BaseError('forbidden', 'you asked to shorten this cooling-off: a second member has to approve it');
-  await db('address_book_entries')
-    .where({ id })
-    .update({ usable_from: db.fn.now(), shortened_by: actor.id, shortened_at: db.fn.now() });
+  await db('address_book_entries').where({ id }).update({ usable_from: db.fn.now(), shortened_by: actor.id, shortened_at: db.fn.now() });
   await auditBook(db, companyId, actor, 'shortened', id, {
     name: row.name,
     address: row.address,

@@ -17,7 +17,13 @@ export type OnApproval = 'send' | 'wait_for_send';
  */
 export async function onApprovalFor(common: Common, req: RequestRow): Promise<OnApproval> {
   const fallback = common.config.approvals.onApproval;
-  const decision = await decidePolicies(common.db, common.plugins, { id: req.wallet_id, company_id: req.company_id }, toIntent(req.intent), 0);
+  const decision = await decidePolicies(
+    common.db,
+    common.plugins,
+    { id: req.wallet_id, company_id: req.company_id },
+    toIntent(req.intent),
+    0,
+  );
   const ids = decision.outcome === 'refuse' && decision.code !== 'policy_denied' ? decision.policyIds.split(',').filter(Boolean) : [];
   if (ids.length === 0) return fallback;
   const params = (await common.db('spending_policies').whereIn('id', ids.map(Number)).pluck('params')) as { onApproval?: OnApproval }[];
@@ -36,10 +42,14 @@ export async function fixOnApproval(common: Common, req: RequestRow): Promise<On
 /** Remembers the first time the approved withdrawal could not be prepared for want of funds, and when that makes it expire. */
 export async function markFundsShort(common: Common, requestId: number): Promise<void> {
   const ms = common.config.approvals.fundsShortExpiryMs;
-  await common.db('withdrawal_requests').where({ id: requestId, status: 'approved' }).whereNull('funds_short_since').update({
-    funds_short_since: common.db.fn.now(),
-    expires_at: common.db.raw('now() + make_interval(secs => ?)', [ms / 1000]),
-  });
+  await common
+    .db('withdrawal_requests')
+    .where({ id: requestId, status: 'approved' })
+    .whereNull('funds_short_since')
+    .update({
+      funds_short_since: common.db.fn.now(),
+      expires_at: common.db.raw('now() + make_interval(secs => ?)', [ms / 1000]),
+    });
 }
 
 /**
@@ -70,7 +80,10 @@ export async function expireFundsShort(db: Db | Knex.Transaction, companyId: num
 /** Refuses to act on a request that expired (after expiring any that are due). */
 export async function refuseExpired(db: Db, req: RequestRow): Promise<void> {
   await expireFundsShort(db, req.company_id);
-  const now = (await db('withdrawal_requests').where({ id: req.id }).first('status', 'expires_at')) as { status: string; expires_at: Date | null };
+  const now = (await db('withdrawal_requests').where({ id: req.id }).first('status', 'expires_at')) as {
+    status: string;
+    expires_at: Date | null;
+  };
   if (now.status === 'expired')
     throw new BaseError(
       'request_expired',
@@ -95,7 +108,8 @@ export async function sendApprovedRequest(
   by: { memberId: number; ip: string | null; sessionId: number } | null,
 ): Promise<Sent> {
   const { db } = common;
-  if (req.withdrawal_id === null) throw new BaseError('conflict', `withdrawal request ${req.id} has no prepared withdrawal yet; prepare it first`);
+  if (req.withdrawal_id === null)
+    throw new BaseError('conflict', `withdrawal request ${req.id} has no prepared withdrawal yet; prepare it first`);
   const id = Number(req.withdrawal_id);
   try {
     const current = (await db('withdrawals').where({ id }).first('status')) as { status: string };
@@ -115,7 +129,9 @@ export async function sendApprovedRequest(
     return { withdrawal: await toWithdrawalView(db, common.plugins.chainTable(), row) };
   } catch (e) {
     const text = e instanceof Error ? e.message : String(e);
-    await db('withdrawal_requests').where({ id: req.id }).update({ last_error: `not sent: ${text}`, updated_at: db.fn.now() });
+    await db('withdrawal_requests')
+      .where({ id: req.id })
+      .update({ last_error: `not sent: ${text}`, updated_at: db.fn.now() });
     throw e;
   }
 }
