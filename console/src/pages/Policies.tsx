@@ -3,6 +3,7 @@ import { api, errorText, type Policy } from '../api';
 import { ErrorLine } from '../fields';
 import type { PageProps } from '../routes';
 import { StepUpForm, useStepUp } from '../stepUp';
+import { ApprovalDefault } from './ApprovalDefault';
 import { PolicyForm } from './PolicyForm';
 
 export const manages = (role: string) => role === 'owner' || role === 'admin';
@@ -58,6 +59,7 @@ export function Policies({ me }: PageProps) {
         </p>
       )}
       <ErrorLine error={error} />
+      <ApprovalDefault me={me} />
       {rows === null && !error && <p>Loading…</p>}
       {rows?.length === 0 && (
         <p data-testid="policies-empty">No spending policies yet: withdrawals are limited only by the API keys' rights.</p>

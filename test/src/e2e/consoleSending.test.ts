@@ -170,4 +170,26 @@ describe('approved withdrawal requests are sent', () => {
     const audited = await t.db('audit_log').where({ action: 'withdrawal_request.expired', target_id: id });
     expect(audited.map((a) => [a.actor_type, a.details.reason])).toEqual([['system', 'funds_short']]);
   });
+
+  it('a company default set by an owner (step-up, audited) decides where no policy does', async () => {
+    const owner = await member(`owner-${s.companyId}@example.com`, 'owner');
+    const put = (m: Member, onApproval: unknown) => m.b.call('PUT', '/console/api/approval-settings', { body: { onApproval } });
+    expect((await alice.b.call('GET', '/console/api/approval-settings')).body).toEqual({
+      onApproval: 'wait_for_send',
+      companyDefault: null,
+      deploymentDefault: 'wait_for_send',
+    });
+    expect(await put(alice, 'send')).toMatchObject({ status: 403, body: { code: 'role_insufficient' } });
+    expect(await put(owner, 'later')).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    expect((await put(owner, 'send')).body).toMatchObject({ onApproval: 'send', companyDefault: 'send' });
+
+    // 0.2 ETH: below every approval_above threshold, so the company's default decides.
+    const id = await propose('0.2');
+    expect((await stepUp(alice)).status).toBe(200);
+    const approved = await consoleCall(alice, 'POST', `/requests/${id}/approve`);
+    expect(approved.body).toMatchObject({ sent: true, request: { onApproval: 'send' }, withdrawal: { status: 'broadcast' } });
+    expect(await confirmOnChain(alice, approved.body.withdrawal.id)).toMatchObject({ status: 'confirmed' });
+    const audited = await t.db('audit_log').where({ action: 'company.on_approval_changed' });
+    expect(audited.map((a) => [a.actor_id, a.details.before, a.details.after])).toEqual([[String(owner.memberId), null, 'send']]);
+  });
 });

@@ -10,13 +10,22 @@ import { toWithdrawalView } from './view';
 
 export type OnApproval = 'send' | 'wait_for_send';
 
+/** The company's default (owners set it in the console), else the deployment's `approvals.onApproval`. */
+export async function companyOnApproval(common: Common, companyId: number): Promise<{ value: OnApproval; own: OnApproval | null }> {
+  const row = (await common.db('companies').where({ id: companyId }).first('on_approval')) as
+    | { on_approval: OnApproval | null }
+    | undefined;
+  const own = row?.on_approval ?? null;
+  return { value: own ?? common.config.approvals.onApproval, own };
+}
+
 /**
  * What this request's quorum does: each triggered `approval_above` policy's `onApproval`, or the
- * deployment's `approvals.onApproval` for one that names none. `wait_for_send` wins: a policy that
- * asks a person to press Send is never overruled by another that would send at once.
+ * company's default for one that names none (`companyOnApproval`). `wait_for_send` wins: a policy
+ * that asks a person to press Send is never overruled by another that would send at once.
  */
 export async function onApprovalFor(common: Common, req: RequestRow): Promise<OnApproval> {
-  const fallback = common.config.approvals.onApproval;
+  const fallback = (await companyOnApproval(common, req.company_id)).value;
   const decision = await decidePolicies(
     common.db,
     common.plugins,
