@@ -50,8 +50,8 @@ export function Policies({ me }: PageProps) {
     <>
       <h1>Spending policies</h1>
       <p class="muted">
-        Checked on every withdrawal in this order: destinations denied, destinations not allow-listed, per-withdrawal maximum, 24-hour
-        maximum, then approvals. A refusal names the policy.
+        Checked on every withdrawal in this order: destinations denied, destinations not allow-listed, destinations not (yet) usable in the
+        address book, per-withdrawal maximum, 24-hour maximum, then approvals. A refusal names the policy.
       </p>
       {notice && (
         <p class="notice" role="status" data-testid="policy-notice">
