@@ -58,7 +58,7 @@ export const errorText = (e: unknown): string => (e instanceof Error ? e.message
 export interface InboxRequest {
   id: number;
   walletId: number;
-  status: 'pending' | 'approved' | 'rejected';
+  status: 'pending' | 'approved' | 'rejected' | 'expired';
   asset: { key: string; symbol: string; decimals: number };
   amount: string;
   toAddress: string | null;
@@ -72,6 +72,11 @@ export interface InboxRequest {
   walletName: string;
   withdrawalId: number | null;
   lastError: string | null;
+  /** What the quorum does (issue 42 §6); null until approved. */
+  onApproval: 'send' | 'wait_for_send' | null;
+  /** Approved while funds were short: since when, and when it expires unless prepared. */
+  fundsShortSince: string | null;
+  expiresAt: string | null;
   createdAt: string;
   decidedAt: string | null;
   /** Comma-separated ids of the spending policies that ask for approval ('' when none does). */
@@ -89,6 +94,9 @@ export interface VoteAnswer {
   prepared: boolean;
   /** Why the approved request is not yet prepared (the quorum was reached, the node or the funds were not there). */
   reason?: string;
+  /** The quorum's `send`: whether the withdrawal went out at once, and why not. */
+  sent?: boolean;
+  notSent?: string;
   withdrawal: { id: number; status: string } | null;
 }
 
@@ -239,6 +247,8 @@ export interface Policy {
   max: string | null;
   threshold: string | null;
   approvals: number | null;
+  /** approval_above: what its quorum does; null: the deployment's default (`approvals.onApproval`). */
+  onApproval: 'send' | 'wait_for_send' | null;
 }
 
 /** A member as the members page lists them (server/src/console/memberList.ts). */

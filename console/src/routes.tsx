@@ -1,5 +1,6 @@
 import type { ComponentType } from 'preact';
 import type { Me } from './api';
+import { AddressBook } from './pages/AddressBook';
 import { ApiKeys } from './pages/ApiKeys';
 import { AuditLog } from './pages/AuditLog';
 import { EncryptionKey } from './pages/EncryptionKey';
@@ -67,6 +68,11 @@ export const ROUTES: Route[] = [
     pattern: /^\/console\/policies\/?$/,
     page: Policies,
     nav: { label: 'Policies', href: '/console/policies', match: /^\/console\/policies/ },
+  },
+  {
+    pattern: /^\/console\/address-book\/?$/,
+    page: AddressBook,
+    nav: { label: 'Address book', href: '/console/address-book', match: /^\/console\/address-book/ },
   },
   {
     pattern: /^\/console\/encryption-key\/?$/,

@@ -28,6 +28,7 @@ import { transactionsRouter } from './routes/transactions';
 import { walletsRouter } from './routes/wallets';
 import { webhooksRouter } from './routes/webhooks';
 import { withdrawalsRouter } from './routes/withdrawals';
+import { addressBookRouter } from './routes/addressBook';
 import { DestinationPolicy } from './webhooks/destinationPolicy';
 
 export const API_VERSION = '1.10.0';
@@ -100,6 +101,7 @@ export function createApp(base: Common): App {
   reconciliationRouter(common, v1);
   sweepRulesRouter(common, limiters.writes, v1);
   gasStationRouter(common, v1);
+  addressBookRouter(common, limiters.writes, v1);
   app.use('/v1', v1);
   metrics?.mount('/v1', v1);
 

@@ -5,6 +5,7 @@ import { policyList, proposer } from './Requests';
 import { CodeField, ErrorLine } from '../fields';
 import { passkeyStepUp } from '../passkeys';
 import type { StepUpProof } from '../stepUp';
+import { RequestSending } from './RequestSending';
 
 type Vote = 'approve' | 'reject';
 
@@ -21,7 +22,11 @@ function voteErrorText(e: unknown): string {
 
 /** What a counted vote led to, in one sentence. */
 function outcomeText(a: VoteAnswer): string {
-  if (a.prepared && a.withdrawal) return `Approved: quorum reached, withdrawal prepared #${a.withdrawal.id}.`;
+  if (a.prepared && a.withdrawal && a.sent) return `Approved: quorum reached, withdrawal #${a.withdrawal.id} sent.`;
+  if (a.prepared && a.withdrawal && a.notSent !== undefined)
+    return `Approved: quorum reached, withdrawal #${a.withdrawal.id} prepared but not sent (${a.notSent}). Press Send to try again.`;
+  if (a.prepared && a.withdrawal)
+    return `Approved: quorum reached, withdrawal #${a.withdrawal.id} prepared; it goes out when someone presses Send.`;
   // The box below the votes says why and offers Prepare now; this line only tells what the vote did.
   if (a.reason !== undefined) return 'Your approval reached the quorum: the request is approved, its withdrawal not yet prepared.';
   if (a.request.status === 'rejected')
@@ -161,23 +166,6 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
         <dd data-testid="approvals">
           {approvalsOf(req)} of {req.requiredApprovals}
         </dd>
-        {req.withdrawalId !== null && (
-          <>
-            <dt>Withdrawal</dt>
-            <dd>
-              prepared{' '}
-              <a
-                href={`/console/withdrawals/${req.withdrawalId}`}
-                onClick={(e) => {
-                  e.preventDefault();
-                  navigate(`/console/withdrawals/${req.withdrawalId}`);
-                }}
-              >
-                #{req.withdrawalId}
-              </a>
-            </dd>
-          </>
-        )}
         {req.lastError && !notPrepared && (
           <>
             <dt>Last error</dt>
@@ -223,6 +211,7 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
           )}
         </div>
       )}
+      <RequestSending req={req} me={me} onChange={setReq} />
       <ErrorLine error={error} />
       {req.status === 'pending' && !voted && pending === null && (
         <div class="actions">

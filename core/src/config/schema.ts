@@ -110,6 +110,19 @@ export const configSchema = {
         inlineDetectBytes: { type: 'integer', minimum: 0, maximum: 16777216 },
       },
     },
+    addressBook: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { coolingOffMs: { type: 'integer', minimum: 0, maximum: 2592000000 } },
+    },
+    approvals: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        onApproval: { enum: ['send', 'wait_for_send'] },
+        fundsShortExpiryMs: { type: 'integer', minimum: 60000, maximum: 2592000000 },
+      },
+    },
     reconciliation: {
       type: 'object',
       additionalProperties: false,

@@ -94,6 +94,9 @@ export interface WalletdConfig {
   console: ConsoleSettings;
   webhooks: WebhookSettings;
   indexer: IndexerSettings;
+  approvals: ApprovalSettings;
+  /** How long a new address-book entry waits before it can receive (issue 42 §7). */
+  addressBook: { coolingOffMs: number };
   reconciliation: ReconciliationSettings;
   /**
    * With no chains configured, `serve` runs a local chain for each of `chains` and indexes it:
@@ -147,6 +150,17 @@ export interface IndexerSettings {
 }
 
 /** The indexer's comparison of indexed balances with the node's (README "Reconciliation"). */
+/** What a withdrawal request's quorum does (issue 42 §6). */
+export interface ApprovalSettings {
+  /**
+   * The default when no triggered `approval_above` policy names one: `send` signs and broadcasts
+   * the approved withdrawal at once, `wait_for_send` waits for a person's Send in the console.
+   */
+  onApproval: 'send' | 'wait_for_send';
+  /** An approved request whose withdrawal could not be prepared for want of funds expires this long after the first refusal. */
+  fundsShortExpiryMs: number;
+}
+
 export interface ReconciliationSettings {
   /** Between two runs per followed chain, in the chain's lease holder; 0 turns it off. */
   intervalMs: number;
@@ -288,6 +302,8 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
     publicUrl: null,
   },
   indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 32, pipelineBytes: 268435456, inlineDetectBytes: 16384 },
+  approvals: { onApproval: 'wait_for_send', fundsShortExpiryMs: 259_200_000 },
+  addressBook: { coolingOffMs: 172_800_000 },
   reconciliation: {
     intervalMs: 600_000,
     addressesPerRun: 1000,

@@ -25,6 +25,8 @@ import { mountEncryptionKeyRoutes } from './encryptionKeyRoutes';
 import { mountPolicyRoutes } from './policyRoutes';
 import { mountSweepRoutes } from './sweepRoutes';
 import { memberFactors } from './secondFactor';
+import { mountAddressBookRoutes } from './addressBookRoutes';
+import { mountApprovalSettingsRoutes } from './approvalSettingsRoutes';
 import { markSteppedUp, revokeSession } from './sessions';
 import { mfaEnrollmentPending, signIn } from './signIn';
 import { mountWebhookRoutes } from './webhookRoutes';
@@ -155,6 +157,8 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   mountWithdrawalRoutes(r, common, session);
   mountPolicyRoutes(r, common, clock, session);
   mountSweepRoutes(r, common, clock, session);
+  mountAddressBookRoutes(r, common, clock, session);
+  mountApprovalSettingsRoutes(r, common, clock, session);
   mountEncryptionKeyRoutes(r, common, clock, session);
   mountAuditRoutes(r, common, session);
   mountMemberRoutes(r, common, clock, session);

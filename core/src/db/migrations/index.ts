@@ -33,6 +33,8 @@ import * as m033ReconciliationExplained from './033_reconciliation_explained';
 import * as m035QuorumIntegrity from './035_quorum_integrity';
 import * as m039LeaseHolder from './039_lease_holder';
 import * as m036MemberPasskeys from './036_member_passkeys';
+import * as m037RequestSending from './037_request_sending';
+import * as m038AddressBook from './038_address_book';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -73,6 +75,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '035_quorum_integrity': m035QuorumIntegrity,
   '039_lease_holder': m039LeaseHolder,
   '036_member_passkeys': m036MemberPasskeys,
+  '037_request_sending': m037RequestSending,
+  '038_address_book': m038AddressBook,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -30,7 +30,8 @@ export interface RequestRow {
   company_id: number;
   wallet_id: number;
   intent: StoredIntent;
-  status: 'pending' | 'approved' | 'rejected';
+  /** `expired`: approved, funds short past `expires_at` (migration 037). */
+  status: 'pending' | 'approved' | 'rejected' | 'expired';
   proposed_by_key: number | null;
   proposed_by_member: number | null;
   required_approvals: number;
@@ -42,6 +43,10 @@ export interface RequestRow {
   sweep_rule_id: number | null;
   /** Migration 035: times it went back to pending because a voter stopped counting. */
   reopened: number;
+  /** Migration 037: what the quorum does (null while pending), and the funds-short expiry. */
+  on_approval: 'send' | 'wait_for_send' | null;
+  funds_short_since: Date | null;
+  expires_at: Date | null;
   decided_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -67,6 +72,11 @@ export interface RequestView {
   proposedByMember: number | null;
   withdrawalId: number | null;
   lastError: string | null;
+  /** What the quorum does: `send` at once or `wait_for_send` (a person's Send); null until approved. */
+  onApproval: 'send' | 'wait_for_send' | null;
+  /** Approved while funds were short: since when, and when it expires unless prepared before. */
+  fundsShortSince: string | null;
+  expiresAt: string | null;
   createdAt: string;
   updatedAt: string;
   decidedAt: string | null;
@@ -101,6 +111,9 @@ export async function toRequestView(db: Db | Knex.Transaction, r: RequestRow): P
     proposedByMember: r.proposed_by_member,
     withdrawalId: r.withdrawal_id === null ? null : Number(r.withdrawal_id),
     lastError: r.last_error,
+    onApproval: r.on_approval ?? null,
+    fundsShortSince: r.funds_short_since ? r.funds_short_since.toISOString() : null,
+    expiresAt: r.expires_at ? r.expires_at.toISOString() : null,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
     decidedAt: r.decided_at ? r.decided_at.toISOString() : null,

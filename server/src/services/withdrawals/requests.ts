@@ -12,6 +12,7 @@ import { type RequestRow, type RequestView, type StoredIntent, toIntent, toReque
 import { countVotes } from './countVotes';
 import { settleRequest } from './settleRequest';
 import { requestWithdrawalKey } from './recountVoter';
+import { fixOnApproval, markFundsShort, refuseExpired, sendAtQuorum } from './afterQuorum';
 import { type WithdrawalView, toWithdrawalView } from './view';
 
 export interface ProposeInput {
@@ -57,7 +58,9 @@ export async function proposeWithdrawal(
   // Checked as prepare checks it: approvers must never be shown a source that is not the wallet's.
   if (input.intent.from) await ownedSource(db, wallet.id, input.intent.from);
   const decision = await decidePolicies(db, plugins, wallet, input.intent, 0);
-  if (decision.outcome === 'refuse' && decision.code === 'policy_denied')
+  // A destination still cooling off in the address book is refused now too: approvals gathered
+  // for it would otherwise count as if no other policy applied.
+  if (decision.outcome === 'refuse' && (decision.code === 'policy_denied' || decision.code === 'address_cooling_off'))
     throw new BaseError(decision.code, decision.message, { details: { policyIds: decision.policyIds } });
   const required = decision.outcome === 'refuse' ? (decision.requiredApprovals ?? 1) : 1;
   const stored: StoredIntent = {
@@ -110,6 +113,9 @@ export interface VoteOutcome {
   withdrawal?: WithdrawalView;
   /** Set when the quorum approved the request but preparing its withdrawal failed: why, in words (also its `lastError`). */
   notPrepared?: string;
+  /** `send` at quorum: whether it went out, and why not (the withdrawal then waits for a person's Send). */
+  sent?: boolean;
+  notSent?: string;
 }
 
 /** Where a vote comes from: the console's session, its address, and the company it is signed in to. */
@@ -204,7 +210,10 @@ export async function prepareApprovedRequest(common: Common, requestId: number, 
   const { db } = common;
   const req = (await db('withdrawal_requests').where({ id: requestId }).first()) as RequestRow | undefined;
   if (!req) throw new BaseError('not_found', `withdrawal request ${requestId} not found`);
+  // Issue 42 §6: an approval whose funds stayed short past its expiry never pays; what the quorum does is fixed once.
+  await refuseExpired(db, req);
   if (req.status !== 'approved') throw new BaseError('conflict', `withdrawal request ${requestId} is ${req.status}, not approved`);
+  const onApproval = await fixOnApproval(common, req);
   const wallet = (await db('wallets').where({ id: req.wallet_id }).first()) as WalletRow;
   const { approvals } = await countVotes(db, req);
   const idempotencyKey = requestWithdrawalKey(req);
@@ -223,18 +232,22 @@ export async function prepareApprovedRequest(common: Common, requestId: number, 
       ...plan,
     });
     // Not over a request that went back to pending meanwhile (its withdrawal was cancelled then).
-    await db('withdrawal_requests')
+    const linked = await db('withdrawal_requests')
       .where({ id: req.id, status: 'approved', reopened: req.reopened })
       .update({ withdrawal_id: row.id, last_error: null, updated_at: db.fn.now() });
+    const sending = onApproval === 'send' && linked > 0 ? await sendAtQuorum(common, req.id) : undefined;
     const updated = (await db('withdrawal_requests').where({ id: req.id }).first()) as RequestRow;
+    const withdrawal = (await db('withdrawals').where({ id: row.id }).first()) as typeof row;
     return {
-      request: await toRequestView(db, updated as RequestRow),
-      message,
-      withdrawal: await toWithdrawalView(db, common.plugins.chainTable(), row),
+      request: await toRequestView(db, updated),
+      message: sending ? `${message}; ${sending.sent ? 'sent' : `not sent: ${sending.reason}`}` : message,
+      withdrawal: await toWithdrawalView(db, common.plugins.chainTable(), withdrawal),
+      ...(sending ? { sent: sending.sent, ...(sending.reason !== undefined ? { notSent: sending.reason } : {}) } : {}),
     };
   } catch (e) {
     const text = e instanceof Error ? e.message : String(e);
     await db('withdrawal_requests').where({ id: req.id }).update({ last_error: text, updated_at: db.fn.now() });
+    if (isBaseError(e) && e.code === 'insufficient_funds') await markFundsShort(common, req.id);
     throw e;
   }
 }
