@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Ajv from 'ajv';
 import { configSchema } from './schema';
-import { DEFAULT_CONFIG, type LogLevel, type WalletdConfig } from './types';
+import { DEFAULT_CONFIG } from './defaults';
+import type { LogLevel, WalletdConfig } from './types';
 
 export class ConfigError extends Error {
   constructor(message: string) {

@@ -144,7 +144,11 @@ export async function serve(opts: ServeOptions): Promise<void> {
         chains: config.chains,
         threads: config.indexer.threads,
         leaseTtlMs: config.indexer.leaseTtlMs,
-        pipeline: { depth: config.indexer.pipelineDepth, bytes: config.indexer.pipelineBytes, inlineDetectBytes: config.indexer.inlineDetectBytes },
+        pipeline: {
+          depth: config.indexer.pipelineDepth,
+          bytes: config.indexer.pipelineBytes,
+          inlineDetectBytes: config.indexer.inlineDetectBytes,
+        },
         metrics,
         // Below the disk's floor the indexer writes nothing until space is freed.
         writesPaused: rt.freeSpace ? () => rt.freeSpace?.shortage() ?? Promise.resolve(null) : undefined,
