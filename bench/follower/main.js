@@ -9,8 +9,9 @@
  * (BENCH_TRACES), against the floor of fetching the same blocks (with their traces, or without).
  * Knobs: BENCH_EMPTY_BLOCKS (default 500), BENCH_LOG_BLOCKS (default 100), BENCH_LOGS (default 400),
  * BENCH_PAYOUT_BLOCKS (default 50), BENCH_PAYOUTS (default 100), BENCH_TRACES (default "trace,off"),
- * BENCH_DEPTHS (the follower's `pipelineDepth` values to measure, default "1,8"), BENCH_THREADS
- * (detect pool threads, default 2).
+ * BENCH_DEPTHS (the follower's `pipelineDepth` values to measure, default "8,32": the default
+ * before and since issue 41), BENCH_THREADS (detect pool threads, default 2),
+ * BENCH_INLINE_DETECT_BYTES (`indexer.inlineDetectBytes`, default 16384; 0: every block to the pool).
  * Each catch-up starts from a clean chain (cursor, blocks, transfers and their exactly-once keys,
  * events) and must record exactly the deposits its range holds, or the run fails.
  */
@@ -89,8 +90,10 @@ async function main() {
   const emptyN = Number(process.env.BENCH_EMPTY_BLOCKS || 500);
   const logBlocksN = Number(process.env.BENCH_LOG_BLOCKS || 100);
   const logsN = Number(process.env.BENCH_LOGS || 400);
-  const depths = (process.env.BENCH_DEPTHS || '1,8').split(',').map(Number);
+  const depths = (process.env.BENCH_DEPTHS || '8,32').split(',').map(Number);
   const threads = Number(process.env.BENCH_THREADS || 2);
+  // indexer.inlineDetectBytes (16384 by default, as serve runs it); 0 hands every block to the pool.
+  const inlineBytes = Number(process.env.BENCH_INLINE_DETECT_BYTES ?? 16384);
   const payoutBlocksN = Number(process.env.BENCH_PAYOUT_BLOCKS || 50);
   const payoutsN = Number(process.env.BENCH_PAYOUTS || 100);
   const modes = (process.env.BENCH_TRACES || 'trace,off').split(',');
@@ -158,7 +161,7 @@ async function main() {
     });
 
     const plugin = createEvmPlugin();
-    pool = createDetectPool(threads);
+    pool = createDetectPool(threads, { inlineBelowBytes: inlineBytes });
     /**
      * The one place the bench says how the chain is followed: the follower's settings and the
      * floor's reader both come from it, so a setting added here (a trace mode) is measured on

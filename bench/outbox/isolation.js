@@ -35,10 +35,14 @@ async function startTarpit() {
   };
 }
 
-/** `h` carries main.js's helpers: makeProducer, produce, resetQueues, startRunners, runnerConfig. */
-async function runIsolation(ctx, h, dead) {
+/**
+ * `h` carries main.js's helpers: makeProducer, produce, resetQueues, startRunners, runnerConfig.
+ * `fresh` (issue 43): no warm-up; the dead receivers are new when the measured events start, so the
+ * measurement spans their first attempts waiting out the timeout before any breaker opens.
+ */
+async function runIsolation(ctx, h, dead, fresh = false) {
   const { settings, db, receiver } = ctx;
-  const label = `walletd isolation ${dead} dead`;
+  const label = `walletd isolation ${dead} dead${fresh ? ', fresh' : ''}`;
   process.stdout.write(`\n${label}: `);
   await db.raw('delete from webhooks where company_id <> ?', [ctx.seed.companyId]);
   await db.raw('update webhooks set consecutive_failures = 0, backoffs = 0, backed_off_at = null, backed_off_until = null');
@@ -75,17 +79,17 @@ async function runIsolation(ctx, h, dead) {
     for (const r of runners) r.go();
     await Promise.all(runners.map((r) => r.next('started')));
     const warmStart = performance.now();
-    process.stdout.write('warm-up… ');
+    if (!fresh) process.stdout.write('warm-up… ');
     // Paced like the measurement, until every dead webhook is backed off (and at least BENCH_WARMUP events).
     let warm = 0;
-    for (;;) {
+    for (; !fresh; ) {
       const batch = await h.produce(produceOne, Math.max(50, Math.ceil(settings.rate / 2)), settings.producers, settings.rate);
       warm += batch.commitAt.size;
       const { rows } = await db.raw('select count(*)::int as n from webhooks where backed_off_until > now()');
       if (rows[0].n >= dead && warm >= settings.warmup) break;
       if (performance.now() - warmStart > settings.timeoutMs) throw new Error(`${label}: dead webhooks not backed off in time`);
     }
-    await receiver.waitFor(warm, settings.timeoutMs);
+    if (warm > 0) await receiver.waitFor(warm, settings.timeoutMs);
     const warmSeconds = (performance.now() - warmStart) / 1000;
     receiver.reset();
     process.stdout.write(`measuring ${settings.events}… `);
@@ -105,7 +109,7 @@ async function runIsolation(ctx, h, dead) {
     );
     const most = tarpits.reduce((m, t) => Math.max(m, t.most()), 0);
     process.stdout.write(`p99 ${fmt(lat.p99)} ms`);
-    return { dead, events: settings.events, p50: lat.p50, p99: lat.p99, max: lat.max, warmSeconds, duplicates, most, ...rows[0] };
+    return { dead, fresh, events: settings.events, p50: lat.p50, p99: lat.p99, max: lat.max, warmSeconds, duplicates, most, ...rows[0] };
   } finally {
     // Stopping waits for the attempts in flight: a dead receiver's end only at the timeout.
     await Promise.all(runners.map((r) => r.stop().catch(() => r.kill())));
@@ -129,13 +133,13 @@ const ISOLATION_ALIGN = ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'];
 function isolationRows(results) {
   const base = results.find((r) => r.dead === 0);
   return results.map((r) => [
-    `walletd paced x1, ${r.dead} dead receiver${r.dead === 1 ? '' : 's'}`,
+    `walletd paced x1, ${r.dead} dead receiver${r.dead === 1 ? '' : 's'}${r.fresh ? ', fresh (from their first event)' : ''}`,
     String(r.events),
     fmt(r.p50),
     fmt(r.p99),
     fmt(r.max, 0),
     base ? `${fmt(r.p99 / base.p99, 2)}x` : '',
-    fmt(r.warmSeconds, 1),
+    r.fresh ? '-' : fmt(r.warmSeconds, 1),
     r.dead ? String(r.most) : '-',
     r.dead ? `${r.backed_off}/${r.dead}` : '-',
   ]);

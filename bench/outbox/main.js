@@ -587,6 +587,7 @@ async function main(argv) {
     for (const mode of settings.modes) {
       if (mode === 'isolation') {
         for (const dead of settings.dead) isolation.push(await runIsolation(ctx, helpers, dead));
+        for (const dead of settings.freshDead) isolation.push(await runIsolation(ctx, helpers, dead, true));
         continue;
       }
       for (const runners of settings.runners) {

@@ -39,6 +39,15 @@ function readSettings() {
       if (!Number.isInteger(v) || v < 0) throw new Error(`BENCH_DEAD: ${n} is not a whole number`);
       return v;
     }),
+    /**
+     * isolation, fresh (issue 43): the same with this many dead receivers that are new when the
+     * measured events start (no warm-up): the first outage window, before any breaker opens.
+     */
+    freshDead: list('BENCH_FRESH_DEAD', ['1', '10']).map((n) => {
+      const v = Number(n);
+      if (!Number.isInteger(v) || v < 1) throw new Error(`BENCH_FRESH_DEAD: ${n} is not a positive whole number`);
+      return v;
+    }),
     /** Dispatcher / worker processes per scenario. */
     runners: list('BENCH_RUNNERS', ['1', '2']).map((n) => {
       const v = Number(n);

@@ -4,6 +4,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The whole error body: some refusals carry what the page needs next (sign-in's passkey challenge). */
+    readonly body: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -34,7 +36,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   });
   const text = await res.text();
   const json = text ? JSON.parse(text) : null;
-  if (!res.ok) throw new ApiError(res.status, json?.code ?? 'error', json?.message ?? `Request failed (${res.status})`);
+  if (!res.ok) throw new ApiError(res.status, json?.code ?? 'error', json?.message ?? `Request failed (${res.status})`, json ?? {});
   return json as T;
 }
 
@@ -45,6 +47,8 @@ export interface Me {
   role: string;
   mfaEnrolled: boolean;
   mfaEnrollmentRequired: boolean;
+  /** How many passkeys the member enrolled (a step-up can use one). */
+  passkeys: number;
   sessionExpiresAt: string;
 }
 
@@ -54,7 +58,7 @@ export const errorText = (e: unknown): string => (e instanceof Error ? e.message
 export interface InboxRequest {
   id: number;
   walletId: number;
-  status: 'pending' | 'approved' | 'rejected';
+  status: 'pending' | 'approved' | 'rejected' | 'expired';
   asset: { key: string; symbol: string; decimals: number };
   amount: string;
   toAddress: string | null;
@@ -68,11 +72,18 @@ export interface InboxRequest {
   walletName: string;
   withdrawalId: number | null;
   lastError: string | null;
+  /** What the quorum does (issue 42 §6); null until approved. */
+  onApproval: 'send' | 'wait_for_send' | null;
+  /** Approved while funds were short: since when, and when it expires unless prepared. */
+  fundsShortSince: string | null;
+  expiresAt: string | null;
   createdAt: string;
   decidedAt: string | null;
   /** Comma-separated ids of the spending policies that ask for approval ('' when none does). */
   policyIds: string;
-  votes: { memberId: number; email: string; decision: string; at: string }[];
+  votes: { memberId: number; email: string; decision: string; at: string; counts: boolean; reason?: string; countsFrom?: string }[];
+  /** The approvals that count toward the quorum now (server: countVotes). */
+  countedApprovals: number;
 }
 
 /** The answer to a vote: the request after it, and the withdrawal when this vote reached the quorum. */
@@ -83,10 +94,24 @@ export interface VoteAnswer {
   prepared: boolean;
   /** Why the approved request is not yet prepared (the quorum was reached, the node or the funds were not there). */
   reason?: string;
+  /** The quorum's `send`: whether the withdrawal went out at once, and why not. */
+  sent?: boolean;
+  notSent?: string;
   withdrawal: { id: number; status: string } | null;
 }
 
-export const approvalsOf = (r: InboxRequest): number => r.votes.filter((v) => v.decision === 'approve').length;
+/** Approvals that count now: a removed or demoted voter, the proposer and a cooling-off new approver do not. */
+export const approvalsOf = (r: InboxRequest): number => r.countedApprovals;
+
+/** Why an approval does not count, in words (server: DiscountReason). */
+export function discountText(v: { reason?: string; countsFrom?: string }): string {
+  if (v.reason === 'removed') return 'does not count: no longer a member';
+  if (v.reason === 'role') return 'does not count: their role may no longer approve';
+  if (v.reason === 'proposer') return 'does not count: they proposed it';
+  if (v.reason === 'cooling_off')
+    return `does not count yet: new approver, counts from ${v.countsFrom ? new Date(v.countsFrom).toLocaleString() : 'the end of their cooling-off'} or once another owner confirms them`;
+  return 'does not count';
+}
 
 export interface Asset {
   key: string;
@@ -222,6 +247,8 @@ export interface Policy {
   max: string | null;
   threshold: string | null;
   approvals: number | null;
+  /** approval_above: what its quorum does; null: the deployment's default (`approvals.onApproval`). */
+  onApproval: 'send' | 'wait_for_send' | null;
 }
 
 /** A member as the members page lists them (server/src/console/memberList.ts). */
@@ -233,12 +260,19 @@ export interface ConsoleMember {
   invitationPending: boolean;
   lastSignInAt: string | null;
   createdAt: string;
+  /** A new approver's approvals count from then (or once another owner confirms them); null: they count. */
+  approverCoolingOffUntil: string | null;
+  approverConfirmedBy: number | null;
 }
 
 /** A one-time invitation or reset link, answered once to the member who asked for it. */
 export interface MemberLink {
   member: ConsoleMember;
   purpose: 'invitation' | 'password_reset';
-  url: string;
+  /** With a mail transport: the address the link was mailed to (the link itself is never shown). */
+  mailedTo?: string;
+  /** Without one: the link, shown once, and a warning that says so. */
+  url?: string;
+  warning?: string;
   expiresAt: string;
 }

@@ -12,7 +12,8 @@ export interface ApiKey {
   revokedAt: string | null;
   lastUsedAt: string | null;
   createdAt: string;
-  status: 'active' | 'revoked' | 'expired';
+  /** owner_removed: its creator is no longer a member, so the key can do nothing (it acts for them). */
+  status: 'active' | 'revoked' | 'expired' | 'owner_removed';
   canRevoke: boolean;
 }
 
@@ -38,3 +39,11 @@ export interface CreatedKey {
 }
 
 export const when = (iso: string | null, none: string): string => (iso ? new Date(iso).toLocaleString() : none);
+
+/** How the keys table names a status: a removed creator's key is not "active", it cannot act at all. */
+export const KEY_STATUS_LABELS: Record<ApiKey['status'], string> = {
+  active: 'active',
+  revoked: 'revoked',
+  expired: 'expired',
+  owner_removed: 'creator removed: cannot act',
+};

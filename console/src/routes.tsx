@@ -1,10 +1,12 @@
 import type { ComponentType } from 'preact';
 import type { Me } from './api';
+import { AddressBook } from './pages/AddressBook';
 import { ApiKeys } from './pages/ApiKeys';
 import { AuditLog } from './pages/AuditLog';
 import { EncryptionKey } from './pages/EncryptionKey';
 import { Members } from './pages/Members';
 import { Overview } from './pages/Overview';
+import { Passkeys } from './pages/Passkeys';
 import { Policies } from './pages/Policies';
 import { RequestDetail } from './pages/RequestDetail';
 import { Sweeps } from './pages/Sweeps';
@@ -68,10 +70,20 @@ export const ROUTES: Route[] = [
     nav: { label: 'Policies', href: '/console/policies', match: /^\/console\/policies/ },
   },
   {
+    pattern: /^\/console\/address-book\/?$/,
+    page: AddressBook,
+    nav: { label: 'Address book', href: '/console/address-book', match: /^\/console\/address-book/ },
+  },
+  {
     pattern: /^\/console\/encryption-key\/?$/,
     page: EncryptionKey,
     nav: { label: 'Encryption key', href: '/console/encryption-key', match: /^\/console\/encryption-key/ },
   },
   { pattern: /^\/console\/audit\/?$/, page: AuditLog, nav: { label: 'Audit log', href: '/console/audit', match: /^\/console\/audit/ } },
   { pattern: /^\/console\/members\/?$/, page: Members, nav: { label: 'Members', href: '/console/members', match: /^\/console\/members/ } },
+  {
+    pattern: /^\/console\/passkeys\/?$/,
+    page: Passkeys,
+    nav: { label: 'Passkeys', href: '/console/passkeys', match: /^\/console\/passkeys/ },
+  },
 ];

@@ -1,6 +1,10 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, errorText } from './api';
 import { CodeField } from './fields';
+import { passkeyStepUp } from './passkeys';
+
+/** What a step-up is given: a TOTP code typed in, or the member's passkey. */
+export type StepUpProof = { code: string } | { passkey: true };
 
 const WRONG_CODE = 'That authenticator code is incorrect or was already used. Wait for the next code and try again.';
 
@@ -13,11 +17,12 @@ const WRONG_CODE = 'That authenticator code is incorrect or was already used. Wa
 export function useStepUp(setError: (message: string | null) => void) {
   const [pending, setPending] = useState<{ what: string; change: () => Promise<void> } | null>(null);
   const [busy, setBusy] = useState(false);
-  const run = async (what: string, change: () => Promise<void>, code?: string) => {
+  const run = async (what: string, change: () => Promise<void>, proof?: StepUpProof) => {
     setBusy(true);
     setError(null);
     try {
-      if (code !== undefined) await api('POST', '/step-up', { code: code.trim() });
+      if (proof && 'passkey' in proof) await passkeyStepUp();
+      else if (proof) await api('POST', '/step-up', { code: proof.code.trim() });
       await change();
       setPending(null);
     } catch (e) {
@@ -37,8 +42,8 @@ export function useStepUp(setError: (message: string | null) => void) {
 
 export type StepUp = ReturnType<typeof useStepUp>;
 
-/** The code form a change waits on, when the server asked for a step-up. */
-export function StepUpForm({ step }: { step: StepUp }) {
+/** The code form a change waits on, when the server asked for a step-up; a passkey button when the member has one. */
+export function StepUpForm({ step, passkey = false }: { step: StepUp; passkey?: boolean }) {
   const [code, setCode] = useState('');
   const p = step.pending;
   if (!p) return null;
@@ -47,15 +52,22 @@ export function StepUpForm({ step }: { step: StepUp }) {
       class="step-up"
       onSubmit={(e) => {
         e.preventDefault();
-        void step.run(p.what, p.change, code).then(() => setCode(''));
+        void step.run(p.what, p.change, { code }).then(() => setCode(''));
       }}
     >
-      <p>To {p.what}, confirm with a fresh code from your authenticator app.</p>
+      <p>
+        To {p.what}, confirm with a fresh code from your authenticator app{passkey ? ', or with your passkey' : ''}.
+      </p>
       <CodeField label="Authenticator code" value={code} onValue={setCode} />
       <div class="actions">
         <button type="submit" disabled={step.busy}>
           Confirm
         </button>
+        {passkey && (
+          <button type="button" disabled={step.busy} onClick={() => void step.run(p.what, p.change, { passkey: true })}>
+            Use a passkey
+          </button>
+        )}
         <button type="button" class="secondary" onClick={step.cancel}>
           Cancel
         </button>

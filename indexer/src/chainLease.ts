@@ -108,8 +108,18 @@ export function createChainLease(
     fence: async (trx) => {
       // A holder stopped mid-transaction (SIGSTOP, a VM pause) would keep the row locked and block
       // the takeover for good: the server ends such a transaction once it idles past the lease.
-      await trx.raw(`select set_config('idle_in_transaction_session_timeout', ?, true)`, [String(Math.max(1000, Math.round(ttlMs)))]);
-      if (!(await renewIn(trx))) throw new LeaseLostError(key);
+      // Set in the renewal's own statement: a catching-up follower pays each round trip per write.
+      if (epoch === null) throw new LeaseLostError(key);
+      const renewed = await trx.raw(
+        `with idle as (select set_config('idle_in_transaction_session_timeout', ?, true))
+         update indexer_leases set expires_at = now() + ?::interval from idle
+          where chain = ? and network = ? and holder = ? and epoch = ?`,
+        [String(Math.max(1000, Math.round(ttlMs))), ttl, key.chain, key.network, holder, epoch.toString()],
+      );
+      if (renewed.rowCount === 0) {
+        epoch = null;
+        throw new LeaseLostError(key);
+      }
     },
   };
 }

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TokenDefinition } from '@walletd/core';
 import { nativeAsset } from '@walletd/test-harness';
@@ -28,7 +29,8 @@ describe('detect pool', () => {
     const watched = new SharedAddressSet();
     watched.add(fixture.expected.usdtCredit.to.toLowerCase());
     const native = nativeAsset('ethereum', 'mainnet');
-    const pool = createDetectPool(2);
+    // Every block to the threads, however small (the default detects small ones on this thread).
+    const pool = createDetectPool(2, { inlineBelowBytes: 0 });
     try {
       const results = await Promise.all(
         [1, 2, 3].map(() =>
@@ -74,7 +76,7 @@ describe('detect pool', () => {
         }),
       );
     // One thread: it holds the next task in its own queue while it runs one (PREFETCH_PER_THREAD).
-    const pool = createDetectPool(1);
+    const pool = createDetectPool(1, { inlineBelowBytes: 0 });
     try {
       const raws = [1, 2, 3, 4, 5, 6].map((n) => (n === 3 ? new TextEncoder().encode('{"block": ') : block(n)));
       const settled = await Promise.allSettled(
@@ -92,6 +94,40 @@ describe('detect pool', () => {
       );
       expect(settled.map((s) => (s.status === 'fulfilled' ? s.value.block.number : 'rejected'))).toEqual([1n, 2n, 'rejected', 4n, 5n, 6n]);
       expect(String((settled[2] as PromiseRejectedResult).reason)).toMatch(/JSON/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('detects a block under inlineBelowBytes on the calling thread, a bigger one in a worker, with the same errors', async () => {
+    // A detector that says which thread ran it (the block number is the thread's id; 0 = main).
+    const dir = mkdtempSync(join(tmpdir(), 'inline-detect-'));
+    const detectModule = join(dir, 'whichThread.js');
+    writeFileSync(
+      detectModule,
+      `const { threadId } = require('node:worker_threads');
+       exports.detect = (raw) => {
+         if (raw[0] !== 0x7b) { const e = new Error('unusable block'); e.name = 'BaseError'; e.code = 'node_error'; e.details = { reason: 'traces_unavailable' }; throw e; }
+         return { block: { number: BigInt(threadId), hash: '0x', parentHash: '0x' }, transfers: [] };
+       };`,
+    );
+    const watched = new SharedAddressSet();
+    const task = (bytes: number, first = '{') => ({
+      detectModule,
+      raw: new TextEncoder().encode(first.padEnd(bytes, ' ')),
+      chain: 'ethereum' as const,
+      network: 'mainnet',
+      native: nativeAsset('ethereum', 'mainnet'),
+      tokens: [],
+      watched: watched.table,
+    });
+    const pool = createDetectPool(1, { inlineBelowBytes: 1024 });
+    try {
+      expect((await pool.detect(task(1023))).block.number).toBe(0n);
+      expect((await pool.detect(task(1024))).block.number).toBeGreaterThan(0n);
+      // A failed read keeps its code and reason on either path.
+      for (const size of [100, 4096])
+        await expect(pool.detect(task(size, 'x'))).rejects.toMatchObject({ code: 'node_error', details: { reason: 'traces_unavailable' } });
     } finally {
       await pool.close();
     }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { BaseError, type DetectResult, type DetectedTransfer, type ErrorCode } from '@walletd/core';
-import type { DetectFailure, DetectTask } from './detectWorker';
+import runDetect, { type DetectFailure, type DetectTask } from './detectWorker';
 
 export interface DetectPool {
   detect(task: DetectTask): Promise<DetectResult>;
@@ -20,7 +20,17 @@ const PREFETCH_PER_THREAD = 2;
  * One Piscina pool shared by every follower: the CPU-heavy part (JSON parse and scan of whole
  * blocks) runs off the main thread. The raw bytes are transferred, not copied.
  */
-export function createDetectPool(threads: number): DetectPool {
+/**
+ * Blocks smaller than this are detected on the calling thread. Handing a task to a thread costs
+ * the main thread about 0.15 ms (structured clone of the task, postMessage, the answer's clone:
+ * `npm run bench -- follower` profile, 2026-11-28), more than parsing a 16 KiB block: an empty EVM
+ * block with its receipts and traces is under 2 KiB. Big blocks, where the parsing is the cost,
+ * still go to the pool.
+ */
+export const DEFAULT_INLINE_DETECT_BYTES = 16_384;
+
+export function createDetectPool(threads: number, options: { inlineBelowBytes?: number } = {}): DetectPool {
+  const inlineBelow = options.inlineBelowBytes ?? DEFAULT_INLINE_DETECT_BYTES;
   // Always the compiled worker: threads load plain JS (tests import this package's dist for that reason).
   const pool = new Piscina({
     filename: join(__dirname, 'detectWorker.js'),
@@ -33,6 +43,14 @@ export function createDetectPool(threads: number): DetectPool {
     concurrentTasksPerWorker: PREFETCH_PER_THREAD,
   });
   const run = (task: DetectTask) => {
+    // Same code, same answer shape as a thread's (a failure comes back as a DetectFailure).
+    if (task.raw.byteLength < inlineBelow) {
+      try {
+        return Promise.resolve(runDetect(task));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
     const transferable =
       task.raw.byteOffset === 0 && task.raw.byteLength === task.raw.buffer.byteLength && !(task.raw.buffer instanceof SharedArrayBuffer);
     return pool.run(task, transferable ? { transferList: [task.raw.buffer as ArrayBuffer] } : {});

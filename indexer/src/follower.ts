@@ -58,6 +58,11 @@ export interface FollowerDeps {
    * time). Writes stay in height order, one transaction per block.
    */
   pipelineDepth?: number;
+  /**
+   * Raw bytes of node answers a catch-up keeps in flight, estimated from the recent blocks' sizes:
+   * the window holds fewer heights than `pipelineDepth` when blocks are big.
+   */
+  pipelineBytes?: number;
 }
 
 /**

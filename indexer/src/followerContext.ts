@@ -12,7 +12,7 @@ import {
   ensureTokenAccounts,
   readerOptionsFor,
 } from '@walletd/core';
-import { DEFAULT_PIPELINE_DEPTH } from './catchUp';
+import { DEFAULT_PIPELINE_BYTES, DEFAULT_PIPELINE_DEPTH } from './catchUp';
 import type { Fence } from './chainLease';
 import type { DetectPool } from './detectPool';
 import type { FollowerDeps, FollowerStats } from './follower';
@@ -45,6 +45,9 @@ export interface FollowerContext {
   labels: { chain: string; network: string };
   /** Heights in flight during a catch-up (`pipelineDepth`, at least 1). */
   depth: number;
+  /** Raw bytes in flight a catch-up aims at (`pipelineBytes`), and the recent blocks' mean size (moving average; 0 before the first). */
+  pipelineBytes: number;
+  blockBytes: number;
   /** The ancestor of the last rewind while no block has been indexed since, and how often in a row. */
   lastRewind: bigint | null;
   rewindsInPlace: number;
@@ -147,6 +150,8 @@ export function createFollowerContext(deps: FollowerDeps): FollowerContext {
     m,
     labels,
     depth: Math.max(1, deps.pipelineDepth ?? DEFAULT_PIPELINE_DEPTH),
+    pipelineBytes: deps.pipelineBytes ?? DEFAULT_PIPELINE_BYTES,
+    blockBytes: 0,
     lastRewind: null,
     rewindsInPlace: 0,
     mempoolSeen: new Set(),

@@ -34,8 +34,8 @@ export interface IndexerDeps {
   metrics?: Metrics;
   /** How long a lease outlives its last renewal: a dead indexer's chains are taken over after this. */
   leaseTtlMs?: number;
-  /** Heights a catching-up follower fetches and detects ahead of the one it writes (`indexer.pipelineDepth`). */
-  pipelineDepth?: number;
+  /** The catch-up window (`indexer.pipelineDepth`, `indexer.pipelineBytes`) and `indexer.inlineDetectBytes` (core config types). */
+  pipeline?: { depth: number; bytes: number; inlineDetectBytes: number };
   /** First wait after a chain is stopped (doubling up to 10 minutes) before it is checked again. */
   haltBackoffMs?: number;
   /**
@@ -76,7 +76,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   const ttl = deps.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   const holder = localHolderId();
   // No chains, no threads: the pool exists only when something follows a chain.
-  const pool: DetectPool | null = deps.chains.length > 0 ? createDetectPool(deps.threads) : null;
+  const pool: DetectPool | null =
+    deps.chains.length > 0 ? createDetectPool(deps.threads, { inlineBelowBytes: deps.pipeline?.inlineDetectBytes }) : null;
   const followers = deps.chains.map((settings): ChainRun => {
     const plugin = deps.registry.forChain(settings.chain);
     if (!plugin) throw new Error(`no plugin serves ${settings.chain} (configured in chains[])`);
@@ -95,13 +96,13 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         pool: pool as DetectPool,
         plugin,
         settings,
-        // The process's one reader for the chain (closed with the registry's at shutdown).
-        reader: deps.registry.readerFor(settings),
+        reader: deps.registry.readerFor(settings), // the process's one reader (closed with the registry's)
         metrics: deps.metrics,
         fence: lease.fence,
         shouldStop: () => !running || lease.epoch() === null,
         onProgress: health.progress,
-        pipelineDepth: deps.pipelineDepth,
+        pipelineDepth: deps.pipeline?.depth,
+        pipelineBytes: deps.pipeline?.bytes,
       }),
     };
   });

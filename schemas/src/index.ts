@@ -10,3 +10,4 @@ export * from './reconciliation';
 export * from './sweeps';
 export * from './parameters';
 export * from './requestErrors';
+export * from './addressBook';

@@ -1,4 +1,5 @@
 import type { SchemaId } from './registry';
+import { ADDRESS_BOOK_OPERATIONS } from './addressBookOperations';
 import { TREASURY_OPERATIONS } from './treasuryOperations';
 
 /** One row per operation: the single source for the OpenAPI document. */
@@ -276,4 +277,5 @@ export const OPERATIONS: Operation[] = [
     response: 'WithdrawalRequest',
   },
   ...TREASURY_OPERATIONS,
+  ...ADDRESS_BOOK_OPERATIONS,
 ];

@@ -29,7 +29,7 @@ const limit = (max: number, dflt: number): Parameter => ({
 });
 
 export const WITHDRAWAL_STATUSES = ['prepared', 'signed', 'broadcast', 'confirmed', 'rejected', 'cancelled'] as const;
-export const REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const REQUEST_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
 
 /** Query parameters by operation id. */
 export const QUERY_PARAMETERS: Record<string, Parameter[]> = {

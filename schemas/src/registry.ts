@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { AddressBookEntry, AddressBookEntryCreateRequest, AddressBookEntryList } from './addressBook';
 import { Address, AddressCreateRequest, AddressList, Balances, Transaction, TransactionList } from './chainReads';
 import { ErrorBody } from './common';
 import { Asset, DepositEventData, EventEnvelope, EventFeed, ReconciliationEventData, WithdrawalEventData } from './events';
@@ -89,6 +90,9 @@ export const SCHEMAS = {
   SweepRuleCreateRequest,
   SweepRuleUpdateRequest,
   GasStation,
+  AddressBookEntry,
+  AddressBookEntryList,
+  AddressBookEntryCreateRequest,
 } as const;
 
 export type SchemaId = keyof typeof SCHEMAS;

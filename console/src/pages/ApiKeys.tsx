@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, errorText } from '../api';
 import { ErrorLine } from '../fields';
-import { type ApiKey, type CreatedKey, type KeyList, when } from '../keys';
+import { type ApiKey, type CreatedKey, KEY_STATUS_LABELS, type KeyList, when } from '../keys';
 import type { PageProps } from '../routes';
 import { NewKeyForm } from './NewKeyForm';
 
@@ -141,7 +141,7 @@ export function ApiKeys({ me }: PageProps) {
                 <td>{when(k.lastUsedAt, 'not yet')}</td>
                 <td>
                   <div class="key-status">
-                    <span class={`status ${k.status}`}>{k.status}</span>
+                    <span class={`status ${k.status}`}>{KEY_STATUS_LABELS[k.status]}</span>
                     {k.canRevoke && k.status !== 'revoked' && confirming !== k.id && (
                       <button type="button" class="danger small" disabled={busy} onClick={() => setConfirming(k.id)}>
                         Revoke

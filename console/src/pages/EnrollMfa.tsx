@@ -1,13 +1,31 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, type Me } from '../api';
 import { CodeField, ErrorLine } from '../fields';
+import { enrollPasskey } from '../passkeys';
+
+interface Enrollment {
+  secret: string;
+  otpauthUri: string;
+  /** The URI as a QR code, an SVG document rendered by the server. */
+  qrSvg: string;
+}
+
+/** The server's SVG QR code, parsed as SVG (not HTML) and put in place: nothing runs, nothing is fetched. */
+function QrCode({ svg, uri }: { svg: string; uri: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    box.current?.replaceChildren(document.importNode(doc.documentElement, true));
+  }, [svg]);
+  return <div class="qr" ref={box} data-testid="totp-qr" data-otpauth={uri} role="img" aria-label="QR code of the authenticator key" />;
+}
 
 /**
- * TOTP enrollment: the secret is shown as text (typed into any authenticator app, no QR image to
- * fetch), a first code confirms it, and the recovery codes are shown this once.
+ * TOTP enrollment: a QR code of the otpauth:// URI for the app's camera, the secret as text for
+ * typing in, a first code confirms it, and the recovery codes are shown this once.
  */
 export function EnrollMfa({ me, onDone }: { me: Me; onDone: () => Promise<void> }) {
-  const [secret, setSecret] = useState<{ secret: string; otpauthUri: string } | null>(null);
+  const [secret, setSecret] = useState<Enrollment | null>(null);
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState<string[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -17,7 +35,7 @@ export function EnrollMfa({ me, onDone }: { me: Me; onDone: () => Promise<void> 
     // A second enroll call would replace the secret the member is typing in.
     if (started.current) return;
     started.current = true;
-    api<{ secret: string; otpauthUri: string }>('POST', '/mfa/enroll')
+    api<Enrollment>('POST', '/mfa/enroll')
       .then(setSecret)
       .catch((e) => setError(errorText(e)));
   }, []);
@@ -27,6 +45,17 @@ export function EnrollMfa({ me, onDone }: { me: Me; onDone: () => Promise<void> 
     setError(null);
     try {
       setRecovery((await api<{ recoveryCodes: string[] }>('POST', '/mfa/verify', { code: code.trim() })).recoveryCodes);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  // A member with no second factor yet may make a passkey their first one instead of the app.
+  const usePasskey = async () => {
+    setError(null);
+    try {
+      await enrollPasskey('first passkey');
+      await onDone();
     } catch (err) {
       setError(errorText(err));
     }
@@ -60,7 +89,9 @@ export function EnrollMfa({ me, onDone }: { me: Me; onDone: () => Promise<void> 
       </p>
       {secret && (
         <>
-          <p>Add this key to your authenticator app (time-based, 6 digits, 30 seconds):</p>
+          <p>Scan this code with your authenticator app:</p>
+          <QrCode svg={secret.qrSvg} uri={secret.otpauthUri} />
+          <p>Or type this key in (time-based, 6 digits, 30 seconds):</p>
           <p>
             <code class="secret" data-testid="totp-secret">
               {secret.secret}
@@ -74,6 +105,14 @@ export function EnrollMfa({ me, onDone }: { me: Me; onDone: () => Promise<void> 
             <CodeField label="Code from the app" value={code} onValue={setCode} />
             <button type="submit">Confirm</button>
           </form>
+        </>
+      )}
+      {me.passkeys === 0 && !me.mfaEnrolled && (
+        <>
+          <p>Or use a passkey instead: a security key, or this device's fingerprint or face unlock.</p>
+          <button type="button" class="secondary" onClick={() => void usePasskey()}>
+            Use a passkey instead
+          </button>
         </>
       )}
       <ErrorLine error={error} />

@@ -42,24 +42,45 @@ export function InviteForm(props: { myRole: string; busy: boolean; onInvite: (em
   );
 }
 
-/** The one-time link, shown only now: the member who asked hands it over (no mail is sent). */
+/**
+ * The one-time link: mailed to the member when a mail transport is configured (then only the
+ * address is shown), else shown only now with the server's warning, for the inviter to hand over.
+ */
 export function OneTimeLink(props: { link: MemberLink; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
   const { link } = props;
   const kind = link.purpose === 'invitation' ? 'invitation' : 'password reset';
+  if (link.mailedTo || !link.url)
+    return (
+      <div class="notice one-time" role="status" data-testid="one-time-link">
+        <p>
+          The one-time {kind} link was mailed to <strong>{link.mailedTo}</strong>. It works once and expires{' '}
+          {new Date(link.expiresAt).toLocaleString()}.
+        </p>
+        <button type="button" class="secondary" onClick={props.onDone}>
+          Done
+        </button>
+      </div>
+    );
+  const url = link.url;
   return (
     <div class="notice one-time" role="status" data-testid="one-time-link">
       <p>
         One-time {kind} link for <strong>{link.member.email}</strong>. It is shown only now, works once and expires{' '}
         {new Date(link.expiresAt).toLocaleString()}. Hand it to them yourself.
       </p>
-      <input readOnly aria-label="One-time link" value={link.url} onFocus={(e) => e.currentTarget.select()} />
+      {link.warning && (
+        <p class="error" data-testid="no-mail-warning">
+          Warning: {link.warning}.
+        </p>
+      )}
+      <input readOnly aria-label="One-time link" value={url} onFocus={(e) => e.currentTarget.select()} />
       <div class="actions">
         <button
           type="button"
           onClick={() =>
             void navigator.clipboard
-              ?.writeText(link.url)
+              ?.writeText(url)
               .then(() => setCopied(true))
               .catch(() => undefined)
           }

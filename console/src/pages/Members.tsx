@@ -70,6 +70,11 @@ export function Members({ me }: PageProps) {
     });
   const resetLink = (m: ConsoleMember) =>
     perform(`issue a reset link for ${m.email}`, async () => setLink(await api<MemberLink>('POST', `/members/${m.id}/reset-link`)));
+  const confirmApprover = (m: ConsoleMember) =>
+    perform(`confirm ${m.email} as an approver`, async () => {
+      await api('POST', `/members/${m.id}/confirm-approver`);
+      setNotice(`${m.email}'s approvals count from now on.`);
+    });
   const remove = (m: ConsoleMember) =>
     perform(`remove ${m.email}`, async () => {
       setRemoving(null);
@@ -83,7 +88,14 @@ export function Members({ me }: PageProps) {
     <>
       <h1>Members</h1>
       <p class="muted">People who sign in to this console. Owners and admins invite, change roles and remove; only owners manage owners.</p>
-      {manager && <InviteForm key={link?.url ?? ''} myRole={me.role} busy={busy} onInvite={(email, role) => void invite(email, role)} />}
+      {manager && (
+        <InviteForm
+          key={link?.url ?? link?.mailedTo ?? ''}
+          myRole={me.role}
+          busy={busy}
+          onInvite={(email, role) => void invite(email, role)}
+        />
+      )}
       {link && <OneTimeLink link={link} onDone={() => setLink(null)} />}
       {held && <StepUpPrompt held={held} onCancel={() => setHeld(null)} onError={setError} />}
       {notice && (
@@ -131,13 +143,26 @@ export function Members({ me }: PageProps) {
                   )}
                 </td>
                 <td>{m.mfaEnrolled ? 'enrolled' : 'not enrolled'}</td>
-                <td>{m.invitationPending ? 'invited' : 'active'}</td>
+                <td>
+                  {m.invitationPending ? 'invited' : 'active'}
+                  {m.approverCoolingOffUntil && (
+                    <span class="muted" data-testid="cooling-off">
+                      {' '}
+                      · new approver: approvals count from {when(m.approverCoolingOffUntil)}
+                    </span>
+                  )}
+                </td>
                 <td>{when(m.lastSignInAt)}</td>
                 {manager && (
                   <td>
                     <div class="row-actions">
                       {mayTouch(m) && removing !== m.id && (
                         <>
+                          {me.role === 'owner' && m.approverCoolingOffUntil && m.id !== me.memberId && (
+                            <button type="button" class="secondary" disabled={busy} onClick={() => void confirmApprover(m)}>
+                              Confirm as approver
+                            </button>
+                          )}
                           {m.id !== me.memberId && (
                             <button type="button" class="secondary" disabled={busy} onClick={() => void resetLink(m)}>
                               {m.invitationPending ? 'New invitation link' : 'Reset link'}

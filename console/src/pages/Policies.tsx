@@ -3,6 +3,7 @@ import { api, errorText, type Policy } from '../api';
 import { ErrorLine } from '../fields';
 import type { PageProps } from '../routes';
 import { StepUpForm, useStepUp } from '../stepUp';
+import { ApprovalDefault } from './ApprovalDefault';
 import { PolicyForm } from './PolicyForm';
 
 export const manages = (role: string) => role === 'owner' || role === 'admin';
@@ -49,8 +50,8 @@ export function Policies({ me }: PageProps) {
     <>
       <h1>Spending policies</h1>
       <p class="muted">
-        Checked on every withdrawal in this order: destinations denied, destinations not allow-listed, per-withdrawal maximum, 24-hour
-        maximum, then approvals. A refusal names the policy.
+        Checked on every withdrawal in this order: destinations denied, destinations not allow-listed, destinations not (yet) usable in the
+        address book, per-withdrawal maximum, 24-hour maximum, then approvals. A refusal names the policy.
       </p>
       {notice && (
         <p class="notice" role="status" data-testid="policy-notice">
@@ -58,6 +59,7 @@ export function Policies({ me }: PageProps) {
         </p>
       )}
       <ErrorLine error={error} />
+      <ApprovalDefault me={me} />
       {rows === null && !error && <p>Loading…</p>}
       {rows?.length === 0 && (
         <p data-testid="policies-empty">No spending policies yet: withdrawals are limited only by the API keys' rights.</p>

@@ -9,6 +9,7 @@ export const KINDS: [string, string][] = [
   ['max_per_transaction', 'Maximum per withdrawal'],
   ['daily_volume', 'Maximum per wallet in any 24 hours'],
   ['allow_destinations', 'Only to allow-listed addresses'],
+  ['address_book', 'Only to the address book (entries past their cooling-off)'],
   ['deny_destinations', 'Never to these addresses'],
 ];
 
@@ -22,6 +23,7 @@ interface Draft {
   max: string;
   threshold: string;
   approvals: string;
+  onApproval: string;
 }
 
 const draftOf = (p: Policy | null): Draft => ({
@@ -34,6 +36,7 @@ const draftOf = (p: Policy | null): Draft => ({
   max: p?.max ?? '',
   threshold: p?.threshold ?? '',
   approvals: String(p?.approvals ?? 1),
+  onApproval: p?.onApproval ?? '',
 });
 
 /** The body the API takes: amounts stay the typed decimal strings (never a float); the server names a wrong field. */
@@ -58,7 +61,11 @@ function bodyOf(d: Draft): Record<string, unknown> {
         }
       : {}),
     ...(d.kind === 'approval_above'
-      ? { threshold: d.threshold.trim(), approvals: /^[0-9]+$/.test(d.approvals.trim()) ? Number(d.approvals) : d.approvals }
+      ? {
+          threshold: d.threshold.trim(),
+          approvals: /^[0-9]+$/.test(d.approvals.trim()) ? Number(d.approvals) : d.approvals,
+          onApproval: d.onApproval || undefined,
+        }
       : {}),
     ...(d.kind === 'max_per_transaction' || d.kind === 'daily_volume' ? { max: d.max.trim() } : {}),
   };
@@ -75,6 +82,7 @@ export function PolicyForm(props: { policy: Policy | null; step: StepUp; onSaved
       props.onSaved(editing ? await api<Policy>('PUT', `/policies/${editing.id}`, body) : await api<Policy>('POST', '/policies', body));
     });
   const list = d.kind === 'allow_destinations' || d.kind === 'deny_destinations';
+  const assetOptional = list || d.kind === 'address_book';
   return (
     <form
       class="policy-form"
@@ -97,11 +105,15 @@ export function PolicyForm(props: { policy: Policy | null; step: StepUp; onSaved
         </select>
       </label>
       <Field
-        label={list ? 'Asset (optional: every asset when empty)' : 'Asset (a key such as ethereum:mainnet:eth, or a symbol such as USDC)'}
+        label={
+          assetOptional
+            ? 'Asset (optional: every asset when empty)'
+            : 'Asset (a key such as ethereum:mainnet:eth, or a symbol such as USDC)'
+        }
         name="asset"
         type="text"
         autocomplete="off"
-        optional={list}
+        optional={assetOptional}
         value={d.asset}
         onValue={set('asset')}
       />
@@ -116,6 +128,14 @@ export function PolicyForm(props: { policy: Policy | null; step: StepUp; onSaved
             onValue={set('threshold')}
           />
           <Field label="Approvals needed" name="approvals" type="text" autocomplete="off" value={d.approvals} onValue={set('approvals')} />
+          <label>
+            At approval
+            <select name="onApproval" value={d.onApproval} onChange={(e) => set('onApproval')(e.currentTarget.value)}>
+              <option value="">the deployment's default</option>
+              <option value="wait_for_send">wait for a person's Send</option>
+              <option value="send">send at once</option>
+            </select>
+          </label>
         </>
       )}
       {(d.kind === 'max_per_transaction' || d.kind === 'daily_volume') && (

@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, approvalsOf, errorText, type InboxRequest, type Me, mayMoveFunds, type VoteAnswer } from '../api';
+import { ApiError, api, approvalsOf, discountText, errorText, type InboxRequest, type Me, mayMoveFunds, type VoteAnswer } from '../api';
 import { navigate } from '../router';
 import { policyList, proposer } from './Requests';
 import { CodeField, ErrorLine } from '../fields';
+import { passkeyStepUp } from '../passkeys';
+import type { StepUpProof } from '../stepUp';
+import { RequestSending } from './RequestSending';
 
 type Vote = 'approve' | 'reject';
 
@@ -19,7 +22,11 @@ function voteErrorText(e: unknown): string {
 
 /** What a counted vote led to, in one sentence. */
 function outcomeText(a: VoteAnswer): string {
-  if (a.prepared && a.withdrawal) return `Approved: quorum reached, withdrawal prepared #${a.withdrawal.id}.`;
+  if (a.prepared && a.withdrawal && a.sent) return `Approved: quorum reached, withdrawal #${a.withdrawal.id} sent.`;
+  if (a.prepared && a.withdrawal && a.notSent !== undefined)
+    return `Approved: quorum reached, withdrawal #${a.withdrawal.id} prepared but not sent (${a.notSent}). Press Send to try again.`;
+  if (a.prepared && a.withdrawal)
+    return `Approved: quorum reached, withdrawal #${a.withdrawal.id} prepared; it goes out when someone presses Send.`;
   // The box below the votes says why and offers Prepare now; this line only tells what the vote did.
   if (a.reason !== undefined) return 'Your approval reached the quorum: the request is approved, its withdrawal not yet prepared.';
   if (a.request.status === 'rejected')
@@ -49,11 +56,12 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
       .catch((e) => setError(voteErrorText(e)));
   }, [id]);
 
-  const cast = async (vote: Vote, stepUpCode?: string) => {
+  const cast = async (vote: Vote, proof?: StepUpProof) => {
     setBusy(true);
     setError(null);
     try {
-      if (stepUpCode !== undefined) await api('POST', '/step-up', { code: stepUpCode.trim() });
+      if (proof && 'passkey' in proof) await passkeyStepUp();
+      else if (proof) await api('POST', '/step-up', { code: proof.code.trim() });
       const answer = await api<VoteAnswer>('POST', `/requests/${encodeURIComponent(id)}/${vote}`);
       setReq(answer.request);
       setOutcome(outcomeText(answer));
@@ -158,23 +166,6 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
         <dd data-testid="approvals">
           {approvalsOf(req)} of {req.requiredApprovals}
         </dd>
-        {req.withdrawalId !== null && (
-          <>
-            <dt>Withdrawal</dt>
-            <dd>
-              prepared{' '}
-              <a
-                href={`/console/withdrawals/${req.withdrawalId}`}
-                onClick={(e) => {
-                  e.preventDefault();
-                  navigate(`/console/withdrawals/${req.withdrawalId}`);
-                }}
-              >
-                #{req.withdrawalId}
-              </a>
-            </dd>
-          </>
-        )}
         {req.lastError && !notPrepared && (
           <>
             <dt>Last error</dt>
@@ -190,6 +181,12 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
           {req.votes.map((v) => (
             <li key={v.memberId}>
               {v.email} {v.decision === 'approve' ? 'approved' : 'rejected'} on {new Date(v.at).toLocaleString()}
+              {v.decision === 'approve' && !v.counts && (
+                <span class="muted" data-testid="vote-discounted">
+                  {' '}
+                  ({discountText(v)})
+                </span>
+              )}
             </li>
           ))}
         </ul>
@@ -214,6 +211,7 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
           )}
         </div>
       )}
+      <RequestSending req={req} me={me} onChange={setReq} />
       <ErrorLine error={error} />
       {req.status === 'pending' && !voted && pending === null && (
         <div class="actions">
@@ -230,15 +228,23 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
           class="step-up"
           onSubmit={(e) => {
             e.preventDefault();
-            void cast(pending, code);
+            void cast(pending, { code });
           }}
         >
-          <p>To {pending} this request, confirm with a fresh code from your authenticator app.</p>
+          <p>
+            To {pending} this request, confirm with a fresh code from your authenticator app
+            {me.passkeys > 0 ? ', or with your passkey' : ''}.
+          </p>
           <CodeField label="Authenticator code" value={code} onValue={setCode} />
           <div class="actions">
             <button type="submit" disabled={busy}>
               Confirm and {pending}
             </button>
+            {me.passkeys > 0 && (
+              <button type="button" disabled={busy} onClick={() => void cast(pending, { passkey: true })}>
+                Use a passkey and {pending}
+              </button>
+            )}
             <button type="button" class="secondary" onClick={() => setPending(null)}>
               Cancel
             </button>

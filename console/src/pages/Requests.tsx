@@ -6,11 +6,12 @@ import { ErrorLine } from '../fields';
 /** Shortens a long address for a table cell; the detail view shows it whole. */
 export const short = (s: string | null): string => (s === null ? 'several' : s.length > 16 ? `${s.slice(0, 8)}…${s.slice(-6)}` : s);
 
-type Tab = 'pending' | 'approved' | 'rejected';
+type Tab = 'pending' | 'approved' | 'rejected' | 'expired';
 const TABS: { tab: Tab; label: string; empty: string }[] = [
   { tab: 'pending', label: 'Pending', empty: 'Nothing is waiting for approval.' },
   { tab: 'approved', label: 'Approved', empty: 'No approved requests.' },
   { tab: 'rejected', label: 'Rejected', empty: 'No rejected requests.' },
+  { tab: 'expired', label: 'Expired', empty: 'No expired requests (approvals whose funds stayed short).' },
 ];
 
 /** The inbox by status (pending first), newest first (the API's order). */

@@ -1,30 +1,51 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, errorText } from '../api';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { CodeField, ErrorLine, Field } from '../fields';
+import { signInAssertion } from '../passkeys';
 
-/** Email and password; when the server answers 401 mfa_required, the same form asks for the code too. */
+/**
+ * Email and password; when the server answers 401 mfa_required, the same form asks for the code
+ * too, and offers the member's passkey when that answer carries a passkey challenge.
+ */
 export function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: () => Promise<void> }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [needCode, setNeedCode] = useState(false);
+  const [passkeyOptions, setPasskeyOptions] = useState<PublicKeyCredentialRequestOptionsJSON | null>(null);
+  const [hasPasskey, setHasPasskey] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const send = async (second: () => Promise<{ code: string } | { passkey: unknown } | object>) => {
     setBusy(true);
     setError(null);
     try {
-      await api('POST', '/session', { email, password, ...(needCode ? { code: code.trim() } : {}) });
+      await api('POST', '/session', { email, password, ...(await second()) });
       await onSignedIn();
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'mfa_required') setNeedCode(true);
-      else setError(errorText(err));
+      if (err instanceof ApiError && err.code === 'mfa_required') {
+        setNeedCode(true);
+        const options = (err.body.passkeyOptions as PublicKeyCredentialRequestOptionsJSON | undefined) ?? null;
+        setPasskeyOptions(options);
+        if (options) setHasPasskey(true);
+      } else setError(errorText(err));
     } finally {
       setBusy(false);
     }
   };
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void send(async () => (needCode ? { code: code.trim() } : {}));
+  };
+  // A challenge is used once: after a failed attempt the first step (no second factor) asks for a new one.
+  const withPasskey = () =>
+    void send(async () => {
+      const options = passkeyOptions;
+      setPasskeyOptions(null);
+      return options ? { passkey: await signInAssertion(options) } : {};
+    });
 
   return (
     <main class="card">
@@ -38,6 +59,11 @@ export function SignIn({ notice, onSignedIn }: { notice: string | null; onSigned
         <button type="submit" disabled={busy}>
           {needCode ? 'Verify and sign in' : 'Sign in'}
         </button>
+        {hasPasskey && (
+          <button type="button" disabled={busy} onClick={withPasskey}>
+            Sign in with a passkey
+          </button>
+        )}
       </form>
     </main>
   );

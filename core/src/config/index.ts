@@ -1,3 +1,5 @@
 export * from './loadConfig';
 export * from './types';
+export * from './defaults';
+export * from './mailSettings';
 export { configSchema } from './schema';

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Ajv from 'ajv';
 import { configSchema } from './schema';
-import { DEFAULT_CONFIG, type LogLevel, type WalletdConfig } from './types';
+import { DEFAULT_CONFIG } from './defaults';
+import type { LogLevel, WalletdConfig } from './types';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -105,6 +106,7 @@ export function loadConfig(options: LoadConfigOptions = {}): WalletdConfig {
   }
   if (env.WALLETD_DEVNET) set(['devnet', 'enabled'], env.WALLETD_DEVNET !== '0' && env.WALLETD_DEVNET !== 'false');
   if (env.WALLETD_CONSOLE_PORT) set(['console', 'port'], intFromEnv('WALLETD_CONSOLE_PORT', env.WALLETD_CONSOLE_PORT));
+  if (env.WALLETD_CONSOLE_PUBLIC_URL) set(['console', 'publicUrl'], env.WALLETD_CONSOLE_PUBLIC_URL);
   if (env.WALLETD_BOOTSTRAP) set(['bootstrap'], env.WALLETD_BOOTSTRAP !== '0' && env.WALLETD_BOOTSTRAP !== 'false');
 
   const merged = merge(merge(DEFAULT_CONFIG as unknown as Json, fromFile), overrides);

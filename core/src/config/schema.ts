@@ -87,6 +87,11 @@ export const configSchema = {
         lockoutFailures: { type: 'integer', minimum: 1, maximum: 1000 },
         lockoutMs: { type: 'integer', minimum: 1000, maximum: 86400000 },
         linkTtlMs: { type: 'integer', minimum: 60000, maximum: 2592000000 },
+        approverCoolingOffMs: { type: 'integer', minimum: 0, maximum: 2592000000 },
+        signInPerIpPerMinute: { type: 'integer', minimum: 1, maximum: 100000 },
+        signInPerMinute: { type: 'integer', minimum: 1, maximum: 1000000 },
+        maxConcurrentHashes: { type: 'integer', minimum: 1, maximum: 256 },
+        publicUrl: { type: ['string', 'null'], pattern: '^https?://[^/?#]+/?$' },
       },
     },
     devnet: {
@@ -94,6 +99,7 @@ export const configSchema = {
       additionalProperties: false,
       properties: {
         enabled: { type: 'boolean' },
+        mailPort: { type: 'integer', minimum: 1, maximum: 65535 },
         port: { type: 'integer', minimum: 1, maximum: 65535 },
         // Names are checked against the local chains the build has when `serve` starts them.
         chains: { type: 'array', uniqueItems: true, items: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } },
@@ -114,6 +120,21 @@ export const configSchema = {
         stalledAfterMs: { type: 'integer', minimum: 1000, maximum: 86400000 },
         leaseTtlMs: { type: 'integer', minimum: 1000, maximum: 600000 },
         pipelineDepth: { type: 'integer', minimum: 1, maximum: 256 },
+        pipelineBytes: { type: 'integer', minimum: 1048576, maximum: 17179869184 },
+        inlineDetectBytes: { type: 'integer', minimum: 0, maximum: 16777216 },
+      },
+    },
+    addressBook: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { coolingOffMs: { type: 'integer', minimum: 0, maximum: 2592000000 } },
+    },
+    approvals: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        onApproval: { enum: ['send', 'wait_for_send'] },
+        fundsShortExpiryMs: { type: 'integer', minimum: 60000, maximum: 2592000000 },
       },
     },
     reconciliation: {
@@ -163,6 +184,30 @@ export const configSchema = {
             },
           },
         },
+      },
+    },
+    mail: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        smtp: {
+          oneOf: [
+            { type: 'null' },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['host', 'port'],
+              properties: {
+                host: { type: 'string', minLength: 1 },
+                port: { type: 'integer', minimum: 1, maximum: 65535 },
+                secure: { type: 'boolean' },
+                user: { type: ['string', 'null'] },
+                passwordFile: { type: ['string', 'null'] },
+              },
+            },
+          ],
+        },
+        from: { type: 'string', minLength: 3 },
       },
     },
     webhooks: {

@@ -1,3 +1,5 @@
+import type { MailSettings } from './mailSettings';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /** The members' console (the `console` role of `serve`, on by default): sign-in, sessions, lockout. */
@@ -17,6 +19,22 @@ export interface ConsoleSettings {
   lockoutMs: number;
   /** How long an invitation or password-reset link stays usable. */
   linkTtlMs: number;
+  /**
+   * A member invited or promoted in the console into a role that may approve: their votes count
+   * only this long after (unless another owner confirms them with a step-up). 0 turns it off.
+   */
+  approverCoolingOffMs: number;
+  /** Sign-in (and link) attempts per client IP per minute, any email; over it: 429 with Retry-After. */
+  signInPerIpPerMinute: number;
+  /** Sign-in (and link) attempts per minute from all IPs together; over it: 429 with Retry-After. */
+  signInPerMinute: number;
+  /** Password hashes (argon2id) running at once per process; 8 times as many wait, more get 503. */
+  maxConcurrentHashes: number;
+  /**
+   * Where people open the console (`https://console.example.com`): passkeys are bound to its host
+   * (the WebAuthn RP id) and origin. Null: `http://localhost:<console.port>` (or the configured host).
+   */
+  publicUrl: string | null;
 }
 
 export interface WalletdConfig {
@@ -91,13 +109,25 @@ export interface WalletdConfig {
   console: ConsoleSettings;
   webhooks: WebhookSettings;
   indexer: IndexerSettings;
+  approvals: ApprovalSettings;
+  /** How long a new address-book entry waits before it can receive (issue 42 §7). */
+  addressBook: { coolingOffMs: number };
   reconciliation: ReconciliationSettings;
   /**
    * With no chains configured, `serve` runs a local chain for each of `chains` and indexes it:
    * the modules of @walletd/devchains (`evm`, anvil, on `port`; the others adapters over real
    * engines, each on `ports[name]` or its fixed default port).
    */
-  devnet: { enabled: boolean; port: number; chains: DevnetChain[]; ports: Partial<Record<DevnetChain, number>> };
+  devnet: {
+    enabled: boolean;
+    port: number;
+    chains: DevnetChain[];
+    ports: Partial<Record<DevnetChain, number>>;
+    /** The devnet's catch-all SMTP server on 127.0.0.1, used when `mail.smtp` is null (README "Invitations by mail"). */
+    mailPort: number;
+  };
+  /** Where invitation and reset links are mailed (README "Invitations by mail"). */
+  mail: MailSettings;
   /**
    * Chain plugin packages loaded by name (each exports `createPlugin()`): all seven built-in ones by
    * default, so every chain is served; naming some narrows the set.
@@ -128,9 +158,24 @@ export interface IndexerSettings {
   leaseTtlMs: number;
   /** Heights a catching-up follower fetches and detects ahead of the one it writes (1 = one at a time). */
   pipelineDepth: number;
+  /** Raw bytes of node answers a catch-up keeps in flight (estimated from recent block sizes): fewer heights when blocks are big. */
+  pipelineBytes: number;
+  /** Blocks smaller than this (raw bytes) are detected on the main thread, not handed to the pool (0: always the pool). */
+  inlineDetectBytes: number;
 }
 
 /** The indexer's comparison of indexed balances with the node's (README "Reconciliation"). */
+/** What a withdrawal request's quorum does (issue 42 §6). */
+export interface ApprovalSettings {
+  /**
+   * The default when no triggered `approval_above` policy names one: `send` signs and broadcasts
+   * the approved withdrawal at once, `wait_for_send` waits for a person's Send in the console.
+   */
+  onApproval: 'send' | 'wait_for_send';
+  /** An approved request whose withdrawal could not be prepared for want of funds expires this long after the first refusal. */
+  fundsShortExpiryMs: number;
+}
+
 export interface ReconciliationSettings {
   /** Between two runs per followed chain, in the chain's lease holder; 0 turns it off. */
   intervalMs: number;
@@ -222,78 +267,3 @@ export interface WebhookSettings {
    */
   deliveryRetentionDays: number;
 }
-
-/** The chain plugins shipped with walletd, all loaded unless `plugins` names others. */
-export const BUILT_IN_PLUGINS = [
-  '@walletd/plugin-evm',
-  '@walletd/plugin-utxo',
-  '@walletd/plugin-tron',
-  '@walletd/plugin-solana',
-  '@walletd/plugin-xrp',
-  '@walletd/plugin-ton',
-  '@walletd/plugin-polkadot',
-] as const;
-
-export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
-  dataDir: '.walletd',
-  server: { host: '0.0.0.0', port: 8080, trustProxy: false, bodyLimitBytes: 102400, headersTimeoutMs: 20000, requestTimeoutMs: 30000 },
-  database: {
-    url: null,
-    embeddedPort: 54329,
-    poolMax: 10,
-    readPoolMax: 4,
-    readTimeoutMs: 5000,
-    replicaUrl: null,
-    replicaMaxLagMs: 1000,
-    preparedStatements: true,
-    readLimitsAtConnect: true,
-    minFreeBytes: 536870912,
-    embeddedRestartAttempts: 10,
-    embeddedRestartBackoffMs: 1000,
-    queryTimeoutMs: 30000,
-    acquireTimeoutMs: 10000,
-    unresponsiveAfterMs: 3000,
-    readinessTimeoutMs: 800,
-    healthzAfterMs: 120000,
-  },
-  clock: { maxSkewMs: 30000 },
-  log: { level: 'info' },
-  masterKeyFile: null,
-  rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },
-  bootstrap: true,
-  console: {
-    host: '0.0.0.0',
-    port: 8081,
-    secureCookies: false,
-    idleTimeoutMs: 1_800_000,
-    absoluteTimeoutMs: 43_200_000,
-    stepUpMs: 300_000,
-    lockoutFailures: 5,
-    lockoutMs: 900_000,
-    linkTtlMs: 86_400_000,
-  },
-  indexer: { threads: 2, maxLagBlocks: 20, healthMaxAgeMs: 60000, stalledAfterMs: 20000, leaseTtlMs: 15000, pipelineDepth: 8 },
-  reconciliation: {
-    intervalMs: 600_000,
-    addressesPerRun: 1000,
-    nodeCallsPerSecond: 20,
-    ledgerCheckIntervalMs: 3_600_000,
-    firstRunDelayMs: 0,
-    confirmDelayMs: 15_000,
-    checkNowMinIntervalMs: 60_000,
-  },
-  devnet: { enabled: true, port: 58545, chains: ['evm'], ports: {} },
-  plugins: [...BUILT_IN_PLUGINS],
-  chains: [],
-  webhooks: {
-    timeoutMs: 10000,
-    allowCidrs: [],
-    batchSize: 100,
-    concurrency: 64,
-    pollIntervalMs: 500,
-    leaseMs: 60000,
-    retryBaseMs: 5000,
-    telegramApiBase: 'https://api.telegram.org',
-    deliveryRetentionDays: 30,
-  },
-};

@@ -41,6 +41,11 @@ describe('migrations', () => {
         '031_archived_months',
         '032_detached_confirmed',
         '033_reconciliation_explained',
+        '035_quorum_integrity',
+        '039_lease_holder',
+        '036_member_passkeys',
+        '037_request_sending',
+        '038_address_book',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -5,6 +5,9 @@ import { fromBaseUnits } from '@walletd/plugin-kit';
  * hidden behind an approval request):
  *   1. deny_destinations     — any destination on the list: policy_denied
  *   2. allow_destinations    — a destination not on the list: policy_denied
+ *   2b. address_book         — a destination not in the company's address book (for the wallet or
+ *                              all wallets, its chain): policy_denied; in it but still cooling off:
+ *                              address_cooling_off, naming when it can receive
  *   3. max_per_transaction   — amount above the maximum: policy_denied
  *   4. daily_volume          — rolling 24 h volume of the wallet/asset plus this amount above the cap: policy_denied
  *   5. approval_above        — amount at or above the threshold needs `approvals` sign-offs (default 1):
@@ -12,7 +15,20 @@ import { fromBaseUnits } from '@walletd/plugin-kit';
  *                              fewer members than the highest triggered requirement gets policy_approvals_pending
  * A policy applies when it is enabled and its wallet and asset filters (null = all) match.
  */
-export type PolicyKind = 'deny_destinations' | 'allow_destinations' | 'max_per_transaction' | 'daily_volume' | 'approval_above';
+export type PolicyKind =
+  | 'deny_destinations'
+  | 'allow_destinations'
+  | 'address_book'
+  | 'max_per_transaction'
+  | 'daily_volume'
+  | 'approval_above';
+
+/** The address book's entries for this withdrawal's wallet and chain, by match form (lower case). */
+export interface AddressBookView {
+  usable: string[];
+  /** Entries still cooling off, with the time they can receive (ISO 8601). */
+  cooling: { matchKey: string; usableFrom: string }[];
+}
 
 export interface SpendingPolicy {
   id: number;
@@ -41,13 +57,15 @@ export interface WithdrawalContext {
   volume24h: bigint;
   /** null for a direct withdrawal; the number of distinct approvals for one from a request. */
   approvals: number | null;
+  /** Read only when an `address_book` policy applies; none means an empty book. */
+  addressBook?: AddressBookView;
 }
 
 export type PolicyDecision =
   | { outcome: 'allow' }
   | {
       outcome: 'refuse';
-      code: 'policy_denied' | 'policy_approval_required' | 'policy_approvals_pending';
+      code: 'policy_denied' | 'policy_approval_required' | 'policy_approvals_pending' | 'address_cooling_off';
       policyIds: string;
       message: string;
       requiredApprovals?: number;
@@ -57,6 +75,7 @@ export type PolicyDecision =
 export const POLICY_KINDS: readonly PolicyKind[] = [
   'deny_destinations',
   'allow_destinations',
+  'address_book',
   'max_per_transaction',
   'daily_volume',
   'approval_above',
@@ -88,7 +107,12 @@ export function evaluatePolicies(policies: SpendingPolicy[], c: WithdrawalContex
   });
   const destinations = c.destinations.map((forms) => forms.map((f) => f.toLowerCase()));
 
-  for (const kind of POLICY_KINDS.slice(0, 4)) {
+  for (const kind of POLICY_KINDS.slice(0, 5)) {
+    if (kind === 'address_book') {
+      const booked = addressBookRefusal(active, c, destinations);
+      if (booked) return booked;
+      continue;
+    }
     const hits = active
       .filter((p) => p.kind === kind)
       .filter((p) => {
@@ -142,4 +166,35 @@ export function evaluatePolicies(policies: SpendingPolicy[], c: WithdrawalContex
     };
   }
   return { outcome: 'allow' };
+}
+
+/**
+ * "Only to the address book": every destination must be an entry that can receive now. A
+ * destination the book does not hold at all is denied; one it holds that is still cooling off is
+ * refused with its own code and the time it can receive, so the caller knows to wait, not to ask.
+ */
+function addressBookRefusal(active: SpendingPolicy[], c: WithdrawalContext, destinations: string[][]): PolicyDecision | null {
+  const ps = active.filter((p) => p.kind === 'address_book');
+  if (ps.length === 0) return null;
+  const usable = new Set(c.addressBook?.usable ?? []);
+  const cooling = new Map((c.addressBook?.cooling ?? []).map((e) => [e.matchKey, e.usableFrom]));
+  const policyIds = ps.map((p) => p.id).join(',');
+  for (const forms of destinations) {
+    if (forms.some((f) => usable.has(f))) continue;
+    const waiting = forms.map((f) => cooling.get(f)).find((u) => u !== undefined);
+    if (waiting !== undefined)
+      return {
+        outcome: 'refuse',
+        code: 'address_cooling_off',
+        policyIds,
+        message: `${ps.map(label).join(', ')}: the destination was added to the address book recently and can receive from ${waiting} (cooling-off period)`,
+      };
+    return {
+      outcome: 'refuse',
+      code: 'policy_denied',
+      policyIds,
+      message: `${ps.map(label).join(', ')}: the destination is not in the address book`,
+    };
+  }
+  return null;
 }

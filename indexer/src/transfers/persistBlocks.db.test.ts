@@ -203,4 +203,16 @@ describe('persistBlocks: a catch-up writes several blocks in one transaction', (
     expect(await t.db('recent_blocks').where(other).orderBy('height').pluck('height')).toEqual([1006, 1007, 1008, 1009]);
     expect(Number((await t.db('recent_blocks').where(key).count('* as n').first())?.n)).toBeGreaterThan(0);
   });
+
+  it('a group longer than the window keeps the window only, in the same statement as the cursor', async () => {
+    const other = { chain: 'ethereum', network: 'window-long' };
+    const hash = (n: bigint) => `0x${n.toString(16)}`;
+    const group = Array.from({ length: 10 }, (_, i) => block(2000n + BigInt(i), hash(1999n + BigInt(i)), []));
+    await persistBlocks(t.db, other, group, assets, 4, 2009n);
+    expect(await t.db('recent_blocks').where(other).orderBy('height').pluck('height')).toEqual([2006, 2007, 2008, 2009]);
+    expect(await t.db('chain_cursors').where(other).first('height', 'hash')).toEqual({ height: 2009, hash: hash(2009n) });
+    // The next group moves the window on and replaces a block written again (a rewind) in place.
+    await persistBlocks(t.db, other, [block(2009n, hash(2008n), []), block(2010n, hash(2009n), [])], assets, 4, 2010n);
+    expect(await t.db('recent_blocks').where(other).orderBy('height').pluck('height')).toEqual([2007, 2008, 2009, 2010]);
+  });
 });

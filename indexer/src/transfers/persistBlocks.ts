@@ -1,16 +1,17 @@
 import type { AssetRef, Db, DetectResult } from '@walletd/core';
 import type { Fence } from '../chainLease';
 import { recordDepositEvents } from '../depositEvents';
-import { writeCursor } from './cursor';
 import { insertTransfers } from './insertTransfers';
+import { recordWindow } from './recordWindow';
 import type { ChainKey } from './types';
 
 /**
  * Consecutive blocks of a catch-up (each one's parent already checked against the one before), in
  * one transaction: the transfers of all of them (one statement), the `deposit.detected` events of
- * the new ones in chain order (one statement), the blocks in the recent window (one statement) and
- * the cursor, at the last block or at `cursorTo`, a higher height without a block stepped over
- * after it. All or nothing, like `persistBlock` for one. Returns the deposits announced per block.
+ * the new ones in chain order (one statement), and one statement for the blocks in the recent
+ * window and the cursor (recordWindow.ts), at the last block or at `cursorTo`, a higher height
+ * without a block stepped over after it. All or nothing, like `persistBlock` for one. Returns the
+ * deposits announced per block.
  */
 export async function persistBlocks(
   db: Db,
@@ -31,16 +32,15 @@ export async function persistBlocks(
     await recordDepositEvents(trx, 'deposit.detected', announced);
     const detected = results.map(({ block }) => announced.filter((a) => String(a.row.block_number) === block.number.toString()).length);
     const last = (results[results.length - 1] as DetectResult).block;
-    await trx('recent_blocks')
-      .insert(results.map(({ block }) => ({ ...k, height: block.number.toString(), hash: block.hash, parent_hash: block.parentHash })))
-      .onConflict(['chain', 'network', 'height'])
-      .merge();
-    await trx('recent_blocks')
-      .where(k)
-      .andWhere('height', '<=', (last.number - BigInt(window)).toString())
-      .delete();
     const cursorTo = options.cursorTo !== undefined && options.cursorTo > last.number ? options.cursorTo : last.number;
-    await writeCursor(trx, k, cursorTo, last.hash);
+    await recordWindow(
+      trx,
+      k,
+      results.map((r) => r.block),
+      window,
+      cursorTo,
+      last.hash,
+    );
     return detected;
   });
 }

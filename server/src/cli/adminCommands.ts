@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { listApiKeys } from '../services/apiKeys';
+import { withKeyStatus } from '../services/keyStatus';
 import { createCompany, setPlan } from '../services/companies';
 import { listCompanies } from '../services/companyList';
 import { withRuntime, type GlobalOptions } from './context';
@@ -48,7 +49,7 @@ export function registerAdmin(program: Command): void {
     .command('list')
     .description('list the API keys of a company (never their secrets)')
     .requiredOption('--company <id>', 'company id', intArg('--company'))
-    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await listApiKeys(db, o.company))));
+    .action(async (o, cmd) => withRuntime(g(cmd), async ({ db }) => printJson(await withKeyStatus(db, await listApiKeys(db, o.company)))));
   // A key acts for the member who made it; this shell authenticates nobody, so it could mint a key
   // in any member's name with no password, authenticator or step-up. Members do it in the console.
   for (const [verb, path] of [

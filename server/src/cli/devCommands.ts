@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createLogger, loadConfig } from '@walletd/core';
 import { LOCAL_CHAIN_MODULES } from '@walletd/devchains/dist/localChainModules';
 import { createDetectPool, createFollower, forgetChain } from '@walletd/indexer';
+import { readInbox } from '../devnet/devnetMailbox';
 import { localAmount } from '../devnet/localAmount';
 import { localChainFile, readLocalChainInfo } from '../devnet/localChains';
 import { knownPlaygroundChains } from '../devnet/playground';
@@ -42,6 +43,16 @@ export function registerDev(program: Command): void {
       printJson({ txHash, chain: info.chain, network: info.network, to: o.address, amount: o.amount, asset });
     });
 
+  dev
+    .command('inbox')
+    .description("the devnet's local mail inbox (npm start with no mail.smtp): invitation and reset links, newest first")
+    .option('--last', 'only the newest mail')
+    .action((o, cmd) => {
+      const config = loadConfig({ file: cmd.optsWithGlobals().config });
+      const mails = readInbox(config.dataDir);
+      printJson(o.last ? (mails[0] ?? null) : mails);
+    });
+
   const indexer = program.command('indexer').description('the chain indexer');
   indexer
     .command('rescan')
@@ -60,7 +71,7 @@ export function registerDev(program: Command): void {
       const plugin = plugins.forChain(settings.chain);
       if (!plugin) throw new Error(`no plugin serves ${settings.chain}`);
       const rt = await openRuntime(config, logger, { createCluster: false });
-      const pool = createDetectPool(config.indexer.threads);
+      const pool = createDetectPool(config.indexer.threads, { inlineBelowBytes: config.indexer.inlineDetectBytes });
       try {
         const before = Number((await rt.db('events').count('* as n'))[0]?.n ?? 0);
         const { to, stoppedAt } = await createFollower({ db: rt.db, logger, pool, plugin, settings }).rescanFrom(BigInt(o.from));

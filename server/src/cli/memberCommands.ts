@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import { consoleLinkUrl } from '../console/consoleUrl';
 import { operatorInvite, operatorInviteRefusal } from '../console/operatorInvite';
-import { listMembers } from '../services/companies';
+import { createLogger } from '@walletd/core';
+import { deliverLink } from '../console/deliverLink';
+import { createMailer } from '../mail/mailer';
+import { getCompany, listMembers } from '../services/companies';
 import { type GlobalOptions, withRuntime } from './context';
 import { intArg, printJson } from './output';
 
@@ -29,10 +32,18 @@ export function registerMemberCommands(admin: Command): void {
           return;
         }
         const inv = await operatorInvite(db, o.company, o.email, Date.now(), config.console.linkTtlMs);
-        // No mail transport yet: the operator hands the link over, as a URL on the configured console.
+        // Mailed to the owner when a transport is configured; else the operator hands the link over.
         const url = consoleLinkUrl(config.console.host, config.console.port, inv.token);
-        process.stderr.write(`one-time ${inv.purpose} link for ${inv.email}: ${url}\n`);
-        printJson({ ...inv, url, note: 'the link works once and expires; it is shown only now' });
+        const mailer = createMailer(config.mail, createLogger({ level: 'warn' }));
+        const answer = await deliverLink(mailer, inv, url, (await getCompany(db, o.company)).name).finally(() => mailer?.close());
+        if ('mailedTo' in answer) {
+          const { token: _token, path: _path, ...member } = inv;
+          process.stderr.write(`one-time ${inv.purpose} link mailed to ${inv.email}\n`);
+          printJson({ ...member, ...answer });
+        } else {
+          process.stderr.write(`warning: ${answer.warning}\none-time ${inv.purpose} link for ${inv.email}: ${url}\n`);
+          printJson({ ...inv, ...answer });
+        }
       }),
     );
   member

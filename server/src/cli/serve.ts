@@ -6,6 +6,7 @@ import { createDispatcher, type Dispatcher } from '../dispatcher/dispatcher';
 import { createIndexer, type Indexer } from '@walletd/indexer';
 import type { Common } from '../context';
 import { loadPlugins } from '../plugins';
+import { startDevnetMailbox } from '../devnet/devnetMailbox';
 import { checkPlaygroundPlugins, knownPlaygroundChains, type Playground, playgroundOn, startPlayground } from '../devnet/playground';
 import { openRuntime } from '../runtime';
 import { createConsoleApp } from '../console/consoleApp';
@@ -73,13 +74,16 @@ export async function serve(opts: ServeOptions): Promise<void> {
     databaseHealth: rt.databaseHealth,
   };
   let devnet: Playground | undefined;
+  let mailbox: { port: number; stop(): Promise<void> } | undefined;
   let server: Server | undefined;
   let consoleServer: Server | undefined;
   let dispatcher: Dispatcher | undefined;
   let indexer: Indexer | undefined;
   const stores: { shutdown(): void }[] = [];
+  // Read before the local chains fill chains[] (then playgroundOn no longer says so).
+  const devnetRuns = playgroundOn(config);
   try {
-    if (playgroundOn(config)) {
+    if (devnetRuns) {
       if (roles.includes('indexer')) {
         // The process that indexes the local chains (devnet.chains) runs them.
         devnet = await startPlayground(config, logger, rt.db);
@@ -88,6 +92,12 @@ export async function serve(opts: ServeOptions): Promise<void> {
         // Other roles only need to know them (assets for balances, reads).
         config.chains = knownPlaygroundChains(config);
       }
+    }
+    if (devnetRuns && !config.mail.smtp && roles.includes('console')) {
+      // Devnet only: links are mailed to a local catch-all inbox, as they would be to the invitee.
+      mailbox = await startDevnetMailbox(config.dataDir, config.devnet.mailPort, logger);
+      config.mail.smtp = { host: '127.0.0.1', port: mailbox.port, secure: false, user: null, passwordFile: null };
+      logger.info({ port: mailbox.port }, 'devnet mail: invitation and reset links go to a local inbox (read it: walletd dev inbox)');
     }
     logger.info(
       rt.embedded ? { database: 'embedded', dataDir: rt.embedded.dataDir } : { database: 'external' },
@@ -136,7 +146,11 @@ export async function serve(opts: ServeOptions): Promise<void> {
         chains: config.chains,
         threads: config.indexer.threads,
         leaseTtlMs: config.indexer.leaseTtlMs,
-        pipelineDepth: config.indexer.pipelineDepth,
+        pipeline: {
+          depth: config.indexer.pipelineDepth,
+          bytes: config.indexer.pipelineBytes,
+          inlineDetectBytes: config.indexer.inlineDetectBytes,
+        },
         metrics,
         // Below the disk's floor the indexer writes nothing until space is freed.
         writesPaused: rt.freeSpace ? () => rt.freeSpace?.shortage() ?? Promise.resolve(null) : undefined,
@@ -160,6 +174,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     await dispatcher?.stop().catch(() => undefined);
     await indexer?.stop().catch(() => undefined);
     await devnet?.stop().catch(() => undefined);
+    await mailbox?.stop().catch(() => undefined);
     await rt.close().catch(() => undefined);
     throw err;
   }
@@ -196,6 +211,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     await step('dispatcher', () => dispatcher?.stop());
     await step('indexer', () => indexer?.stop());
     await step('devnet', () => devnet?.stop());
+    await step('devnet mail', () => mailbox?.stop());
     for (const s of stores) await step('rate-limit store', () => s.shutdown());
     await step('node readers', () => plugins.closeReaders());
     await step('database', async () => {

@@ -1,4 +1,5 @@
 import { BaseError, type Db } from '@walletd/core';
+import { checkPasswordStrength } from './passwordStrength';
 import { checkPasswordShape, hashPassword } from './passwords';
 import { tokenHash } from './secretToken';
 import { revokeMemberSessions } from './sessions';
@@ -10,6 +11,7 @@ import { revokeMemberSessions } from './sessions';
  */
 export async function acceptLink(db: Db, token: string, password: unknown, nowMs: number): Promise<{ memberId: number; purpose: string }> {
   const pw = checkPasswordShape(password);
+  checkPasswordStrength(pw);
   const hash = await hashPassword(pw);
   const now = new Date(nowMs);
   return db.transaction(async (trx) => {

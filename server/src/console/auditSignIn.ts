@@ -1,6 +1,6 @@
 import { BaseError, type Db } from '@walletd/core';
 import { audit } from '../services/audit';
-import { BAD_CREDENTIALS, type SecondFactorUsed } from './signIn';
+import { BAD_CREDENTIALS, type SecondFactorUsed, memberRefused } from './signIn';
 
 /** A member's own console action, in the company's audit log with where it came from. */
 export async function auditMember(
@@ -42,11 +42,26 @@ const reasonOf = (e: unknown): string | null => {
 };
 
 /**
+ * The one company a refused sign-in belongs to: the member's whose password matched (a wrong second
+ * factor), else the only company with a member of that email. Otherwise no company (the operator's
+ * view): with several companies and no password matching, nothing says whose member was tried, and
+ * writing the row to each would show every company the others' members' addresses and times.
+ */
+async function companyOfAttempt(db: Db, error: unknown, tried: string): Promise<number | null> {
+  const memberId = memberRefused(error);
+  if (memberId !== undefined)
+    return ((await db('members').where({ id: memberId }).first('company_id')) as { company_id: number }).company_id;
+  const companies = (await db('members').whereRaw('lower(email) = lower(?)', [tried]).whereNull('removed_at').distinct('company_id')) as {
+    company_id: number;
+  }[];
+  return companies.length === 1 ? (companies[0] as { company_id: number }).company_id : null;
+}
+
+/**
  * A refused sign-in, recorded whatever the reason while the response stays the same for all of
  * them. The email is kept as typed (trimmed, at most 254 characters): an operator investigating an
  * attack needs to see which account was tried, and a hash of an email is no secret (emails are
- * guessable). The row goes to the company of every member with that email, so each company's log
- * shows attempts on its members, or to no company (an operator's view) when nobody has it.
+ * guessable). The row goes to one company at most (companyOfAttempt).
  * Errors that are the caller's mistake (a missing field) are not sign-in attempts, nor is a right
  * password sent without its code (the page's first step).
  */
@@ -54,11 +69,6 @@ export async function auditFailedSignIn(db: Db, error: unknown, email: unknown, 
   const reason = reasonOf(error);
   if (!reason || typeof email !== 'string') return;
   const tried = email.trim().slice(0, 254);
-  const companies = (await db('members').whereRaw('lower(email) = lower(?)', [tried]).whereNull('removed_at').distinct('company_id')) as {
-    company_id: number;
-  }[];
-  const targets = companies.length ? companies.map((c) => c.company_id) : [null];
-  for (const companyId of targets) {
-    await audit(db, { companyId, actorType: 'system', action: 'member.sign_in_failed', ip, details: { email: tried, reason } });
-  }
+  const companyId = await companyOfAttempt(db, error, tried);
+  await audit(db, { companyId, actorType: 'system', action: 'member.sign_in_failed', ip, details: { email: tried, reason } });
 }

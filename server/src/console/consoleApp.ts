@@ -4,9 +4,11 @@ import type { Common } from '../context';
 import { accessLog } from '../http/accessLog';
 import { databaseGate } from '../http/databaseGate';
 import { errorHandler } from '../http/errorHandler';
+import { tlsHeaders } from '../http/tlsHeaders';
 import { type Clock, systemClock } from './clock';
 import { consoleAssets } from './consoleAssets';
 import { consoleRouter } from './consoleRouter';
+import { limitConcurrentHashes } from './passwords';
 
 /**
  * No inline script or style, nothing from another origin, never framed: the pages are Vite's
@@ -32,15 +34,16 @@ export const CONSOLE_CSP = [
 export function createConsoleApp(base: Common, clock: Clock = systemClock): Express {
   const logger = withRole(base.logger, 'console');
   const common: Common = { ...base, logger };
+  limitConcurrentHashes(common.config.console.maxConcurrentHashes);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', common.config.server.trustProxy);
   app.set('etag', false);
   app.use(accessLog(logger));
+  app.use(tlsHeaders(common.config.console.secureCookies));
   app.use((_req, res, next) => {
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Content-Security-Policy', CONSOLE_CSP);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
     // Links carry one-time tokens in their path: no page may send its address onward.
     res.setHeader('Referrer-Policy', 'no-referrer');
     next();

@@ -2,6 +2,7 @@ import express, { type Request, type Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../context';
 import { jsonBody } from '../http/body';
+import { displayTextHygiene } from '../http/displayText';
 import { acceptLink } from './acceptLink';
 import { auditFailedSignIn, auditMember, auditSignedIn } from './auditSignIn';
 import type { Clock } from './clock';
@@ -11,15 +12,21 @@ import { loadCredentials } from './credentials';
 import { confirmMfaEnrollment, startMfaEnrollment } from './enrollMfa';
 import { mountKeyRoutes } from './keyRoutes';
 import { mountOverviewRoutes } from './overviewRoutes';
+import { mountPasskeyRoutes } from './passkeyRoutes';
+import { relyingParty } from './passkeyRelyingParty';
 import { mountMemberRoutes } from './memberRoutes';
 import { mountRequestRoutes } from './requestRoutes';
 import { stepUp } from './stepUp';
+import { countSignInAttempt } from './signInLimits';
 import { mountTransactionRoutes } from './transactionRoutes';
 import { mountWithdrawalRoutes } from './withdrawalRoutes';
 import { mountAuditRoutes } from './auditRoutes';
 import { mountEncryptionKeyRoutes } from './encryptionKeyRoutes';
 import { mountPolicyRoutes } from './policyRoutes';
 import { mountSweepRoutes } from './sweepRoutes';
+import { memberFactors } from './secondFactor';
+import { mountAddressBookRoutes } from './addressBookRoutes';
+import { mountApprovalSettingsRoutes } from './approvalSettingsRoutes';
 import { markSteppedUp, revokeSession } from './sessions';
 import { mfaEnrollmentPending, signIn } from './signIn';
 import { mountWebhookRoutes } from './webhookRoutes';
@@ -53,19 +60,23 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   r.use(refuseApiKeys);
   r.use(sameOrigin);
   r.use(jsonBody(config.server.bodyLimitBytes));
+  r.use(displayTextHygiene);
 
   r.post('/session', async (req, res) => {
     const b = req.body ?? {};
     const ip = req.ip ?? '';
+    // Before any lookup or hash; a refusal here is not a sign-in attempt (no audit row per hit).
+    await countSignInAttempt(db, ip, clock(), c);
     const s = await signIn(
       {
         email: str(b.email, 'email'),
         password: str(b.password, 'password'),
         code: b.code === undefined ? undefined : str(b.code, 'code'),
+        passkey: b.passkey ?? undefined,
         ip,
         userAgent: req.get('user-agent') ?? null,
       },
-      { db, masterKey, nowMs: clock(), limits },
+      { db, masterKey, nowMs: clock(), limits, rp: relyingParty(c) },
     ).catch(async (e: unknown) => {
       await auditFailedSignIn(db, e, b.email, ip);
       throw e;
@@ -82,6 +93,8 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   });
 
   r.post('/links/:token', async (req, res) => {
+    // Setting a password hashes it: the same budget as a sign-in.
+    await countSignInAttempt(db, req.ip ?? '', clock(), c);
     const out = await acceptLink(db, String(req.params.token), req.body?.password, clock());
     // A password set through an invitation or a reset link: who, from where, which kind of link.
     const { company_id: companyId } = await db('members').where({ id: out.memberId }).first('company_id');
@@ -106,6 +119,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
       email: s.email,
       role: s.role,
       mfaEnrolled: !!cred?.totp_enrolled,
+      passkeys: (await memberFactors(db, s.memberId)).passkeys,
       mfaEnrollmentRequired: await mfaEnrollmentPending(db, s.memberId, s.role),
       sessionExpiresAt: s.expiresAt.toISOString(),
       steppedUpAt: s.steppedUpAt?.toISOString() ?? null,
@@ -129,10 +143,12 @@ export function consoleRouter(common: Common, clock: Clock): Router {
 
   r.post('/step-up', session, async (req, res) => {
     const now = clock();
-    await stepUp(db, masterKey, req.memberSession!, str(req.body?.code, 'code'), req.ip ?? null, now, limits);
+    const proof = req.body?.passkey !== undefined ? { passkey: req.body.passkey as unknown } : { code: str(req.body?.code, 'code') };
+    await stepUp(db, masterKey, req.memberSession!, proof, req.ip ?? null, now, { ...limits, rp: relyingParty(c) });
     res.json({ steppedUpAt: new Date(now).toISOString(), validForMs: c.stepUpMs });
   });
 
+  mountPasskeyRoutes(r, common, clock, session);
   mountRequestRoutes(r, common, clock, session);
   mountWebhookRoutes(r, common, clock, session);
   mountKeyRoutes(r, common, clock, session);
@@ -141,6 +157,8 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   mountWithdrawalRoutes(r, common, session);
   mountPolicyRoutes(r, common, clock, session);
   mountSweepRoutes(r, common, clock, session);
+  mountAddressBookRoutes(r, common, clock, session);
+  mountApprovalSettingsRoutes(r, common, clock, session);
   mountEncryptionKeyRoutes(r, common, clock, session);
   mountAuditRoutes(r, common, session);
   mountMemberRoutes(r, common, clock, session);

@@ -2,11 +2,11 @@ import { BaseError, type Db, type MasterKey } from '@walletd/core';
 import { loadCredentials, sealTotpSecret } from './credentials';
 import { issueRecoveryCodes } from './recoveryCodes';
 import { checkSecondFactor } from './secondFactor';
-import { newTotpSecret, otpauthUri } from './totp';
+import { newTotpSecret, otpauthQrSvg, otpauthUri } from './totp';
 
 /**
  * Starts TOTP enrollment: a new secret, sealed at rest, not yet required at sign-in. Shown once (the
- * secret and its otpauth:// URI for a QR code); starting again replaces an unconfirmed secret.
+ * secret, its otpauth:// URI and that URI as a QR code); starting again replaces an unconfirmed secret.
  * Replacing a confirmed one is refused here (it will be a step-up action of the console).
  */
 export async function startMfaEnrollment(
@@ -14,14 +14,15 @@ export async function startMfaEnrollment(
   masterKey: MasterKey,
   member: { memberId: number; email: string },
   nowMs: number,
-): Promise<{ secret: string; otpauthUri: string }> {
+): Promise<{ secret: string; otpauthUri: string; qrSvg: string }> {
   const cred = await loadCredentials(db, member.memberId);
   if (cred?.totp_enrolled) throw new BaseError('conflict', 'An authenticator is already enrolled for this member');
   const secret = newTotpSecret();
   await db('member_credentials')
     .where({ member_id: member.memberId })
     .update({ totp_envelope: sealTotpSecret(masterKey, member.memberId, secret), totp_last_step: null, updated_at: new Date(nowMs) });
-  return { secret, otpauthUri: otpauthUri(secret, member.email) };
+  const uri = otpauthUri(secret, member.email);
+  return { secret, otpauthUri: uri, qrSvg: await otpauthQrSvg(uri) };
 }
 
 /** Confirms enrollment with a first code; from then on sign-in asks for one. Recovery codes are returned once. */

@@ -7,6 +7,10 @@ export interface InboxVote {
   email: string;
   decision: string;
   at: string;
+  /** Whether it counts toward the quorum now; `reason` says why not (removed, role, proposer, cooling_off). */
+  counts: boolean;
+  reason?: string;
+  countsFrom?: string;
 }
 
 /** A request as the inbox shows it: the API's view, the votes with who cast them, and the policies that asked. */
@@ -41,7 +45,18 @@ export async function toInboxRequest(db: Db, plugins: PluginRegistry, row: Reque
     ...view,
     walletName: wallet.name,
     policyIds: decision.outcome === 'refuse' ? decision.policyIds : '',
-    votes: votes.map((v) => ({ memberId: v.member_id, email: v.email, decision: v.decision, at: v.created_at.toISOString() })),
+    votes: votes.map((v) => {
+      const counted = view.approvals.find((a) => a.memberId === v.member_id);
+      return {
+        memberId: v.member_id,
+        email: v.email,
+        decision: v.decision,
+        at: v.created_at.toISOString(),
+        counts: counted?.counts ?? false,
+        ...(counted?.reason ? { reason: counted.reason } : {}),
+        ...(counted?.countsFrom ? { countsFrom: counted.countsFrom } : {}),
+      };
+    }),
     proposedByEmail: proposer?.email ?? null,
   };
 }

@@ -1,5 +1,5 @@
-import type { Db } from '@walletd/core';
-import { addMember } from '../services/companies';
+import { type Db, ROLE_ACTIONS, isRole } from '@walletd/core';
+import { addMember, coolingOffFromNow } from '../services/companies';
 import { type LinkPurpose, issueLink, linkPath } from './memberLinks';
 
 export interface Invitation {
@@ -59,7 +59,14 @@ export async function inviteMember(
   input: { companyId: number; email: string; role: string },
   nowMs: number,
   ttlMs: number,
+  /** Set by the console (a person invites): a new member who may approve starts their cooling-off. */
+  opts: { approverCoolingOffMs?: number } = {},
 ): Promise<Invitation> {
-  const member = (await findMemberByEmail(db, input.companyId, input.email)) ?? (await addMember(db, input));
+  let member = await findMemberByEmail(db, input.companyId, input.email);
+  if (!member) {
+    member = await addMember(db, input);
+    if (opts.approverCoolingOffMs !== undefined && isRole(member.role) && ROLE_ACTIONS[member.role].has('withdrawals:create'))
+      await db('members').where({ id: member.id }).update(coolingOffFromNow(db, opts.approverCoolingOffMs));
+  }
   return linkForMember(db, member, nowMs, ttlMs);
 }

@@ -164,4 +164,19 @@ describe('API keys in the console', () => {
     const createWithKey = await call(con.url, 'POST', '/console/api/keys', { key: s.rootKey, body: READ });
     expect(createWithKey.status).toBe(403);
   });
+
+  it("a removed member's key is listed as owner_removed, not active, and cannot act (issue 42 §5)", async () => {
+    const s = await seedCompany(t.db);
+    const owner = await member(s.companyId, 'owner');
+    const admin = await member(s.companyId, 'admin');
+    const made = await admin.b.call('POST', '/console/api/keys', { body: { name: 'admin script', ...READ } });
+    expect(made.status).toBe(201);
+    expect(made.body.record.status).toBe('active');
+    const wallets = async () => (await call(app.url, 'GET', '/v1/wallets', { key: made.body.key })).status;
+    expect(await wallets()).toBe(200);
+    expect((await owner.b.call('DELETE', `/console/api/members/${admin.memberId}`)).status).toBe(200);
+    const listed = (await owner.b.call('GET', '/console/api/keys')).body.data as { id: number; status: string }[];
+    expect(listed.find((k) => k.id === made.body.record.id)?.status).toBe('owner_removed');
+    expect(await wallets()).toBe(403);
+  });
 });

@@ -1,10 +1,11 @@
 import { ACTION_DESCRIPTIONS, ALL_ACTIONS, ROLE_ACTIONS, isGlobalAction, isRole, type Db } from '@walletd/core';
 import type { ApiKeyRecord } from '../services/apiKeys';
+import { type KeyStatus, keyStatus, removedCreators } from '../services/keyStatus';
 import type { MemberSession } from './sessions';
 
 /** A key as the console lists it: everything but the secret (only its hash is stored anyway). */
 export interface KeyView extends Omit<ApiKeyRecord, 'companyId'> {
-  status: 'active' | 'revoked' | 'expired';
+  status: KeyStatus;
   createdByEmail: string | null;
   /** Whether the signed-in member may revoke it (owners and admins: any key; others: their own). */
   canRevoke: boolean;
@@ -21,9 +22,10 @@ export async function toKeyViews(db: Db, s: MemberSession, records: ApiKeyRecord
       ? ((await db('members').whereIn('id', ids).select('id', 'email')) as { id: number; email: string }[]).map((m) => [m.id, m.email])
       : [],
   );
+  const removed = await removedCreators(db, ids);
   return records.map(({ companyId: _company, ...r }) => ({
     ...r,
-    status: r.revokedAt ? 'revoked' : r.expiresAt && Date.parse(r.expiresAt) <= nowMs ? 'expired' : 'active',
+    status: keyStatus(r, r.createdBy !== null && removed.has(r.createdBy), nowMs),
     createdByEmail: r.createdBy === null ? null : (emails.get(r.createdBy) ?? null),
     canRevoke: mayRevoke(s, r.createdBy),
   }));

@@ -11,6 +11,13 @@ export interface ConsoleMember {
   /** When their last console session began; null when they never signed in. */
   lastSignInAt: string | null;
   createdAt: string;
+  /**
+   * A new approver's cooling-off (README "Security model"): their approvals count from this time
+   * on; null when they count already (the period ended, another owner confirmed them, or none applied).
+   */
+  approverCoolingOffUntil: string | null;
+  /** The owner who confirmed them as an approver before their cooling-off ended, if any. */
+  approverConfirmedBy: number | null;
 }
 
 interface Row {
@@ -21,6 +28,8 @@ interface Row {
   has_password: boolean;
   mfa_enrolled: boolean;
   last_sign_in: Date | null;
+  cooling_until: Date | null;
+  approver_confirmed_by: number | null;
 }
 
 const toView = (r: Row): ConsoleMember => ({
@@ -31,6 +40,8 @@ const toView = (r: Row): ConsoleMember => ({
   invitationPending: !r.has_password,
   lastSignInAt: r.last_sign_in ? new Date(r.last_sign_in).toISOString() : null,
   createdAt: r.created_at.toISOString(),
+  approverCoolingOffUntil: r.cooling_until ? new Date(r.cooling_until).toISOString() : null,
+  approverConfirmedBy: r.approver_confirmed_by,
 });
 
 function query(db: Db, companyId: number) {
@@ -43,8 +54,13 @@ function query(db: Db, companyId: number) {
       'm.email',
       'm.role',
       'm.created_at',
+      'm.approver_confirmed_by',
+      db.raw(
+        'CASE WHEN m.approver_counts_from > now() AND m.approver_confirmed_at IS NULL THEN m.approver_counts_from END AS cooling_until',
+      ),
       db.raw('c.password_hash IS NOT NULL AS has_password'),
-      db.raw('coalesce(c.totp_enrolled, false) AS mfa_enrolled'),
+      // A second factor of either kind: a confirmed authenticator app or a passkey.
+      db.raw('(coalesce(c.totp_enrolled, false) OR EXISTS (SELECT 1 FROM member_passkeys p WHERE p.member_id = m.id)) AS mfa_enrolled'),
       db.raw('(SELECT max(s.created_at) FROM member_sessions s WHERE s.member_id = m.id) AS last_sign_in'),
     );
 }

@@ -1,7 +1,9 @@
 import type { Request, RequestHandler, Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../context';
-import { removeMember, setMemberRole } from '../services/companies';
+import { getCompany, removeMember, setMemberRole } from '../services/companies';
+import { createMailer } from '../mail/mailer';
+import { deliverLink } from './deliverLink';
 import { audit } from '../services/audit';
 import type { Clock } from './clock';
 import { type Invitation, findMemberByEmail, inviteMember, linkForMember } from './inviteMember';
@@ -15,17 +17,14 @@ import {
   requireMayGrant,
   requireMayTouch,
   requireMemberManager,
+  requireOwnerConfirming,
   roleField,
 } from './memberRules';
+import { confirmApprover } from './confirmApprover';
 import { requireStepUp, revokeMemberSessions } from './sessions';
 
-/** The one-time link as a URL on the console's address as the inviter reached it; shown once, never stored or logged. */
-const linkAnswer = (req: Request, inv: Invitation) => ({
-  purpose: inv.purpose,
-  url: `${req.protocol}://${req.get('host')}${inv.path}`,
-  expiresAt: inv.expiresAt,
-  note: 'the link works once and expires; it is shown only now: hand it to the member yourself',
-});
+/** The one-time link as a URL on the console's address as the inviter reached it: mailed, or shown once; never stored or logged. */
+const linkUrl = (req: Request, inv: Invitation) => `${req.protocol}://${req.get('host')}${inv.path}`;
 
 /**
  * Members and roles (`/console/api/members`), behind `requireSession` and an enrolled authenticator.
@@ -35,8 +34,11 @@ const linkAnswer = (req: Request, inv: Invitation) => ({
  */
 export function mountMemberRoutes(r: Router, common: Common, clock: Clock, session: RequestHandler): void {
   const { db } = common;
-  const { stepUpMs, linkTtlMs } = common.config.console;
+  const { stepUpMs, linkTtlMs, approverCoolingOffMs } = common.config.console;
   const enrolled = requireMfaEnrolled(db);
+  const mailer = createMailer(common.config.mail, common.logger);
+  const linkAnswer = async (req: Request, inv: Invitation) =>
+    deliverLink(mailer, inv, linkUrl(req, inv), (await getCompany(db, req.memberSession!.companyId)).name);
   const target = (req: Request) => companyMember(db, req.memberSession!.companyId, memberIdParam(req.params.id));
   const record = (req: Request, action: string, targetId: number, details: Record<string, unknown>) => {
     const s = req.memberSession!;
@@ -69,9 +71,10 @@ export function mountMemberRoutes(r: Router, common: Common, clock: Clock, sessi
         `${existing.email} is already a member (${existing.role}): change their role or issue a reset link instead`,
       );
     requireStepUp(s, clock(), stepUpMs);
-    const inv = await inviteMember(db, { companyId: s.companyId, email, role }, clock(), linkTtlMs);
-    await record(req, 'member.invited', inv.memberId, { email: inv.email, role });
-    res.status(201).json({ member: await companyMember(db, s.companyId, inv.memberId), ...linkAnswer(req, inv) });
+    const inv = await inviteMember(db, { companyId: s.companyId, email, role }, clock(), linkTtlMs, { approverCoolingOffMs });
+    const answer = await linkAnswer(req, inv);
+    await record(req, 'member.invited', inv.memberId, { email: inv.email, role, delivery: 'mailedTo' in answer ? 'mail' : 'shown' });
+    res.status(201).json({ member: await companyMember(db, s.companyId, inv.memberId), ...answer });
   });
 
   r.patch('/members/:id', session, enrolled, async (req, res) => {
@@ -81,7 +84,7 @@ export function mountMemberRoutes(r: Router, common: Common, clock: Clock, sessi
     const role = roleField(req.body?.role);
     checkRoleChange(s, m, role);
     if (isPromotion(m.role, role)) requireStepUp(s, clock(), stepUpMs);
-    await setMemberRole(db, m.id, role);
+    await setMemberRole(db, m.id, role, { approverCoolingOffMs });
     await record(req, 'member.role_changed', m.id, { email: m.email, from: m.role, to: role });
     res.json(await companyMember(db, s.companyId, m.id));
   });
@@ -98,6 +101,17 @@ export function mountMemberRoutes(r: Router, common: Common, clock: Clock, sessi
     res.json({ ...m, removed: true });
   });
 
+  // Ends a new approver's cooling-off early: another owner vouches for them, with a step-up.
+  r.post('/members/:id/confirm-approver', session, enrolled, async (req, res) => {
+    const s = req.memberSession!;
+    const m = await target(req);
+    requireOwnerConfirming(s, m);
+    requireStepUp(s, clock(), stepUpMs);
+    const out = await confirmApprover(common, m.id, s.memberId);
+    await record(req, 'member.approver_confirmed', m.id, { email: m.email, approvedRequests: out.settled });
+    res.json({ member: await companyMember(db, s.companyId, m.id), ...out });
+  });
+
   r.post('/members/:id/reset-link', session, enrolled, async (req, res) => {
     const s = req.memberSession!;
     requireMemberManager(s);
@@ -105,7 +119,12 @@ export function mountMemberRoutes(r: Router, common: Common, clock: Clock, sessi
     requireMayTouch(s, m, 'issue a reset link for');
     requireStepUp(s, clock(), stepUpMs);
     const inv = await linkForMember(db, m, clock(), linkTtlMs);
-    await record(req, 'member.reset_link_issued', m.id, { email: m.email, purpose: inv.purpose });
-    res.json({ member: m, ...linkAnswer(req, inv) });
+    const answer = await linkAnswer(req, inv);
+    await record(req, 'member.reset_link_issued', m.id, {
+      email: m.email,
+      purpose: inv.purpose,
+      delivery: 'mailedTo' in answer ? 'mail' : 'shown',
+    });
+    res.json({ member: m, ...answer });
   });
 }

@@ -32,6 +32,15 @@ export function checkRoleChange(s: MemberSession, target: ConsoleMember, role: R
   requireMayGrant(s, role);
 }
 
+/** Only another owner vouches for a new approver: never oneself, never an admin (who could vouch for their own second address). */
+export function requireOwnerConfirming(s: MemberSession, target: ConsoleMember): void {
+  if (s.role !== 'owner')
+    throw new BaseError('role_insufficient', `Your role (${s.role}) may not confirm an approver; only another owner may`);
+  if (target.id === s.memberId) throw new BaseError('forbidden', 'You cannot confirm yourself as an approver: another owner has to');
+  if (target.approverCoolingOffUntil === null)
+    throw new BaseError('conflict', `${target.email} has no cooling-off to end: their approvals already count`);
+}
+
 export function roleField(v: unknown): Role {
   if (typeof v !== 'string' || !isRole(v)) throw new BaseError('validation_failed', `"role" must be one of ${ROLES.join(', ')}`);
   return v;

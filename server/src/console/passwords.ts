@@ -1,5 +1,6 @@
 import { Algorithm, hash, verify } from '@node-rs/argon2';
 import { BaseError } from '@walletd/core';
+import { HashGate } from './hashGate';
 
 /**
  * argon2id with OWASP's first recommended setting (m = 19 MiB, t = 2, p = 1): memory-hard, so a
@@ -20,8 +21,14 @@ export function checkPasswordShape(password: unknown): string {
   return password;
 }
 
+/** Every hash and verify of this process passes the gate (consoleApp sets its size from the config). */
+let gate = new HashGate(4, 32);
+export function limitConcurrentHashes(concurrency: number): void {
+  gate = new HashGate(concurrency, concurrency * 8);
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, PASSWORD_KDF);
+  return gate.run(() => hash(password, PASSWORD_KDF));
 }
 
 let dummy: Promise<string> | undefined;
@@ -33,8 +40,9 @@ let dummy: Promise<string> | undefined;
 export async function verifyPassword(stored: string | null, password: string): Promise<boolean> {
   if (!stored) {
     dummy ??= hashPassword('walletd: no such member, the same work anyway');
-    await verify(await dummy, password).catch(() => false);
+    const throwaway = await dummy;
+    await gate.run(() => verify(throwaway, password).catch(() => false));
     return false;
   }
-  return verify(stored, password).catch(() => false);
+  return gate.run(() => verify(stored, password).catch(() => false));
 }

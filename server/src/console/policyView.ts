@@ -18,6 +18,8 @@ export interface ConsolePolicy {
   max: string | null;
   threshold: string | null;
   approvals: number | null;
+  /** approval_above: what its quorum does; null: the deployment's `approvals.onApproval`. */
+  onApproval: 'send' | 'wait_for_send' | null;
 }
 
 /** The company's wallet names, for the sentences. */
@@ -55,5 +57,6 @@ export function toConsolePolicy(
     max: shown(p.params.max),
     threshold: shown(p.params.threshold),
     approvals: typeof p.params.approvals === 'number' ? p.params.approvals : null,
+    onApproval: p.params.onApproval === 'send' || p.params.onApproval === 'wait_for_send' ? p.params.onApproval : null,
   };
 }

@@ -3,6 +3,18 @@ import { loadCredentials, openTotpSecret } from './credentials';
 import { looksLikeRecoveryCode, useRecoveryCode } from './recoveryCodes';
 import { totpStep } from './totp';
 
+// Which factor a sign-in passed, and which of them is a step-up: one decision, in stepUpFactors.ts.
+export { type SecondFactorUsed, isStepUpFactor } from './stepUpFactors';
+
+/** The second factors a member has: a confirmed TOTP authenticator and how many passkeys. */
+export async function memberFactors(db: Db, memberId: number): Promise<{ totp: boolean; passkeys: number }> {
+  const cred = await loadCredentials(db, memberId);
+  const [row] = await db('member_passkeys').where({ member_id: memberId }).count({ n: '*' });
+  return { totp: !!cred?.totp_enrolled, passkeys: Number(row?.n ?? 0) };
+}
+
+export const hasSecondFactor = (f: { totp: boolean; passkeys: number }): boolean => f.totp || f.passkeys > 0;
+
 /**
  * Checks a second factor: a 6-digit TOTP code (a step not used before) or, at sign-in, an unused
  * recovery code. Accepting a step records it in the same statement that checks it is newer than

@@ -18,9 +18,8 @@ const codeAt = (secret: string, ms: number) => TOTP.generate({ secret: Secret.fr
 const PASSWORD = 'correct horse battery staple';
 
 /** Invites, sets the password through the link, signs in, enrolls TOTP: a member ready to work. */
-async function enrolledMember(role = 'owner') {
+async function enrolledMember(role = 'owner', email = `m-${Math.random().toString(36).slice(2)}@example.com`) {
   const s = await seedCompany(t.db);
-  const email = `m-${Math.random().toString(36).slice(2)}@example.com`;
   const inv = await inviteMember(t.db, { companyId: s.companyId, email, role }, con.clock.now, 86_400_000);
   const b = new Browser(con.url);
   expect((await b.call('POST', `/console/api/links/${inv.token}`, { body: { password: PASSWORD } })).status).toBe(200);
@@ -128,6 +127,26 @@ describe('console sign-in', () => {
     expect((await sign(m.recovery[0] as string)).status).toBe(401);
   });
 
+  it('a recovery code signs in but is no step-up: inviting and creating a key still ask for a fresh code (issue 42 §4)', async () => {
+    const m = await enrolledMember('owner');
+    const b = new Browser(con.url);
+    expect(
+      (await b.call('POST', '/console/api/session', { body: { email: m.email, password: PASSWORD, code: m.recovery[0] } })).status,
+    ).toBe(201);
+    expect((await b.call('GET', '/console/api/me')).body.steppedUpAt).toBeNull();
+    const invite = await b.call('POST', '/console/api/members', { body: { email: `a-${m.memberId}@example.com`, role: 'admin' } });
+    expect([invite.status, invite.body.code]).toEqual([403, 'step_up_required']);
+    const key = await b.call('POST', '/console/api/keys', { body: { name: 'ci', actions: ['wallets:read'], walletIds: '*' } });
+    expect([key.status, key.body.code]).toEqual([403, 'step_up_required']);
+    // A recovery code is no step-up either; a fresh authenticator code is, and then both work.
+    expect((await b.call('POST', '/console/api/step-up', { body: { code: m.recovery[1] } })).status).toBe(401);
+    con.clock.now += 30_000;
+    expect((await b.call('POST', '/console/api/step-up', { body: { code: codeAt(m.secret, con.clock.now) } })).status).toBe(200);
+    expect((await b.call('POST', '/console/api/members', { body: { email: `a-${m.memberId}@example.com`, role: 'admin' } })).status).toBe(
+      201,
+    );
+  });
+
   it('keeps failed sign-ins as a bounded working table: ended pairs go, a pair still locked out stays locked', async () => {
     const m = await enrolledMember('developer');
     const b = new Browser(con.url);
@@ -196,6 +215,35 @@ describe('console sign-in audit', () => {
       ['member.sign_in_failed', 'locked_out'],
     ]);
     con.clock.now += 900_000; // the lockout ends for the tests after this one
+  });
+
+  it('writes a refused sign-in only to the company whose member it was, not to another company with that email (issue 42 §5)', async () => {
+    const email = `both-${Math.random().toString(36).slice(2)}@example.com`;
+    const one = await enrolledMember('developer', email);
+    // The same person's membership of a second company, with that company's own password.
+    const two = { companyId: (await seedCompany(t.db, 'paid', 'Other')).companyId };
+    const inv = await inviteMember(t.db, { companyId: two.companyId, email, role: 'developer' }, con.clock.now, 86_400_000);
+    expect(
+      (await new Browser(con.url).call('POST', `/console/api/links/${inv.token}`, { body: { password: 'another long passphrase' } }))
+        .status,
+    ).toBe(200);
+    const before: [number, number] = [(await rows(one.companyId)).length, (await rows(two.companyId)).length];
+    const good = codeAt(one.secret, con.clock.now);
+    // Company one's password, a wrong code: company one's member, so company one's row only.
+    expect((await post({ email, password: PASSWORD, code: good === '000000' ? '111111' : '000000' })).status).toBe(401);
+    expect((await rows(one.companyId)).slice(before[0])).toEqual([['member.sign_in_failed', 'second_factor_wrong']]);
+    expect((await rows(two.companyId)).slice(before[1])).toEqual([]);
+    // No password matched: nothing says whose member was tried, so neither company's log has it.
+    expect((await post({ email, password: 'not the password at all' })).status).toBe(401);
+    expect((await rows(one.companyId)).length).toBe(before[0] + 1);
+    expect((await rows(two.companyId)).length).toBe(before[1]);
+    const operator = await t
+      .db('audit_log')
+      .whereNull('company_id')
+      .where({ action: 'member.sign_in_failed' })
+      .orderBy('id', 'desc')
+      .first();
+    expect(operator.details).toEqual({ email, reason: 'bad_credentials' });
   });
 
   it('says so in the audit log when a recovery code signs a member in, with how many codes are left', async () => {

@@ -1,22 +1,33 @@
 import { BaseError, type Db, type MasterKey } from '@walletd/core';
 import { MFA_REQUIRED_ROLES, loadCredentials } from './credentials';
+import { passkeyAssertionOptions, verifyPasskeyAssertion } from './passkeyAssertion';
+import type { RelyingParty } from './passkeyRelyingParty';
 import { verifyPassword } from './passwords';
 import { looksLikeRecoveryCode } from './recoveryCodes';
-import { checkSecondFactor } from './secondFactor';
+import { checkSecondFactor, hasSecondFactor, memberFactors } from './secondFactor';
 import { type SessionLimits, createSession } from './sessions';
+import { isStepUpFactor, type SecondFactorUsed } from './stepUpFactors';
 import { type ThrottleSettings, clearFailures, isLockedOut, recordFailure, throttleKey } from './signInThrottle';
+
+/**
+ * The member a refused sign-in identified (their password matched; the second factor did not), for
+ * the audit row only: kept beside the error, never in its details, which the caller would read.
+ */
+const identified = new WeakMap<object, number>();
+export const memberRefused = (e: unknown): number | undefined => (e && typeof e === 'object' ? identified.get(e) : undefined);
 
 /** One message for an unknown email, a member without a password and a wrong password. */
 export const BAD_CREDENTIALS = 'The email or password is incorrect';
 
-/** Which second factor a sign-in passed: a recovery code is worth an audit row of its own. */
-export type SecondFactorUsed = 'totp' | 'recovery_code' | null;
+export type { SecondFactorUsed } from './stepUpFactors';
 
 export interface SignInInput {
   email: string;
   password: string;
   /** A TOTP code, or a recovery code; required once the member enrolled. */
   code?: string;
+  /** A passkey assertion (`navigator.credentials.get`'s answer) over the challenge `mfa_required` gave. */
+  passkey?: unknown;
   ip: string;
   userAgent: string | null;
 }
@@ -26,6 +37,7 @@ export interface SignInDeps {
   masterKey: MasterKey;
   nowMs: number;
   limits: SessionLimits & ThrottleSettings;
+  rp: RelyingParty;
 }
 
 /**
@@ -64,21 +76,35 @@ export async function signIn(
     await recordFailure(d.db, key, d.nowMs, d.limits);
     throw new BaseError('unauthorized', BAD_CREDENTIALS);
   }
-  const cred = await loadCredentials(d.db, member.id);
+  const factors = await memberFactors(d.db, member.id);
   let secondFactor: SecondFactorUsed = null;
-  if (cred?.totp_enrolled) {
-    if (!input.code) throw new BaseError('mfa_required', 'Enter the code from your authenticator app (or a recovery code)');
-    if (!(await checkSecondFactor(d.db, d.masterKey, member.id, input.code, d.nowMs, { allowRecovery: true }))) {
-      await recordFailure(d.db, key, d.nowMs, d.limits);
-      throw new BaseError('unauthorized', 'The authenticator code is incorrect or was already used');
+  if (hasSecondFactor(factors)) {
+    const binding = { memberId: member.id, sessionId: null, purpose: 'sign_in' as const };
+    if (input.passkey === undefined && !input.code) {
+      // The password was right: the second step, with a challenge when the member has passkeys.
+      const passkey = factors.passkeys > 0 ? await passkeyAssertionOptions(d.db, d.rp, binding, d.nowMs) : undefined;
+      const ask = `Enter the code from your authenticator app (or a recovery code)${passkey ? ', or use a passkey' : ''}`;
+      throw new BaseError('mfa_required', ask, {
+        details: { factors: { totp: factors.totp, passkey: factors.passkeys > 0 }, ...(passkey ? { passkeyOptions: passkey } : {}) },
+      });
     }
-    secondFactor = looksLikeRecoveryCode(input.code) ? 'recovery_code' : 'totp';
+    const ok =
+      input.passkey !== undefined
+        ? (await verifyPasskeyAssertion(d.db, d.rp, binding, input.passkey, d.nowMs)).ok
+        : await checkSecondFactor(d.db, d.masterKey, member.id, input.code as string, d.nowMs, { allowRecovery: true });
+    if (!ok) {
+      await recordFailure(d.db, key, d.nowMs, d.limits);
+      const e = new BaseError('unauthorized', 'The authenticator code is incorrect or was already used');
+      identified.set(e, member.id);
+      throw e;
+    }
+    secondFactor = input.passkey !== undefined ? 'passkey' : looksLikeRecoveryCode(input.code as string) ? 'recovery_code' : 'totp';
   }
   await clearFailures(d.db, key);
   const s = await createSession(
     d.db,
     member.id,
-    { ip: input.ip, userAgent: input.userAgent, nowMs: d.nowMs, steppedUp: secondFactor !== null },
+    { ip: input.ip, userAgent: input.userAgent, nowMs: d.nowMs, steppedUp: isStepUpFactor(secondFactor) },
     d.limits,
   );
   return { ...s, memberId: member.id, secondFactor };
@@ -87,5 +113,5 @@ export async function signIn(
 /** Whether a signed-in member must enroll MFA before doing anything else. */
 export async function mfaEnrollmentPending(db: Db, memberId: number, role: string): Promise<boolean> {
   if (!MFA_REQUIRED_ROLES.has(role)) return false;
-  return !(await loadCredentials(db, memberId))?.totp_enrolled;
+  return !hasSecondFactor(await memberFactors(db, memberId));
 }

@@ -116,6 +116,29 @@ describe('console webhooks API', () => {
     expect(rows[1]!.details).toMatchObject({ fields: ['events', 'enabled'], events: ['deposit.confirmed'], enabled: false });
   });
 
+  it('create, a new destination, rotation and delete need a fresh step-up; other edits do not (issue 42 §5)', async () => {
+    const dev = await member('developer');
+    const { webhook } = await createHook(dev.b);
+    const base = `/console/api/webhooks/${webhook.id}`;
+    con.clock.now += 300_001; // the sign-in's step-up (console.stepUpMs) is over
+    const guarded: [string, string, unknown?][] = [
+      ['POST', '/console/api/webhooks', { type: 'api', config: { url: `${rx.url}/elsewhere` }, events: ['*'] }],
+      ['PATCH', base, { config: { url: `${rx.url}/elsewhere` } }],
+      ['POST', `${base}/rotate-secret`],
+      ['DELETE', base],
+    ];
+    for (const [method, path, body] of guarded) {
+      const r = await dev.b.call(method, path, { body });
+      expect([method, path, r.status, r.body.code]).toEqual([method, path, 403, 'step_up_required']);
+    }
+    expect((await dev.b.call('PATCH', base, { body: { enabled: false } })).status).toBe(200);
+    expect((await dev.b.call('GET', base)).body.config).toEqual({ url: `${rx.url}/hook?token=abc` });
+    expect((await dev.b.call('POST', '/console/api/step-up', { body: { code: dev.code() } })).status).toBe(200);
+    const statuses = [];
+    for (const [method, path, body] of guarded) statuses.push((await dev.b.call(method, path, { body })).status);
+    expect(statuses).toEqual([201, 200, 200, 204]);
+  });
+
   it('a viewer gets 403 role_insufficient on every webhook route, reads included', async () => {
     const dev = await member('developer');
     const { webhook } = await createHook(dev.b);

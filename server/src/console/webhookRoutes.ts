@@ -21,6 +21,7 @@ import { DestinationPolicy } from '../webhooks/destinationPolicy';
 import { auditMember } from './auditSignIn';
 import type { Clock } from './clock';
 import { requireMfaEnrolled, requireRoleAction } from './memberGuards';
+import { requireStepUp } from './sessions';
 import { webhookAuditDetails } from './webhookAudit';
 
 const STATUSES = new Set(['pending', 'delivered', 'failed']);
@@ -50,9 +51,14 @@ function deliveryFilter(q: Request['query']): { limit: number; filter: DeliveryF
  * go and the deliveries log carries their payloads, which /v1 gives only to keys with that action,
  * so a viewer gets 403 here as well. Changes are audited with the member and IP, never a secret.
  * The new signing secret is in the answer to create and rotate only; no other answer carries it.
+ * Create, a new URL, rotation and delete need a step-up.
  */
-export function mountWebhookRoutes(r: Router, common: Common, _clock: Clock, session: RequestHandler): void {
+export function mountWebhookRoutes(r: Router, common: Common, clock: Clock, session: RequestHandler): void {
   const { db, masterKey } = common;
+  // Where the company's events go and how they are signed: a stolen session must not redirect the
+  // stream or take over its signature, so these need a fresh authenticator code (checked last,
+  // after every cheaper refusal, so a refused change spends no code).
+  const steppedUp = (req: Request) => requireStepUp(req.memberSession!, clock(), common.config.console.stepUpMs);
   const deps: WebhookDeps = { db, masterKey, policy: new DestinationPolicy(common.config.webhooks.allowCidrs) };
   const enrolled = requireMfaEnrolled(db);
   const manage: RequestHandler = (req, _res, next) => {
@@ -75,7 +81,9 @@ export function mountWebhookRoutes(r: Router, common: Common, _clock: Clock, ses
   });
 
   r.post('/webhooks', ...guard, async (req, res) => {
-    const created = await createWebhook(deps, caller(req), checkBody<CreateWebhookInput>('WebhookCreateRequest', req.body));
+    const input = checkBody<CreateWebhookInput>('WebhookCreateRequest', req.body);
+    steppedUp(req);
+    const created = await createWebhook(deps, caller(req), input);
     const { signingSecret, ...view } = created;
     await record(req, 'webhook.created', created.id, webhookAuditDetails(view));
     res.setHeader('Cache-Control', 'no-store');
@@ -92,6 +100,7 @@ export function mountWebhookRoutes(r: Router, common: Common, _clock: Clock, ses
     if (body && typeof body === 'object' && 'signingSecret' in body)
       throw new BaseError('validation_failed', 'signingSecret cannot be set here; use rotate-secret');
     const input = checkBody<UpdateWebhookInput>('WebhookUpdateRequest', body);
+    if (input.config !== undefined) steppedUp(req);
     const updated = await updateWebhook(deps, caller(req), row, input);
     await record(req, 'webhook.changed', row.id, { fields: Object.keys(input), ...webhookAuditDetails(updated) });
     res.json(updated);
@@ -99,6 +108,7 @@ export function mountWebhookRoutes(r: Router, common: Common, _clock: Clock, ses
 
   r.delete('/webhooks/:id', ...guard, async (req, res) => {
     const row = await hook(req);
+    steppedUp(req);
     await deleteWebhook(db, row);
     await record(req, 'webhook.deleted', row.id);
     res.status(204).end();
@@ -107,6 +117,7 @@ export function mountWebhookRoutes(r: Router, common: Common, _clock: Clock, ses
   r.post('/webhooks/:id/rotate-secret', ...guard, async (req, res) => {
     const row = await hook(req);
     const body = checkBody<{ signingSecret?: string }>('RotateSecretRequest', req.body);
+    steppedUp(req);
     const out = await rotateSecret(deps, row, body.signingSecret);
     // Whether the member chose the secret or it was generated; never the secret.
     await record(req, 'webhook.secret_rotated', row.id, { chosen: body.signingSecret !== undefined });

@@ -83,7 +83,7 @@ it('claims and records through the indexes after the queue grew from empty witho
   const hookId = (await t.db('webhooks').where({ company_id: s.companyId }).first('id')).id;
   const hooks = await planNodes('execute walletd_claim_webhooks');
   expect(hooks.filter((n) => n.startsWith('Seq Scan on webhook_deliveries'))).toEqual([]);
-  const claim = await planNodes(`execute walletd_claim_due_by_webhook('{${hookId}}'::int[], '{8}'::int[], 10, 60)`);
+  const claim = await planNodes(`execute walletd_claim_due_by_webhook('{${hookId}}'::int[], '{8}'::int[], 10, 60, null)`);
   expect(claim.filter((n) => n.startsWith('Seq Scan on webhook_deliveries'))).toEqual([]);
   expect(claim.some((n) => n.startsWith('Index Scan on webhook_deliveries using webhook_deliveries_due_by_webhook'))).toBe(true);
   const record = await planNodes(
@@ -136,7 +136,7 @@ it('claims from the head of a large backlog on a connection opened after it arri
     const claimed = await claimDue(single, 31, 60_000, 100);
     expect(claimed.map((d) => Number(d.id))).toEqual(oldest);
     const hookId = (await fresh.db('webhooks').where({ company_id: s.companyId }).first('id')).id;
-    const execute = `execute walletd_claim_due_by_webhook('{${hookId}}'::int[], '{100}'::int[], 31, 60)`;
+    const execute = `execute walletd_claim_due_by_webhook('{${hookId}}'::int[], '{100}'::int[], 31, 60, null)`;
     const plan = await planNodes(execute, single);
     // The webhook's due rows are walked in order on its index and the walk stops at the room
     // left: no scan of the backlog, no sort of it (what is sorted is the few rows taken).

@@ -2,6 +2,8 @@ import { DELIVERY_CHANNEL, type Logger } from '@walletd/core';
 import pg from 'pg';
 
 export interface DeliveryListener {
+  /** The LISTEN session's backend pid while it listens (it lives as long as this process), else null. */
+  backendPid(): number | null;
   close(): Promise<void>;
 }
 
@@ -23,8 +25,10 @@ export async function listenForDeliveries(settings: pg.ClientConfig, logger: Log
   let timer: NodeJS.Timeout | undefined;
   let delay = FIRST_RETRY_MS;
   let lost = false;
+  let listening: pg.Client | undefined;
 
   const lose = (conn: pg.Client, err: unknown) => {
+    if (listening === conn) listening = undefined;
     if (closed || current !== conn) return;
     current = undefined;
     conn.end().catch(() => undefined);
@@ -64,6 +68,7 @@ export async function listenForDeliveries(settings: pg.ClientConfig, logger: Log
       return;
     }
     delay = FIRST_RETRY_MS;
+    listening = conn;
     if (lost) {
       lost = false;
       logger.info('listening again for new deliveries');
@@ -74,6 +79,7 @@ export async function listenForDeliveries(settings: pg.ClientConfig, logger: Log
   // The first try is awaited: a delivery committed after the dispatcher says it started wakes it.
   await open();
   return {
+    backendPid: () => (listening as { processID?: number | null } | undefined)?.processID ?? null,
     async close() {
       closed = true;
       clearTimeout(timer);

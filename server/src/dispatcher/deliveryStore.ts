@@ -30,7 +30,14 @@ export interface ClaimedDelivery {
  * dispatchers claiming at the same moment would each see the other's slots free and take a cap
  * each (issue 29: the cap has to hold for the receiver, not per process).
  */
-export async function claimDue(db: Db, batchSize: number, leaseMs: number, perWebhook: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(
+  db: Db,
+  batchSize: number,
+  leaseMs: number,
+  perWebhook: number,
+  /** The claiming process's LISTEN session (leaseHolders.ts); null: the lease just ends. */
+  leasedBy: number | null = null,
+): Promise<ClaimedDelivery[]> {
   return db.transaction(async (trx) => {
     // Run even with no webhook: its plan is then built the first time the dispatcher looks, on an
     // empty queue as on a full one (indexPlan; claimPlan.test.ts).
@@ -40,6 +47,7 @@ export async function claimDue(db: Db, batchSize: number, leaseMs: number, perWe
       hooks.map((h) => inFlightCap(h.failures, perWebhook)),
       batchSize,
       leaseMs / 1000,
+      leasedBy,
     ]);
     return rows.map(toClaimed);
   });
@@ -89,7 +97,7 @@ const CLAIM: PreparedStatement = {
          for update of d skip locked
        ) p
      ), claimed as (
-       update webhook_deliveries d set next_attempt_at = now() + make_interval(secs => $4), leased = true
+       update webhook_deliveries d set next_attempt_at = now() + make_interval(secs => $4), leased = true, leased_by = $5::int
        where d.id = any(array(select id from due order by turn, next_attempt_at, id limit $3))
        returning d.id, d.attempts, d.event_id, d.webhook_id, (extract(epoch from d.next_attempt_at) * 1000000)::bigint as lease_us
      )
@@ -145,7 +153,8 @@ export interface BreakerChange {
  * A success that lands after the webhook was deleted still counts as delivered.
  * The same statement keeps each webhook's breaker (endpointBreaker.ts): a 2xx closes it, failures
  * count up and back the webhook off; a delivery that failed while its webhook is backed off says
- * so in `last_error` and waits at least until the back-off ends. A webhook that answers and never
+ * so in `last_error`. Its next attempt keeps the spec's schedule: one that falls due while the
+ * webhook is still backed off is used up unsent (backedOffDeliveries.ts). A webhook that answers and never
  * failed is not written: the hot path pays one key lookup per webhook of the batch.
  */
 export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promise<BreakerChange[]> {
@@ -207,7 +216,7 @@ const RECORD_ATTEMPTS: PreparedStatement = {
            else v.err end,
          response_body = v.body,
          next_attempt_at = case when v.ok or d.attempts + 1 >= ${MAX_ATTEMPTS} then null
-           else greatest(now() + make_interval(secs => v.retry_in), b.backed_off_until) end,
+           else now() + make_interval(secs => v.retry_in) end,
          leased = false,
          updated_at = now()
        from v left join breaker b on b.id = v.webhook_id

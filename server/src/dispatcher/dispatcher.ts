@@ -3,7 +3,9 @@ import type pg from 'pg';
 import type { Common } from '../context';
 import { DestinationPolicy } from '../webhooks/destinationPolicy';
 import { type Redactor, redactorFor } from '../webhooks/redactSecrets';
+import { siblingRedactors } from '../webhooks/siblingSecrets';
 import { openWebhookSecrets, type WebhookSecrets } from '../webhooks/webhookSecrets';
+import { type BackedOffSweep, startBackedOffSweep } from './backedOffDeliveries';
 import { chatMessage } from './chatMessage';
 import { type DeliveryListener, listenForDeliveries } from './deliveryListener';
 import { type AttemptOutcome, type BreakerChange, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
@@ -23,6 +25,10 @@ export interface Dispatcher {
 }
 
 const USER_AGENT = 'walletd-webhooks/1';
+/** An attempt in flight longer than this no longer fills `concurrency` (its webhook's cap still holds). */
+const SLOW_ATTEMPT_MS = 1000;
+/** Attempts in flight, slow ones included, never exceed this many times `concurrency`. */
+const HARD_LIMIT_FACTOR = 4;
 
 export function createDispatcher(common: Common, settings: WebhookSettings = common.config.webhooks): Dispatcher {
   const { db } = common;
@@ -38,6 +44,8 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   // keep signing with the old secret. The redactor (every encoding of every secret the webhook
   // has had, compiled) is built with it, once per version, not per attempt.
   const secretCache = new Map<number, { sealed: string; secrets: WebhookSecrets; redact: Redactor }>();
+
+  const siblingsFor = siblingRedactors(db, common.masterKey);
 
   const secretsFor = (d: ClaimedDelivery) => {
     const sealed = (d.secretEnvelope as Envelope).ct;
@@ -60,14 +68,20 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       result = { ok: false, responseCode: null, responseBody: null, error: `internal: ${(e as Error).message}`, retryAfterSeconds: null };
     }
     const made = d.attempts + 1;
-    const clean = (s: string | null) => (s !== null && redact ? redact(s) : s);
+    // The company's other webhooks' secrets too (siblingSecrets.ts); the body may be a cut read.
+    const others = await siblingsFor(d.webhookId, `${result.responseBody ?? ''}${result.error ?? ''}`).catch(() => null);
+    const clean = (s: string | null, cut = false) => {
+      if (s === null || !redact) return s;
+      const own = redact(s);
+      return others ? others(own, cut) : own;
+    };
     const outcome: AttemptOutcome = {
       id: d.id,
       webhookId: d.webhookId,
       leaseUs: d.leaseUs,
       ok: result.ok,
       responseCode: result.responseCode,
-      responseBody: clean(result.responseBody),
+      responseBody: clean(result.responseBody, true),
       error: clean(result.error),
       retryInSeconds: Math.max(backoffSeconds(made, settings.retryBaseMs), result.retryAfterSeconds ?? 0),
     };
@@ -149,7 +163,15 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   let pruner: DeliveryPruner | undefined;
   // The coming months' partitions of events and transfers (partitionMaintenance.ts).
   let partitions: { stop(): Promise<void> } | undefined;
+  // Due deliveries of backed-off endpoints use up their attempts unsent (backedOffDeliveries.ts).
+  let backedOff: BackedOffSweep | undefined;
+  // Attempts in flight, and those of them younger than SLOW_ATTEMPT_MS: only the young ones fill
+  // `concurrency`. An attempt to a receiver that does not answer stops counting after a second, so
+  // receivers going dead together (each holding its per-webhook cap until the timeout, before a
+  // breaker opens) cannot take every slot from the healthy ones, from the first event (issue 43).
+  // The hard bound on sockets is HARD_LIMIT_FACTOR x `concurrency`.
   let inFlight = 0;
+  let young = 0;
   // Set by a NOTIFY that arrives while we are busy, so it is not lost: the next claim runs at once.
   let notified = false;
   let finished: AttemptOutcome[] = [];
@@ -193,6 +215,26 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     return flushing;
   }
 
+  /** Starts one attempt; it holds a slot of `concurrency` until it ends or turns slow. */
+  function launch(d: ClaimedDelivery): void {
+    inFlight++;
+    young++;
+    let counted = true;
+    const release = () => {
+      if (!counted) return;
+      counted = false;
+      young--;
+      wake?.();
+    };
+    const slow = setTimeout(release, SLOW_ATTEMPT_MS);
+    void attempt(d).then((outcome) => {
+      clearTimeout(slow);
+      release();
+      finished.push(outcome);
+      void flush();
+    });
+  }
+
   /**
    * Pipelined: up to `concurrency` attempts in flight; free slots are refilled by new claims as
    * soon as attempts finish. A slow receiver holds at most `perWebhook` of them, and a failing one
@@ -216,7 +258,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     // Claim when a useful batch of slots is free (or nothing is in flight), not for every slot.
     const minClaim = Math.max(1, Math.floor(Math.min(settings.batchSize, settings.concurrency) / 4));
     while (running) {
-      const free = settings.concurrency - inFlight;
+      const free = Math.min(settings.concurrency - young, settings.concurrency * HARD_LIMIT_FACTOR - inFlight);
       if (free < minClaim && inFlight > 0) {
         await sleep(settings.pollIntervalMs);
         continue;
@@ -229,20 +271,14 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       notified = false;
       let claimed: ClaimedDelivery[] = [];
       try {
-        claimed = await claimDue(db, Math.min(free, settings.batchSize), settings.leaseMs, perWebhook);
+        claimed = await claimDue(db, Math.min(free, settings.batchSize), settings.leaseMs, perWebhook, listener?.backendPid() ?? null);
       } catch (err) {
         logger.error({ err }, 'claiming deliveries failed');
       }
-      inFlight += claimed.length;
-      for (const d of claimed) {
-        void attempt(d).then((outcome) => {
-          finished.push(outcome);
-          void flush();
-        });
-      }
+      for (const d of claimed) launch(d);
       // Nothing more due right now (or no slot left): wait for a notification, a finished attempt or the poll.
       const drained = claimed.length < Math.min(free, settings.batchSize);
-      if (running && !notified && (drained || inFlight >= settings.concurrency)) await sleep(settings.pollIntervalMs);
+      if (running && !notified && (drained || young >= settings.concurrency)) await sleep(settings.pollIntervalMs);
     }
     while (inFlight > 0) {
       await flush();
@@ -258,12 +294,16 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       loop = run();
       pruner = startDeliveryPruner(db, settings.deliveryRetentionDays, logger);
       partitions = startPartitionMaintenance(db, logger);
+      backedOff = startBackedOffSweep(db, settings.retryBaseMs, settings.pollIntervalMs, logger, (n) =>
+        common.metrics?.webhookAttempts.inc({ outcome: 'failed' }, n),
+      );
     },
     async stop() {
       running = false;
       wake?.();
       await pruner?.stop();
       await partitions?.stop();
+      await backedOff?.stop();
       await loop;
       await listener?.close();
       await sender.close();

@@ -1,8 +1,10 @@
 /**
  * The circuit breaker of one webhook (issue 29): a receiver that fails or times out attempt after
- * attempt is backed off as a whole, so its deliveries stop taking dispatcher slots (and stop
- * burning their five attempts) until it has had time to recover. The state lives on the webhook
- * row and is changed by the attempt record (deliveryStore.ts); these are its rules.
+ * attempt is backed off as a whole, so its deliveries stop taking dispatcher slots and the
+ * receiver is not hammered until it has had time to recover. Their schedule still runs: a turn
+ * that falls within the back-off is used up unsent (backedOffDeliveries.ts, issue 43), so they
+ * end `failed` on the spec's schedule. The state lives on the webhook row and is changed by the
+ * attempt record (deliveryStore.ts); these are its rules.
  */
 
 /** Failed attempts in a row (any delivery of the webhook) that back the endpoint off. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { type Logger, unredactedSibling } from '@walletd/core';
+import { redactPath } from './tokenPaths';
 
 declare module 'node:http' {
   interface IncomingMessage {
@@ -14,7 +15,7 @@ const PROBES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
 /**
  * One access log line per request, written when the response is done: the request id, method,
- * path without the query, client address, status and duration — nothing else, because headers
+ * path without the query (a token-bearing route's token redacted: tokenPaths.ts), client address, status and duration — nothing else, because headers
  * carry keys and bodies carry addresses and amounts. 5xx lines are `error`, the rest `info`, except
  * the probes' (`/healthz`, `/readyz`): their 503 is an answer ("not ready yet", polled by load
  * balancers through every start and catch-up), not a failure, and would page whoever alerts on
@@ -42,7 +43,8 @@ export function accessLog(base: Logger): RequestHandler {
     const started = performance.now();
     res.once('close', () => {
       const query = req.originalUrl.indexOf('?');
-      const url = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
+      // A one-time link's token is in its path: the line names the route, never the token.
+      const url = redactPath(query < 0 ? req.originalUrl : req.originalUrl.slice(0, query));
       const entry = {
         reqId: id,
         req: { method: req.method, url, ip: req.socket.remoteAddress },

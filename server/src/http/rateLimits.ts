@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { rateLimit, type Options, type RateLimitInfo } from 'express-rate-limit';
 import { BaseError, type Db } from '@walletd/core';
 import { perIpLimit } from './perIpLimit';
@@ -25,6 +25,15 @@ function onLimit(what: string): Options['handler'] {
   };
 }
 
+/**
+ * Per key and per endpoint: the route pattern, not the concrete path, so /wallets/1 and /wallets/2
+ * share a budget. Routing ignores case, so the mount point is lowered too: `/V1/withdrawals` reaches
+ * the same route as `/v1/withdrawals` and must spend the same budget (it once had its own, doubling it).
+ */
+export function writeBudgetKey(req: Request): string {
+  return `${req.auth?.keyId ?? 'anon'}:${req.method} ${req.baseUrl.toLowerCase()}${req.route?.path ?? req.path.toLowerCase()}`;
+}
+
 export function createRateLimiters(db: Db, limits: { perIpPerMinute: number; writesPerKeyPerMinute: number }): RateLimiters {
   const writeStore = new PgRateLimitStore(db, 'write:');
   const common = {
@@ -39,8 +48,7 @@ export function createRateLimiters(db: Db, limits: { perIpPerMinute: number; wri
     ...common,
     limit: limits.writesPerKeyPerMinute,
     store: writeStore,
-    // Per key and per endpoint: the route pattern, not the concrete path, so /wallets/1 and /wallets/2 share a budget.
-    keyGenerator: (req) => `${req.auth?.keyId ?? 'anon'}:${req.method} ${req.baseUrl}${req.route?.path ?? req.path}`,
+    keyGenerator: writeBudgetKey,
     handler: onLimit('value-moving writes'),
   });
   return { perIp, writes, stores: [perIp, writeStore] };

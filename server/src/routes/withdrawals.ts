@@ -125,8 +125,8 @@ export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r:
     const a = auth(req);
     requireGlobal(a, 'withdrawals:read');
     const { status } = req.query as Record<string, unknown>;
-    if (status !== undefined && !['pending', 'approved', 'rejected'].includes(String(status)))
-      throw new BaseError('validation_failed', 'status must be pending, approved or rejected');
+    if (status !== undefined && !['pending', 'approved', 'rejected', 'expired'].includes(String(status)))
+      throw new BaseError('validation_failed', 'status must be pending, approved, rejected or expired');
     const rows = await listRequests(db, a.companyId, a.walletIds, status === undefined ? undefined : String(status));
     res.json({ requests: await Promise.all(rows.map((x) => toRequestView(db, x))) });
   });

@@ -1,4 +1,5 @@
-import { BaseError, isPlan, isRole, parsePublicKey, type Db, type Plan, type Role } from '@walletd/core';
+import { BaseError, ROLE_ACTIONS, isPlan, isRole, parsePublicKey, type Db, type Plan, type Role } from '@walletd/core';
+import { recountVoterRequests } from './withdrawals/recountVoter';
 
 export interface Company {
   id: number;
@@ -128,20 +129,41 @@ async function memberForChange(trx: Db, memberId: number, leavesOwners: boolean)
   return m;
 }
 
-export async function setMemberRole(db: Db, memberId: number, role: string): Promise<Member> {
+const mayApprove = (role: string): boolean => isRole(role) && ROLE_ACTIONS[role].has('withdrawals:create');
+
+/**
+ * A demotion out of the roles that may approve recounts the member's open approvals in the same
+ * transaction (`recountVoterRequests`); a promotion into them starts a cooling-off of
+ * `approverCoolingOffMs` (the console passes `console.approverCoolingOffMs`) before their
+ * approvals count, as an invitation does.
+ */
+export async function setMemberRole(db: Db, memberId: number, role: string, opts: { approverCoolingOffMs?: number } = {}): Promise<Member> {
   const next = checkRole(role);
   return db.transaction(async (trx) => {
-    await memberForChange(trx, memberId, next !== 'owner');
-    const [row] = await trx('members').where({ id: memberId }).update({ role: next }).returning('*');
+    const before = await memberForChange(trx, memberId, next !== 'owner');
+    const promoted = !mayApprove(before.role) && mayApprove(next) && opts.approverCoolingOffMs !== undefined;
+    const [row] = await trx('members')
+      .where({ id: memberId })
+      .update({ role: next, ...(promoted ? coolingOffFromNow(trx, opts.approverCoolingOffMs as number) : {}) })
+      .returning('*');
+    if (mayApprove(before.role) && !mayApprove(next)) await recountVoterRequests(trx, memberId, 'role');
     return toMember(row as MemberRow);
   });
 }
 
-/** Removal keeps the row (keys and audit entries point at it); their keys lose every action. */
+/** The columns that start a new approver's cooling-off (migration 035), on the database's clock. */
+export const coolingOffFromNow = (db: Db, ms: number) => ({
+  approver_counts_from: db.raw("now() + (? * interval '1 millisecond')", [ms]),
+  approver_confirmed_at: null,
+  approver_confirmed_by: null,
+});
+
+/** Removal keeps the row (keys and audit entries point at it); their keys lose every action, their open approvals are recounted. */
 export async function removeMember(db: Db, memberId: number): Promise<Member> {
   return db.transaction(async (trx) => {
     await memberForChange(trx, memberId, true);
     const [row] = await trx('members').where({ id: memberId }).update({ removed_at: trx.fn.now() }).returning('*');
+    await recountVoterRequests(trx, memberId, 'removed');
     return toMember(row as MemberRow);
   });
 }

@@ -214,7 +214,15 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput, pa
       },
     );
     const r = rows[0] as { queued: number; last_seq: string | null; has_more: boolean };
-    if (r.queued > 0) await trx.raw('select pg_notify(?, ?)', [DELIVERY_CHANNEL, '']);
+    if (r.queued > 0) {
+      // A replay says the receiver is back (issue 43 §2): the breaker is closed, as a new
+      // destination closes it, or its replayed deliveries would be used up unsent while it is
+      // still backed off. Should the receiver still be dead, the breaker opens again after 5 failures.
+      await trx('webhooks')
+        .where({ id: webhook.id })
+        .update({ consecutive_failures: 0, backoffs: 0, backed_off_at: null, backed_off_until: null });
+      await trx.raw('select pg_notify(?, ?)', [DELIVERY_CHANNEL, '']);
+    }
     return { queued: r.queued, hasMore: r.has_more, next: r.has_more ? r.last_seq : null };
   });
 }

@@ -12,6 +12,7 @@ import {
   parseBaseUnits,
 } from '@walletd/core';
 import type { Knex } from 'knex';
+import { addressBookView } from './addressBook/bookView';
 import { type ResolvedIntent, totalAmount } from './withdrawals/intent';
 
 interface PolicyRow {
@@ -61,6 +62,8 @@ export interface PolicyInput {
   max?: bigint;
   threshold?: bigint;
   approvals?: number;
+  /** approval_above: what its quorum does (unset: the deployment's `approvals.onApproval`). */
+  onApproval?: 'send' | 'wait_for_send';
 }
 
 /** The stored `kind` and `params` for an input, checked per kind, so a policy that cannot be evaluated is never stored. */
@@ -75,6 +78,10 @@ function policyParams(input: PolicyInput): { kind: PolicyKind; params: Record<st
       if (!input.addresses?.length) throw new BaseError('validation_failed', `${kind} needs at least one address (--addresses)`);
       params = { addresses: input.addresses, ...(input.matchKeys ? { matchKeys: input.matchKeys } : {}) };
       break;
+    case 'address_book':
+      // The entries are the list: kept in the address book, each with its cooling-off period.
+      params = {};
+      break;
     case 'max_per_transaction':
     case 'daily_volume':
       if (input.max === undefined) throw new BaseError('validation_failed', `${kind} needs a maximum (--max)`);
@@ -84,9 +91,15 @@ function policyParams(input: PolicyInput): { kind: PolicyKind; params: Record<st
       if (input.threshold === undefined) throw new BaseError('validation_failed', 'approval_above needs a threshold (--threshold)');
       if (input.approvals !== undefined && (!Number.isInteger(input.approvals) || input.approvals < 1 || input.approvals > 20))
         throw new BaseError('validation_failed', 'approvals must be an integer from 1 to 20');
-      params = { threshold: input.threshold.toString(), approvals: input.approvals ?? 1 };
+      if (input.onApproval !== undefined && input.onApproval !== 'send' && input.onApproval !== 'wait_for_send')
+        throw new BaseError('validation_failed', 'onApproval must be send or wait_for_send');
+      params = {
+        threshold: input.threshold.toString(),
+        approvals: input.approvals ?? 1,
+        ...(input.onApproval ? { onApproval: input.onApproval } : {}),
+      };
   }
-  if (kind !== 'deny_destinations' && kind !== 'allow_destinations' && input.assetKey === null)
+  if (kind !== 'deny_destinations' && kind !== 'allow_destinations' && kind !== 'address_book' && input.assetKey === null)
     throw new BaseError('validation_failed', `${kind} compares amounts, so it needs an asset (--asset)`);
   return { kind, params };
 }
@@ -176,8 +189,9 @@ export async function decidePolicies(
   intent: ResolvedIntent,
   approvals: number | null,
 ): Promise<PolicyDecision> {
-  const chain = intent.asset.key.slice(0, intent.asset.key.indexOf(':'));
-  return evaluatePolicies(await loadPolicies(db, wallet.company_id), {
+  const [chain = '', network = ''] = intent.asset.key.split(':');
+  const policies = await loadPolicies(db, wallet.company_id);
+  return evaluatePolicies(policies, {
     walletId: wallet.id,
     assetKey: intent.asset.key,
     decimals: intent.asset.decimals,
@@ -186,5 +200,8 @@ export async function decidePolicies(
     destinations: policyDestinations(addressingOf(plugins, chain), intent.outputs),
     volume24h: await volume24h(db, wallet.id, intent.asset.key),
     approvals,
+    ...(policies.some((p) => p.kind === 'address_book' && p.enabled)
+      ? { addressBook: await addressBookView(db, wallet.company_id, wallet.id, chain, network) }
+      : {}),
   });
 }

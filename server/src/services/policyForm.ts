@@ -18,6 +18,7 @@ export interface PolicyForm {
   max?: unknown;
   threshold?: unknown;
   approvals?: unknown;
+  onApproval?: unknown;
 }
 
 const invalid = (field: string, why: string): BaseError => new BaseError('validation_failed', `"${field}" ${why}`, { details: { field } });
@@ -75,7 +76,8 @@ export async function policyInputFromForm(
     }
   }
   const listKind = kind === 'deny_destinations' || kind === 'allow_destinations';
-  if (!listKind && !asset) throw invalid('asset', `is needed: ${kind} compares amounts, which are read in the asset's units`);
+  if (!listKind && kind !== 'address_book' && !asset)
+    throw invalid('asset', `is needed: ${kind} compares amounts, which are read in the asset's units`);
 
   let walletIds: number[] | null = null;
   if (form.walletIds !== undefined && form.walletIds !== null) {
@@ -107,6 +109,11 @@ export async function policyInputFromForm(
       throw invalid('approvals', 'must be an integer from 1 to 20');
     approvals = form.approvals as number;
   }
+  let onApproval: 'send' | 'wait_for_send' | undefined;
+  if (kind === 'approval_above' && form.onApproval !== undefined && form.onApproval !== null && form.onApproval !== '') {
+    if (form.onApproval !== 'send' && form.onApproval !== 'wait_for_send') throw invalid('onApproval', 'must be "send" or "wait_for_send"');
+    onApproval = form.onApproval;
+  }
   const max = kind === 'max_per_transaction' || kind === 'daily_volume' ? amountField(form.max, 'max', asset) : undefined;
   if ((kind === 'max_per_transaction' || kind === 'daily_volume') && max === undefined) throw invalid('max', `is needed for ${kind}`);
   const threshold = kind === 'approval_above' ? amountField(form.threshold, 'threshold', asset) : undefined;
@@ -122,5 +129,6 @@ export async function policyInputFromForm(
     max,
     threshold,
     approvals,
+    onApproval,
   };
 }

@@ -23,7 +23,9 @@ export function policySentence(p: PolicyView, asset: PolicyAssetWords, walletNam
   switch (p.kind) {
     case 'approval_above': {
       const n = Number.isInteger(p.params.approvals) ? (p.params.approvals as number) : 1;
-      return `Withdrawals of ${amount(p.params.threshold)} or more from ${from} need ${n} approval${n === 1 ? '' : 's'}`;
+      const then =
+        p.params.onApproval === 'send' ? ', then go out at once' : p.params.onApproval === 'wait_for_send' ? ', then wait for a Send' : '';
+      return `Withdrawals of ${amount(p.params.threshold)} or more from ${from} need ${n} approval${n === 1 ? '' : 's'}${then}`;
     }
     case 'max_per_transaction':
       return `Withdrawals above ${amount(p.params.max)} from ${from} are refused`;
@@ -31,6 +33,8 @@ export function policySentence(p: PolicyView, asset: PolicyAssetWords, walletNam
       return `${p.walletIds === null ? 'Each wallet' : `Each of ${from}`} may send at most ${amount(p.params.max)} in any 24 hours; withdrawals beyond that are refused`;
     case 'deny_destinations':
       return `Withdrawals${of} from ${from} to ${listed(addresses(p))} are refused`;
+    case 'address_book':
+      return `Withdrawals${of} from ${from} go only to address-book entries past their cooling-off period; any other destination is refused`;
     default:
       return `Withdrawals${of} from ${from} go only to allow-listed addresses (${listed(addresses(p))}); any other destination is refused`;
   }

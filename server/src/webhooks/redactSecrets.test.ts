@@ -181,4 +181,36 @@ describe('secrets echoed by a receiver are redacted from the delivery record', (
     const stored = await echoed(h, `${echoes}${fill}${escaped}${'d'.repeat(4000)}`);
     expect(stored).toBe(`${'[redacted] '.repeat(15)}${fill}[redacted]`);
   });
+
+  it('reversed, upper- and lower-cased, split across the body, percent-encoded twice, and any other webhook of the company (issue 42 §5)', async () => {
+    const h = await setup();
+    const other = await call(app.url, 'POST', '/v1/webhooks', {
+      key: h.s.rootKey,
+      body: { type: 'api', config: { url: `${rx.url}/other` }, events: ['*'], enabled: false },
+    });
+    expect(other.status).toBe(201);
+    const otherSecret = other.body.signingSecret as string;
+    const chunks = (v: string) => v.match(/.{1,9}/g) as string[];
+    const lines = [
+      `rev ${Array.from(h.secret).reverse().join('')}`,
+      `up ${h.secret.toUpperCase()}`,
+      `low ${h.secret.toLowerCase()}`,
+      `split ${chunks(h.secret).join('\r\n  ')} end`,
+      `json ${JSON.stringify(chunks(h.secret))}`,
+      `twice ${encodeURIComponent(encodeURIComponent(h.secret))}`,
+      `other ${otherSecret}`,
+      `other-twice ${encodeURIComponent(encodeURIComponent(otherSecret))}`,
+    ];
+    const stored = await echoed(h, lines.join('\n'));
+    expect(stored.split('\n')).toEqual([
+      'rev [redacted]',
+      'up [redacted]',
+      'low [redacted]',
+      'split [redacted] end',
+      'json ["[redacted]"]',
+      'twice [redacted]',
+      'other [redacted]',
+      'other-twice [redacted]',
+    ]);
+  });
 });

@@ -58,7 +58,11 @@ export function secretNeedles(secrets: WebhookSecrets): Needle[] {
   const sets: Partial<WebhookSecrets>[] = [secrets, ...(secrets.previous ?? [])];
   for (const set of sets) {
     const { texts, bytes } = credentials(set);
-    for (const t of texts) add(textNeedle(t));
+    // Reversed too: a receiver that echoes a secret backwards still shows it.
+    for (const t of texts) {
+      add(textNeedle(t));
+      add(textNeedle(Array.from(t).reverse().join('')));
+    }
     for (const b of new Map(bytes.map((x) => [x.toString('hex'), x])).values()) {
       add(hexNeedle(b));
       for (const n of base64Needles(b)) add(n);
@@ -67,8 +71,52 @@ export function secretNeedles(secrets: WebhookSecrets): Needle[] {
   return [...bySource.values()].sort((a, b) => b.units.length - a.units.length);
 }
 
-// The longest text one character of a secret can become (`&#x1F600;`, four `%XX`).
-const MAX_UNIT_TEXT = 12;
+// Between the chunks of a secret split across a body: whitespace and line breaks, as is or
+// JSON-escaped (`\n`, `\r`, `\t`), and the quotes and commas of a JSON array or list of chunks.
+const SPLIT = /\s|\\[nrt]|["',]/g;
+
+/**
+ * The secret split across the body: the text without the separators above (SPLIT) is searched
+ * for every needle, and a match spanning a separator is redacted in the original from its first
+ * character to its last, separators included. Matches without one are left to the main pass.
+ */
+function redactSplit(text: string, compiled: Compiled[]): string {
+  const kept: number[] = [];
+  let squeezed = '';
+  let last = 0;
+  for (const m of text.matchAll(SPLIT)) {
+    for (let i = last; i < (m.index as number); i++) kept.push(i);
+    squeezed += text.slice(last, m.index);
+    last = (m.index as number) + m[0].length;
+  }
+  if (last === 0) return text;
+  for (let i = last; i < text.length; i++) kept.push(i);
+  squeezed += text.slice(last);
+  const ranges: [number, number][] = [];
+  const lower = squeezed.toLowerCase();
+  for (const c of compiled) {
+    if (c.anchor !== null && !lower.includes(c.anchor)) continue;
+    for (const m of squeezed.matchAll(c.anywhere)) {
+      if (m[0].length === 0) continue;
+      const from = kept[m.index as number] as number;
+      const to = (kept[(m.index as number) + m[0].length - 1] as number) + 1;
+      if (to - from > m[0].length) ranges.push([from, to]);
+    }
+  }
+  if (!ranges.length) return text;
+  ranges.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let at = 0;
+  for (const [from, to] of ranges) {
+    if (to <= at) continue;
+    out += `${text.slice(at, Math.max(at, from))}[redacted]`;
+    at = to;
+  }
+  return out + text.slice(at);
+}
+
+// The longest text one character of a secret can become (four `%25XX`: percent-encoded twice).
+const MAX_UNIT_TEXT = 20;
 
 interface Compiled {
   anchor: string | null;
@@ -89,11 +137,13 @@ function compile(n: Needle): Compiled {
     .slice(MIN_TAIL, -1)
     .map((u) => `(?:${u}|${end})`)
     .join('')}${end}`;
+  // Every needle ignores case: a secret upper- or lower-cased by a receiver is still its secret
+  // (for a random secret a match in another case by chance is out of reach).
   return {
-    anchor: n.anchor,
-    caseless: n.caseless,
-    anywhere: new RegExp(n.units.join(''), 'g'),
-    atEnd: n.units.length > MIN_TAIL ? new RegExp(tail) : null,
+    anchor: n.anchor === null ? null : n.anchor.toLowerCase(),
+    caseless: true,
+    anywhere: new RegExp(n.units.join(''), 'gi'),
+    atEnd: n.units.length > MIN_TAIL ? new RegExp(tail, 'i') : null,
     tailWindow: n.units.length * MAX_UNIT_TEXT,
   };
 }
@@ -110,7 +160,7 @@ export function redactorFor(secrets: WebhookSecrets): Redactor {
   return (text, cutAtEnd = false) => {
     // Most receivers answer with an empty or tiny body: nothing to look for.
     if (text.length < MIN_TAIL) return text;
-    let out = text;
+    let out = redactSplit(text, compiled);
     let lower: string | undefined;
     for (const c of compiled) {
       if (c.anchor !== null) {

@@ -36,7 +36,8 @@ const hexAnyCase = (hex: string): string => hex.replace(/[a-fA-F]/g, (d) => `[${
 
 const hex2 = (b: number) => b.toString(16).padStart(2, '0');
 
-const percent = (ch: string): string => [...Buffer.from(ch, 'utf8')].map((b) => `%${hexAnyCase(hex2(b))}`).join('');
+const percent = (ch: string, twice = false): string =>
+  [...Buffer.from(ch, 'utf8')].map((b) => `%${twice ? '25' : ''}${hexAnyCase(hex2(b))}`).join('');
 
 const JSON_SHORT: Record<string, string> = {
   '"': '\\"',
@@ -73,6 +74,7 @@ function textUnit(ch: string): string {
   for (let i = 0; i < ch.length; i++) u += `\\\\u${hexAnyCase(ch.charCodeAt(i).toString(16).padStart(4, '0'))}`;
   alts.add(u);
   alts.add(percent(ch));
+  alts.add(percent(ch, true)); // percent-encoded twice: `%` itself as `%25`
   if (ch === ' ') alts.add('\\+');
   const cp = ch.codePointAt(0) as number;
   for (const named of HTML[ch] ?? []) {
@@ -101,12 +103,12 @@ export function hexNeedle(bytes: Buffer): Needle {
  * ones also percent-encoded, JSON-escaped (`\/`), and `+` read back as a space by a form decoder.
  */
 function base64Unit(c: string): string {
-  if (c === '+') return '(?:\\+|-|%2[bB]| )';
-  if (c === '/') return '(?:\\/|_|\\\\\\/|%2[fF])';
+  if (c === '+') return '(?:\\+|-|%2[bB]|%252[bB]| )';
+  if (c === '/') return '(?:\\/|_|\\\\\\/|%2[fF]|%252[fF])';
   return c;
 }
 
-const PAD = '(?:=|%3[dD])?';
+const PAD = '(?:=|%3[dD]|%253[dD])?';
 
 /**
  * Bytes in base64, standard and URL-safe, with or without padding. Encoded alone (a `whsec_`

@@ -83,7 +83,7 @@ describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
   /** A member signs in through the pages (password, then the authenticator code) in a browser of their own. */
   const signIn = (m: Member): Promise<Page> => signInInBrowser(con.url, m, browsers);
 
-  it('two members approve a request in two browsers with step-up; the proposer cannot; the quorum prepares the withdrawal', async () => {
+  it('two members approve a request in two browsers with step-up; the proposer cannot; the quorum prepares the withdrawal; Send with a step-up; confirmed on the page', async () => {
     const alice = await onboardMember(con, t.db, { companyId: s.companyId, email: 'alice@acme.test', role: 'admin' });
     const bob = await onboardMember(con, t.db, { companyId: s.companyId, email: 'bob@acme.test', role: 'admin' });
     const owner = await onboardMember(con, t.db, { companyId: s.companyId, email: `owner-${s.companyId}@example.com`, role: 'owner' });
@@ -144,10 +144,27 @@ describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
     const outcome = await ownerPage.getByTestId('vote-outcome').textContent();
     const [withdrawal] = await t.db('withdrawals').where({ request_id: id });
     expect(withdrawal).toMatchObject({ status: 'prepared' });
-    expect(outcome).toBe(`Approved: quorum reached, withdrawal prepared #${withdrawal.id}.`);
+    expect(outcome).toBe(`Approved: quorum reached, withdrawal #${withdrawal.id} prepared; it goes out when someone presses Send.`);
     await expect(ownerPage.getByTestId('approvals').textContent()).resolves.toBe('2 of 2');
+    await expect(ownerPage.getByTestId('on-approval').textContent()).resolves.toBe('waits for an owner or admin to press Send');
     await ownerPage.screenshot({ path: join(DOCS, 'console-request-approved.png') });
     expect((await api('GET', `/withdrawals/${withdrawal.id}`)).body).toMatchObject({ status: 'prepared', amount: '2', requestId: id });
+
+    // Send (issue 42 §6): the owner's step-up has gone stale, so the page asks for a code, then the
+    // withdrawal is broadcast and the request page follows it to confirmed on its own.
+    con.clock.now += 6 * 60_000;
+    await ownerPage.getByRole('button', { name: 'Send', exact: true }).click();
+    await ownerPage.getByLabel('Authenticator code').fill(owner.code());
+    await ownerPage.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await expect(ownerPage.getByTestId('send-outcome').textContent()).resolves.toBe(`Sent: withdrawal #${withdrawal.id} is broadcast.`);
+    await anvil.mine(1);
+    await follower.tick();
+    await ownerPage.getByTestId('withdrawal-state').locator('.status.confirmed').waitFor();
+    await expect(ownerPage.getByTestId('withdrawal-state').textContent()).resolves.toMatch(
+      new RegExp(`^#${withdrawal.id} confirmed · [0-9]+ confirmations? 0x[0-9a-f]{64}$`),
+    );
+    await ownerPage.screenshot({ path: join(DOCS, 'console-request-sent.png') });
+    expect((await api('GET', `/withdrawals/${withdrawal.id}`)).body).toMatchObject({ status: 'confirmed', requestId: id });
 
     // Nothing is left waiting.
     await ownerPage.getByRole('link', { name: 'Requests', exact: true }).click();

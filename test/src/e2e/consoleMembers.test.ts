@@ -75,7 +75,9 @@ describeWithChromium('members and roles in a real browser', () => {
     expect(url).toMatch(new RegExp(`^${con.url}/console/links/[A-Za-z0-9_-]+$`));
     const ada = ownerPage.locator('tr[data-member="ada@acme.test"] td');
     const cells = await ada.allTextContents();
-    expect([cells[0], cells[2], cells[3], cells[4]]).toEqual(['ada@acme.test', 'not enrolled', 'invited', 'never']);
+    expect([cells[0], cells[2], cells[4]]).toEqual(['ada@acme.test', 'not enrolled', 'never']);
+    // A new admin approves only after the cooling-off (or another owner confirming them).
+    expect(cells[3]).toMatch(/^invited · new approver: approvals count from /);
     await expect(ownerPage.getByLabel('Role of ada@acme.test').inputValue()).resolves.toBe('admin');
     mkdirSync(DOCS, { recursive: true });
     await ownerPage.screenshot({ path: join(DOCS, 'console-members.png'), fullPage: true });

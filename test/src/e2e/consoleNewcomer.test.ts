@@ -118,15 +118,20 @@ describeWithChromium('the newcomer story on `npm start`, in real browsers', () =
     }
     await done.waitFor();
   };
-  /** The owner's Members page: invite with a role, hand over the link shown once. */
+  /**
+   * The owner's Members page: invite with a role. The devnet mails the link to the invitee (its
+   * local catch-all inbox, read as the README says: `walletd dev inbox`); the owner never sees it.
+   */
   const invite = async (page: Page, email: string, role: string, code: Code): Promise<string> => {
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Role', { exact: true }).selectOption(role);
-    const linkField = page.getByLabel('One-time link');
-    await withStepUp(page, () => page.getByRole('button', { name: 'Invite', exact: true }).click(), 'Confirm', linkField, code);
-    const url = await linkField.inputValue();
+    const mailed = page.getByTestId('one-time-link');
+    await withStepUp(page, () => page.getByRole('button', { name: 'Invite', exact: true }).click(), 'Confirm', mailed, code);
+    await expect(mailed.textContent()).resolves.toContain(`mailed to ${email}`);
     await page.getByRole('button', { name: 'Done' }).click();
-    return url;
+    const inbox = await runWalletdAsync(['dev', 'inbox', '--last'], env);
+    expect(inbox.json).toMatchObject({ to: [email] });
+    return (inbox.json.text as string).match(/http:\/\/\S+\/console\/links\/[\w-]+/)?.[0] as string;
   };
 
   it('npm start → owner link → password + TOTP → invite → policy → request approved by two people → paid out on the devnet', async () => {
@@ -179,6 +184,15 @@ describeWithChromium('the newcomer story on `npm start`, in real browsers', () =
     const adaCode = await enroll(ada);
     await ada.getByRole('button', { name: 'Sign out' }).click();
     await signIn(ada, 'ada@example.com', adaPassword, adaCode);
+
+    // Ada is a new approver: her approvals count after the cooling-off (48 h) or once another
+    // owner vouches for her; the owner knows her and confirms her now, with a step-up.
+    await nav(owner, 'Members');
+    const adaRow = owner.locator('tr[data-member="ada@example.com"]');
+    await expect(adaRow.getByTestId('cooling-off').textContent()).resolves.toContain('new approver');
+    const confirmed = owner.getByTestId('members-notice');
+    await withStepUp(owner, () => adaRow.getByRole('button', { name: 'Confirm as approver' }).click(), 'Confirm', confirmed, ownerCode);
+    await expect(confirmed.textContent()).resolves.toBe("ada@example.com's approvals count from now on.");
 
     // Who proposes decides who may approve: a key acts for the member who made it, and a proposer
     // cannot approve their own request. The printed key was made for owner@localhost, so a request

@@ -1,19 +1,34 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { MasterKey, createLogger, createMetrics, type Db } from '@walletd/core';
 import { Secret, TOTP } from 'otpauth';
 import { createConsoleApp, inviteMember, loadPlugins } from '@walletd/server';
 import { type ConfigOverrides, testConfig } from './testApp';
 
 /** The console app on a loopback port with a clock the test moves (no sleeping). Test-only. */
-export async function startConsole(db: Db, over: ConfigOverrides = {}, masterKey = new MasterKey(randomBytes(32))) {
+export async function startConsole(
+  db: Db,
+  over: ConfigOverrides = {},
+  masterKey = new MasterKey(randomBytes(32)),
+  /** Where the console logs; by default every line at debug level into `logs`. */
+  logger?: ReturnType<typeof createLogger>,
+) {
   const clock = { now: Date.parse('2026-03-01T12:00:00Z') };
   const config = testConfig(over);
+  // Every line the console writes, at every level, for assertions that no secret reaches a log.
+  const logs: string[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
   const app = createConsoleApp(
     {
       config,
-      logger: createLogger({ level: 'silent' }),
+      logger: logger ?? createLogger({ level: 'debug', destination }),
       db,
       masterKey,
       plugins: loadPlugins(),
@@ -24,10 +39,17 @@ export async function startConsole(db: Db, over: ConfigOverrides = {}, masterKey
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  // Passkeys are bound to a host name (WebAuthn takes no IP address): the console's public URL is
+  // localhost on the port it got, unless the test names one.
+  config.console.publicUrl ??= `http://localhost:${port}`;
   return {
     url,
+    /** Where a browser opens the console for passkeys: `console.publicUrl`. */
+    publicUrl: config.console.publicUrl,
     clock,
+    logs,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

@@ -115,14 +115,27 @@ describe('follower catch-up', () => {
     const fresh: string[] = [];
     const real = anvilReader();
     let switched = false;
+    // A real node switches to the longer chain at once; anvil's revert and 20 new blocks take a
+    // while, so the other heights' fetches wait for the switch (one of them would otherwise find
+    // no block at a height the node had, an error rather than a reorg).
+    // Fetches already at the node finish on the old chain first (each reads a block, its receipts
+    // and its traces: one cut between them would be a node error, not a reorg).
+    let switching: Promise<void> | null = null;
+    const atNode = new Set<Promise<unknown>>();
     const reader: ChainReader = Object.assign(Object.create(real), {
       fetchBlock: async (h: bigint) => {
         if (!switched && h === fork + 8n) {
           switched = true;
-          await anvil.rpc('evm_revert', [snapshot]);
-          for (let i = 0; i < 20; i++) fresh.push(await anvil.send(to, 5000n + BigInt(i)));
+          switching = (async () => {
+            await Promise.allSettled([...atNode]);
+            await anvil.rpc('evm_revert', [snapshot]);
+            for (let i = 0; i < 20; i++) fresh.push(await anvil.send(to, 5000n + BigInt(i)));
+          })();
         }
-        return real.fetchBlock(h);
+        if (switching) await switching;
+        const fetched = real.fetchBlock(h);
+        atNode.add(fetched);
+        return fetched.finally(() => atNode.delete(fetched));
       },
     });
     const f = follower(start, reader, 6);

@@ -124,6 +124,11 @@ describe('sweep rules on anvil', () => {
     await refused({ ...base, destination: '0x1234' }, 400, 'invalid_address');
     await refused({ ...base, threshold: '0' }, 400, 'invalid_amount');
     await refused({ ...base, threshold: '0.0000000000000000001' }, 400, 'invalid_amount');
+    // Beyond what numeric(78,0) keeps (issue 42 §5: these answered 500): 2^256 ETH, 2^256 wei, 5,000 digits.
+    await refused({ ...base, threshold: String(2n ** 256n) }, 400, 'invalid_amount');
+    await refused({ ...base, threshold: `${2n ** 256n / ETH}.${String(2n ** 256n % ETH).padStart(18, '0')}` }, 400, 'invalid_amount');
+    await refused({ ...base, minLeft: '9'.repeat(5000) }, 400, 'invalid_amount');
+    await refused({ ...base, gasDailyCap: String(2n ** 256n) }, 400, 'invalid_amount');
     await refused({ ...base, intervalSeconds: undefined }, 400, 'validation_failed');
     await refused({ ...base, trigger: 'deposit' }, 400, 'validation_failed');
     await refused({ ...base, asset: 'DOGE' }, 422, 'unknown_asset');
@@ -148,6 +153,8 @@ describe('sweep rules on anvil', () => {
     expectSchema('SweepRule', patched.body);
     expect(patched.body).toMatchObject({ trigger: 'deposit', intervalSeconds: null, minLeft: '0.01', enabled: false });
     expect((await api('PATCH', `${path}/${made.body.id}`, {})).status).toBe(400);
+    const huge = await api('PATCH', `${path}/${made.body.id}`, { threshold: String(2n ** 256n) });
+    expect([huge.status, huge.body.code]).toEqual([400, 'invalid_amount']);
     expect((await api('DELETE', `${path}/${made.body.id}`)).status).toBe(204);
     expect((await api('GET', `${path}/${made.body.id}`)).status).toBe(404);
     const listed = await api('GET', path);

@@ -30,6 +30,11 @@ import * as m030SweepFeeRate from './030_sweep_fee_rate';
 import * as m031ArchivedMonths from './031_archived_months';
 import * as m032DetachedConfirmed from './032_detached_confirmed';
 import * as m033ReconciliationExplained from './033_reconciliation_explained';
+import * as m035QuorumIntegrity from './035_quorum_integrity';
+import * as m039LeaseHolder from './039_lease_holder';
+import * as m036MemberPasskeys from './036_member_passkeys';
+import * as m037RequestSending from './037_request_sending';
+import * as m038AddressBook from './038_address_book';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -67,6 +72,11 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '031_archived_months': m031ArchivedMonths,
   '032_detached_confirmed': m032DetachedConfirmed,
   '033_reconciliation_explained': m033ReconciliationExplained,
+  '035_quorum_integrity': m035QuorumIntegrity,
+  '039_lease_holder': m039LeaseHolder,
+  '036_member_passkeys': m036MemberPasskeys,
+  '037_request_sending': m037RequestSending,
+  '038_address_book': m038AddressBook,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -50,14 +50,24 @@ export function ruleAsset(common: Pick<Common, 'config' | 'plugins'>, wallet: Pi
   return asset;
 }
 
-/** A display amount in base units: exact, never a float; `field` names it in the 400. */
+/** 2^256 − 1, the largest ceiling of any chain: what a numeric(78,0) column holds, with room to spare. */
+const MAX_RULE_BASE_UNITS = 2n ** 256n - 1n;
+
+/**
+ * A display amount in base units: exact, never a float; `field` names it in the 400. An amount
+ * beyond 2^256 − 1 base units is refused the same way (it once reached the numeric(78,0) column
+ * and answered 500); the digits are counted first, so a 5,000-digit amount costs nothing.
+ */
 export function ruleAmount(text: string, asset: AssetRef, field: string, allowZero: boolean): bigint {
   try {
-    return toBaseUnits(text, asset.decimals, { allowZero });
+    if ((text.split('.')[0] ?? '').replace(/^0+/, '').length > 78) throw new Error('too long');
+    const units = toBaseUnits(text, asset.decimals, { allowZero });
+    if (units > MAX_RULE_BASE_UNITS) throw new Error('too large');
+    return units;
   } catch {
     throw new BaseError(
       'invalid_amount',
-      `${field} "${text}" is not ${allowZero ? 'a' : 'a positive'} ${asset.symbol} amount with at most ${asset.decimals} decimals`,
+      `${field} "${text.slice(0, 100)}" is not ${allowZero ? 'a' : 'a positive'} ${asset.symbol} amount with at most ${asset.decimals} decimals and at most 2^256 − 1 base units`,
     );
   }
 }

@@ -11,6 +11,7 @@ import { ensureChangeAddress } from './changeAddress';
 import { lockWalletFunds } from '../funds/ledger';
 import { pooledFunds, requireFunds } from '../funds/requireFunds';
 import { internalOutputs } from './internalOutputs';
+import { requireQuorum } from './countVotes';
 
 export interface PrepareInput {
   intent: ResolvedIntent;
@@ -18,7 +19,7 @@ export interface PrepareInput {
   /** The API key that asked (null from the admin CLI). */
   keyId: number | null;
   /** Set when the withdrawal comes from an approved request, with its distinct approvals. */
-  request: { id: number; approvals: number } | null;
+  request: { id: number; approvals: number; reopened?: number } | null;
   /** Set when a sweep rule makes it: recorded as kind 'sweep' with the rule (services/sweeps). */
   sweepRuleId?: number | null;
   /** With sweepRuleId: 'gas_topup' when the gas station pays a source the fee of the rule's token sweep. */
@@ -185,6 +186,8 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
   const pooled = pooledFunds(access.plugin, wallet.chain);
   return db.transaction(async (trx) => {
     await lockWalletFunds(trx, wallet.id);
+    // The quorum again, under the request's lock: a voter removed since the approval stops it here.
+    if (input.request) await requireQuorum(trx, input.request.id, input.request.reopened ?? 0);
     // A parallel call with the same key may have committed while this one waited for the lock:
     // its withdrawal is the answer (a replay), not a refusal for the funds it now holds.
     if (input.idempotencyKey) {

@@ -1,6 +1,7 @@
 import { type Db, fromBaseUnits, parseBaseUnits } from '@walletd/core';
 import type { Knex } from 'knex';
 import { type ResolvedIntent, memoFields } from './intent';
+import { type DiscountReason, countVotes } from './countVotes';
 
 /**
  * The stored intent of a request: fixed at proposal (a database trigger refuses any change). The
@@ -29,7 +30,8 @@ export interface RequestRow {
   company_id: number;
   wallet_id: number;
   intent: StoredIntent;
-  status: 'pending' | 'approved' | 'rejected';
+  /** `expired`: approved, funds short past `expires_at` (migration 037). */
+  status: 'pending' | 'approved' | 'rejected' | 'expired';
   proposed_by_key: number | null;
   proposed_by_member: number | null;
   required_approvals: number;
@@ -39,6 +41,12 @@ export interface RequestRow {
   last_error: string | null;
   /** Migration 025: a sweep waiting for approval names its rule. */
   sweep_rule_id: number | null;
+  /** Migration 035: times it went back to pending because a voter stopped counting. */
+  reopened: number;
+  /** Migration 037: what the quorum does (null while pending), and the funds-short expiry. */
+  on_approval: 'send' | 'wait_for_send' | null;
+  funds_short_since: Date | null;
+  expires_at: Date | null;
   decided_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -56,11 +64,19 @@ export interface RequestView {
   note: string | null;
   idempotencyKey: string | null;
   requiredApprovals: number;
-  approvals: { memberId: number; decision: string; at: string }[];
+  /** Each vote, and whether it counts toward the quorum now and why not (see countVotes). */
+  approvals: { memberId: number; decision: string; at: string; counts: boolean; reason?: DiscountReason; countsFrom?: string }[];
+  /** The approvals that count now. */
+  countedApprovals: number;
   proposedByKey: number | null;
   proposedByMember: number | null;
   withdrawalId: number | null;
   lastError: string | null;
+  /** What the quorum does: `send` at once or `wait_for_send` (a person's Send); null until approved. */
+  onApproval: 'send' | 'wait_for_send' | null;
+  /** Approved while funds were short: since when, and when it expires unless prepared before. */
+  fundsShortSince: string | null;
+  expiresAt: string | null;
   createdAt: string;
   updatedAt: string;
   decidedAt: string | null;
@@ -73,11 +89,7 @@ export const toIntent = (s: StoredIntent): ResolvedIntent => ({
 });
 
 export async function toRequestView(db: Db | Knex.Transaction, r: RequestRow): Promise<RequestView> {
-  const votes = (await db('withdrawal_approvals').where({ request_id: r.id }).orderBy('id')) as {
-    member_id: number;
-    decision: string;
-    created_at: Date;
-  }[];
+  const counted = await countVotes(db, r);
   const { asset } = r.intent;
   const show = (units: string) => fromBaseUnits(parseBaseUnits(units), asset.decimals);
   const total = r.intent.outputs.reduce((s, o) => s + parseBaseUnits(o.amount), 0n);
@@ -93,19 +105,17 @@ export async function toRequestView(db: Db | Knex.Transaction, r: RequestRow): P
     note: r.intent.note ?? null,
     idempotencyKey: r.idempotency_key,
     requiredApprovals: r.required_approvals,
-    approvals: votes.map((v) => ({ memberId: v.member_id, decision: v.decision, at: v.created_at.toISOString() })),
+    approvals: counted.votes.map(({ at, ...v }) => ({ ...v, at: at.toISOString() })),
+    countedApprovals: counted.approvals,
     proposedByKey: r.proposed_by_key,
     proposedByMember: r.proposed_by_member,
     withdrawalId: r.withdrawal_id === null ? null : Number(r.withdrawal_id),
     lastError: r.last_error,
+    onApproval: r.on_approval ?? null,
+    fundsShortSince: r.funds_short_since ? r.funds_short_since.toISOString() : null,
+    expiresAt: r.expires_at ? r.expires_at.toISOString() : null,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
     decidedAt: r.decided_at ? r.decided_at.toISOString() : null,
   };
-}
-
-/** Distinct members who approved (one vote per member is a unique index). */
-export async function countApprovals(db: Db | Knex.Transaction, requestId: number): Promise<number> {
-  const row = await db('withdrawal_approvals').where({ request_id: requestId, decision: 'approve' }).count({ n: '*' }).first();
-  return Number(row?.n ?? 0);
 }

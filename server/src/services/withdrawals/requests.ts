@@ -8,7 +8,11 @@ import { type ResolvedIntent, intentHash, memoFields } from './intent';
 import { ownedSource } from './ownedSource';
 import { prepareWithdrawal } from './prepare';
 import { approvedSweepPlan } from '../sweeps/approvedSweep';
-import { type RequestRow, type RequestView, type StoredIntent, countApprovals, toIntent, toRequestView } from './requestView';
+import { type RequestRow, type RequestView, type StoredIntent, toIntent, toRequestView } from './requestView';
+import { countVotes } from './countVotes';
+import { settleRequest } from './settleRequest';
+import { requestWithdrawalKey } from './recountVoter';
+import { fixOnApproval, markFundsShort, refuseExpired, sendAtQuorum } from './afterQuorum';
 import { type WithdrawalView, toWithdrawalView } from './view';
 
 export interface ProposeInput {
@@ -54,7 +58,9 @@ export async function proposeWithdrawal(
   // Checked as prepare checks it: approvers must never be shown a source that is not the wallet's.
   if (input.intent.from) await ownedSource(db, wallet.id, input.intent.from);
   const decision = await decidePolicies(db, plugins, wallet, input.intent, 0);
-  if (decision.outcome === 'refuse' && decision.code === 'policy_denied')
+  // A destination still cooling off in the address book is refused now too: approvals gathered
+  // for it would otherwise count as if no other policy applied.
+  if (decision.outcome === 'refuse' && (decision.code === 'policy_denied' || decision.code === 'address_cooling_off'))
     throw new BaseError(decision.code, decision.message, { details: { policyIds: decision.policyIds } });
   const required = decision.outcome === 'refuse' ? (decision.requiredApprovals ?? 1) : 1;
   const stored: StoredIntent = {
@@ -107,6 +113,9 @@ export interface VoteOutcome {
   withdrawal?: WithdrawalView;
   /** Set when the quorum approved the request but preparing its withdrawal failed: why, in words (also its `lastError`). */
   notPrepared?: string;
+  /** `send` at quorum: whether it went out, and why not (the withdrawal then waits for a person's Send). */
+  sent?: boolean;
+  notSent?: string;
 }
 
 /** Where a vote comes from: the console's session, its address, and the company it is signed in to. */
@@ -175,43 +184,24 @@ export async function voteOnRequest(
       const [closed] = await close('rejected', `rejected by member ${memberId}`);
       return { request: await toRequestView(trx, closed as RequestRow), message: `request ${req.id} rejected by member ${memberId}` };
     }
-    const approvals = await countApprovals(trx, req.id);
-    const wallet = { id: req.wallet_id, company_id: req.company_id };
-    const decision = await decidePolicies(trx, common.plugins, wallet, toIntent(req.intent), approvals);
-    if (decision.outcome === 'refuse' && decision.code === 'policy_denied') {
-      const [closed] = await close('rejected', decision.message);
-      return {
-        request: await toRequestView(trx, closed as RequestRow),
-        code: 'policy_denied',
-        policyIds: decision.policyIds,
-        message: decision.message,
-      };
-    }
-    const required = Math.max(req.required_approvals, decision.outcome === 'refuse' ? (decision.requiredApprovals ?? 1) : 1);
-    if (approvals < required) {
-      const [updated] = (await trx('withdrawal_requests')
-        .where({ id: req.id })
-        .update({ required_approvals: required, updated_at: trx.fn.now() })
-        .returning('*')) as RequestRow[];
-      return {
-        request: await toRequestView(trx, updated as RequestRow),
-        code: 'policy_approvals_pending',
-        policyIds: decision.outcome === 'refuse' ? decision.policyIds : '',
-        message: `${approvals} of ${required} approvals so far; waiting for the remaining sign-offs`,
-      };
-    }
-    const [closed] = await close('approved');
-    return { request: await toRequestView(trx, closed as RequestRow), message: `request ${req.id} approved with ${approvals} approvals` };
+    return settleRequest(trx, common.plugins, req, memberId);
   });
-  if (outcome.request.status !== 'approved') return outcome;
+  return outcome.request.status === 'approved' ? prepareOrSay(common, requestId, outcome.message) : outcome;
+}
+
+/**
+ * The quorum was met: the withdrawal is prepared at once. If preparing fails (node down, funds
+ * short) the approval stands: the answer says why nothing was prepared (also the request's
+ * `lastError`) and "Prepare now" retries.
+ */
+export async function prepareOrSay(common: Common, requestId: number, message: string): Promise<VoteOutcome> {
   try {
-    return await prepareApprovedRequest(common, requestId, outcome.message);
+    return await prepareApprovedRequest(common, requestId, message);
   } catch (e) {
-    // The approval is committed whatever the node says; the member learns it stands and why nothing was prepared.
     const reason = e instanceof Error ? e.message : String(e);
     if (!isBaseError(e)) common.logger.error({ err: e, requestId }, 'preparing an approved withdrawal request failed');
-    const row = (await db('withdrawal_requests').where({ id: requestId }).first()) as RequestRow;
-    return { request: await toRequestView(db, row), message: `approved, not yet prepared: ${reason}`, notPrepared: reason };
+    const row = (await common.db('withdrawal_requests').where({ id: requestId }).first()) as RequestRow;
+    return { request: await toRequestView(common.db, row), message: `approved, not yet prepared: ${reason}`, notPrepared: reason };
   }
 }
 
@@ -220,10 +210,13 @@ export async function prepareApprovedRequest(common: Common, requestId: number, 
   const { db } = common;
   const req = (await db('withdrawal_requests').where({ id: requestId }).first()) as RequestRow | undefined;
   if (!req) throw new BaseError('not_found', `withdrawal request ${requestId} not found`);
+  // Issue 42 §6: an approval whose funds stayed short past its expiry never pays; what the quorum does is fixed once.
+  await refuseExpired(db, req);
   if (req.status !== 'approved') throw new BaseError('conflict', `withdrawal request ${requestId} is ${req.status}, not approved`);
+  const onApproval = await fixOnApproval(common, req);
   const wallet = (await db('wallets').where({ id: req.wallet_id }).first()) as WalletRow;
-  const approvals = await countApprovals(db, req.id);
-  const idempotencyKey = `request:${req.id}`;
+  const { approvals } = await countVotes(db, req);
+  const idempotencyKey = requestWithdrawalKey(req);
   const intent = toIntent(req.intent);
   try {
     // A sweep is built as its rule builds it (consolidation, station as fee payer), unless a
@@ -234,22 +227,27 @@ export async function prepareApprovedRequest(common: Common, requestId: number, 
       intent,
       idempotencyKey,
       keyId: null,
-      request: { id: req.id, approvals },
+      request: { id: req.id, approvals, reopened: req.reopened },
       sweepRuleId: req.sweep_rule_id,
       ...plan,
     });
-    const [updated] = (await db('withdrawal_requests')
-      .where({ id: req.id })
-      .update({ withdrawal_id: row.id, last_error: null, updated_at: db.fn.now() })
-      .returning('*')) as RequestRow[];
+    // Not over a request that went back to pending meanwhile (its withdrawal was cancelled then).
+    const linked = await db('withdrawal_requests')
+      .where({ id: req.id, status: 'approved', reopened: req.reopened })
+      .update({ withdrawal_id: row.id, last_error: null, updated_at: db.fn.now() });
+    const sending = onApproval === 'send' && linked > 0 ? await sendAtQuorum(common, req.id) : undefined;
+    const updated = (await db('withdrawal_requests').where({ id: req.id }).first()) as RequestRow;
+    const withdrawal = (await db('withdrawals').where({ id: row.id }).first()) as typeof row;
     return {
-      request: await toRequestView(db, updated as RequestRow),
-      message,
-      withdrawal: await toWithdrawalView(db, common.plugins.chainTable(), row),
+      request: await toRequestView(db, updated),
+      message: sending ? `${message}; ${sending.sent ? 'sent' : `not sent: ${sending.reason}`}` : message,
+      withdrawal: await toWithdrawalView(db, common.plugins.chainTable(), withdrawal),
+      ...(sending ? { sent: sending.sent, ...(sending.reason !== undefined ? { notSent: sending.reason } : {}) } : {}),
     };
   } catch (e) {
     const text = e instanceof Error ? e.message : String(e);
     await db('withdrawal_requests').where({ id: req.id }).update({ last_error: text, updated_at: db.fn.now() });
+    if (isBaseError(e) && e.code === 'insufficient_funds') await markFundsShort(common, req.id);
     throw e;
   }
 }

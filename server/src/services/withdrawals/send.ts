@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import { audit } from '../audit';
 import { addressingOf, loadPolicies, policyDestinations } from '../policies';
+import { addressBookView } from '../addressBook/bookView';
 import { withWalletSecret } from '../wallets';
 import { holdsSigningClaim, releaseSigningClaim, takeSigningClaim, untilClaimed } from './claims';
 import { changeAddressOf } from './changeAddress';
@@ -12,14 +13,15 @@ import { inFlight, indexesOf, onNode } from './prepare';
 import { lockWalletFunds } from '../funds/ledger';
 import { fundsNeedOf, pooledFunds, requireFunds } from '../funds/requireFunds';
 import { lockRow } from './lockRow';
+import { requireQuorum } from './countVotes';
 
 /**
- * Destinations are checked again right before signing: a payee denied (or taken off the allow-list)
- * after the withdrawal was prepared is not paid. Amount limits were settled at prepare.
+ * Destinations are checked again right before signing: a payee denied (or taken off the allow-list
+ * or the address book) after the withdrawal was prepared is not paid. Amount limits were settled at prepare.
  */
 async function recheckDestinations(trx: Knex.Transaction, row: WithdrawalRow, access: ChainAccess): Promise<void> {
   const policies = (await loadPolicies(trx, row.company_id)).filter(
-    (p) => p.kind === 'deny_destinations' || p.kind === 'allow_destinations',
+    (p) => p.kind === 'deny_destinations' || p.kind === 'allow_destinations' || p.kind === 'address_book',
   );
   const decision = evaluatePolicies(policies, {
     walletId: row.wallet_id,
@@ -33,6 +35,10 @@ async function recheckDestinations(trx: Knex.Transaction, row: WithdrawalRow, ac
     ),
     volume24h: 0n,
     approvals: null,
+    // An entry removed since prepare is not paid.
+    ...(policies.some((p) => p.kind === 'address_book')
+      ? { addressBook: await addressBookView(trx, row.company_id, row.wallet_id, row.chain, row.network) }
+      : {}),
   });
   if (decision.outcome === 'refuse') throw new BaseError(decision.code, decision.message, { details: { policyIds: decision.policyIds } });
 }
@@ -94,6 +100,9 @@ async function storeSigned(
 ): Promise<WithdrawalRow> {
   return db.transaction(async (trx) => {
     await lockWalletFunds(trx, row.wallet_id);
+    // The people behind it still count (see countVotes): the request's lock before the row's, as
+    // a removal's recount takes them. A recount that committed first cancelled the row.
+    if (row.request_id !== null) await requireQuorum(trx, row.request_id);
     const cur = await lockRow(trx, row.id);
     if (cur.status !== 'prepared') {
       if (cur.signed_tx) return cur;
