@@ -36,15 +36,12 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   const policy = new DestinationPolicy(settings.allowCidrs);
   const sender = new HttpSender(policy, settings.timeoutMs, Math.max(4, Math.min(settings.concurrency, 128)));
   const claimSize = Math.min(settings.batchSize, settings.concurrency);
-  // Per webhook, across every dispatcher (held in the claim): a receiver that never answers holds
-  // at most this many slots, the rest serve the others (issue 29).
+  // Per webhook, across every dispatcher (held in the claim): a receiver that never answers holds at most this many slots (issue 29).
   const perWebhook = Math.min(settings.maxInFlightPerWebhook ?? defaultInFlightPerWebhook(settings.concurrency), settings.concurrency);
-  // Keyed by the envelope's ciphertext (a fresh IV per seal, so a new secret is a new key), not
-  // `updated_at`: it has a millisecond's precision, and a PATCH and a rotation within one would
-  // keep signing with the old secret. The redactor (every encoding of every secret the webhook
-  // has had, compiled) is built with it, once per version, not per attempt.
+  // Keyed by the envelope's ciphertext (a fresh IV per seal, so a new secret is a new key), not `updated_at`: it has a
+  // millisecond's precision, and a PATCH and a rotation within one would keep signing with the old secret. The redactor
+  // (every encoding of every secret the webhook has had, compiled) is built with it, once per version, not per attempt.
   const secretCache = new Map<number, { sealed: string; secrets: WebhookSecrets; redact: Redactor }>();
-
   const siblingsFor = siblingRedactors(db, common.masterKey);
 
   const secretsFor = (d: ClaimedDelivery) => {
@@ -246,25 +243,15 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       notified = true;
       wake?.();
     });
-    logger.info(
-      {
-        concurrency: settings.concurrency,
-        maxInFlightPerWebhook: perWebhook,
-        batchSize: settings.batchSize,
-        timeoutMs: settings.timeoutMs,
-      },
-      'dispatcher started',
-    );
+    const { concurrency, batchSize, timeoutMs } = settings;
+    logger.info({ concurrency, maxInFlightPerWebhook: perWebhook, batchSize, timeoutMs }, 'dispatcher started');
     // Claim when a useful batch of slots is free (or nothing is in flight), not for every slot.
     const minClaim = Math.max(1, Math.floor(Math.min(settings.batchSize, settings.concurrency) / 4));
     while (running) {
       const free = Math.min(settings.concurrency - young, settings.concurrency * HARD_LIMIT_FACTOR - inFlight);
-      if (free < minClaim && inFlight > 0) {
-        await sleep(settings.pollIntervalMs);
-        continue;
-      }
-      // A host clock too far from the database's would sign what receivers refuse: deliveries wait (README "Clock skew").
-      if (common.databaseHealth?.clockSkew()) {
+      // Too few slots free; or a host clock too far from the database's, which would sign what
+      // receivers refuse: deliveries wait (README "Clock skew").
+      if ((free < minClaim && inFlight > 0) || common.databaseHealth?.clockSkew()) {
         await sleep(settings.pollIntervalMs);
         continue;
       }
