@@ -283,12 +283,14 @@ describeWithChromium('the newcomer story on `npm start`, in real browsers', () =
       ownerCode,
     );
     const decided = (await ownerOutcome.textContent()) as string;
-    const withdrawalId = Number(/withdrawal prepared #(\d+)\.$/.exec(decided)?.[1]);
-    expect(decided).toBe(`Approved: quorum reached, withdrawal prepared #${withdrawalId}.`);
+    const withdrawalId = Number(/withdrawal #(\d+) prepared;/.exec(decided)?.[1]);
+    expect(decided).toBe(`Approved: quorum reached, withdrawal #${withdrawalId} prepared; it goes out when someone presses Send.`);
 
-    // Signed and sent through the API as the README says, then confirmed by the devnet.
-    const sent = await v1('POST', `/withdrawals/${withdrawalId}/broadcast`);
-    expect(sent.status).toBe(200);
+    // Sent by the owner's Send on the request page (issue 42 §6: what the quorum decided goes out
+    // from the console, not from a developer's key), then confirmed by the devnet.
+    const sendOutcome = owner.getByTestId('send-outcome');
+    await withStepUp(owner, () => owner.getByRole('button', { name: 'Send', exact: true }).click(), 'Confirm', sendOutcome, ownerCode);
+    await expect(sendOutcome.textContent()).resolves.toBe(`Sent: withdrawal #${withdrawalId} is broadcast.`);
     const paid = await eventually(
       async () => (await v1('GET', `/withdrawals/${withdrawalId}`)).body as { status: string; amount: string; requestId: number },
       (w) => w.status === 'confirmed',

@@ -73,8 +73,11 @@ describe('walletd processes sharing one data directory', () => {
     const company = String(other.json.id);
     const owner = await runWalletdAsync(['admin', 'member', 'invite', '--company', company, '--email', 'o@joined.test'], absent);
     expect(owner.status).toBe(0);
-    // Only the link the operator hands over: nothing about the cluster it joined.
-    expect(owner.stderr).toBe(`one-time invitation link for o@joined.test: ${owner.json.url}\n`);
+    // Only the link the operator hands over (with the warning that no mail transport carries it):
+    // nothing about the cluster it joined.
+    expect(owner.stderr).toBe(
+      `warning: no mail transport is configured (mail.smtp): the link is shown to you instead of being mailed to the member. Hand it to them yourself, over a channel only they read: whoever holds it becomes this member\none-time invitation link for o@joined.test: ${owner.json.url}\n`,
+    );
     // A read through the joined cluster: the company just made there, and the first start's key.
     const listed = await runWalletdAsync(['admin', 'key', 'list', '--company', '1'], absent);
     expect(listed.status).toBe(0);
