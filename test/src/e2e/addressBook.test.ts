@@ -1,23 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey } from '@walletd/core';
-import { createDetectPool, type DetectPool, type Follower } from '@walletd/indexer';
 import { addPolicy } from '@walletd/server';
 import {
-  type Anvil,
   type ConsoleServer,
   type Seeded,
   type TestApp,
   type TestDatabase,
   call,
-  createTestDatabase,
   expectSchema,
   keyFor,
   onboardMember,
-  seedCompany,
-  startAnvil,
-  startConsole,
-  startTestApp,
-  testFollower,
+  type FundedTreasury,
+  startFundedTreasury,
 } from '@walletd/test-harness';
 
 /**
@@ -29,14 +22,10 @@ import {
  */
 describe('the address book and its cooling-off lock', () => {
   let t: TestDatabase;
-  let anvil: Anvil;
-  let pool: DetectPool;
   let app: TestApp;
   let con: ConsoleServer;
   let s: Seeded;
-  let follower: Follower;
   let walletId: number;
-  const hexKey = randomBytes(32).toString('hex');
   // EIP-55's own examples: given in lower case, shown checksummed.
   const supplier = '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed';
   const supplierShown = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -51,26 +40,13 @@ describe('the address book and its cooling-off lock', () => {
       idempotencyKey: randomBytes(8).toString('hex'),
     });
 
+  let funded: FundedTreasury | undefined;
   beforeAll(async () => {
-    t = await createTestDatabase();
-    anvil = await startAnvil();
-    pool = createDetectPool(1);
-    const settings: ChainSettings = { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 1, startBlock: 0 };
-    app = await startTestApp(t.db, { chains: [settings] }, new MasterKey(Buffer.from(hexKey, 'hex')));
-    con = await startConsole(t.db, { chains: [settings] }, new MasterKey(Buffer.from(hexKey, 'hex')));
-    follower = testFollower(t.db, pool, settings);
-    s = await seedCompany(t.db);
-    walletId = (await api('POST', '/wallets', { name: 'treasury', chain: 'ethereum', network: 'devnet' })).body.id;
-    const source = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
-    await anvil.send(source, 5n * 10n ** 18n);
-    await follower.tick();
+    funded = await startFundedTreasury();
+    ({ t, app, con, s, walletId } = funded);
   });
   afterAll(async () => {
-    await con?.close();
-    await app?.close();
-    await pool?.close();
-    await anvil?.stop();
-    await t?.drop();
+    await funded?.close();
   });
 
   it('API: entries validated and normalised per chain, cooling off for 48 h, refused by the address_book policy until then, paid after', async () => {

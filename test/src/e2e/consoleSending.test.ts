@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { type ChainSettings, MasterKey } from '@walletd/core';
-import { createDetectPool, type DetectPool, type Follower } from '@walletd/indexer';
+import type { Follower } from '@walletd/indexer';
 import { addPolicy } from '@walletd/server';
 import {
   type Anvil,
@@ -9,14 +7,10 @@ import {
   type TestApp,
   type TestDatabase,
   call,
-  createTestDatabase,
   expectSchema,
   onboardMember,
-  seedCompany,
-  startAnvil,
-  startConsole,
-  startTestApp,
-  testFollower,
+  type FundedTreasury,
+  startFundedTreasury,
 } from '@walletd/test-harness';
 
 /**
@@ -28,36 +22,21 @@ import {
 describe('approved withdrawal requests are sent', () => {
   let t: TestDatabase;
   let anvil: Anvil;
-  let pool: DetectPool;
   let app: TestApp;
   let con: ConsoleServer;
   let s: Seeded;
   let follower: Follower;
   let walletId: number;
-  const hexKey = randomBytes(32).toString('hex');
   const recipient = '0x000000000000000000000000000000000000dEaD';
   const api = (method: string, path: string, body?: unknown, key = s.rootKey) => call(app.url, method, `/v1${path}`, { key, body });
 
+  let funded: FundedTreasury | undefined;
   beforeAll(async () => {
-    t = await createTestDatabase();
-    anvil = await startAnvil();
-    pool = createDetectPool(1);
-    const settings: ChainSettings = { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 1, startBlock: 0 };
-    app = await startTestApp(t.db, { chains: [settings] }, new MasterKey(Buffer.from(hexKey, 'hex')));
-    con = await startConsole(t.db, { chains: [settings] }, new MasterKey(Buffer.from(hexKey, 'hex')));
-    follower = testFollower(t.db, pool, settings);
-    s = await seedCompany(t.db);
-    walletId = (await api('POST', '/wallets', { name: 'treasury', chain: 'ethereum', network: 'devnet' })).body.id;
-    const source = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
-    await anvil.send(source, 5n * 10n ** 18n);
-    await follower.tick();
+    funded = await startFundedTreasury();
+    ({ t, anvil, app, con, follower, s, walletId } = funded);
   });
   afterAll(async () => {
-    await con?.close();
-    await app?.close();
-    await pool?.close();
-    await anvil?.stop();
-    await t?.drop();
+    await funded?.close();
   });
 
   type Member = Awaited<ReturnType<typeof onboardMember>>;

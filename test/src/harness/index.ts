@@ -25,6 +25,7 @@ export * from './tonFixtures';
 export * from './signedDelivery';
 export * from './oversizedNode';
 export * from './consoleApp';
+export * from './fundedTreasury';
 export * from './signUpWithLink';
 export * from './examplePlugin';
 export * from './sweepHarness';
