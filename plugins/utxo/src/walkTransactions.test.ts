@@ -80,7 +80,8 @@ describe('walkTransactions (the bitcoin-family detector without bitcoinjs object
         const expected = (reference.transactions ?? []).flatMap((tx) =>
           tx.outs
             .map((o, vout) => ({ txHash: tx.getId(), vout, toKey: Buffer.from(o.script).toString('hex'), amount: BigInt(o.value) }))
-            .filter((o) => watchedKeys.has(o.toKey)),
+            // A zero-valued output moved nothing and is never reported (issue 41 §4: address poisoning).
+            .filter((o) => watchedKeys.has(o.toKey) && o.amount > 0n),
         );
         const result = detect(frameBlock(7n, bytes), ctx);
         expect(result.block).toEqual({ number: 7n, hash: reference.getId(), parentHash: Buffer.from(prev).reverse().toString('hex') });
@@ -89,6 +90,7 @@ describe('walkTransactions (the bitcoin-family detector without bitcoinjs object
         const mempool = detectMempool(frameTransactions((reference.transactions ?? []).map((t) => new Uint8Array(t.toBuffer()))), ctx);
         expect(mempool.map((t) => [t.txHash, t.eventIndex, t.amount])).toEqual(expected.map((e) => [e.txHash, e.vout, e.amount]));
       }),
+      // Seed 1763965964 drew a watched output of value 0 (a CI run on 2026-11-28): the oracle must drop it too.
       { numRuns: 60 },
     );
   });
