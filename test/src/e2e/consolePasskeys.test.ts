@@ -1,25 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
-import { type ChainSettings, MasterKey } from '@walletd/core';
-import { createDetectPool, type DetectPool, type Follower } from '@walletd/indexer';
 import { addPolicy, inviteMember, otpauthQrSvg } from '@walletd/server';
 import {
-  type Anvil,
   type ConsoleServer,
   type Seeded,
   type TestApp,
   type TestDatabase,
+  type FundedTreasury,
   call,
-  createTestDatabase,
   keyFor,
   onboardMember,
-  seedCompany,
-  startAnvil,
-  startConsole,
-  startTestApp,
-  testFollower,
+  startFundedTreasury,
 } from '@walletd/test-harness';
 import { describeWithChromium, launchChromium, screenshotDir, signInInBrowser } from '../harness/chromium';
 
@@ -43,30 +35,17 @@ async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; auth
  */
 describeWithChromium('passkeys and the TOTP QR code in a real browser', () => {
   let t: TestDatabase;
-  let anvil: Anvil;
-  let pool: DetectPool;
   let app: TestApp;
   let con: ConsoleServer;
   let s: Seeded;
-  let follower: Follower;
   let walletId: number;
   const browsers: BrowserContext[] = [];
-  const hexKey = randomBytes(32).toString('hex');
+  let funded: FundedTreasury | undefined;
   const api = (method: string, path: string, body?: unknown, key = s.rootKey) => call(app.url, method, `/v1${path}`, { key, body });
 
   beforeAll(async () => {
-    t = await createTestDatabase();
-    anvil = await startAnvil();
-    pool = createDetectPool(1);
-    const settings: ChainSettings = { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 1, startBlock: 0 };
-    app = await startTestApp(t.db, { chains: [settings] }, new MasterKey(Buffer.from(hexKey, 'hex')));
-    con = await startConsole(t.db, { chains: [settings] }, new MasterKey(Buffer.from(hexKey, 'hex')));
-    follower = testFollower(t.db, pool, settings);
-    s = await seedCompany(t.db);
-    walletId = (await api('POST', '/wallets', { name: 'treasury', chain: 'ethereum', network: 'devnet' })).body.id;
-    const source = (await api('POST', `/wallets/${walletId}/addresses`)).body.address;
-    await anvil.send(source, 5n * 10n ** 18n);
-    await follower.tick();
+    funded = await startFundedTreasury();
+    ({ t, app, con, s, walletId } = funded);
     await addPolicy(t.db, {
       companyId: s.companyId,
       name: 'two sign-offs above 1 ETH',
@@ -80,11 +59,7 @@ describeWithChromium('passkeys and the TOTP QR code in a real browser', () => {
   });
   afterAll(async () => {
     for (const b of browsers) await b.close();
-    await con?.close();
-    await app?.close();
-    await pool?.close();
-    await anvil?.stop();
-    await t?.drop();
+    await funded?.close();
   });
 
   it('enrolls a passkey, signs in with it after signing out, and approves a request with a passkey step-up', async () => {
