@@ -141,7 +141,7 @@ export interface ChainHealth {
   ageSeconds: number | null;
 }
 
-/** A followed chain's reconciliation: open drifts of the company, when it last ran (README "Reconciliation"). */
+/** A followed chain's reconciliation: open drifts of the company, when it last ran (docs/guide/reconciliation.md). */
 export interface ChainReconciliation {
   chain: string;
   network: string;

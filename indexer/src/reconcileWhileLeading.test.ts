@@ -2,7 +2,7 @@ import { createLogger } from '@walletd/core';
 import { type ReconcileLoop, type Reconciler, reconcileWhileLeading } from './reconcileWhileLeading';
 
 /**
- * The reconciliation loop's schedule (README "Reconciliation"), on jest's fake clock: the first run
+ * The reconciliation loop's schedule (docs/guide/reconciliation.md), on jest's fake clock: the first run
  * as soon as the follower has caught up rather than an interval after the lead, and a run that saw
  * a drift once gets its second look `recheckInMs` later, a few times in a row at most.
  */

@@ -42,7 +42,7 @@ const CATCH_UP_POLL_MS = 500;
 
 /**
  * Reconciliation while this process leads the chain: one run every `intervalMs`, the first one
- * `firstRunDelayMs` after the follower first caught up (README "Reconciliation"), or an interval
+ * `firstRunDelayMs` after the follower first caught up (docs/guide/reconciliation.md), or an interval
  * after taking the lead when that is unset. A run that asks for a second look (`recheckInMs`) gets
  * it that soon. Only the chain's leader runs it, so a chain is compared once however many indexers
  * stand by. A failing run (the node is down) is logged and tried again next interval; never rejects.

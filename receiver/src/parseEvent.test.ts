@@ -33,7 +33,7 @@ const deposit: WalletdEvent = {
   },
 };
 
-// The two opt-in types, as walletd sends them to a webhook that names them (README "Reconciliation").
+// The two opt-in types, as walletd sends them to a webhook that names them (docs/guide/reconciliation.md).
 const drift: WalletdEvent = {
   id: '0b7e2d4c-9a61-4f0e-8d3b-6c5a4e3f2d10',
   type: 'reconciliation.drift',

@@ -116,7 +116,7 @@ export const WithdrawalEventData = {
   },
 } as const;
 
-/** `reconciliation.drift` / `.cleared` (README "Reconciliation"): opt-in, never sent to `*`. */
+/** `reconciliation.drift` / `.cleared` (docs/guide/reconciliation.md): opt-in, never sent to `*`. */
 export const ReconciliationEventData = {
   $id: 'ReconciliationEventData',
   type: 'object',

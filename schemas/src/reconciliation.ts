@@ -1,12 +1,12 @@
 import { ChainName, DecimalString, Id, SignedDecimalString, Timestamp } from './common';
 
-/** README "Reconciliation": what the indexer found comparing indexed balances with the node's. */
+/** docs/guide/reconciliation.md: what the indexer found comparing indexed balances with the node's. */
 
 const nullableTimestamp = { type: ['string', 'null'], format: 'date-time' } as const;
 
 const ids = (what: string) => ({ type: 'array', items: Id, description: what }) as const;
 
-/** What the records say about a drift (README "Reconciliation": what a drift names). */
+/** What the records say about a drift (docs/guide/reconciliation.md: what a drift names). */
 export const DriftExplanation = {
   $id: 'DriftExplanation',
   type: 'object',

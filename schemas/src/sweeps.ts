@@ -1,6 +1,6 @@
 import { DecimalString, Id, Timestamp } from './common';
 
-/** README "Sweeps": a wallet's rule moving each deposit address's funds above a threshold to one destination. */
+/** docs/guide/sweeps-and-gas.md: a wallet's rule moving each deposit address's funds above a threshold to one destination. */
 
 const trigger = {
   enum: ['schedule', 'deposit'],
@@ -114,7 +114,7 @@ export const SweepRuleUpdateRequest = {
   properties: { destination, threshold, minLeft, trigger, intervalSeconds, enabled: { type: 'boolean' }, gasDailyCap, feeRate },
 } as const;
 
-/** README "Sweeps", gas station: the wallet's funding address for token sweeps (EVM, Tron, TON and Polkadot top-ups, Solana fee payer). */
+/** docs/guide/sweeps-and-gas.md, gas station: the wallet's funding address for token sweeps (EVM, Tron, TON and Polkadot top-ups, Solana fee payer). */
 export const GasStation = {
   $id: 'GasStation',
   type: 'object',

@@ -22,7 +22,7 @@ export interface HistoryReadsPool {
  * where each read first waits for the replica to have replayed the primary's commits
  * (replicaCatchUp.ts, `replicaMaxLagMs`). Only these reads move: writes, reservations,
  * idempotency, the event feed and its visibility horizon, the dispatcher and the indexer stay on
- * the primary's main pool (README, "Read replica").
+ * the primary's main pool (docs/operate/data-and-replicas.md, "Read replica").
  * The timeout and read-only mode are the connections' own startup settings (one round trip per
  * statement), or with `database.readLimitsAtConnect: false` (PgBouncer) each read's transaction's.
  * Opens no connection until the first such read (min 0): commands that make none cost nothing.

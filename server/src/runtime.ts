@@ -70,12 +70,12 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
     poolMax: config.database.poolMax,
     preparedStatements: config.database.preparedStatements,
     logger,
-    // Deadlines sized for an API (README "Database deadlines"): a hung server fails statements, not hangs them.
+    // Deadlines sized for an API (docs/operate/faults.md, "Database deadlines"): a hung server fails statements, not hangs them.
     queryTimeoutMs: config.database.queryTimeoutMs,
     acquireTimeoutMs: config.database.acquireTimeoutMs,
   });
   const history = openHistoryReads(config, url, db, logger);
-  // The database's clock against ours, measured by the watch (README "Clock skew").
+  // The database's clock against ours, measured by the watch (docs/operate/faults.md, "Clock skew").
   const clock = options.supervise ? createClockSkew(config.clock.maxSkewMs, logger, options.supervise.metrics) : null;
   const watch = clock ? createDatabaseWatch(watchOptions(config, url, logger, clock)) : null;
   try {
@@ -137,7 +137,7 @@ async function checkMasterKey(db: Db, key: MasterKey, origin: string): Promise<v
 }
 
 function freeSpaceFloor(config: WalletdConfig, pgDir: string, metrics: Metrics | undefined): FreeSpaceFloor {
-  // Test knob (README, "Development"): free bytes read from a file instead of statfs.
+  // Test knob (docs/development.md): free bytes read from a file instead of statfs.
   const knob = process.env.WALLETD_TEST_FREE_BYTES_FILE;
   const floor = createFreeSpaceFloor({
     path: pgDir,

@@ -26,7 +26,7 @@ function driftLine(d: DriftView): string {
 /**
  * The overview's reconciliation: per chain, the last comparison; each open drift with what explains
  * it and the transactions since the node last agreed; and "Check now" (any member: the server
- * limits how often, README "Reconciliation").
+ * limits how often, docs/guide/reconciliation.md).
  */
 export function ReconciliationPanel(props: { chains: ChainReconciliation[]; drifts: DriftView[]; onChecked: () => void }) {
   const [busy, setBusy] = useState(false);

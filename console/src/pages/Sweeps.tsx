@@ -22,7 +22,7 @@ function Station({ s }: { s: GasStation }) {
 /**
  * Sweeps: each wallet's rules (what moves where, when, and why the last run could not) and its gas
  * station (balance and runway). Creating, enabling and disabling a rule asks for a step-up; the
- * server checks the member's role (README "Sweeps").
+ * server checks the member's role (docs/guide/sweeps-and-gas.md).
  */
 export function Sweeps(_props: PageProps) {
   const [wallets, setWallets] = useState<WalletSweeps[] | null>(null);

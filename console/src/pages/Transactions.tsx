@@ -8,7 +8,7 @@ import { short } from './Requests';
 export function lifecycleText(t: Pick<Transaction, 'kind' | 'status' | 'confirmations' | 'reason'>): string {
   if (t.status === 'confirmed') return `detected → confirmed (${t.confirmations} confirmations)`;
   if (t.status === 'rejected') return `${t.kind === 'deposit' ? 'retracted' : 'rejected'}${t.reason ? `: ${t.reason}` : ''}`;
-  // A deposit pending with a reason is held: it never confirms by itself (README, "Tokens that misreport").
+  // A deposit pending with a reason is held: it never confirms by itself (docs/guide/deposits.md, "Zero amounts and tokens that misreport").
   if (t.kind === 'deposit' && t.reason) return `held: ${t.reason}`;
   return `detected, ${t.confirmations} confirmations so far`;
 }

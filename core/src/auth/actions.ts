@@ -1,6 +1,6 @@
 /**
  * Permission actions an API key can be granted. Wallet actions apply to the wallets in the key's
- * scope; global actions apply to the company. This list is the public contract (README#actions).
+ * scope; global actions apply to the company. This list is the public contract (docs/guide/api.md#actions).
  */
 export const WALLET_ACTIONS = [
   'wallets:read',

@@ -1,4 +1,4 @@
-/** JSON Schema of the walletd config file. Every knob is documented in README.md#configuration. */
+/** JSON Schema of the walletd config file. Every knob is documented in docs/operate/configuration.md (its keys and defaults: docs/reference/configuration.md, generated). */
 export const configSchema = {
   $id: 'walletd-config',
   type: 'object',

@@ -98,7 +98,7 @@ export interface WalletdConfig {
     /** The database silent this long: `/healthz` fails too (0: never). */
     healthzAfterMs: number;
   };
-  /** How far the host clock may be from the database's; beyond, `/readyz` says `clock_skew` (README "Clock skew"). */
+  /** How far the host clock may be from the database's; beyond, `/readyz` says `clock_skew` (docs/operate/faults.md, "Clock skew"). */
   clock: { maxSkewMs: number };
   log: { level: LogLevel };
   /** null: `<dataDir>/master.key`, created on first start. WALLETD_MASTER_KEY overrides it. */
@@ -123,10 +123,10 @@ export interface WalletdConfig {
     port: number;
     chains: DevnetChain[];
     ports: Partial<Record<DevnetChain, number>>;
-    /** The devnet's catch-all SMTP server on 127.0.0.1, used when `mail.smtp` is null (README "Invitations by mail"). */
+    /** The devnet's catch-all SMTP server on 127.0.0.1, used when `mail.smtp` is null (docs/guide/console.md, "Invitations by mail"). */
     mailPort: number;
   };
-  /** Where invitation and reset links are mailed (README "Invitations by mail"). */
+  /** Where invitation and reset links are mailed (docs/guide/console.md, "Invitations by mail"). */
   mail: MailSettings;
   /**
    * Chain plugin packages loaded by name (each exports `createPlugin()`): all seven built-in ones by
@@ -164,7 +164,7 @@ export interface IndexerSettings {
   inlineDetectBytes: number;
 }
 
-/** The indexer's comparison of indexed balances with the node's (README "Reconciliation"). */
+/** The indexer's comparison of indexed balances with the node's (docs/guide/reconciliation.md). */
 /** What a withdrawal request's quorum does (issue 42 §6). */
 export interface ApprovalSettings {
   /**
@@ -183,7 +183,7 @@ export interface ReconciliationSettings {
   addressesPerRun: number;
   /** Balance reads per second one run sends the node at most. */
   nodeCallsPerSecond: number;
-  /** Between two recomputations of the chain's balance ledger from history (README "Balance ledger"); 0 turns it off. */
+  /** Between two recomputations of the chain's balance ledger from history (docs/guide/withdrawals.md, "Reservations and the available balance"); 0 turns it off. */
   ledgerCheckIntervalMs: number;
   /** After the chain's first caught-up follow round, before the first run (not a whole interval). */
   firstRunDelayMs: number;

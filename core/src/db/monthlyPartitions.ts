@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /**
  * `events` and `transfers` are range-partitioned by month of `created_at` (migration 027), so an
- * operator can detach and archive a month (README, "What grows and what to do about it"). A row
+ * operator can detach and archive a month (docs/operate/retention.md). A row
  * whose month has no partition lands in the table's DEFAULT partition, so an insert never fails;
  * this creates the months ahead before they come, so the default stays empty (a month cannot be
  * created while the default holds rows of it: PostgreSQL refuses, and the month is reported).

@@ -1,6 +1,6 @@
 /**
  * The one table from stable error codes to HTTP statuses. Codes are part of the public
- * contract (documented in the README); add, never rename.
+ * contract (documented in docs/reference/errors.md, generated from this table); add, never rename.
  */
 export const ERROR_STATUS = {
   bad_request: 400,

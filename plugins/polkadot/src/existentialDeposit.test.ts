@@ -11,7 +11,7 @@ const fixture = JSON.parse(
  * The existential deposit walletd keeps on a source and adds to a top-up is the runtime's
  * `Balances.ExistentialDeposit` constant, read the way the reader reads it (chopsticks proves the
  * same on a running runtime in polkadotSweeps.test.ts). Here the Polkadot Asset Hub figure the
- * README gives: 0.01 DOT.
+ * docs/guide/sweeps-and-gas.md gives: 0.01 DOT.
  */
 describe('existential deposit from the runtime', () => {
   it('Polkadot Asset Hub (statemint 1001002): 100,000,000 planck, 0.01 DOT at 10 decimals', () => {

@@ -11,7 +11,7 @@ function tablesArg(value: string): ArchivableTable[] {
   return names as ArchivableTable[];
 }
 
-/** `walletd archive-month`: the supported way to take an old month out (README, "What grows and what to do about it"). */
+/** `walletd archive-month`: the supported way to take an old month out (docs/operate/retention.md). */
 export function registerArchive(program: Command): void {
   program
     .command('archive-month')

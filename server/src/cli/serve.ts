@@ -155,9 +155,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
         // Below the disk's floor the indexer writes nothing until space is freed.
         writesPaused: rt.freeSpace ? () => rt.freeSpace?.shortage() ?? Promise.resolve(null) : undefined,
         databaseDir: rt.embedded?.dataDir,
-        // The first run soon after the chain is caught up, a quick second look at a drift (README "Reconciliation").
+        // The first run soon after the chain is caught up, a quick second look at a drift (docs/guide/reconciliation.md).
         reconciler: chainReconciler({ db: rt.db, config, plugins }),
-        // Sweep rules run where the chain is led: one process per chain (README "Sweeps").
+        // Sweep rules run where the chain is led: one process per chain (docs/guide/sweeps-and-gas.md).
         sweeper: { name: 'sweep', intervalMs: SWEEP_TICK_MS, run: (key, shouldStop) => runSweeps(common, key, shouldStop) },
         ledgerCheck: {
           name: 'ledger check',
@@ -229,7 +229,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-/** The API's and the console's deadlines for a request's headers and whole body (README "Timeouts and the reverse proxy"). */
+/** The API's and the console's deadlines for a request's headers and whole body (docs/operate/faults.md, "Timeouts and the reverse proxy"). */
 function httpDeadlines(config: WalletdConfig): { headersTimeoutMs: number; requestTimeoutMs: number } {
   return { headersTimeoutMs: config.server.headersTimeoutMs, requestTimeoutMs: config.server.requestTimeoutMs };
 }

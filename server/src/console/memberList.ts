@@ -12,7 +12,7 @@ export interface ConsoleMember {
   lastSignInAt: string | null;
   createdAt: string;
   /**
-   * A new approver's cooling-off (README "Security model"): their approvals count from this time
+   * A new approver's cooling-off (docs/guide/approvals.md, "Security model"): their approvals count from this time
    * on; null when they count already (the period ended, another owner confirmed them, or none applied).
    */
   approverCoolingOffUntil: string | null;

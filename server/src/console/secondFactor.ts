@@ -32,7 +32,7 @@ export async function checkSecondFactor(
   if (!cred?.totp_envelope) return false;
   if ((opts.enrolledOnly ?? true) && !cred.totp_enrolled) return false;
   if (opts.allowRecovery && looksLikeRecoveryCode(code)) return useRecoveryCode(db, memberId, code, new Date(nowMs));
-  // A host clock beyond clock.maxSkewMs would refuse good codes (or take old ones): say why instead (README "Clock skew").
+  // A host clock beyond clock.maxSkewMs would refuse good codes (or take old ones): say why instead (docs/operate/faults.md, "Clock skew").
   if (databaseClockTooFar()) {
     throw new BaseError('unavailable', "The server's clock is too far from the database's to check codes; retry later", {
       details: { reason: 'clock_skew' },

@@ -43,7 +43,7 @@ async function companyWallet(db: Db, companyId: number, raw: unknown): Promise<W
 }
 
 /**
- * Sweep rules and gas stations (`/console/api/sweeps`, README "Sweeps"): what the API's
+ * Sweep rules and gas stations (`/console/api/sweeps`, docs/guide/sweeps-and-gas.md): what the API's
  * `/v1/wallets/:id/sweep-rules` and `/gas-station` do, for a signed-in member. Reading takes a
  * role with `withdrawals:read`; creating, enabling and disabling a rule moves funds later without
  * a person, so it takes `withdrawals:create`, an enrolled authenticator and a step-up, and is

@@ -250,7 +250,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     while (running) {
       const free = Math.min(settings.concurrency - young, settings.concurrency * HARD_LIMIT_FACTOR - inFlight);
       // Too few slots free; or a host clock too far from the database's, which would sign what
-      // receivers refuse: deliveries wait (README "Clock skew").
+      // receivers refuse: deliveries wait (docs/operate/faults.md, "Clock skew").
       if ((free < minClaim && inFlight > 0) || common.databaseHealth?.clockSkew()) {
         await sleep(settings.pollIntervalMs);
         continue;

@@ -40,7 +40,7 @@ it('creates the current month and the next three of both tables, and reports a m
   expect(errors).toEqual([expect.objectContaining({ partition: 'events_y2031m10' })]);
   expect(await months('events')).toContain('events_y2032m01');
 
-  // README's way out, for both tables: the month made by hand, its rows moved out of the default
+  // docs/operate/retention.md's way out, for both tables: the month made by hand, its rows moved out of the default
   // (a transfer keeps its exactly-once key), then the maintenance has nothing left to report.
   const walletId = await seedWatchedAddress(t.db, s.companyId, '0x00000000000000000000000000000000000000c1');
   const transfer = {

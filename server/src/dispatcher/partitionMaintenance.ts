@@ -9,7 +9,7 @@ export const PARTITIONS_EVERY_MS = 60 * 60_000;
  * they would stay, and keep that month from being created). Any number of dispatchers may run it:
  * a month another one created meanwhile is skipped or refused, and the next run sees it. A month
  * PostgreSQL refuses (its rows already in the default partition) is logged as an error, with what
- * to do in README ("What grows and what to do about it").
+ * to do in docs/operate/retention.md.
  */
 export async function maintainPartitions(db: Db, logger: Logger, now = new Date()): Promise<string[]> {
   const created: string[] = [];

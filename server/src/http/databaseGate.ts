@@ -3,7 +3,7 @@ import { BaseError } from '@walletd/core';
 import type { DatabaseHealth } from '../health/databaseHealth';
 
 /**
- * While the database takes queries and never answers (the watch's verdict, README "Database
+ * While the database takes queries and never answers (the watch's verdict, docs/operate/faults.md, "Database
  * deadlines"), a request that needs it fails at once with 503 naming the cause, instead of
  * waiting out the pool's deadlines with the others (and filling the pool for them).
  */

@@ -4,7 +4,7 @@ import { auth, walletFor } from '../http/scope';
 import { gasStationView } from '../services/gasStation/gasStationView';
 
 /**
- * `GET /v1/wallets/:id/gas-station` (README "Sweeps"): the wallet's gas station, created at the
+ * `GET /v1/wallets/:id/gas-station` (docs/guide/sweeps-and-gas.md): the wallet's gas station, created at the
  * first ask so an operator can fund it before any sweep needs it. Reading it takes
  * `withdrawals:read`, like the sweep rules it pays for; it moves nothing.
  */

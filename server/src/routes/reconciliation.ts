@@ -5,7 +5,7 @@ import { auth, requireGlobal, walletFor } from '../http/scope';
 import { checkNow, driftsSince, openDrifts, reconciliationRun, walletReconciliation } from '../services/reconciliation';
 
 /**
- * What the indexer's reconciliation found (README "Reconciliation"): a wallet's last comparisons
+ * What the indexer's reconciliation found (docs/guide/reconciliation.md): a wallet's last comparisons
  * of its indexed balances with the node's, and the open drifts of every wallet the key sees.
  * Registered on `r`: the app passes its one /v1 router.
  */

@@ -15,7 +15,7 @@ import {
 import type { SweepRuleRow } from '../services/sweeps/sweepRule';
 
 /**
- * Sweep rules of a wallet (README "Sweeps"). Writing one moves funds later without a person, so
+ * Sweep rules of a wallet (docs/guide/sweeps-and-gas.md). Writing one moves funds later without a person, so
  * it takes what a withdrawal takes (`withdrawals:create`); reading takes `withdrawals:read`.
  * Registered on `r`: the app passes its one /v1 router.
  */

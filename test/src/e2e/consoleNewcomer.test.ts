@@ -120,7 +120,7 @@ describeWithChromium('the newcomer story on `npm start`, in real browsers', () =
   };
   /**
    * The owner's Members page: invite with a role. The devnet mails the link to the invitee (its
-   * local catch-all inbox, read as the README says: `walletd dev inbox`); the owner never sees it.
+   * local catch-all inbox, read as docs/guide/console.md says: `walletd dev inbox`); the owner never sees it.
    */
   const invite = async (page: Page, email: string, role: string, code: Code): Promise<string> => {
     await page.getByLabel('Email', { exact: true }).fill(email);

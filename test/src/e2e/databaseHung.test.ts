@@ -57,7 +57,7 @@ describe('walletd with its database hung (SIGSTOP)', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const config = join(dir, 'walletd.json');
-    // Short deadlines so that the test takes seconds; the defaults are README "Database deadlines".
+    // Short deadlines so that the test takes seconds; the defaults are in docs/operate/faults.md, "Database deadlines".
     writeFileSync(config, JSON.stringify({ database: { queryTimeoutMs: 2000, healthzAfterMs: 4000 } }));
     server = spawnWalletd(['serve', '--config', config, '--roles', 'api,dispatcher,indexer'], {
       DATABASE_URL: pg.url,

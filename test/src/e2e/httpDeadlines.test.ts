@@ -37,7 +37,7 @@ describe('the API and console servers: request deadlines and the port-clash mess
     key = (await seedCompany(t.db)).rootKey;
     consolePort = await freePort();
     let base: string;
-    // Short deadlines so that the test takes seconds; the defaults are README "Timeouts and the reverse proxy".
+    // Short deadlines so that the test takes seconds; the defaults are in docs/operate/faults.md, "Timeouts and the reverse proxy".
     ({ proc, base } = await serveWithConfig(
       t.url,
       { server: { headersTimeoutMs: 1000, requestTimeoutMs: 1500 }, devnet: { enabled: false } },

@@ -7,7 +7,7 @@ const info = (dataDir: string) =>
   JSON.parse(readFileSync(join(dataDir, 'devchains', 'bitcoin.json'), 'utf8')) as { rpcUrl: string; settings: { startBlock: number } };
 
 /**
- * The README's bitcoin playground: `walletd serve` with `devnet.chains: ["bitcoin"]` runs a
+ * The bitcoin playground of docs/guide/devnet.md: `walletd serve` with `devnet.chains: ["bitcoin"]` runs a
  * litecoind regtest node (datadir under `.walletd/devchains/litecoind`) followed as
  * bitcoin/regtest; `walletd dev fund --chain bitcoin` has the node's wallet pay a deposit address
  * and mines the block; the deposit is confirmed through the API and at a real receiver, and a

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describePlayground } from '@walletd/test-harness';
 
 /**
- * The README's dogecoin playground: `walletd serve` with `devnet.chains: ["dogecoin"]` runs a
+ * The dogecoin playground of docs/guide/devnet.md: `walletd serve` with `devnet.chains: ["dogecoin"]` runs a
  * litecoind regtest node of its own (datadir `.walletd/devchains/litecoind-dogecoin`) followed as
  * dogecoin/regtest; `walletd dev fund --chain dogecoin` has the node's wallet pay a P2PKH deposit
  * address and mines the block; the deposit is confirmed through the API and at a real receiver,

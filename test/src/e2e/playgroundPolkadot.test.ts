@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describePlayground, runWalletdAsync } from '@walletd/test-harness';
 
 /**
- * The README's Polkadot playground: `walletd serve` with `devnet.chains: ["polkadot"]` runs chopsticks (the Rococo Asset Hub runtime)
+ * The Polkadot playground of docs/guide/devnet.md: `walletd serve` with `devnet.chains: ["polkadot"]` runs chopsticks (the Rococo Asset Hub runtime)
  * as polkadot/localnet; `walletd dev fund --chain polkadot` has //Alice pay ROC and
  * the local USDT (asset 1984) to a deposit address; both deposits are confirmed through the API and at a real receiver, and a withdrawal out is
  * confirmed on the engine's chain. A funding its block fails is reported as failed.

@@ -1,7 +1,7 @@
 import { describePlayground } from '@walletd/test-harness';
 
 /**
- * The README's Solana playground: `walletd serve` with `devnet.chains: ["solana"]` runs litesvm
+ * The Solana playground of docs/guide/devnet.md: `walletd serve` with `devnet.chains: ["solana"]` runs litesvm
  * behind the JSON-RPC adapter as solana/localnet; `walletd dev fund --chain solana` pays SOL and
  * mints the local USDC to a deposit address; both deposits are confirmed through the API and at a
  * real receiver, and a withdrawal of SOL out is confirmed on the engine's chain.

@@ -40,7 +40,7 @@ const stalledRequest = (port: number) =>
 
 /**
  * Every local chain at once (`WALLETD_DEVNETS=evm,solana,ton,polkadot,bitcoin,dogecoin`, the
- * README's six; bitcoin's and dogecoin's regtest nodes, side by side, only where litecoind is
+ * docs/guide/devnet.md's six; bitcoin's and dogecoin's regtest nodes, side by side, only where litecoind is
  * installed) stops with the service: a signal
  * ends `walletd serve` with code 0 and no engine's port is left listening. With all five, the
  * in-process adapters' (TON's, Solana's) close waited for every open connection, and a request

@@ -1,7 +1,7 @@
 import { describePlayground } from '@walletd/test-harness';
 
 /**
- * The README's TON playground: `walletd serve` with `devnet.chains: ["ton"]` runs @ton/sandbox
+ * The TON playground of docs/guide/devnet.md: `walletd serve` with `devnet.chains: ["ton"]` runs @ton/sandbox
  * behind the toncenter adapter as ton/localnet; `walletd dev fund --chain ton` sends TON and mints
  * the local USDT jetton to a deposit address; both deposits are confirmed through the API and at a
  * real receiver, and a withdrawal out is confirmed on the engine's chain.

@@ -42,7 +42,7 @@ export async function launchChromium(): Promise<BrowserContext> {
 }
 
 /**
- * Where the browser tests put their screenshots: the README's `docs/` when WALLETD_SCREENSHOTS=1
+ * Where the browser tests put their screenshots: `docs/` (docs/guide/console.md shows them) when WALLETD_SCREENSHOTS=1
  * (`WALLETD_SCREENSHOTS=1 npx jest test/src/e2e/console` retakes them on purpose), else a
  * temporary folder, so `npm test` leaves a clone as it found it.
  */

@@ -20,7 +20,7 @@ export interface PlaygroundEvent {
 }
 
 /**
- * The README's playground for one local chain: `walletd serve` with `devnet.chains` set (and the
+ * The devnet guide's playground for one local chain (docs/guide/devnet.md): `walletd serve` with `devnet.chains` set (and the
  * chain's plugin) and a webhook for every event to a real HTTP receiver, a wallet and an address
  * on `<chain>/<network>`, `walletd dev fund` for the coin and the token, both deposits confirmed
  * through the API, then a withdrawal of `payout` of the coin (default 0.5) to a second wallet's
@@ -154,7 +154,7 @@ type Api = (method: string, path: string, body?: unknown) => ReturnType<typeof c
 
 /**
  * A withdrawal of `amount` of the coin out of the playground's first wallet to a second wallet's
- * address, as the README does it: prepare, then sign and broadcast in one call; resolves once
+ * address, as the README's devnet loop does it: prepare, then sign and broadcast in one call; resolves once
  * walletd reports it confirmed (the engine put it in a block that reached the chain's finality).
  */
 async function payOut(api: Api, o: { devnet: string; chain: string; network: string; coin: string }, from: number, amount: string) {
@@ -239,7 +239,7 @@ export interface PlaygroundSuite {
 }
 
 /**
- * A README playground as a suite: the loop (playgroundLoop), then what every chain shows: the
+ * A playground of docs/guide/devnet.md as a suite: the loop (playgroundLoop), then what every chain shows: the
  * balances (2 of the coin, 7.5 of the token), the withdrawal out confirmed, every event signed at
  * the receiver, the local chain's line in the log, and the service exiting 0 on SIGTERM.
  */

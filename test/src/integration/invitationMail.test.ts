@@ -79,7 +79,7 @@ describe('invitation and reset links by mail', () => {
     expect(reset.body.url).toBeUndefined();
     expect(readInbox(dataDir)[0]?.subject).toMatch(/Reset your Acme/);
 
-    // The devnet's inbox, as the README shows it: `walletd dev inbox`.
+    // The devnet's inbox, as docs/guide/console.md shows it: `walletd dev inbox`.
     const cli = await runWalletdAsync(['dev', 'inbox', '--last'], { WALLETD_DATA_DIR: dataDir });
     expect(cli.status).toBe(0);
     expect(cli.json).toMatchObject({ to: ['ada@acme.test'], subject: expect.stringMatching(/Reset your Acme/) });

@@ -136,7 +136,7 @@ describe('sweeps and the gas station on Asset Hub (chopsticks)', () => {
   it("keeps the runtime's own existential deposit out of what an address can give (no figure of walletd's)", async () => {
     // Read by polkadot.js from the running runtime, independent of walletd's reader.
     const ed = node.api.consts.balances.existentialDeposit.toBigInt();
-    // The figure the README gives for this test runtime (Rococo Asset Hub): 0.000003333333 ROC.
+    // The figure docs/guide/sweeps-and-gas.md gives for this test runtime (Rococo Asset Hub): 0.000003333333 ROC.
     expect(ed).toBe(planck('0.000003333333'));
     const walletId = await newWallet('ed');
     const address = await b.newAddress(walletId);

@@ -124,7 +124,7 @@ describeWithLitecoind('UTXO consolidation sweeps on a regtest node', () => {
     expect(tx.vout).toHaveLength(1);
     const sum = deposits.reduce((n, d) => n + d.amount, 0n);
     const payload = (await t.db('withdrawals').where({ id: w.id }).first('unsigned_tx')).unsigned_tx.payload as UtxoTxPayload;
-    // 11 + one 31-byte output + ten 68-byte P2WPKH inputs (README "UTXO consolidation").
+    // 11 + one 31-byte output + ten 68-byte P2WPKH inputs (docs/guide/sweeps-and-gas.md, "UTXO consolidation").
     expect(payload.vsize).toBe(722);
     const fee = BigInt(payload.vsize) * 7n;
     expect(payload.feeRate).toBe('7');

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Sweep rules (issue 33, README "Sweeps"): per wallet and asset, move what each deposit address
+ * Sweep rules (issue 33, docs/guide/sweeps-and-gas.md): per wallet and asset, move what each deposit address
  * holds above a threshold to one destination. A sweep is an ordinary withdrawal (or withdrawal
  * request, when a policy wants approvals) with `kind` 'sweep' and the rule named; every other
  * withdrawal is a 'payout'. The check ties the two columns so no row is a sweep without its rule.

@@ -5,7 +5,7 @@ import { rebuildTable } from '../partitionByMonth';
  * Retention (issue 32).
  *
  * `events` and `transfers` are range-partitioned by month of `created_at`, so an operator can
- * detach and archive old months (README, "What grows and what to do about it"); months ahead are
+ * detach and archive old months (docs/operate/retention.md); months ahead are
  * created here and by the dispatcher (`ensureMonthPartitions`), with a DEFAULT partition so an
  * insert never fails. A partitioned table's unique keys must contain `created_at`:
  * - `events`: primary key (id, created_at), unique (seq, created_at); ids are UUIDs and seq a

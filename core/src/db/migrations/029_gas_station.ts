@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The gas station (issue 33, README "Sweeps"): one address per wallet, derived from the wallet's
+ * The gas station (issue 33, docs/guide/sweeps-and-gas.md): one address per wallet, derived from the wallet's
  * key at the next deposit index (so it never shares a key with a deposit address) and stored with
  * kind `gas_station`: the indexer watches it, the API never hands it out as a deposit address. It
  * pays `gas_topup` withdrawals: exactly the fee a token sweep of a deposit address needs, sent to

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * UTXO consolidation sweeps (issue 33, README "Sweeps"): `sweep_rules.fee_rate`, the rule's fee
+ * UTXO consolidation sweeps (issue 33, docs/guide/sweeps-and-gas.md): `sweep_rules.fee_rate`, the rule's fee
  * rate in base units per virtual byte (sat/vB, koinu/vB); null: the node's estimate, capped by the
  * plugin. Only a rule on a UTXO wallet carries one (the API refuses it elsewhere).
  */

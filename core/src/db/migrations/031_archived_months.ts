@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Archived months (issue 32, README "What grows and what to do about it"). `walletd archive-month`
+ * Archived months (issue 32, docs/operate/retention.md). `walletd archive-month`
  * detaches a month of `transfers` (and of `events`) in one transaction; what it took out of the
  * tables the balance ledger's check recomputes from is kept here, so the check stays exact:
  *
@@ -13,7 +13,7 @@ import type { Knex } from 'knex';
  *   names a deposit-triggered run by (runSweeps.ts).
  * - `archived_months`: one row per table and month taken out, written in the detaching
  *   transaction: a retry finds it and does nothing again, and re-attaching a month deletes it with
- *   the month's totals (README).
+ *   the month's totals (docs/operate/retention.md).
  *
  * A few rows per wallet and asset a month, whatever the month's traffic.
  */

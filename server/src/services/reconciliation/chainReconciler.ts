@@ -4,7 +4,7 @@ import { recheckDrifts } from './recheckDrifts';
 import { reconcileChain } from './reconcileChain';
 
 /**
- * The reconciliation `serve` hands the indexer (README "Reconciliation"): the first run
+ * The reconciliation `serve` hands the indexer (docs/guide/reconciliation.md): the first run
  * `firstRunDelayMs` after the chain's follower first caught up, then every `intervalMs`; a run that
  * saw a drift not yet confirmed asks for its second look (`recheckDrifts`) `confirmDelayMs` later.
  */

@@ -27,7 +27,7 @@ const running = new WeakMap<Db, Map<number, Promise<CheckNowRun>>>();
 const CLAIM_LAPSES_MS = 600_000;
 
 /**
- * "Check now" (README "Reconciliation"): compares every holding address of the company's wallets on
+ * "Check now" (docs/guide/reconciliation.md): compares every holding address of the company's wallets on
  * every followed chain with the node, at once, and takes the second look of any drift it sees
  * `confirmDelayMs` later, so what it finds is announced (`reconciliation.drift`) before it answers.
  * A call while the company's check is under way in this process gets that same run (`joined`);

@@ -16,7 +16,7 @@ export interface LedgerFigures {
 export interface KnownCauses {
   /** The node may read this much lower than the ledger explains. */
   below: bigint;
-  /** Why, in words (README "Reconciliation"). */
+  /** Why, in words (docs/guide/reconciliation.md). */
   why: string;
 }
 

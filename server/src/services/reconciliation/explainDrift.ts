@@ -2,7 +2,7 @@ import { type AssetRef, fromBaseUnits, parseBaseUnits } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Scope } from './scopeFigures';
 
-/** A reason the records give for a drift (README "Reconciliation": what a drift names). */
+/** A reason the records give for a drift (docs/guide/reconciliation.md: what a drift names). */
 export interface DriftCause {
   /**
    * `reorg`: a reorg deeper than the confirmation threshold retracted transfers or payouts here (or

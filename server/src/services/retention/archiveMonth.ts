@@ -70,7 +70,7 @@ async function refusal(trx: Knex.Transaction, table: ArchivableTable, partition:
 }
 
 /**
- * Takes a month of `transfers` and/or `events` out of walletd (README, "What grows and what to do
+ * Takes a month of `transfers` and/or `events` out of walletd (docs/operate/retention.md, "What grows and what to do
  * about it"): detaches its partition, leaving a table of its own the operator dumps and drops.
  * One transaction per run: for transfers, the month's contribution to the balance ledger is
  * recorded in `archived_transfer_totals` (the ledger's check adds it to what stays attached) and
