@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Checks every relative link and heading anchor of the docs a reader navigates: README.md,
- * docs/**, ARCHITECTURE.md, AGENTS.md, bench/README.md and each package's README. Exits 1 with
+ * docs/**, ARCHITECTURE.md, AGENTS.md, bench/README.md (and its history/) and each package's README. Exits 1 with
  * each broken link (file, line, target) on stderr. `--root DIR` checks another tree (the test
  * proves the check fails on one with a broken link). Runs remark-validate-links through
  * unified-engine: only the engine's file set lets it check anchors in other files.
@@ -13,7 +13,7 @@ import { remark } from 'remark';
 import remarkValidateLinks from 'remark-validate-links';
 import { engine } from 'unified-engine';
 
-const SKIP = new Set(['node_modules', 'dist', '.git', '.walletd', 'history']);
+const SKIP = new Set(['node_modules', 'dist', '.git', '.walletd']);
 
 /** The Markdown files checked, relative to `root`. */
 export function docsFiles(root) {
@@ -27,6 +27,8 @@ export function docsFiles(root) {
     }
   };
   if (existsSync(join(root, 'docs'))) walk('docs');
+  // The bench journal: its files link back to the suites' current figures.
+  if (existsSync(join(root, 'bench', 'history'))) walk('bench/history');
   // Package READMEs: a workspace's, a plugin's, the example plugin's.
   for (const dir of ['.', 'plugins', 'examples']) {
     if (!existsSync(join(root, dir))) continue;
