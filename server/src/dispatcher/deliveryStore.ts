@@ -37,6 +37,8 @@ export async function claimDue(
   perWebhook: number,
   /** The claiming process's LISTEN session (leaseHolders.ts); null: the lease just ends. */
   leasedBy: number | null = null,
+  /** A webhook's cap while it answers, when not `perWebhook` (receiverPace.ts: a fast receiver's). */
+  capOf: (webhookId: number) => number = () => perWebhook,
 ): Promise<ClaimedDelivery[]> {
   return db.transaction(async (trx) => {
     // Run even with no webhook: its plan is then built the first time the dispatcher looks, on an
@@ -44,7 +46,7 @@ export async function claimDue(
     const hooks = await runPrepared<{ id: number; failures: number }>(trx, LOCK_DUE_WEBHOOKS, []);
     const rows = await runPrepared<Record<string, unknown>>(trx, CLAIM, [
       hooks.map((h) => h.id),
-      hooks.map((h) => inFlightCap(h.failures, perWebhook)),
+      hooks.map((h) => inFlightCap(h.failures, capOf(h.id))),
       batchSize,
       leaseMs / 1000,
       leasedBy,

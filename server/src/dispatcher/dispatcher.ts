@@ -6,15 +6,15 @@ import { type Redactor, redactorFor } from '../webhooks/redactSecrets';
 import { siblingRedactors } from '../webhooks/siblingSecrets';
 import { openWebhookSecrets, type WebhookSecrets } from '../webhooks/webhookSecrets';
 import { type BackedOffSweep, startBackedOffSweep } from './backedOffDeliveries';
-import { chatMessage } from './chatMessage';
 import { type DeliveryListener, listenForDeliveries } from './deliveryListener';
 import { type AttemptOutcome, type BreakerChange, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
 import { defaultInFlightPerWebhook } from './endpointBreaker';
-import { type Cleaner, HttpSender, type PostResult } from './httpSender';
+import { HttpSender, type PostResult } from './httpSender';
+import { ReceiverPace, SLOW_ATTEMPT_MS } from './receiverPace';
 import { startPartitionMaintenance } from './partitionMaintenance';
 import { type DeliveryPruner, startDeliveryPruner } from './pruneDeliveries';
 import { MAX_ATTEMPTS, backoffSeconds } from './retryPolicy';
-import { serviceSignature, standardWebhooksHeaders } from './signing';
+import { sendDelivery } from './sendDelivery';
 
 export interface Dispatcher {
   start(): void;
@@ -24,9 +24,6 @@ export interface Dispatcher {
   runOnce(): Promise<number>;
 }
 
-const USER_AGENT = 'walletd-webhooks/1';
-/** An attempt in flight longer than this no longer fills `concurrency` (its webhook's cap still holds). */
-const SLOW_ATTEMPT_MS = 1000;
 /** Attempts in flight, slow ones included, never exceed this many times `concurrency`. */
 const HARD_LIMIT_FACTOR = 4;
 
@@ -38,6 +35,10 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   const claimSize = Math.min(settings.batchSize, settings.concurrency);
   // Per webhook, across every dispatcher (held in the claim): a receiver that never answers holds at most this many slots (issue 29).
   const perWebhook = Math.min(settings.maxInFlightPerWebhook ?? defaultInFlightPerWebhook(settings.concurrency), settings.concurrency);
+  // A receiver answering fast may fill every free slot unless the operator set the cap (receiverPace.ts).
+  const pace = new ReceiverPace();
+  const capOf = (webhookId: number) =>
+    settings.maxInFlightPerWebhook === undefined && pace.isFast(webhookId) ? settings.concurrency * HARD_LIMIT_FACTOR : perWebhook;
   // Keyed by the envelope's ciphertext (a fresh IV per seal, so a new secret is a new key), not `updated_at`: it has a
   // millisecond's precision, and a PATCH and a rotation within one would keep signing with the old secret. The redactor
   // (every encoding of every secret the webhook has had, compiled) is built with it, once per version, not per attempt.
@@ -60,7 +61,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     try {
       const known = secretsFor(d);
       redact = known.redact;
-      result = await send(d, known.secrets, known.redact);
+      result = await sendDelivery(sender, settings.telegramApiBase, d, known.secrets, known.redact);
     } catch (e) {
       result = { ok: false, responseCode: null, responseBody: null, error: `internal: ${(e as Error).message}`, retryAfterSeconds: null };
     }
@@ -91,40 +92,6 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     return outcome;
   }
 
-  function send(d: ClaimedDelivery, secrets: WebhookSecrets, clean: Cleaner): Promise<PostResult> {
-    const json = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
-    switch (d.type) {
-      case 'api':
-        return sender.post(
-          d.config.url as string,
-          {
-            ...json,
-            'x-service-signature': serviceSignature(secrets.signingSecret, d.body),
-            ...standardWebhooksHeaders(secrets.signingSecret, d.eventId, d.body),
-          },
-          d.body,
-          clean,
-        );
-      case 'telegram':
-        return sender.post(
-          `${settings.telegramApiBase}/bot${secrets.botToken}/sendMessage`,
-          json,
-          JSON.stringify({ chat_id: d.config.chatId, text: chatMessage(d.body), disable_web_page_preview: true }),
-          clean,
-        );
-      case 'slack':
-        return sender.post(secrets.url as string, json, JSON.stringify({ text: chatMessage(d.body) }), clean);
-      default:
-        return Promise.resolve({
-          ok: false,
-          responseCode: null,
-          responseBody: null,
-          error: `unknown webhook type ${d.type}`,
-          retryAfterSeconds: null,
-        });
-    }
-  }
-
   /** Records a batch of outcomes and tells the operator about breakers that opened or closed. */
   async function record(outcomes: AttemptOutcome[]): Promise<void> {
     report(await recordAttempts(db, outcomes));
@@ -145,9 +112,16 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   }
 
   async function runOnce(): Promise<number> {
-    const claimed = await claimDue(db, claimSize, settings.leaseMs, perWebhook);
+    const claimed = await claimDue(db, claimSize, settings.leaseMs, perWebhook, null, capOf);
     if (claimed.length === 0) return 0;
-    const outcomes = await Promise.all(claimed.map(attempt));
+    const outcomes = await Promise.all(
+      claimed.map(async (d) => {
+        const started = performance.now();
+        const outcome = await attempt(d);
+        pace.ended(d.webhookId, outcome.ok, performance.now() - started, false);
+        return outcome;
+      }),
+    );
     await record(outcomes);
     return claimed.length;
   }
@@ -217,15 +191,20 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     inFlight++;
     young++;
     let counted = true;
+    const started = performance.now();
     const release = () => {
       if (!counted) return;
       counted = false;
       young--;
       wake?.();
     };
-    const slow = setTimeout(release, SLOW_ATTEMPT_MS);
+    const slow = setTimeout(() => {
+      release();
+      pace.turnedSlow(d.webhookId);
+    }, SLOW_ATTEMPT_MS);
     void attempt(d).then((outcome) => {
       clearTimeout(slow);
+      pace.ended(d.webhookId, outcome.ok, performance.now() - started, !counted);
       release();
       finished.push(outcome);
       void flush();
@@ -258,7 +237,8 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       notified = false;
       let claimed: ClaimedDelivery[] = [];
       try {
-        claimed = await claimDue(db, Math.min(free, settings.batchSize), settings.leaseMs, perWebhook, listener?.backendPid() ?? null);
+        const leasedBy = listener?.backendPid() ?? null;
+        claimed = await claimDue(db, Math.min(free, settings.batchSize), settings.leaseMs, perWebhook, leasedBy, capOf);
       } catch (err) {
         logger.error({ err }, 'claiming deliveries failed');
       }
