@@ -1,29 +1,10 @@
-/** An API key as the console lists it (server/src/console/keyView.ts): never its secret. */
-export interface ApiKey {
-  id: number;
-  hint: string;
-  name: string | null;
-  actions: string[];
-  walletIds: number[] | '*';
-  allowIps: string[] | null;
-  createdBy: number | null;
-  createdByEmail: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-  /** owner_removed: its creator is no longer a member, so the key can do nothing (it acts for them). */
-  status: 'active' | 'revoked' | 'expired' | 'owner_removed';
-  canRevoke: boolean;
-}
+import type { ConsoleApiKey, KeyActionChoice } from '@walletd/schemas';
 
-/** One action a key can be granted, in words, and whether the signed-in member's role may grant it. */
-export interface ActionChoice {
-  action: string;
-  description: string;
-  global: boolean;
-  allowed: boolean;
-}
+/** An API key as the console lists it (the contract's ConsoleApiKey): never its secret. */
+export type ApiKey = ConsoleApiKey;
+
+/** One action a key can be granted, in words, and whether the signed-in member's role may grant it (the contract's KeyActionChoice). */
+export type ActionChoice = KeyActionChoice;
 
 export interface KeyList {
   data: ApiKey[];
