@@ -11,3 +11,4 @@ export * from './sweeps';
 export * from './parameters';
 export * from './requestErrors';
 export * from './addressBook';
+export type * from './console/views';

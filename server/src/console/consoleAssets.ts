@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import express, { type Router } from 'express';
 import { BaseError, type Logger } from '@walletd/core';
 
-/** Where `npm run build` puts the console's pages (the `console` workspace, built by Vite). */
-export const CONSOLE_ASSETS_DIR = join(__dirname, '..', '..', '..', 'console', 'dist');
+/** Where `npm run build` puts the console's pages (the `console-ui` workspace, built by Vite). */
+export const CONSOLE_ASSETS_DIR = join(__dirname, '..', '..', '..', 'console-ui', 'dist');
 
 /**
  * The console's built pages at /console/: hashed files under assets/ (cached for good, a new

@@ -1,27 +1,11 @@
 import { BaseError, type Db, type PluginRegistry } from '@walletd/core';
+import type { InboxRequest, InboxVote, NoUndeclared, Undeclared } from '@walletd/schemas';
 import { decidePolicies } from '../services/policies';
 import { type RequestRow, type RequestView, toIntent, toRequestView } from '../services/withdrawals/requestView';
 
-export interface InboxVote {
-  memberId: number;
-  email: string;
-  decision: string;
-  at: string;
-  /** Whether it counts toward the quorum now; `reason` says why not (removed, role, proposer, cooling_off). */
-  counts: boolean;
-  reason?: string;
-  countsFrom?: string;
-}
-
-/** A request as the inbox shows it: the API's view, the votes with who cast them, and the policies that asked. */
-export interface InboxRequest extends RequestView {
-  /** Comma-separated ids of the policies that ask for approval of this intent ('' when none does: a request still needs one). */
-  policyIds: string;
-  votes: InboxVote[];
-  proposedByEmail: string | null;
-  /** The wallet's name, as the company calls it (ids mean nothing to a person). */
-  walletName: string;
-}
+export type { InboxRequest, InboxVote };
+/** The API's request view is spread into the inbox's, past the excess-property check: a field the contract does not declare fails the build. */
+export type RequestViewDeclared = NoUndeclared<Undeclared<InboxRequest, RequestView>>;
 
 export async function toInboxRequest(db: Db, plugins: PluginRegistry, row: RequestRow): Promise<InboxRequest> {
   const view = await toRequestView(db, row);

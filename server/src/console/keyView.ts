@@ -1,15 +1,13 @@
 import { ACTION_DESCRIPTIONS, ALL_ACTIONS, ROLE_ACTIONS, isGlobalAction, isRole, type Db } from '@walletd/core';
+import type { ConsoleApiKey, KeyActionChoice, NoUndeclared, Undeclared } from '@walletd/schemas';
 import type { ApiKeyRecord } from '../services/apiKeys';
-import { type KeyStatus, keyStatus, removedCreators } from '../services/keyStatus';
+import { keyStatus, removedCreators } from '../services/keyStatus';
 import type { MemberSession } from './sessions';
 
-/** A key as the console lists it: everything but the secret (only its hash is stored anyway). */
-export interface KeyView extends Omit<ApiKeyRecord, 'companyId'> {
-  status: KeyStatus;
-  createdByEmail: string | null;
-  /** Whether the signed-in member may revoke it (owners and admins: any key; others: their own). */
-  canRevoke: boolean;
-}
+/** A key as the console lists it: the contract's ConsoleApiKey (everything but the secret). */
+export type KeyView = ConsoleApiKey;
+/** The record is spread into the view, past the excess-property check: a field the contract does not declare fails the build. */
+export type KeyRecordDeclared = NoUndeclared<Undeclared<KeyView, Omit<ApiKeyRecord, 'companyId'>>>;
 
 /** Owners and admins answer for every key of the company; other members for the keys they created. */
 export const mayRevoke = (s: MemberSession, createdBy: number | null): boolean =>
@@ -32,7 +30,7 @@ export async function toKeyViews(db: Db, s: MemberSession, records: ApiKeyRecord
 }
 
 /** Every action a key can be granted, in words, and whether this member's role may grant it. */
-export function actionCatalog(role: string) {
+export function actionCatalog(role: string): KeyActionChoice[] {
   const allowed: ReadonlySet<string> = isRole(role) ? ROLE_ACTIONS[role] : new Set();
   return ALL_ACTIONS.map((action) => ({
     action,

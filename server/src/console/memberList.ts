@@ -1,24 +1,7 @@
 import { BaseError, type Db } from '@walletd/core';
+import type { ConsoleMember } from '@walletd/schemas';
 
-/** A member as the members page shows them: never a password hash, secret or link. */
-export interface ConsoleMember {
-  id: number;
-  email: string;
-  role: string;
-  mfaEnrolled: boolean;
-  /** Invited, and the link was not used yet: no password is set. */
-  invitationPending: boolean;
-  /** When their last console session began; null when they never signed in. */
-  lastSignInAt: string | null;
-  createdAt: string;
-  /**
-   * A new approver's cooling-off (docs/guide/approvals.md, "Security model"): their approvals count from this time
-   * on; null when they count already (the period ended, another owner confirmed them, or none applied).
-   */
-  approverCoolingOffUntil: string | null;
-  /** The owner who confirmed them as an approver before their cooling-off ended, if any. */
-  approverConfirmedBy: number | null;
-}
+export type { ConsoleMember };
 
 interface Row {
   id: number;

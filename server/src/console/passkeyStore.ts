@@ -1,5 +1,6 @@
 import type { AuthenticatorTransport } from '@simplewebauthn/server';
 import type { Db } from '@walletd/core';
+import type { ConsolePasskey } from '@walletd/schemas';
 
 export interface PasskeyRow {
   id: number;
@@ -13,14 +14,8 @@ export interface PasskeyRow {
   last_used_at: Date | null;
 }
 
-/** What the console lists: never the public key (useless to a reader, and nothing to leak). */
-export interface PasskeyView {
-  id: number;
-  name: string;
-  transports: string[];
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+/** What the console lists: the contract's ConsolePasskey. */
+export type PasskeyView = ConsolePasskey;
 
 export const passkeyView = (r: PasskeyRow): PasskeyView => ({
   id: r.id,

@@ -1,26 +1,10 @@
 import { type Db, type PluginRegistry, type WalletdConfig, fromBaseUnits, parseBaseUnits } from '@walletd/core';
+import type { ConsolePolicy } from '@walletd/schemas';
 import { resolvePolicyAsset } from '../cli/policyAsset';
 import type { PolicyView } from '../services/policies';
 import { policySentence } from '../services/policySentence';
 
-export interface ConsolePolicy {
-  id: number;
-  name: string;
-  kind: string;
-  enabled: boolean;
-  createdAt: string;
-  /** The rule in words ("Withdrawals of 1 ETH or more from any wallet need 2 approvals"). */
-  sentence: string;
-  asset: { key: string; symbol: string; decimals: number } | null;
-  walletIds: number[] | null;
-  addresses: string[] | null;
-  /** Display units, exact decimal strings (what the form takes back); base units when the asset is not followed. */
-  max: string | null;
-  threshold: string | null;
-  approvals: number | null;
-  /** approval_above: what its quorum does; null: the deployment's `approvals.onApproval`. */
-  onApproval: 'send' | 'wait_for_send' | null;
-}
+export type { ConsolePolicy };
 
 /** The company's wallet names, for the sentences. */
 export async function walletNames(db: Db, companyId: number): Promise<Map<number, string>> {

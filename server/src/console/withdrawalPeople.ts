@@ -1,12 +1,7 @@
 import type { Db } from '@walletd/core';
+import type { WithdrawalPeople } from '@walletd/schemas';
 
-/** Who stands behind a withdrawal, in words: who asked for it and who signed off. */
-export interface WithdrawalPeople {
-  /** A member's email (a request they proposed), or the API key that prepared or proposed it. */
-  proposedBy: string | null;
-  /** The members who approved its request, with when; empty for a withdrawal prepared directly by a key. */
-  approvedBy: { email: string; at: string }[];
-}
+export type { WithdrawalPeople };
 
 interface Row {
   id: number;

@@ -8,6 +8,7 @@ import {
   type TestDatabase,
   call,
   createTestDatabase,
+  eventually,
   onboardMember,
   seedCompany,
   startConsole,
@@ -62,7 +63,7 @@ describeWithChromium('API keys in the console, in a real browser', () => {
     await page.getByLabel(/IP allow-list/).fill('127.0.0.1, 10.0.0.0/8');
     await page.getByLabel('Expires after').selectOption('30d');
     // A developer's form would have withdrawals:create disabled; the owner's role carries every action.
-    await expect(page.getByRole('checkbox', { name: /withdrawals:create/ }).isDisabled()).resolves.toBe(false);
+    await expect(page.getByRole('checkbox', { name: /withdrawals:create/ })).toBeEnabled();
     await page.screenshot({ path: join(DOCS, 'console-api-key-create.png'), fullPage: true });
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByLabel('Authenticator code').fill(owner.code());
@@ -70,7 +71,7 @@ describeWithChromium('API keys in the console, in a real browser', () => {
 
     const secret = (await page.getByTestId('new-key-secret').textContent())!.trim();
     expect(secret).toMatch(/^svc_live_/);
-    await expect(page.getByTestId('new-key').textContent()).resolves.toContain('it will not be shown again');
+    await expect(page.getByTestId('new-key')).toContainText('it will not be shown again');
     const [created] = await t.db('api_keys').where({ company_id: s.companyId, name: 'reporting' }).select('*');
     expect(created).toMatchObject({ created_by: owner.memberId, actions: ['wallets:read', 'transactions:read'], wallet_ids: null });
     expect(created.allow_ips).toEqual(['127.0.0.1/32', '10.0.0.0/8']);
@@ -81,12 +82,18 @@ describeWithChromium('API keys in the console, in a real browser', () => {
     // Once dismissed the secret is gone from the page; the list shows the key by its hint only.
     await page.getByRole('button', { name: 'I have stored it' }).click();
     const row = page.locator(`tr[data-key-id="${created.id}"]`);
-    await expect(row.locator('.status').textContent()).resolves.toBe('active');
-    expect(await page.content()).not.toContain(secret);
+    await expect(row.locator('.status')).toHaveText('active');
+    // The dismissal re-renders the page: read it until the secret is gone (or the wait ends, and this fails).
+    expect(
+      await eventually(
+        () => page.content(),
+        (html) => !html.includes(secret),
+      ),
+    ).not.toContain(secret);
 
     await row.getByRole('button', { name: 'Revoke' }).click();
     await row.getByRole('button', { name: 'Confirm revoke' }).click();
-    await expect(row.locator('.status.revoked').textContent()).resolves.toBe('revoked');
+    await expect(row.locator('.status.revoked')).toHaveText('revoked');
     expect(await v1('/me', secret)).toBe(401);
     expect(await v1('/me', s.rootKey)).toBe(200);
 
@@ -107,8 +114,8 @@ describeWithChromium('API keys in the console, in a real browser', () => {
     const page = await signIn(viewer);
     await page.getByRole('link', { name: 'API keys', exact: true }).click();
     await page.getByTestId('keys').waitFor();
-    await expect(page.getByText('Your role (viewer) may not create API keys.').count()).resolves.toBe(1);
-    await expect(page.getByRole('button', { name: 'Create API key' }).count()).resolves.toBe(0);
-    await expect(page.getByRole('button', { name: 'Revoke' }).count()).resolves.toBe(0);
+    await expect(page.getByText('Your role (viewer) may not create API keys.')).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Create API key' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Revoke' })).toHaveCount(0);
   });
 });

@@ -102,7 +102,7 @@ describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
     await bobPage.getByRole('link', { name: 'Requests', exact: true }).click();
     const row = bobPage.getByTestId('inbox').locator('tbody tr');
     await row.first().waitFor();
-    await expect(row.count()).resolves.toBe(1);
+    await expect(row).toHaveCount(1);
     const cells = await row.locator('td').allTextContents();
     const [policy] = (await t.db('spending_policies').where({ company_id: s.companyId }).select('id')) as { id: number }[];
     expect(cells).toEqual([`#${id}`, 'treasury', '2 ETH', '0x000000…00dEaD', 'alice@acme.test', '0 of 2', `#${policy!.id}`]);
@@ -113,9 +113,7 @@ describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
     const alicePage = await signIn(alice);
     await alicePage.goto(`${con.url}/console/requests/${id}`);
     await alicePage.getByRole('button', { name: 'Approve', exact: true }).click();
-    await expect(alicePage.getByRole('alert').textContent()).resolves.toBe(
-      'You proposed this request, so you cannot approve it: another member has to.',
-    );
+    await expect(alicePage.getByRole('alert')).toHaveText('You proposed this request, so you cannot approve it: another member has to.');
 
     // Bob's sign-in code is six minutes old by the time he votes: the page asks for a fresh one.
     con.clock.now += 6 * 60_000;
@@ -124,13 +122,13 @@ describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
     await bobPage.getByRole('button', { name: 'Approve', exact: true }).click();
     await bobPage.getByLabel('Authenticator code').fill('000000');
     await bobPage.getByRole('button', { name: 'Confirm and approve' }).click();
-    await expect(bobPage.getByRole('alert').textContent()).resolves.toMatch(/incorrect or was already used/);
+    await expect(bobPage.getByRole('alert')).toHaveText(/incorrect or was already used/);
     await bobPage.getByLabel('Authenticator code').fill(bob.code());
     await bobPage.getByRole('button', { name: 'Confirm and approve' }).click();
-    await expect(bobPage.getByTestId('vote-outcome').textContent()).resolves.toBe(
+    await expect(bobPage.getByTestId('vote-outcome')).toHaveText(
       'Your approval is recorded: 1 of 2 approvals so far, waiting for the others.',
     );
-    await expect(bobPage.getByTestId('approvals').textContent()).resolves.toBe('1 of 2');
+    await expect(bobPage.getByTestId('approvals')).toHaveText('1 of 2');
 
     // The owner's sign-in is the step-up: the deciding vote goes straight through and prepares the withdrawal.
     const ownerPage = await signIn(owner);
@@ -139,14 +137,17 @@ describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
       .getByTestId('inbox')
       .getByRole('link', { name: `#${id}` })
       .click();
-    await expect(ownerPage.getByTestId('approvals').textContent()).resolves.toBe('1 of 2');
+    await expect(ownerPage.getByTestId('approvals')).toHaveText('1 of 2');
     await ownerPage.getByRole('button', { name: 'Approve', exact: true }).click();
-    const outcome = await ownerPage.getByTestId('vote-outcome').textContent();
+    const outcome = ownerPage.getByTestId('vote-outcome');
+    await outcome.waitFor();
     const [withdrawal] = await t.db('withdrawals').where({ request_id: id });
     expect(withdrawal).toMatchObject({ status: 'prepared' });
-    expect(outcome).toBe(`Approved: quorum reached, withdrawal #${withdrawal.id} prepared; it goes out when someone presses Send.`);
-    await expect(ownerPage.getByTestId('approvals').textContent()).resolves.toBe('2 of 2');
-    await expect(ownerPage.getByTestId('on-approval').textContent()).resolves.toBe('waits for an owner or admin to press Send');
+    await expect(outcome).toHaveText(
+      `Approved: quorum reached, withdrawal #${withdrawal.id} prepared; it goes out when someone presses Send.`,
+    );
+    await expect(ownerPage.getByTestId('approvals')).toHaveText('2 of 2');
+    await expect(ownerPage.getByTestId('on-approval')).toHaveText('waits for an owner or admin to press Send');
     await ownerPage.screenshot({ path: join(DOCS, 'console-request-approved.png') });
     expect((await api('GET', `/withdrawals/${withdrawal.id}`)).body).toMatchObject({ status: 'prepared', amount: '2', requestId: id });
 
@@ -156,11 +157,11 @@ describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
     await ownerPage.getByRole('button', { name: 'Send', exact: true }).click();
     await ownerPage.getByLabel('Authenticator code').fill(owner.code());
     await ownerPage.getByRole('button', { name: 'Confirm', exact: true }).click();
-    await expect(ownerPage.getByTestId('send-outcome').textContent()).resolves.toBe(`Sent: withdrawal #${withdrawal.id} is broadcast.`);
+    await expect(ownerPage.getByTestId('send-outcome')).toHaveText(`Sent: withdrawal #${withdrawal.id} is broadcast.`);
     await anvil.mine(1);
     await follower.tick();
     await ownerPage.getByTestId('withdrawal-state').locator('.status.confirmed').waitFor();
-    await expect(ownerPage.getByTestId('withdrawal-state').textContent()).resolves.toMatch(
+    await expect(ownerPage.getByTestId('withdrawal-state')).toHaveText(
       new RegExp(`^#${withdrawal.id} confirmed · [0-9]+ confirmations? 0x[0-9a-f]{64}$`),
     );
     await ownerPage.screenshot({ path: join(DOCS, 'console-request-sent.png') });

@@ -79,9 +79,9 @@ describeWithChromium('the console in a real browser', () => {
     await page.getByLabel('Code from the app').fill(code(secret, con.clock.now));
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByTestId('recovery-codes').waitFor();
-    expect(await page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
+    await expect(page.getByTestId('recovery-codes').locator('li')).toHaveCount(10);
     await page.getByRole('button', { name: 'I have stored them' }).click();
-    await expect(page.getByTestId('member').textContent()).resolves.toContain(EMAIL);
+    await expect(page.getByTestId('member')).toContainText(EMAIL);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to walletd' }).waitFor();
@@ -97,7 +97,7 @@ describeWithChromium('the console in a real browser', () => {
     await page.getByLabel('Authenticator code (or a recovery code)').fill(code(secret, con.clock.now));
     await page.getByRole('button', { name: 'Verify and sign in' }).click();
     await page.getByTestId('member').waitFor();
-    expect(await page.getByTestId('member').textContent()).toBe(`${EMAIL} owner`);
+    await expect(page.getByTestId('member')).toHaveText(`${EMAIL} owner`);
     expect(new URL(page.url()).pathname).toBe('/console/');
     await page.screenshot({ path: join(DOCS, 'console-shell.png') });
 
@@ -121,8 +121,8 @@ describeWithChromium('the console in a real browser', () => {
     con.clock.now += 30_000;
     const right = code(secret, con.clock.now);
     await signInPage(right === '000000' ? '111111' : '000000');
-    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/incorrect|invalid|not accepted/i);
-    await expect(page.getByTestId('member').count()).resolves.toBe(0);
+    await expect(page.getByRole('alert')).toHaveText(/incorrect|invalid|not accepted/i);
+    await expect(page.getByTestId('member')).toHaveCount(0);
 
     // The right code signs in once; the same code again (same 30-second step) is refused.
     await signInPage(right);
@@ -130,8 +130,8 @@ describeWithChromium('the console in a real browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to walletd' }).waitFor();
     await signInPage(right);
-    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/already used|incorrect/i);
-    await expect(page.getByTestId('member').count()).resolves.toBe(0);
+    await expect(page.getByRole('alert')).toHaveText(/already used|incorrect/i);
+    await expect(page.getByTestId('member')).toHaveCount(0);
 
     // Signed in again (the next step), a page on another origin posts a form to the console with
     // the member's cookies (same host, another port: the same site, so SameSite does not stop it).

@@ -127,7 +127,7 @@ describeWithChromium('the newcomer story on `npm start`, in real browsers', () =
     await page.getByLabel('Role', { exact: true }).selectOption(role);
     const mailed = page.getByTestId('one-time-link');
     await withStepUp(page, () => page.getByRole('button', { name: 'Invite', exact: true }).click(), 'Confirm', mailed, code);
-    await expect(mailed.textContent()).resolves.toContain(`mailed to ${email}`);
+    await expect(mailed).toContainText(`mailed to ${email}`);
     await page.getByRole('button', { name: 'Done' }).click();
     const inbox = await runWalletdAsync(['dev', 'inbox', '--last'], env);
     expect(inbox.json).toMatchObject({ to: [email] });
@@ -151,9 +151,9 @@ describeWithChromium('the newcomer story on `npm start`, in real browsers', () =
     const ownerCode = await enroll(owner);
     await owner.getByRole('button', { name: 'Sign out' }).click();
     await signIn(owner, 'owner@localhost', ownerPassword, ownerCode);
-    await expect(owner.getByTestId('member').textContent()).resolves.toBe('owner@localhost owner');
+    await expect(owner.getByTestId('member')).toHaveText('owner@localhost owner');
     // The first page says where wallets come from: the console makes none.
-    await expect(owner.getByTestId('no-wallets').textContent()).resolves.toContain('POST /v1/wallets');
+    await expect(owner.getByTestId('no-wallets')).toContainText('POST /v1/wallets');
 
     // The owner invites Ada as an admin (a role that approves) and a developer for the application's key.
     await nav(owner, 'Members');
@@ -172,7 +172,7 @@ describeWithChromium('the newcomer story on `npm start`, in real browsers', () =
     await owner.getByLabel('Approvals needed').fill('2');
     const sentence = owner.getByTestId('policies').getByTestId('sentence');
     await withStepUp(owner, () => owner.getByRole('button', { name: 'Create policy' }).click(), 'Confirm', sentence, ownerCode);
-    await expect(sentence.textContent()).resolves.toBe('Withdrawals of 0.1 ETH or more from any wallet need 2 approvals');
+    await expect(sentence).toHaveText('Withdrawals of 0.1 ETH or more from any wallet need 2 approvals');
 
     // Ada, in a browser of her own: the link, a password, an authenticator, a sign-in with a code.
     const adaPassword = 'ada keeps another passphrase';
@@ -189,10 +189,10 @@ describeWithChromium('the newcomer story on `npm start`, in real browsers', () =
     // owner vouches for her; the owner knows her and confirms her now, with a step-up.
     await nav(owner, 'Members');
     const adaRow = owner.locator('tr[data-member="ada@example.com"]');
-    await expect(adaRow.getByTestId('cooling-off').textContent()).resolves.toContain('new approver');
+    await expect(adaRow.getByTestId('cooling-off')).toContainText('new approver');
     const confirmed = owner.getByTestId('members-notice');
     await withStepUp(owner, () => adaRow.getByRole('button', { name: 'Confirm as approver' }).click(), 'Confirm', confirmed, ownerCode);
-    await expect(confirmed.textContent()).resolves.toBe("ada@example.com's approvals count from now on.");
+    await expect(confirmed).toHaveText("ada@example.com's approvals count from now on.");
 
     // Who proposes decides who may approve: a key acts for the member who made it, and a proposer
     // cannot approve their own request. The printed key was made for owner@localhost, so a request
@@ -266,14 +266,14 @@ describeWithChromium('the newcomer story on `npm start`, in real browsers', () =
       adaOutcome,
       adaCode,
     );
-    await expect(adaOutcome.textContent()).resolves.toBe('Your approval is recorded: 1 of 2 approvals so far, waiting for the others.');
+    await expect(adaOutcome).toHaveText('Your approval is recorded: 1 of 2 approvals so far, waiting for the others.');
 
     await nav(owner, 'Requests');
     await owner
       .getByTestId('inbox')
       .getByRole('link', { name: `#${requestId}` })
       .click();
-    await expect(owner.getByTestId('approvals').textContent()).resolves.toBe('1 of 2');
+    await expect(owner.getByTestId('approvals')).toHaveText('1 of 2');
     const ownerOutcome = owner.getByTestId('vote-outcome');
     await withStepUp(
       owner,
@@ -290,7 +290,7 @@ describeWithChromium('the newcomer story on `npm start`, in real browsers', () =
     // from the console, not from a developer's key), then confirmed by the devnet.
     const sendOutcome = owner.getByTestId('send-outcome');
     await withStepUp(owner, () => owner.getByRole('button', { name: 'Send', exact: true }).click(), 'Confirm', sendOutcome, ownerCode);
-    await expect(sendOutcome.textContent()).resolves.toBe(`Sent: withdrawal #${withdrawalId} is broadcast.`);
+    await expect(sendOutcome).toHaveText(`Sent: withdrawal #${withdrawalId} is broadcast.`);
     const paid = await eventually(
       async () => (await v1('GET', `/withdrawals/${withdrawalId}`)).body as { status: string; amount: string; requestId: number },
       (w) => w.status === 'confirmed',

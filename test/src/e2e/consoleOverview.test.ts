@@ -105,7 +105,7 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     // Overview: the wallet by name, its balance to the wei; the chain followed to the node's head.
     const balances = page.getByTestId('balances').locator('tbody tr');
     await balances.first().waitFor();
-    expect(await balances.first().locator('td').allTextContents()).toEqual([
+    await expect(balances.first().locator('td')).toHaveText([
       'treasury',
       'ethereum / devnet',
       'ETH',
@@ -114,7 +114,10 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
       '0',
       '3.000000000000000007',
     ]);
-    const chain = await page.getByTestId('chains').locator('tbody tr').first().locator('td').allTextContents();
+    // The chains table is fetched apart from the balances: wait for its row before reading it.
+    const chainCells = page.getByTestId('chains').locator('tbody tr').first().locator('td');
+    await expect(chainCells.nth(4)).toHaveText('ok');
+    const chain = await chainCells.allTextContents();
     expect(chain[0]).toBe('ethereum / devnet');
     expect(chain[4]).toBe('ok');
     expect(chain.slice(1, 4)).toEqual([expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/)]);
@@ -145,13 +148,14 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     const found = page.getByTestId('transactions').locator('tbody tr');
     // The unfiltered list had the withdrawal above the deposit: the search leaves one row.
     await found.nth(1).waitFor({ state: 'detached' });
+    await expect(found).toHaveCount(1);
     const cells = await found.first().locator('td').allTextContents();
     expect(cells.slice(1, 4)).toEqual(['treasury', 'deposit', '3.000000000000000007 ETH']);
     expect(cells[6]).toMatch(/^detected → confirmed \(\d+ confirmations\)$/);
     await page.screenshot({ path: join(DOCS, 'console-transactions.png') });
     await found.first().locator('a').click();
     await page.getByTestId('lifecycle').locator('li').nth(1).waitFor();
-    await expect(page.getByTestId('lifecycle').locator('li').allTextContents()).resolves.toEqual([
+    await expect(page.getByTestId('lifecycle').locator('li')).toHaveText([
       expect.stringMatching(/^detected on .* \(in block \d+\)$/),
       expect.stringMatching(/^confirmed on /),
     ]);
@@ -188,10 +192,8 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     const outcome = page.getByTestId('vote-outcome');
     await outcome.waitFor();
     nodeDown = false;
-    await expect(outcome.textContent()).resolves.toBe(
-      'Your approval reached the quorum: the request is approved, its withdrawal not yet prepared.',
-    );
-    await expect(page.getByTestId('not-prepared').textContent()).resolves.toMatch(/^Approved, not yet prepared: .*(did not answer|failed)/);
+    await expect(outcome).toHaveText('Your approval reached the quorum: the request is approved, its withdrawal not yet prepared.');
+    await expect(page.getByTestId('not-prepared')).toHaveText(/^Approved, not yet prepared: .*(did not answer|failed)/);
     expect(await t.db('withdrawal_requests').where({ id: proposed.body.id }).first('status', 'withdrawal_id')).toEqual({
       status: 'approved',
       withdrawal_id: null,
@@ -202,7 +204,7 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     await page.getByTestId('not-prepared').waitFor({ state: 'detached' });
     const [withdrawal] = await t.db('withdrawals').where({ request_id: proposed.body.id });
     expect(withdrawal).toMatchObject({ status: 'prepared' });
-    await expect(outcome.textContent()).resolves.toBe(`Prepared: withdrawal #${withdrawal.id}.`);
+    await expect(outcome).toHaveText(`Prepared: withdrawal #${withdrawal.id}.`);
   });
 
   it('"Check now" on the overview compares the balances with the node at once and lists the drift it finds', async () => {
@@ -215,13 +217,13 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     await page.getByRole('button', { name: 'Check now' }).click();
     const outcome = page.getByTestId('check-outcome');
     await outcome.waitFor();
-    await expect(outcome.textContent()).resolves.toMatch(/^Compared \d+ addresses with the node: 1 drift\.$/);
+    await expect(outcome).toHaveText(/^Compared \d+ addresses with the node: 1 drift\.$/);
     const drift = page.getByTestId('drifts').locator(':scope > li').first();
     await drift.waitFor();
-    await expect(drift.textContent()).resolves.toBe(
+    await expect(drift).toHaveText(
       `${unindexed}: the node holds 0.7 ETH more than walletd credits; nothing in the records explains it (a deposit not indexed, a payout made elsewhere?)`,
     );
-    await expect(page.getByTestId('reconciliation').textContent()).resolves.toMatch(/^ethereum \/ devnet: 1 drift: the node differs/);
+    await expect(page.getByTestId('reconciliation')).toHaveText(/^ethereum \/ devnet: 1 drift: the node differs/);
     await page.screenshot({ path: join(DOCS, 'console-reconciliation.png') });
   });
 
@@ -246,7 +248,7 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     const page = await signIn(viewer);
     const banner = page.getByTestId('deep-reorg');
     await banner.waitFor();
-    await expect(banner.textContent()).resolves.toMatch(
+    await expect(banner).toHaveText(
       /^Reorg deeper than the confirmation threshold on ethereum \/ devnet at .*confirmed deposits not mined again were retracted/,
     );
   });

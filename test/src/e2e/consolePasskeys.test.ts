@@ -82,10 +82,8 @@ describeWithChromium('passkeys and the TOTP QR code in a real browser', () => {
     await page.getByTestId('no-passkeys').waitFor();
     await page.getByLabel('Passkey name').fill('work laptop');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
-    await expect(page.getByRole('status').textContent()).resolves.toBe(
-      'Passkey "work laptop" added: use it to sign in and to confirm actions.',
-    );
-    await expect(page.getByTestId('passkeys').locator('tbody td').first().textContent()).resolves.toBe('work laptop');
+    await expect(page.getByRole('status')).toHaveText('Passkey "work laptop" added: use it to sign in and to confirm actions.');
+    await expect(page.getByTestId('passkeys').locator('tbody td').first()).toHaveText('work laptop');
     await page.screenshot({ path: join(DOCS, 'console-passkeys.png') });
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     const [stored] = await t.db('member_passkeys').where({ member_id: alice.memberId });
@@ -98,7 +96,7 @@ describeWithChromium('passkeys and the TOTP QR code in a real browser', () => {
     await page.getByLabel('Password').fill(alice.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-    await expect(page.getByTestId('member').textContent()).resolves.toContain('alice@acme.test');
+    await expect(page.getByTestId('member')).toContainText('alice@acme.test');
     const signIns = await t
       .db('audit_log')
       .where({ actor_id: String(alice.memberId), action: 'member.signed_in' })
@@ -114,10 +112,10 @@ describeWithChromium('passkeys and the TOTP QR code in a real browser', () => {
     await usePasskey.waitFor();
     await page.screenshot({ path: join(DOCS, 'console-passkey-step-up.png') });
     await usePasskey.click();
-    await expect(page.getByTestId('vote-outcome').textContent()).resolves.toBe(
+    await expect(page.getByTestId('vote-outcome')).toHaveText(
       'Your approval is recorded: 1 of 2 approvals so far, waiting for the others.',
     );
-    await expect(page.getByTestId('approvals').textContent()).resolves.toBe('1 of 2');
+    await expect(page.getByTestId('approvals')).toHaveText('1 of 2');
     const [vote] = await t.db('withdrawal_approvals').where({ request_id: id });
     expect(vote).toMatchObject({ member_id: alice.memberId });
     const steppedUp = await t.db('audit_log').where({ actor_id: String(alice.memberId), action: 'member.stepped_up' });
@@ -144,14 +142,14 @@ describeWithChromium('passkeys and the TOTP QR code in a real browser', () => {
     await page.getByRole('button', { name: 'Use a passkey instead' }).click();
     await page.getByTestId('member').waitFor();
     await page.getByRole('link', { name: 'Passkeys', exact: true }).click();
-    await expect(page.getByTestId('passkeys').locator('tbody td').first().textContent()).resolves.toBe('first passkey');
+    await expect(page.getByTestId('passkeys').locator('tbody td').first()).toHaveText('first passkey');
     // Removing needs a step-up: the password sign-in was none, so the page asks, and offers the passkey.
     await page.getByRole('button', { name: 'Remove' }).click();
     const usePasskey = page.getByRole('button', { name: 'Use a passkey' });
     await usePasskey.waitFor();
     await page.screenshot({ path: join(DOCS, 'console-passkey-remove-step-up.png') });
     await usePasskey.click();
-    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+    await expect(page.getByRole('alert')).toHaveText(
       'This is your last second factor: enroll another passkey or an authenticator app first',
     );
     await page.screenshot({ path: join(DOCS, 'console-passkey-last-factor.png') });
@@ -184,7 +182,7 @@ describeWithChromium('passkeys and the TOTP QR code in a real browser', () => {
     const secret = await page.getByTestId('totp-secret').textContent();
     const uri = (await page.locator('code.uri').textContent()) as string;
     expect(uri).toBe(`otpauth://totp/walletd:carol%40acme.test?issuer=walletd&secret=${secret}&algorithm=SHA1&digits=6&period=30`);
-    await expect(qr.getAttribute('data-otpauth')).resolves.toBe(uri);
+    await expect(qr).toHaveAttribute('data-otpauth', uri);
     // The image is the URI the page shows, module for module: qrcode's own rendering of it.
     const expected = (await otpauthQrSvg(uri)).trim();
     const shown = (await page.evaluate(

@@ -80,13 +80,11 @@ describeWithChromium('policies, encryption key and audit log in a real browser',
     await page.getByLabel('Authenticator code').fill(owner.code());
     await page.getByRole('button', { name: 'Confirm' }).click();
     // The server names the field of the mistake; the form stays as typed.
-    await expect(page.getByRole('alert').textContent()).resolves.toBe('"threshold" must be an exact decimal string such as "1.5"');
+    await expect(page.getByRole('alert')).toHaveText('"threshold" must be an exact decimal string such as "1.5"');
     await page.getByLabel('At or above (amount)').fill('1');
     await page.getByRole('button', { name: 'Create policy' }).click();
     const sentence = page.getByTestId('policies').getByTestId('sentence');
-    await expect(sentence.textContent()).resolves.toBe(
-      `Withdrawals of 1 ETH or more from wallet "treasury" (#${walletId}) need 2 approvals`,
-    );
+    await expect(sentence).toHaveText(`Withdrawals of 1 ETH or more from wallet "treasury" (#${walletId}) need 2 approvals`);
     const [policy] = await t.db('spending_policies').where({ company_id: s.companyId });
     expect(policy).toMatchObject({ kind: 'approval_above', params: { threshold: '1000000000000000000', approvals: 2 }, enabled: true });
 
@@ -101,7 +99,7 @@ describeWithChromium('policies, encryption key and audit log in a real browser',
       .waitFor();
     await page.getByRole('button', { name: 'Disable' }).click();
     await page.getByRole('button', { name: 'Enable' }).waitFor();
-    await expect(page.getByTestId(`policy-${policy.id}`).locator('td').nth(2).textContent()).resolves.toBe('disabled');
+    await expect(page.getByTestId(`policy-${policy.id}`).locator('td').nth(2)).toHaveText('disabled');
     expect(await t.db('spending_policies').where({ id: policy.id }).first('enabled')).toEqual({ enabled: false });
     mkdirSync(DOCS, { recursive: true });
     await page.screenshot({ path: join(DOCS, 'console-policies.png'), fullPage: true });
@@ -112,12 +110,12 @@ describeWithChromium('policies, encryption key and audit log in a real browser',
     await page.getByTestId('no-key').waitFor();
     await page.getByLabel('Public key (PEM)').fill(pair.privateKeyPem);
     await page.getByRole('button', { name: 'Set encryption key' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/^"publicKeyPem": this is a PRIVATE key, not a public key/);
+    await expect(page.getByRole('alert')).toHaveText(/^"publicKeyPem": this is a PRIVATE key, not a public key/);
     await page.getByLabel('Public key (PEM)').fill(pair.publicKeyPem);
     await page.getByRole('button', { name: 'Set encryption key' }).click();
     const der = Buffer.from(pair.publicKeyPem.replace(/-----[^-]+-----|\s/g, ''), 'base64');
-    await expect(page.getByTestId('fingerprint').textContent()).resolves.toBe(createHash('sha256').update(der).digest('hex'));
-    await expect(page.getByTestId('key-set').textContent()).resolves.toMatch(new RegExp(` by ${email}$`));
+    await expect(page.getByTestId('fingerprint')).toHaveText(createHash('sha256').update(der).digest('hex'));
+    await expect(page.getByTestId('key-set')).toHaveText(new RegExp(` by ${email}$`));
 
     // A change made through the API is in the log too, under the key and the member it acts for.
     const hook = await call(app.url, 'POST', '/v1/webhooks', {
@@ -148,7 +146,7 @@ describeWithChromium('policies, encryption key and audit log in a real browser',
     await page.getByLabel('Action starts with').fill('policy.');
     await page.getByRole('button', { name: 'Filter' }).click();
     await rows.first().filter({ hasText: 'policy.disabled' }).waitFor();
-    await expect(rows.count()).resolves.toBe(3);
+    await expect(rows).toHaveCount(3);
     const filtered = await Promise.all(await cells());
     expect(filtered).toEqual([
       ['policy.disabled', email],

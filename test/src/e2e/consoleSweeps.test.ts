@@ -76,17 +76,17 @@ describeWithChromium('sweep rules in a real browser', () => {
     const notice = page.getByTestId('sweep-notice');
     await notice.filter({ hasText: 'Created: rule #' }).waitFor();
     const [rule] = await t.db('sweep_rules').where({ wallet_id: walletId });
-    await expect(notice.textContent()).resolves.toBe(`Created: rule #${rule?.id} sweeps USDC at 5 or more to ${treasury}.`);
+    await expect(notice).toHaveText(`Created: rule #${rule?.id} sweeps USDC at 5 or more to ${treasury}.`);
     expect(rule).toMatchObject({ destination: treasury, threshold: '5000000', trigger: 'deposit', gas_daily_cap: '10000000000000000' });
 
     const row = page.getByTestId(`sweep-rule-${rule?.id}`);
-    await expect(row.textContent()).resolves.toContain('after each deposit');
-    await expect(row.textContent()).resolves.toContain('0.01');
+    await expect(row).toContainText('after each deposit');
+    await expect(row).toContainText('0.01');
     // The wallet's gas station, created with the rule's first view: the same one the API shows.
     const station = (await api('GET', `/wallets/${walletId}/gas-station`)).body;
     const shown = page.getByTestId('gas-station');
-    await expect(shown.textContent()).resolves.toContain(station.address);
-    await expect(shown.textContent()).resolves.toContain('0 ETH available');
+    await expect(shown).toContainText(station.address);
+    await expect(shown).toContainText('0 ETH available');
     await page.screenshot({ path: join(DOCS, 'console-sweeps.png'), fullPage: true });
 
     await row.getByRole('button', { name: 'Disable' }).click();
@@ -96,7 +96,7 @@ describeWithChromium('sweep rules in a real browser', () => {
       .waitFor();
     // Once the page has reloaded the rules, the row offers the opposite.
     await row.getByRole('button', { name: 'Enable' }).waitFor();
-    await expect(row.textContent()).resolves.toContain('disabled');
+    await expect(row).toContainText('disabled');
     expect((await api('GET', `/wallets/${walletId}/sweep-rules/${rule?.id}`)).body.enabled).toBe(false);
     const audit = await t.db('audit_log').where({ target_type: 'sweep_rule', target_id: rule?.id }).orderBy('id');
     expect(audit.map((a) => [a.action, a.actor_type])).toEqual([
@@ -118,11 +118,11 @@ describeWithChromium('sweep rules in a real browser', () => {
     const wallet = page.getByRole('combobox', { name: /^Wallet/ });
     await wallet.selectOption(String(evm));
     await page.getByLabel(/^Gas top-ups/).waitFor();
-    expect(await page.getByLabel(/^Fee rate/).count()).toBe(0);
+    await expect(page.getByLabel(/^Fee rate/)).toHaveCount(0);
     await wallet.selectOption(String(walletId));
     await page.getByLabel(/^Fee rate/).fill('7');
-    expect(await page.getByLabel(/^Gas top-ups/).count()).toBe(0);
-    expect(await page.getByLabel(/^Left on each address/).count()).toBe(0);
+    await expect(page.getByLabel(/^Gas top-ups/)).toHaveCount(0);
+    await expect(page.getByLabel(/^Left on each address/)).toHaveCount(0);
     await page.getByLabel(/^Asset/).fill('BTC');
     await page.getByLabel(/^Destination/).fill(treasury);
     await page.getByLabel('Threshold (amount)').fill('0.05');
@@ -135,8 +135,8 @@ describeWithChromium('sweep rules in a real browser', () => {
     const section = page.getByTestId(`sweeps-wallet-${walletId}`);
     // The list is fetched again after the create: wait for the new row before counting headers.
     await section.getByTestId(`sweep-rule-${rule?.id}`).waitFor();
-    await expect(section.getByRole('columnheader', { name: 'Fee rate' }).count()).resolves.toBe(1);
-    await expect(section.getByTestId(`sweep-rule-${rule?.id}`).textContent()).resolves.toContain('7 per vbyte');
+    await expect(section.getByRole('columnheader', { name: 'Fee rate' })).toHaveCount(1);
+    await expect(section.getByTestId(`sweep-rule-${rule?.id}`)).toContainText('7 per vbyte');
     await page.screenshot({ path: join(DOCS, 'console-sweeps-utxo.png'), fullPage: true });
   });
 });

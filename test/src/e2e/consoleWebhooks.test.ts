@@ -86,13 +86,7 @@ describeWithChromium('the webhooks page in a real browser', () => {
     expect(secret).toMatch(/^whsec_/);
     const row = page.getByTestId('webhooks').locator('tbody tr');
     await row.waitFor();
-    await expect(row.locator('td').allTextContents()).resolves.toEqual([
-      expect.stringMatching(/^#\d+$/),
-      `${rx.url}/walletd`,
-      '*',
-      'yes',
-      'healthy',
-    ]);
+    await expect(row.locator('td')).toHaveText([expect.stringMatching(/^#\d+$/), `${rx.url}/walletd`, '*', 'yes', 'healthy']);
     await row.getByRole('link').click();
     await page.getByTestId('webhook-facts').waitFor();
 
@@ -105,7 +99,7 @@ describeWithChromium('the webhooks page in a real browser', () => {
     const log = page.getByTestId('deliveries');
     await page.getByRole('button', { name: 'Refresh' }).click();
     await log.locator('tr', { hasText: 'HTTP 200' }).waitFor();
-    await expect(log.locator('tbody tr').first().locator('td').nth(2).textContent()).resolves.toBe('delivered');
+    await expect(log.locator('tbody tr').first().locator('td').nth(2)).toHaveText('delivered');
 
     // The receiver breaks: five attempts fail, the delivery ends failed, the endpoint is backed off.
     rx.respond((_r, res) => {
@@ -114,10 +108,10 @@ describeWithChromium('the webhooks page in a real browser', () => {
     const second = await recordDeposit(t.db, s.companyId, walletId);
     await dispatchUntil(async () => (await t.db('webhook_deliveries').where({ event_id: second.envelope.id }).first()).status === 'failed');
     await page.reload();
-    await expect(page.getByTestId('webhook-health').textContent()).resolves.toMatch(/^5 failures in a row, backed off until /);
+    await expect(page.getByTestId('webhook-health')).toHaveText(/^5 failures in a row, backed off until /);
     const failed = log.locator('tbody tr', { hasText: 'failed' });
     await failed.waitFor();
-    await expect(failed.locator('td').allTextContents()).resolves.toEqual([
+    await expect(failed.locator('td')).toHaveText([
       expect.stringMatching(/^#\d+$/),
       `deposit.confirmed${second.envelope.id}`,
       'failed',
@@ -127,8 +121,8 @@ describeWithChromium('the webhooks page in a real browser', () => {
       'Redeliver',
     ]);
     await failed.getByRole('button', { name: /^#/ }).click();
-    await expect(page.getByTestId('delivery-response').textContent()).resolves.toBe('down for maintenance');
-    await expect(page.getByTestId('delivery-payload').textContent()).resolves.toContain(second.envelope.id);
+    await expect(page.getByTestId('delivery-response')).toHaveText('down for maintenance');
+    await expect(page.getByTestId('delivery-payload')).toContainText(second.envelope.id);
     mkdirSync(DOCS, { recursive: true });
     await page.screenshot({ path: join(DOCS, 'console-webhooks.png'), fullPage: true });
 
@@ -139,9 +133,7 @@ describeWithChromium('the webhooks page in a real browser', () => {
     });
     const before = rx.requests.length;
     await failed.getByRole('button', { name: 'Redeliver' }).click();
-    await expect(page.getByTestId('deliveries-notice').textContent()).resolves.toMatch(
-      new RegExp(`^Queued delivery #\\d+ of event ${second.envelope.id}\\.$`),
-    );
+    await expect(page.getByTestId('deliveries-notice')).toHaveText(new RegExp(`^Queued delivery #\\d+ of event ${second.envelope.id}\\.$`));
     await dispatchUntil(async () => rx.requests.length > before, 40_000);
     const again = rx.requests[before]!;
     expect(JSON.parse(again.rawBody).id).toBe(second.envelope.id);
@@ -149,7 +141,7 @@ describeWithChromium('the webhooks page in a real browser', () => {
     expect(signatureChecks(again, secret)).toEqual(GENUINE);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await log.locator('tbody tr').first().filter({ hasText: 'HTTP 200' }).waitFor();
-    await expect(log.locator('tbody tr').first().locator('td').nth(2).textContent()).resolves.toBe('delivered');
+    await expect(log.locator('tbody tr').first().locator('td').nth(2)).toHaveText('delivered');
 
     const audited = await t.db('audit_log').where({ company_id: s.companyId }).andWhere('action', 'like', 'webhook.%').pluck('action');
     expect(audited).toEqual(['webhook.created', 'webhook.redelivered']);
@@ -158,9 +150,9 @@ describeWithChromium('the webhooks page in a real browser', () => {
     const viewer = await onboardMember(con, t.db, { companyId: s.companyId, email: 'viewer@acme.test', role: 'viewer' });
     const viewerPage = await signIn(viewer);
     await viewerPage.getByRole('link', { name: 'Webhooks', exact: true }).click();
-    await expect(viewerPage.getByTestId('webhooks-refused').textContent()).resolves.toBe(
+    await expect(viewerPage.getByTestId('webhooks-refused')).toHaveText(
       'Your role (viewer) may not manage webhooks; owners, admins and developers may.',
     );
-    await expect(viewerPage.getByRole('button', { name: 'Create webhook' }).count()).resolves.toBe(0);
+    await expect(viewerPage.getByRole('button', { name: 'Create webhook' })).toHaveCount(0);
   }, 120_000);
 });

@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
+// Registers the waiting locator matchers (toHaveText, toHaveCount…) for every browser suite.
+import './locatorMatchers';
 
 /** Debian's chromium (`apt-get install chromium`): nothing is downloaded, the tests drive this one. */
 export const CHROMIUM = '/usr/bin/chromium';

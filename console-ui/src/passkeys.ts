@@ -4,16 +4,11 @@ import {
   startAuthentication,
   startRegistration,
 } from '@simplewebauthn/browser';
+import type { ConsolePasskey } from '@walletd/schemas';
 import { api } from './api';
 
-/** A passkey as the console lists it (server/src/console/passkeyStore.ts `passkeyView`). */
-export interface Passkey {
-  id: number;
-  name: string;
-  transports: string[];
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+/** A passkey as the console lists it (the contract's ConsolePasskey, built by the server's passkeyView). */
+export type Passkey = ConsolePasskey;
 
 /** Enrolls a passkey: the server's options, the browser's ceremony, the server's check. */
 export async function enrollPasskey(name: string): Promise<Passkey> {

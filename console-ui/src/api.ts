@@ -1,3 +1,6 @@
+// Types only (erased by the build): the view shapes the server's console routes answer, declared once in @walletd/schemas.
+import type { ConsoleMember, ConsolePolicy, InboxRequest, WithdrawalPeople } from '@walletd/schemas';
+
 /** The console API's error body (interface spec): a stable `code` and words for a person. */
 export class ApiError extends Error {
   constructor(
@@ -54,37 +57,8 @@ export interface Me {
 
 export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-/** A withdrawal request as the console's inbox answers it (server/src/console/inboxView.ts). */
-export interface InboxRequest {
-  id: number;
-  walletId: number;
-  status: 'pending' | 'approved' | 'rejected' | 'expired';
-  asset: { key: string; symbol: string; decimals: number };
-  amount: string;
-  toAddress: string | null;
-  outputs: { toAddress: string; amount: string; memo?: string; destinationTag?: number }[];
-  fromAddress: string | null;
-  note: string | null;
-  requiredApprovals: number;
-  proposedByKey: number | null;
-  proposedByMember: number | null;
-  proposedByEmail: string | null;
-  walletName: string;
-  withdrawalId: number | null;
-  lastError: string | null;
-  /** What the quorum does (issue 42 §6); null until approved. */
-  onApproval: 'send' | 'wait_for_send' | null;
-  /** Approved while funds were short: since when, and when it expires unless prepared. */
-  fundsShortSince: string | null;
-  expiresAt: string | null;
-  createdAt: string;
-  decidedAt: string | null;
-  /** Comma-separated ids of the spending policies that ask for approval ('' when none does). */
-  policyIds: string;
-  votes: { memberId: number; email: string; decision: string; at: string; counts: boolean; reason?: string; countsFrom?: string }[];
-  /** The approvals that count toward the quorum now (server: countVotes). */
-  countedApprovals: number;
-}
+/** A withdrawal request as the console's inbox answers it: the contract in @walletd/schemas. */
+export type { InboxRequest };
 
 /** The answer to a vote: the request after it, and the withdrawal when this vote reached the quorum. */
 export interface VoteAnswer {
@@ -203,7 +177,8 @@ export interface Transaction {
   createdAt: string;
 }
 
-export interface Withdrawal {
+/** A withdrawal as the console lists it; who asked and who approved come from the contract's WithdrawalPeople. */
+export interface Withdrawal extends WithdrawalPeople {
   id: number;
   walletId: number;
   walletName: string | null;
@@ -223,8 +198,6 @@ export interface Withdrawal {
   reason: string | null;
   lastError: string | null;
   createdAt: string;
-  proposedBy: string | null;
-  approvedBy: { email: string; at: string }[];
   history?: { status: string; at: string; details: Record<string, unknown> | null }[];
 }
 
@@ -233,37 +206,11 @@ export const mayMoveFunds = (me: Me): boolean => me.role === 'owner' || me.role 
 
 export const when = (iso: string): string => new Date(iso).toLocaleString();
 
-/** A spending policy as the console's API answers it (server/src/console/policyView.ts). */
-export interface Policy {
-  id: number;
-  name: string;
-  kind: string;
-  enabled: boolean;
-  createdAt: string;
-  sentence: string;
-  asset: { key: string; symbol: string; decimals: number } | null;
-  walletIds: number[] | null;
-  addresses: string[] | null;
-  max: string | null;
-  threshold: string | null;
-  approvals: number | null;
-  /** approval_above: what its quorum does; null: the deployment's default (`approvals.onApproval`). */
-  onApproval: 'send' | 'wait_for_send' | null;
-}
+/** A spending policy as the console's API answers it: the contract's ConsolePolicy. */
+export type Policy = ConsolePolicy;
 
-/** A member as the members page lists them (server/src/console/memberList.ts). */
-export interface ConsoleMember {
-  id: number;
-  email: string;
-  role: string;
-  mfaEnrolled: boolean;
-  invitationPending: boolean;
-  lastSignInAt: string | null;
-  createdAt: string;
-  /** A new approver's approvals count from then (or once another owner confirms them); null: they count. */
-  approverCoolingOffUntil: string | null;
-  approverConfirmedBy: number | null;
-}
+/** A member as the members page lists them: the contract in @walletd/schemas. */
+export type { ConsoleMember };
 
 /** A one-time invitation or reset link, answered once to the member who asked for it. */
 export interface MemberLink {
