@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  BaseError,
   formatIdentity,
   identityAlive,
   type Logger,
@@ -45,7 +46,10 @@ function anvilBinary(): string {
   try {
     return join(require.resolve(`${pkg}/package.json`), '..', 'bin', 'anvil');
   } catch {
-    throw new Error(`anvil for ${process.platform}-${arch} is not installed (${pkg}); configure chains[] or set WALLETD_DEVNET=0`);
+    throw new BaseError(
+      'setup_failed',
+      `anvil for ${process.platform}-${arch} is not installed (${pkg}); configure chains[] or set WALLETD_DEVNET=0`,
+    );
   }
 }
 
@@ -53,7 +57,8 @@ export const devnetInfoFile = (dataDir: string) => join(dataDir, 'anvil', 'devne
 
 export function readDevnetInfo(dataDir: string): DevnetInfo {
   const file = devnetInfoFile(dataDir);
-  if (!existsSync(file)) throw new Error(`no devnet found in ${dataDir}: start walletd (npm start) without chains configured first`);
+  if (!existsSync(file))
+    throw new BaseError('devchain_failed', `no devnet found in ${dataDir}: start walletd (npm start) without chains configured first`);
   return JSON.parse(readFileSync(file, 'utf8')) as DevnetInfo;
 }
 
@@ -196,7 +201,7 @@ async function launch(options: StartDevnetOptions, files: DevnetFiles): Promise<
       return { pid: child.pid as number, rpcUrl };
     } catch (e) {
       if (child.exitCode !== null || Date.now() > until) {
-        throw new Error(`devnet anvil did not start on port ${options.port}: ${(e as Error).message}`);
+        throw new BaseError('setup_failed', `devnet anvil did not start on port ${options.port}: ${(e as Error).message}`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -217,7 +222,7 @@ async function existingInfo(dataDir: string, rpcUrl: string): Promise<DevnetInfo
 async function deployToken(rpcUrl: string): Promise<DevnetInfo> {
   const data = token.bytecode + tokenInterface.encodeDeploy(['Devnet USD Coin', 'USDC', 6]).slice(2);
   const receipt = await waitMined(rpcUrl, await rpc<string>(rpcUrl, 'eth_sendTransaction', [{ from: DEVNET_FUNDER, data }]));
-  if (receipt.status !== '0x1' || !receipt.contractAddress) throw new Error('could not deploy the devnet USDC');
+  if (receipt.status !== '0x1' || !receipt.contractAddress) throw new BaseError('devchain_failed', 'could not deploy the devnet USDC');
   return { rpcUrl, usdc: receipt.contractAddress };
 }
 

@@ -8,6 +8,7 @@ import { ApiPromise, HttpProvider, Keyring } from '@polkadot/api';
 import type { SubmittableExtrinsic } from '@polkadot/api/types';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { freePort } from './freePort';
+import { BaseError } from '@walletd/core';
 
 /**
  * A real Substrate runtime, offline: chopsticks (npm `@acala-network/chopsticks`) executes the
@@ -55,7 +56,7 @@ function chopsticksBin(): string {
     const bin = join(dir, '@acala-network', 'chopsticks', 'chopsticks.cjs');
     if (existsSync(bin)) return bin;
   }
-  throw new Error('@acala-network/chopsticks is not installed: run npm install');
+  throw new BaseError('setup_failed', '@acala-network/chopsticks is not installed: run npm install');
 }
 
 /** The parent's environment less `PORT`, which chopsticks' server would take over its config's port (walletd serve has one). */
@@ -108,7 +109,7 @@ export async function startChopsticks(options: ChopsticksOptions = {}): Promise<
       body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
     });
     const body = (await res.json()) as { result?: T; error?: { message: string; data?: unknown } };
-    if (body.error) throw new Error(`${method}: ${body.error.message} ${body.error.data ?? ''}`);
+    if (body.error) throw new BaseError('devchain_failed', `${method}: ${body.error.message} ${body.error.data ?? ''}`);
     return body.result as T;
   };
   const deadline = Date.now() + 120_000;
@@ -119,7 +120,7 @@ export async function startChopsticks(options: ChopsticksOptions = {}): Promise<
     } catch (e) {
       if (child.exitCode !== null || Date.now() > deadline) {
         child.kill('SIGKILL');
-        throw new Error(`chopsticks did not start: ${(e as Error).message}\n${stderr}`);
+        throw new BaseError('setup_failed', `chopsticks did not start: ${(e as Error).message}\n${stderr}`);
       }
       await new Promise((r) => setTimeout(r, 250));
     }

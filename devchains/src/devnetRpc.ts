@@ -1,3 +1,4 @@
+import { BaseError } from '@walletd/core';
 /** The devnet's own node calls (anvil on loopback): what `walletd dev` and the devnet's start need. */
 /**
  * undici's "fetch failed" hides why; the cause (connection refused, DNS, reset) and the node's
@@ -22,11 +23,11 @@ export async function rpc<T>(url: string, method: string, params: unknown[] = []
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
     });
   } catch (e) {
-    throw new Error(describeFetchError(url, e), { cause: e });
+    throw new BaseError('devchain_failed', describeFetchError(url, e), { cause: e, retriable: true });
   }
-  if (!res.ok) throw new Error(`the devnet node at ${url} answered ${method} with HTTP ${res.status}`);
+  if (!res.ok) throw new BaseError('devchain_failed', `the devnet node at ${url} answered ${method} with HTTP ${res.status}`);
   const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  if (body.error) throw new BaseError('devchain_failed', `${method}: ${body.error.message}`);
   return body.result as T;
 }
 
@@ -35,7 +36,7 @@ export async function waitMined(url: string, hash: string): Promise<{ status: st
   for (;;) {
     const r = await rpc<{ status: string; contractAddress: string | null } | null>(url, 'eth_getTransactionReceipt', [hash]);
     if (r) return r;
-    if (Date.now() > until) throw new Error(`transaction ${hash} was not mined`);
+    if (Date.now() > until) throw new BaseError('devchain_failed', `transaction ${hash} was not mined`, { retriable: true });
     await new Promise((res) => setTimeout(res, 20));
   }
 }

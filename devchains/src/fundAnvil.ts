@@ -1,6 +1,7 @@
 import { DEVNET_FUNDER, tokenInterface } from './anvilDevnet';
 import { rpc, waitMined } from './devnetRpc';
 import type { FundRequest, LocalChainInfo } from './localChain';
+import { BaseError } from '@walletd/core';
 
 /**
  * `walletd dev fund` on the EVM devnet: ETH from anvil's funded account, or the devnet USDC minted
@@ -9,7 +10,7 @@ import type { FundRequest, LocalChainInfo } from './localChain';
 export async function fundAnvil(info: LocalChainInfo, request: FundRequest): Promise<string> {
   const usdc = info.tokens[0];
   if (request.token !== undefined && (usdc === undefined || request.token.toUpperCase() !== usdc.symbol)) {
-    throw new Error(`the devnet has one token: USDC (not ${request.token})`);
+    throw new BaseError('input_invalid', `the devnet has one token: USDC (not ${request.token})`);
   }
   const tx =
     request.token !== undefined && usdc !== undefined

@@ -1,5 +1,6 @@
 import { describeFetchError } from './devnetRpc';
 import type { FundRequest, LocalChainInfo } from './localChain';
+import { BaseError } from '@walletd/core';
 
 /** The method each in-process adapter serves for `walletd dev fund` (never part of the chain's own API). */
 export const FUND_METHOD = 'walletd_fund';
@@ -18,12 +19,12 @@ export async function fundThroughAdapter(info: LocalChainInfo, request: FundRequ
       body: JSON.stringify(style === 'rest' ? { params } : { jsonrpc: '2.0', id: 1, method: FUND_METHOD, params }),
     });
   } catch (e) {
-    throw new Error(describeFetchError(info.rpcUrl, e), { cause: e });
+    throw new BaseError('devchain_failed', describeFetchError(info.rpcUrl, e), { cause: e, retriable: true });
   }
   const body = (await res.json()) as { result?: string; error?: string | { message: string } };
   if (body.error) {
     const why = typeof body.error === 'string' ? body.error : body.error.message;
-    throw new Error(`the local ${info.chain} chain refused the funding: ${why}`);
+    throw new BaseError('devchain_failed', `the local ${info.chain} chain refused the funding: ${why}`);
   }
   return body.result as string;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UtxoNetwork } from '@walletd/plugin-utxo';
 import { freePort } from './freePort';
+import { BaseError } from '@walletd/core';
 
 /**
  * A real Bitcoin Core–derived node for the UTXO plugin: Debian has no bitcoind or dogecoind, but
@@ -92,7 +93,7 @@ export async function startLitecoind(options: LitecoindOptions = {}): Promise<Re
         child.kill('SIGKILL');
         // A kept datadir is locked by a litecoind still running on it (a walletd killed with -9).
         const held = kept ? ` (is another litecoind using ${dir}? its pid is in ${join(dir, 'regtest', 'litecoind.pid')})` : '';
-        throw new Error(`litecoind did not start: ${(e as Error).message}${held}`);
+        throw new BaseError('setup_failed', `litecoind did not start: ${(e as Error).message}${held}`);
       }
       await new Promise((r) => setTimeout(r, 200));
     }

@@ -1,5 +1,6 @@
 import { litecoindAvailable, startLitecoind } from './litecoind';
 import type { FundRequest, LocalChain } from './localChain';
+import { BaseError } from '@walletd/core';
 
 export const litecoindMissing = (chain: string) =>
   `devnet.chains has ${chain}, which runs a regtest node: litecoind (Bitcoin Core’s RPC and transaction formats; Debian has no bitcoind package). Install it: apt-get install litecoind`;
@@ -13,7 +14,7 @@ export const litecoindMissing = (chain: string) =>
  * sent), checked every second.
  */
 export async function startLocalRegtest(options: { chain: string; port: number; datadir: string }): Promise<LocalChain> {
-  if (!litecoindAvailable()) throw new Error(litecoindMissing(options.chain));
+  if (!litecoindAvailable()) throw new BaseError('setup_failed', litecoindMissing(options.chain));
   const node = await startLitecoind({ datadir: options.datadir, rpcPort: options.port });
   try {
     let mining = false;
@@ -64,7 +65,7 @@ export async function regtestRpc<T>(rpcUrl: string, method: string, params: unkn
     body: JSON.stringify({ jsonrpc: '1.0', id: 1, method, params }),
   });
   const body = (await res.json()) as { result?: T; error?: { message: string } | null };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  if (body.error) throw new BaseError('devchain_failed', `${method}: ${body.error.message}`);
   return body.result as T;
 }
 
@@ -74,7 +75,7 @@ export async function regtestRpc<T>(rpcUrl: string, method: string, params: unkn
  * that confirms it. `amount` is in base units (1e-8 of a coin). Returns the transaction's id.
  */
 export async function fundLocalBitcoin(rpcUrl: string, request: FundRequest): Promise<string> {
-  if (request.token !== undefined) throw new Error(`the local regtest chain has no tokens (not ${request.token})`);
+  if (request.token !== undefined) throw new BaseError('input_invalid', `the local regtest chain has no tokens (not ${request.token})`);
   const coins = `${request.amount / 100_000_000n}.${(request.amount % 100_000_000n).toString().padStart(8, '0')}`;
   const txid = await regtestRpc<string>(rpcUrl, 'sendtoaddress', [request.address, coins]);
   await regtestRpc(rpcUrl, 'generatetoaddress', [1, await regtestRpc<string>(rpcUrl, 'getnewaddress')]);

@@ -4,6 +4,7 @@ import { startChopsticks } from './chopsticks';
 import { rpc } from './devnetRpc';
 import type { FundRequest, LocalChain, LocalChainInfo } from './localChain';
 import { extrinsicOutcome } from './polkadotOutcome';
+import { BaseError } from '@walletd/core';
 
 /** The local asset: id 1984 and 6 decimals, as USDT on the real Asset Hub. */
 export const LOCAL_POLKADOT_ASSET = { id: 1984, symbol: 'USDT', decimals: 6 } as const;
@@ -53,7 +54,7 @@ export async function startLocalPolkadot(options: { port: number }): Promise<Loc
 export async function fundLocalPolkadot(rpcUrl: string, request: FundRequest): Promise<string> {
   const token = request.token?.toUpperCase();
   if (token !== undefined && token !== LOCAL_POLKADOT_ASSET.symbol) {
-    throw new Error(`the local Polkadot chain has one token: ${LOCAL_POLKADOT_ASSET.symbol} (not ${request.token})`);
+    throw new BaseError('input_invalid', `the local Polkadot chain has one token: ${LOCAL_POLKADOT_ASSET.symbol} (not ${request.token})`);
   }
   const api = await ApiPromise.create({ provider: new HttpProvider(rpcUrl), noInitWarn: true, throwOnConnect: true });
   try {
@@ -67,7 +68,7 @@ export async function fundLocalPolkadot(rpcUrl: string, request: FundRequest): P
     const from = (await api.rpc.chain.getHeader()).number.toNumber() + 1;
     const hash = (await api.rpc.author.submitExtrinsic(signed)).toHex();
     const { block, failure } = await extrinsicOutcome(api, hash, from);
-    if (failure !== null) throw new Error(`the transfer ${hash} failed in block #${block}: ${failure}`);
+    if (failure !== null) throw new BaseError('devchain_failed', `the transfer ${hash} failed in block #${block}: ${failure}`);
     return hash;
   } finally {
     await api.disconnect().catch(() => undefined);
@@ -78,6 +79,6 @@ export async function fundLocalPolkadot(rpcUrl: string, request: FundRequest): P
 export async function fundPolkadotPlayground(info: LocalChainInfo, request: FundRequest): Promise<string> {
   await rpc(info.rpcUrl, 'chain_getHeader');
   return fundLocalPolkadot(info.rpcUrl, request).catch((e: Error) => {
-    throw new Error(`the local ${info.chain} chain refused the funding: ${e.message}`, { cause: e });
+    throw new BaseError('devchain_failed', `the local ${info.chain} chain refused the funding: ${e.message}`, { cause: e });
   });
 }

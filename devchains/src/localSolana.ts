@@ -1,5 +1,6 @@
 import type { LocalChain } from './localChain';
 import { startSolanaSvm } from './solanaSvm';
+import { BaseError } from '@walletd/core';
 
 /** The method `walletd dev fund` calls on the playground's Solana adapter (not part of Solana's RPC). */
 export const SOLANA_FUND_METHOD = 'walletd_fund';
@@ -19,7 +20,8 @@ export async function startLocalSolana(options: { port: number }): Promise<Local
       [SOLANA_FUND_METHOD]: async (params) => {
         const [to, amount, token] = params as [string, string, string | null | undefined];
         if (token == null) return node.sendSol(to, BigInt(amount));
-        if (token.toUpperCase() !== 'USDC') throw new Error(`the local Solana chain has one token: USDC (not ${token})`);
+        if (token.toUpperCase() !== 'USDC')
+          throw new BaseError('input_invalid', `the local Solana chain has one token: USDC (not ${token})`);
         return node.mintTo(usdc, to, BigInt(amount), 6);
       },
     },

@@ -1,6 +1,7 @@
 import { Address, beginCell, toNano } from '@ton/core';
 import type { LocalChain } from './localChain';
 import { TonSandboxNode } from './tonSandbox';
+import { BaseError } from '@walletd/core';
 
 /**
  * TON on @ton/sandbox for `walletd serve` (ton/localnet): the toncenter adapter on `port`, a
@@ -24,7 +25,7 @@ export async function startLocalTon(options: { port: number }): Promise<LocalCha
       const r = node.record(await admin.send({ to: dest, value: BigInt(amount), bounce: false }));
       return r.transactions[0]?.hash().toString('hex');
     }
-    if (token.toUpperCase() !== 'USDT') throw new Error(`the local TON chain has one token: USDT (not ${token})`);
+    if (token.toUpperCase() !== 'USDT') throw new BaseError('input_invalid', `the local TON chain has one token: USDT (not ${token})`);
     const r = node.record(await minter.sendMint(admin.getSender(), dest, BigInt(amount), { value: toNano('0.2'), notify: { amount: 1n } }));
     return r.transactions[0]?.hash().toString('hex');
   };

@@ -1,4 +1,5 @@
 import type { ApiPromise } from '@polkadot/api';
+import { BaseError } from '@walletd/core';
 
 /**
  * Where a submitted extrinsic ended: the block that holds it and its dispatch result. A transfer
@@ -35,7 +36,10 @@ export async function extrinsicOutcome(
       }
       return { block: next, failure: 'no dispatch result among its block’s events' };
     }
-    if (Date.now() > until) throw new Error(`the transaction ${hash} was accepted but no block held it within ${timeoutMs / 1000} s`);
+    if (Date.now() > until)
+      throw new BaseError('devchain_failed', `the transaction ${hash} was accepted but no block held it within ${timeoutMs / 1000} s`, {
+        retriable: true,
+      });
     await new Promise((r) => setTimeout(r, 200));
   }
 }

@@ -32,6 +32,7 @@ import { rpcError } from './solanaErrors';
 import { type ExtraMethods, serveSolanaRpc } from './solanaRpc';
 import { readTokenState, tokenBalancesOf } from './solanaTokens';
 import type { Block, BlockTx, SolanaSvmNode } from './solanaTypes';
+import { BaseError } from '@walletd/core';
 
 export { rpcError } from './solanaErrors';
 export type { Block, BlockTx, SolanaSvmNode, TokenState } from './solanaTypes';
@@ -55,7 +56,8 @@ export async function startSolanaSvm(options: SolanaSvmOptions = {}): Promise<So
   const svm = new LiteSVM();
   const faucet = await generateKeyPairSigner();
   const funded = svm.airdrop(faucet.address, lamportsOf(100_000n * 1_000_000_000n));
-  if (!funded || ('err' in funded && typeof funded.err === 'function')) throw new Error('litesvm did not fund the faucet');
+  if (!funded || ('err' in funded && typeof funded.err === 'function'))
+    throw new BaseError('devchain_failed', 'litesvm did not fund the faucet');
   const genesis = hashOf(`litesvm-genesis-${faucet.address}`);
   const blocks = new Map<bigint, Block>();
   const bySignature = new Map<string, { block: Block; tx: BlockTx }>();
@@ -97,7 +99,7 @@ export async function startSolanaSvm(options: SolanaSvmOptions = {}): Promise<So
 
   function execute(tx: Transaction): { signature: string; slot: bigint; err: unknown } {
     const decoded = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
-    if (decoded.version === 1) throw new Error('v1 messages are not served here');
+    if (decoded.version === 1) throw new BaseError('devchain_failed', 'v1 messages are not served here');
     const keys = decoded.staticAccounts as string[];
     const pre = keys.map(lamports);
     const preTokens = tokenBalances(keys);
@@ -199,12 +201,12 @@ export async function startSolanaSvm(options: SolanaSvmOptions = {}): Promise<So
     );
     const tx = await signTransactionMessageWithSigners(message);
     const r = execute(tx);
-    if (r.slot < 0n) throw new Error(`the engine refused the transaction: ${rpcError(r.err).message}`);
+    if (r.slot < 0n) throw new BaseError('devchain_failed', `the engine refused the transaction: ${rpcError(r.err).message}`);
     return { signature: r.signature, err: r.err };
   }
   const ok = async (instructions: Instruction[]) => {
     const r = await run(instructions);
-    if (r.err !== null) throw new Error(`the engine failed the transaction: ${rpcError(r.err).message}`);
+    if (r.err !== null) throw new BaseError('devchain_failed', `the engine failed the transaction: ${rpcError(r.err).message}`);
     return r.signature;
   };
   const ata = async (owner: string, mint: string, program: string = TOKEN_PROGRAM_ADDRESS) =>

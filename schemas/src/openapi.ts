@@ -2,6 +2,7 @@ import { type Operation, OPERATIONS } from './operations';
 import { PATH_PARAMETERS, type Parameter, QUERY_PARAMETERS, pathParameterNames } from './parameters';
 import { ChainName } from './common';
 import { SCHEMAS } from './registry';
+import { InvariantError } from '@walletd/core';
 
 export { type Operation, OPERATIONS } from './operations';
 
@@ -80,7 +81,7 @@ function operationalPaths(): Record<string, unknown> {
 function parametersOf(op: Operation): Parameter[] {
   const fromPath = pathParameterNames(op.path).map((name) => {
     const p = PATH_PARAMETERS[name];
-    if (!p) throw new Error(`no description for the path parameter {${name}} of ${op.path}`);
+    if (!p) throw new InvariantError(`no description for the path parameter {${name}} of ${op.path}`);
     return p;
   });
   return [...fromPath, ...(QUERY_PARAMETERS[op.operationId] ?? [])];

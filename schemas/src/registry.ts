@@ -38,6 +38,7 @@ import {
   WithdrawalRequestList,
   WithdrawalSignRequest,
 } from './withdrawals';
+import { InvariantError } from '@walletd/core';
 
 /** Every schema, by `$id`. Responses are validated in tests; requests on every call. */
 export const SCHEMAS = {
@@ -108,7 +109,7 @@ export function validator(id: SchemaId): ValidateFunction {
   let fn = compiled.get(id);
   if (!fn) {
     fn = ajv.getSchema(id) as ValidateFunction;
-    if (!fn) throw new Error(`unknown schema ${id}`);
+    if (!fn) throw new InvariantError(`unknown schema ${id}`);
     compiled.set(id, fn);
   }
   return fn;

@@ -1,4 +1,5 @@
 import {
+  BaseError,
   type BoundedReads,
   type ClusterSupervisor,
   createDatabaseWatch,
@@ -130,7 +131,8 @@ async function checkMasterKey(db: Db, key: MasterKey, origin: string): Promise<v
   const row = await db('settings').where({ key: 'master_key_fingerprint' }).first('value');
   if (row?.value !== fingerprint) {
     const from = origin === 'WALLETD_MASTER_KEY' ? 'WALLETD_MASTER_KEY (it wins over any key file)' : `the key file ${origin}`;
-    throw new Error(
+    throw new BaseError(
+      'config_invalid',
       `the master key from ${from} does not match this database: the database was set up with another key, and the wallet secrets in it open only with that one; give that key (WALLETD_MASTER_KEY, or masterKeyFile / <dataDir>/master.key from the first start); refusing to start`,
     );
   }

@@ -1,3 +1,4 @@
+import { BaseError } from '@walletd/plugin-kit';
 /**
  * Permission actions an API key can be granted. Wallet actions apply to the wallets in the key's
  * scope; global actions apply to the company. This list is the public contract (docs/guide/api.md#actions).
@@ -71,9 +72,9 @@ export function parseActionList(text: string): Action[] {
   for (const raw of text.split(',')) {
     const a = raw.trim();
     if (!a) continue;
-    if (!isAction(a)) throw new Error(`unknown action "${a}"; known actions: ${ALL_ACTIONS.join(', ')}`);
+    if (!isAction(a)) throw new BaseError('input_invalid', `unknown action "${a}"; known actions: ${ALL_ACTIONS.join(', ')}`);
     if (!out.includes(a)) out.push(a);
   }
-  if (out.length === 0) throw new Error('at least one action is required');
+  if (out.length === 0) throw new BaseError('input_invalid', 'at least one action is required');
   return out;
 }

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { BaseError } from '@walletd/plugin-kit';
 
 /** Parses and checks CIDR allow-lists (IPv4, IPv6, and IPv4-mapped IPv6 clients). */
 export function parseCidr(text: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
@@ -6,7 +7,7 @@ export function parseCidr(text: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
   try {
     return t.includes('/') ? ipaddr.parseCIDR(t) : ((a) => [a, a.kind() === 'ipv4' ? 32 : 128] as [typeof a, number])(ipaddr.parse(t));
   } catch {
-    throw new Error(`"${t}" is not an IP address or CIDR range`);
+    throw new BaseError('input_invalid', `"${t}" is not an IP address or CIDR range`);
   }
 }
 

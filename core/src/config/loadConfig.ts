@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Ajv from 'ajv';
+import { BaseError } from '@walletd/plugin-kit';
 import { configSchema } from './schema';
 import { DEFAULT_CONFIG } from './defaults';
 import type { LogLevel, WalletdConfig } from './types';
 
-export class ConfigError extends Error {
+export class ConfigError extends BaseError {
   constructor(message: string) {
-    super(message);
+    super('config_invalid', message);
     this.name = 'ConfigError';
   }
 }

@@ -22,7 +22,7 @@ export class MasterKey {
   readonly #key: Buffer;
 
   constructor(key: Buffer) {
-    if (key.length !== 32) throw new Error('master key must be 32 bytes');
+    if (key.length !== 32) throw new BaseError('config_invalid', 'master key must be 32 bytes');
     this.#key = Buffer.from(key);
     this.id = fingerprint(key).slice(0, 16);
   }

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MasterKey } from './envelope';
+import { BaseError } from '@walletd/plugin-kit';
 
 export interface MasterKeySource {
   key: MasterKey;
@@ -13,7 +14,8 @@ export interface MasterKeySource {
 function decode(text: string, origin: string): Buffer {
   const t = text.trim();
   const buf = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : Buffer.from(t, 'base64');
-  if (buf.length !== 32) throw new Error(`master key from ${origin} must be 32 bytes, as 64 hex or 44 base64 characters`);
+  if (buf.length !== 32)
+    throw new BaseError('config_invalid', `master key from ${origin} must be 32 bytes, as 64 hex or 44 base64 characters`);
   return buf;
 }
 
@@ -32,7 +34,7 @@ export function loadMasterKey(options: { env?: NodeJS.ProcessEnv; file: string |
   if (existsSync(file)) {
     return { key: new MasterKey(decode(readKeyFile(file), file)), origin: file, created: false };
   }
-  if (explicit) throw new Error(`master key file ${file} does not exist`);
+  if (explicit) throw new BaseError('config_invalid', `master key file ${file} does not exist`);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   try {
@@ -53,9 +55,9 @@ function readKeyFile(file: string): string {
     return readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EISDIR') throw new Error(`the master key file ${file} is a folder; give the path of a file`);
+    if (code === 'EISDIR') throw new BaseError('config_invalid', `the master key file ${file} is a folder; give the path of a file`);
     if (code === 'EACCES' || code === 'EPERM')
-      throw new Error(`the master key file ${file} cannot be read: permission denied for this user`);
+      throw new BaseError('config_invalid', `the master key file ${file} cannot be read: permission denied for this user`);
     throw e;
   }
 }

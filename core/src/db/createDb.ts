@@ -4,6 +4,7 @@ import type { Logger } from '../log/logger';
 import { knexLog } from './knexLog';
 import { migrationSource } from './migrations';
 import { disablePreparedStatements } from './prepared';
+import { BaseError, InvariantError } from '@walletd/plugin-kit';
 
 export type Db = Knex;
 
@@ -12,7 +13,7 @@ export type Db = Knex;
 // numeric, not int8, and stay strings until the Amount helper turns them into bigint.
 pg.types.setTypeParser(20, (text: string) => {
   const n = Number(text);
-  if (!Number.isSafeInteger(n)) throw new Error(`int8 value ${text} exceeds the safe integer range`);
+  if (!Number.isSafeInteger(n)) throw new InvariantError(`int8 value ${text} exceeds the safe integer range`);
   return n;
 });
 
@@ -53,7 +54,10 @@ function withStartupOptions(url: string, settings: Record<string, string>): { co
     parsed = new URL(url);
   } catch {
     if (/[?&]options=/.test(url))
-      throw new Error('database URL: its options cannot be combined with the reads pool settings; set them on the role instead');
+      throw new BaseError(
+        'config_invalid',
+        'database URL: its options cannot be combined with the reads pool settings; set them on the role instead',
+      );
     return { connectionString: url, options: ours };
   }
   const theirs = parsed.searchParams.get('options');
@@ -81,7 +85,8 @@ export function checkStartupSettings(conn: RawConnection, settings: Record<strin
       if (lost.length === 0) return resolve();
       const what = lost.map((n) => `${n}=${settings[n]} (the server has ${got.get(n) ?? 'nothing'})`).join(', ');
       reject(
-        new Error(
+        new BaseError(
+          'config_invalid',
           `database: the reads pool's connection settings did not take: ${what}; a pooler such as PgBouncer drops them: set database.readLimitsAtConnect to false`,
         ),
       );

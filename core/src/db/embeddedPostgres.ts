@@ -203,7 +203,8 @@ async function startOrJoin(ctx: StartContext): Promise<{ port: number; started: 
   const settings = ['-p', String(ctx.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-k', pgDir];
   if (ctx.ephemeral) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   for (const [name, value] of Object.entries(ctx.serverSettings ?? {})) {
-    if (!/^[a-z_.]+$/.test(name) || !/^[A-Za-z0-9_.,]+$/.test(value)) throw new Error(`unsupported server setting ${name}=${value}`);
+    if (!/^[a-z_.]+$/.test(name) || !/^[A-Za-z0-9_.,]+$/.test(value))
+      throw new BaseError('config_invalid', `unsupported server setting ${name}=${value}`);
     settings.push('-c', `${name}=${value}`);
   }
   const logFile = join(pgDir, 'walletd-postgres.log');
@@ -220,7 +221,10 @@ async function startOrJoin(ctx: StartContext): Promise<{ port: number; started: 
       .reverse()
       .find((l) => /\b(FATAL|PANIC):/.test(l));
     const why = line ? line.slice(line.search(/\b(FATAL|PANIC):/)) : r.out;
-    throw new Error(`${cause}embedded PostgreSQL did not start on port ${ctx.port} (data in ${pgDir}): ${why}\n${r.out}\n${tail}`);
+    throw new BaseError(
+      'setup_failed',
+      `${cause}embedded PostgreSQL did not start on port ${ctx.port} (data in ${pgDir}): ${why}\n${r.out}\n${tail}`,
+    );
   }
   writeOwner(ownerFile, process.pid);
   try {
@@ -229,7 +233,7 @@ async function startOrJoin(ctx: StartContext): Promise<{ port: number; started: 
     // Started but unusable (a full disk fails every new connection: "could not write init file"):
     // stopped again, so a start that fails leaves no PostgreSQL running.
     await stopCluster(stopCtx, 'fast').catch(() => undefined);
-    if (isDiskFull(e)) throw new Error(`${diskFullMessage(pgDir)}: ${(e as Error).message}`, { cause: e });
+    if (isDiskFull(e)) throw new BaseError('setup_failed', `${diskFullMessage(pgDir)}: ${(e as Error).message}`, { cause: e });
     throw e;
   }
   logger.info({ dataDir: pgDir, port: ctx.port }, 'embedded PostgreSQL is running');
@@ -264,7 +268,7 @@ async function stopIfOwner(ctx: StopContext, force: boolean): Promise<void> {
 async function stopCluster(ctx: StopContext, mode: 'fast' | 'immediate'): Promise<void> {
   const r = await run(ctx.bins.pg_ctl, ['stop', '-D', ctx.pgDir, '-m', mode, '-w', '-t', '60'], ctx.as);
   rmSync(ctx.ownerFile, { force: true });
-  if (r.code !== 0 && readPostmasterFile(ctx.pgDir)?.alive) throw new Error(`pg_ctl stop failed: ${r.out}`);
+  if (r.code !== 0 && readPostmasterFile(ctx.pgDir)?.alive) throw new BaseError('setup_failed', `pg_ctl stop failed: ${r.out}`);
   ctx.logger.info({ dataDir: ctx.pgDir }, 'embedded PostgreSQL stopped');
 }
 

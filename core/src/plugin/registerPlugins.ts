@@ -1,4 +1,4 @@
-import { type ChainDefinition, type ChainTable, chainTableOf } from '@walletd/plugin-kit';
+import { BaseError, type ChainDefinition, type ChainTable, chainTableOf } from '@walletd/plugin-kit';
 import type { ChainSettings } from '../config';
 import { chainDataProblem } from './chainDataProblem';
 import {
@@ -10,9 +10,9 @@ import {
   readerOptionsFor,
 } from '@walletd/plugin-kit';
 
-export class PluginRegistrationError extends Error {
+export class PluginRegistrationError extends BaseError {
   constructor(message: string) {
-    super(message);
+    super('plugin_invalid', message);
     this.name = 'PluginRegistrationError';
   }
 }

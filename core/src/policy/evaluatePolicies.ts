@@ -1,4 +1,4 @@
-import { fromBaseUnits } from '@walletd/plugin-kit';
+import { BaseError, fromBaseUnits } from '@walletd/plugin-kit';
 
 /**
  * Spending policies, evaluated in this order (the first refusal wins, so a denial is never
@@ -91,7 +91,7 @@ const list = (v: unknown): string[] =>
 const destinationList = (params: Record<string, unknown>): string[] =>
   Array.isArray(params.matchKeys) ? list(params.matchKeys) : list(params.addresses);
 const units = (v: unknown): bigint => {
-  if (typeof v !== 'string' || !/^[0-9]+$/.test(v)) throw new Error('policy amounts are base-unit integer strings');
+  if (typeof v !== 'string' || !/^[0-9]+$/.test(v)) throw new BaseError('input_invalid', 'policy amounts are base-unit integer strings');
   return BigInt(v);
 };
 const label = (p: SpendingPolicy) => `policy "${p.name}" (id ${p.id})`;

@@ -1,6 +1,6 @@
 import type { AssetRef, Chain } from '@walletd/plugin-kit';
 import { type EventType, recordEvent } from '../events';
-import { fromBaseUnits, parseBaseUnits } from '@walletd/plugin-kit';
+import { InvariantError, fromBaseUnits, parseBaseUnits } from '@walletd/plugin-kit';
 import type { UnsignedWithdrawal, WithdrawalExpiry } from '@walletd/plugin-kit';
 import type { Knex } from 'knex';
 
@@ -141,7 +141,8 @@ export function withdrawalData(
   if (status === 'confirmed') {
     data.confirmations = row.confirmations ?? 0;
     if (row.fee !== null) {
-      if (!native) throw new Error(`withdrawal ${row.id}: a confirmed withdrawal's event needs its chain's native asset for the fee`);
+      if (!native)
+        throw new InvariantError(`withdrawal ${row.id}: a confirmed withdrawal's event needs its chain's native asset for the fee`);
       data.fee = { amount: fromBaseUnits(parseBaseUnits(row.fee), native.decimals), asset: native };
     }
   }
@@ -195,7 +196,7 @@ export async function moveWithdrawal(
     .where({ id: row.id })
     .update({ ...changes, status, updated_at: trx.fn.now() })
     .returning('*')) as WithdrawalRow[];
-  if (!updated) throw new Error(`withdrawal ${row.id} vanished`);
+  if (!updated) throw new InvariantError(`withdrawal ${row.id} vanished`);
   await addHistory(trx, row.id, status, details);
   if (status === 'broadcast' || status === 'confirmed' || status === 'rejected') await recordWithdrawalEvent(trx, updated, status, native);
   return updated;

@@ -1,4 +1,4 @@
-import { BaseError, isBaseError } from '../errors';
+import { BaseError, isPublicError } from '../errors';
 import type { ChainReader, WithdrawalVerbs } from './contract';
 
 /**
@@ -15,7 +15,7 @@ export function refusingUnreadableSigned<R extends ChainReader, V extends Withdr
       try {
         return check(prepared, raw, fresh);
       } catch (e) {
-        if (isBaseError(e)) throw e;
+        if (isPublicError(e)) throw e;
         const reason = (e instanceof Error ? e.message : String(e)).slice(0, 200);
         throw new BaseError('unprocessable', `signedTransaction is not a valid ${what}: ${reason}`, { cause: e });
       }

@@ -1,2 +1,3 @@
 export * from './BaseError';
 export * from './codes';
+export * from './invariant';

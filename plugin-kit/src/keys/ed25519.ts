@@ -1,4 +1,5 @@
 import { createHmac, createPrivateKey, createPublicKey, type KeyObject, sign as edSign } from 'node:crypto';
+import { BaseError } from '../errors';
 
 /**
  * SLIP-10 ed25519 keys (every level hardened), shared by the ed25519 chains (Solana, TON): what
@@ -13,12 +14,12 @@ const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
  */
 export function slip10Ed25519(seed: Uint8Array, path: string): Buffer {
   const segments = path.split('/');
-  if (segments[0] !== 'm') throw new Error(`invalid path ${path}`);
+  if (segments[0] !== 'm') throw new BaseError('input_invalid', `invalid path ${path}`);
   let I = createHmac('sha512', 'ed25519 seed').update(seed).digest();
   for (const s of segments.slice(1)) {
-    if (!/^\d+'$/.test(s)) throw new Error(`ed25519 derivation is hardened only: ${path}`);
+    if (!/^\d+'$/.test(s)) throw new BaseError('input_invalid', `ed25519 derivation is hardened only: ${path}`);
     const index = Number(s.slice(0, -1));
-    if (index >= HARDENED) throw new Error(`invalid index in ${path}`);
+    if (index >= HARDENED) throw new BaseError('input_invalid', `invalid index in ${path}`);
     const data = Buffer.alloc(37);
     I.copy(data, 1, 0, 32);
     data.writeUInt32BE(index + HARDENED, 33);

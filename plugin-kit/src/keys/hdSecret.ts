@@ -1,6 +1,7 @@
 import { generateMnemonic, mnemonicToEntropy, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
 import type { WalletSecret } from '../contract/contract';
+import { InvariantError } from '../errors';
 
 /**
  * A wallet's secret is a 24-word BIP-39 mnemonic generated on the server: the plugins derive
@@ -10,7 +11,7 @@ import type { WalletSecret } from '../contract/contract';
 export function generateWalletMnemonic(): string {
   // 256 bits of entropy; @scure/bip39 draws from the platform CSPRNG, and we check the result.
   const phrase = generateMnemonic(wordlist, 256);
-  if (!validateMnemonic(phrase, wordlist)) throw new Error('generated an invalid mnemonic');
+  if (!validateMnemonic(phrase, wordlist)) throw new InvariantError('generated an invalid mnemonic');
   return phrase;
 }
 

@@ -67,15 +67,15 @@ export function parseBaseUnits(value: string | number | bigint): bigint {
   if (typeof value === 'bigint') return value;
   if (typeof value === 'number') {
     // Only reachable through a programming error; refuse rather than lose precision.
-    if (!Number.isSafeInteger(value)) throw new Error('unsafe number passed as base units');
+    if (!Number.isSafeInteger(value)) throw new BaseError('input_invalid', 'unsafe number passed as base units');
     return BigInt(value);
   }
-  if (!/^-?[0-9]+$/.test(value)) throw new Error(`not an integer base-unit amount: ${value}`);
+  if (!/^-?[0-9]+$/.test(value)) throw new BaseError('input_invalid', `not an integer base-unit amount: ${value}`);
   return BigInt(value);
 }
 
 function assertDecimals(decimals: number): void {
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > 77) {
-    throw new Error(`invalid decimals: ${decimals}`);
+    throw new BaseError('input_invalid', `invalid decimals: ${decimals}`);
   }
 }

@@ -1,4 +1,4 @@
-import { BaseError, isBaseError } from '../errors';
+import { BaseError, isPublicError } from '../errors';
 import { NodeCallError } from './nodeCallError';
 
 /**
@@ -8,6 +8,6 @@ import { NodeCallError } from './nodeCallError';
  */
 export function nodeAnswerOf(e: unknown): NodeCallError | BaseError {
   if (e instanceof NodeCallError) return e;
-  if (isBaseError(e)) return e;
+  if (isPublicError(e)) return e;
   return new BaseError('node_error', `the node did not answer: ${(e as Error).message.slice(0, 160)}`, { cause: e });
 }

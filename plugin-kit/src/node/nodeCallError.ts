@@ -15,11 +15,14 @@ export interface NodeCallFailure {
   limit?: number;
 }
 
+const RETRIED_KINDS: ReadonlySet<NodeErrorKind> = new Set(['timeout', 'unreachable', 'http']);
+
 /** A node call that failed: `node_error`, with what happened for logs and callers (never credentials). */
 export class NodeCallError extends BaseError {
   readonly node: NodeCallFailure;
   constructor(message: string, node: NodeCallFailure) {
-    super('node_error', message);
+    // No answer may come next time; an answer (a refusal, a wrong height, too many bytes) comes again.
+    super('node_error', message, { retriable: RETRIED_KINDS.has(node.kind) });
     this.node = node;
   }
 }

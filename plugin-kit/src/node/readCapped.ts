@@ -1,3 +1,5 @@
+import { BaseError } from '../errors';
+
 /**
  * The most bytes one node answer may have unless `chains[].maxResponseBytes` says otherwise: 64 MiB.
  * Above the largest answer a supported chain produces, with room: an EVM block with its receipts on
@@ -8,9 +10,9 @@
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /** An answer over the cap; the caller turns it into its `node_error`. */
-export class ResponseTooLarge extends Error {
+export class ResponseTooLarge extends BaseError {
   constructor(readonly limit: number) {
-    super(`answered more than ${limit} bytes`);
+    super('node_answer_too_large', `answered more than ${limit} bytes`);
     this.name = 'ResponseTooLarge';
   }
 }

@@ -7,6 +7,8 @@
  * RPC error, a refusal) is never transient: it would answer the same again. A publishing call is
  * made with `attempts: 1`: a send whose answer was lost may have reached the node.
  */
+import { BaseError } from '../errors';
+
 export interface RetryOptions {
   /** Attempts in all, the first included: 1 never retries. */
   attempts: number;
@@ -25,14 +27,14 @@ export interface RetryOptions {
 }
 
 /** A failure worth another attempt; `kind` says which for the error the caller finally reports. */
-export class TransientError extends Error {
+export class TransientError extends BaseError {
   /** Attempts made when the loop gave up on it (set by `retry`). */
   attempts = 1;
   constructor(
     message: string,
     readonly kind: 'timeout' | 'unreachable' | 'http' = 'unreachable',
   ) {
-    super(message);
+    super('node_transient', message);
     this.name = 'TransientError';
   }
 }

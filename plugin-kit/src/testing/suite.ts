@@ -1,3 +1,4 @@
+import { BaseError } from '../errors';
 /**
  * The kit is plain async checks, not jest tests: a chain team runs it from any test runner, and
  * the kit's own test suite runs it against deliberately broken plugins to see it fail them (a
@@ -57,7 +58,10 @@ interface JestLikeGlobals {
 export function describeConformance(suite: ConformanceSuite): void {
   const g = globalThis as unknown as Partial<JestLikeGlobals>;
   if (!g.describe || !g.it || !g.beforeAll || !g.afterAll) {
-    throw new Error('describeConformance needs a test runner with describe/it/beforeAll/afterAll globals; use runConformance otherwise');
+    throw new BaseError(
+      'usage_invalid',
+      'describeConformance needs a test runner with describe/it/beforeAll/afterAll globals; use runConformance otherwise',
+    );
   }
   const { describe, it, beforeAll, afterAll } = g as JestLikeGlobals;
   describe(suite.title, () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { BaseError } from '../errors';
+import { BaseError, isPublicError } from '../errors';
 import type { ChainPlugin, ChainReader, UnsignedWithdrawal, WithdrawalIntent, WithdrawalOutput, WithdrawalVerbs } from '../contract';
 import { openWalletSecret } from '../keys';
 import { type ConformanceCheck, type ConformanceSuite, describeConformance } from './suite';
@@ -55,7 +55,7 @@ export function withdrawalConformance(plugin: ChainPlugin, w: WithdrawalConforma
   const refuses = (prepared: UnsignedWithdrawal, raw: string) => {
     assert.throws(
       () => v().checkSigned(prepared, raw, prepared),
-      (e) => e instanceof BaseError,
+      (e) => isPublicError(e),
       'checkSigned accepted a transaction that does not pay the intent',
     );
   };

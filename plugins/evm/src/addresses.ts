@@ -23,7 +23,7 @@ export function evmMatchKey(address: string): string {
 
 /** BIP-44 coin type 60, account 0, external chain: m/44'/60'/0'/0/index (what MetaMask and Ledger use). */
 export function deriveEvmAddress(seed: Uint8Array, index: number): DerivedAddress {
-  if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) throw new Error(`invalid address index ${index}`);
+  if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) throw new BaseError('input_invalid', `invalid address index ${index}`);
   const path = `m/44'/60'/0'/0/${index}`;
   const node = HDNodeWallet.fromSeed(seed).derivePath(path);
   return { address: node.address, matchKey: node.address.toLowerCase(), path };

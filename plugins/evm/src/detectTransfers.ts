@@ -1,6 +1,7 @@
 import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/plugin-kit';
 import { creditCallTraces, creditFlatTraces } from './detectInternalTransfers';
 import { tokenBalanceChanges } from './tokenBalanceChanges';
+import { BaseError } from '@walletd/plugin-kit';
 
 /**
  * The raw EVM block a follower hands to a worker: the bytes of
@@ -41,8 +42,8 @@ const decoder = new TextDecoder();
 function unwrap(value: unknown, what: string): unknown {
   if (value && typeof value === 'object' && 'jsonrpc' in value) {
     const r = value as { result?: unknown; error?: { message?: string } };
-    if (r.error) throw new Error(`node error for ${what}: ${r.error.message ?? 'unknown'}`);
-    if (r.result === null || r.result === undefined) throw new Error(`node returned no ${what}`);
+    if (r.error) throw new BaseError('node_answer_invalid', `node error for ${what}: ${r.error.message ?? 'unknown'}`);
+    if (r.result === null || r.result === undefined) throw new BaseError('node_answer_invalid', `node returned no ${what}`);
     return r.result;
   }
   return value;
@@ -69,19 +70,22 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   // Block and receipts are two requests: a load balancer or a reorg at the head can answer them
   // from different blocks. Refuse the pair rather than skip a transaction (the follower retries).
   if (receipts.length !== block.transactions.length) {
-    throw new Error(`block ${block.number} has ${block.transactions.length} transactions but ${receipts.length} receipts`);
+    throw new BaseError(
+      'node_answer_invalid',
+      `block ${block.number} has ${block.transactions.length} transactions but ${receipts.length} receipts`,
+    );
   }
   const byHash = new Map<string, RpcReceipt>();
   for (const r of receipts) {
     if (r.blockHash !== undefined && r.blockHash !== block.hash)
-      throw new Error(`receipts of block ${block.number} belong to another block`);
+      throw new BaseError('node_answer_invalid', `receipts of block ${block.number} belong to another block`);
     byHash.set(r.transactionHash, r);
   }
   const transfers: DetectedTransfer[] = [];
   const { watched, tokens } = ctx;
   const succeeded = block.transactions.map((tx) => {
     const receipt = byHash.get(tx.hash);
-    if (!receipt) throw new Error(`block ${block.number} lacks the receipt of ${tx.hash}`);
+    if (!receipt) throw new BaseError('node_answer_invalid', `block ${block.number} lacks the receipt of ${tx.hash}`);
     return receipt.status === '0x1';
   });
   const internal =

@@ -49,7 +49,7 @@ export function formatPolkadotAddress(address: string, prefix: number): string {
 export const polkadotPath = (index: number): string => `//${index}`;
 
 export function checkIndex(index: number): void {
-  if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error(`invalid address index ${index}`);
+  if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new BaseError('input_invalid', `invalid address index ${index}`);
 }
 
 /**

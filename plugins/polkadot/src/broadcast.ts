@@ -1,4 +1,4 @@
-import { BaseError, NodeCallError, type SignedWithdrawal } from '@walletd/plugin-kit';
+import { BaseError, NodeCallError, type SignedWithdrawal, isPublicError } from '@walletd/plugin-kit';
 import { nodeRefusal } from './nodeRefusal';
 import type { PolkadotReader } from './polkadotReader';
 
@@ -9,7 +9,7 @@ export async function broadcastPolkadotWithdrawal(signed: SignedWithdrawal, read
     const hash = await reader.send<string>('author_submitExtrinsic', [signed.raw]);
     if (hash !== signed.txHash) throw new BaseError('node_error', 'the node reported another extrinsic hash');
   } catch (e) {
-    if (e instanceof BaseError && !(e instanceof NodeCallError)) throw e;
+    if (isPublicError(e) && !(e instanceof NodeCallError)) throw e;
     const message = nodeMessage(e);
     const m = message.toLowerCase();
     // The same bytes again (a retry after a crash): already in the pool, or already included.

@@ -7,6 +7,7 @@ import { arg } from './eventArgs';
 import { decodeFrame } from './frame';
 import { ss58Prefix } from './networks';
 import { registryFor } from './runtimeRegistry';
+import { BaseError } from '@walletd/plugin-kit';
 
 /**
  * Polkadot / Asset Hub detector (worker thread, pure). Credits what the runtime says happened,
@@ -57,7 +58,8 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
     // An asset transfer of 0 moved nothing: never a deposit (address poisoning).
     if (amount === 0n) return;
     const bytes = header.extrinsics[extrinsic];
-    if (bytes === undefined) throw new Error(`block ${header.number}: event for extrinsic ${extrinsic} of ${header.extrinsics.length}`);
+    if (bytes === undefined)
+      throw new BaseError('node_answer_invalid', `block ${header.number}: event for extrinsic ${extrinsic} of ${header.extrinsics.length}`);
     const txHash = blake2AsHex(hexToU8a(bytes), 256);
     transfers.push({
       txHash,

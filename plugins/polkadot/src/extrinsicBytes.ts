@@ -1,4 +1,5 @@
 import { compactFromU8a, u8aToHex } from '@polkadot/util';
+import { BaseError } from '@walletd/plugin-kit';
 
 /**
  * The parts of a signed v4 extrinsic (`compact length | 0x84 | MultiAddress::Id(32) |
@@ -21,17 +22,18 @@ const SIGNATURE_LENGTH: Record<number, number> = { 0: 64, 1: 64, 2: 65 };
 
 export function signedParts(bytes: Uint8Array): SignedParts {
   const [offset, length] = compactFromU8a(bytes);
-  if (offset + length.toNumber() !== bytes.length) throw new Error('the length prefix does not match the extrinsic');
+  if (offset + length.toNumber() !== bytes.length)
+    throw new BaseError('encoding_invalid', 'the length prefix does not match the extrinsic');
   let i = offset;
-  if (bytes[i] !== 0x84) throw new Error('not a signed v4 extrinsic');
+  if (bytes[i] !== 0x84) throw new BaseError('encoding_invalid', 'not a signed v4 extrinsic');
   i += 1;
-  if (bytes[i] !== 0x00) throw new Error('the signer is not an account id (MultiAddress::Id)');
+  if (bytes[i] !== 0x00) throw new BaseError('encoding_invalid', 'the signer is not an account id (MultiAddress::Id)');
   const signer = u8aToHex(bytes.subarray(i + 1, i + 33));
   i += 33;
   const signatureType = bytes[i] as number;
   const size = SIGNATURE_LENGTH[signatureType];
-  if (size === undefined) throw new Error('unknown signature type');
+  if (size === undefined) throw new BaseError('encoding_invalid', 'unknown signature type');
   const signature = bytes.subarray(i + 1, i + 1 + size);
-  if (signature.length !== size) throw new Error('truncated signature');
+  if (signature.length !== size) throw new BaseError('encoding_invalid', 'truncated signature');
   return { signer, signatureType, signature, signatureOffset: i + 1, rest: bytes.subarray(i + 1 + size) };
 }

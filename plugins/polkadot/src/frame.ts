@@ -1,3 +1,4 @@
+import { BaseError } from '@walletd/plugin-kit';
 /**
  * What `fetchBlock` hands to `detect` (a worker thread, no I/O): one block with everything needed
  * to decode it, framed as
@@ -38,9 +39,9 @@ export function encodeFrame(header: BlockFrameHeader, metadata: Uint8Array): Uin
 }
 
 export function decodeFrame(raw: Uint8Array): BlockFrame {
-  if (raw.length < 4) throw new Error('polkadot block frame: too short');
+  if (raw.length < 4) throw new BaseError('encoding_invalid', 'polkadot block frame: too short');
   const length = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, true);
-  if (4 + length > raw.length) throw new Error('polkadot block frame: header overruns the frame');
+  if (4 + length > raw.length) throw new BaseError('encoding_invalid', 'polkadot block frame: header overruns the frame');
   const header = JSON.parse(new TextDecoder().decode(raw.subarray(4, 4 + length))) as BlockFrameHeader;
   return { header, metadata: raw.subarray(4 + length) };
 }

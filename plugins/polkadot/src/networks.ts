@@ -1,4 +1,5 @@
 import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
+import { BaseError } from '@walletd/plugin-kit';
 
 /** A Polkadot transfer pays one recipient; a remark-style memo is not carried (a batch would change what the recipient sees). */
 export const POLKADOT_CAPABILITIES: ChainCapabilities = { memo: false, destinationTag: false, multipleOutputs: false, feePayer: false };
@@ -29,7 +30,7 @@ export const SS58_PREFIX: Readonly<Record<string, number>> = { mainnet: 0, paseo
 
 export function ss58Prefix(network: string): number {
   const p = SS58_PREFIX[network];
-  if (p === undefined) throw new Error(`unknown polkadot network ${network}`);
+  if (p === undefined) throw new BaseError('plugin_invalid', `unknown polkadot network ${network}`);
   return p;
 }
 

@@ -1,6 +1,6 @@
 import type { TypeRegistry } from '@polkadot/types';
 import { u8aConcat, u8aToHex } from '@polkadot/util';
-import { BaseError } from '@walletd/plugin-kit';
+import { InvariantError, BaseError } from '@walletd/plugin-kit';
 import { signedParts } from './extrinsicBytes';
 
 /** Blocks a signed withdrawal stays valid (its mortal era); ~6.4 minutes at 6 s blocks. */
@@ -58,7 +58,7 @@ export function prepareTransfer(registry: TypeRegistry, t: TransferParams): Prep
   extrinsic.addSignature(u8aToHex(t.signer), u8aConcat([1], new Uint8Array(64).fill(1)), payloadValue as never);
   const template = extrinsic.toU8a();
   const parts = signedParts(template);
-  if (parts.signer !== u8aToHex(t.signer) || parts.signatureType !== 1) throw new Error('unexpected extrinsic layout');
+  if (parts.signer !== u8aToHex(t.signer) || parts.signatureType !== 1) throw new InvariantError('unexpected extrinsic layout');
   const lastValidBlock = BigInt(era.asMortalEra.death(Number(t.checkpoint.number)).toString()) - 1n;
   return { call, template, signatureOffset: parts.signatureOffset, signingPayload, lastValidBlock };
 }

@@ -28,7 +28,7 @@ export const addressOfPublicKey = (publicKey: Uint8Array): string => getAddressD
 export const solanaPath = (index: number): string => `m/44'/501'/${index}'/0'`;
 
 export function checkIndex(index: number): void {
-  if (!Number.isInteger(index) || index < 0 || index >= HARDENED) throw new Error(`invalid address index ${index}`);
+  if (!Number.isInteger(index) || index < 0 || index >= HARDENED) throw new BaseError('input_invalid', `invalid address index ${index}`);
 }
 
 /** The key of address `index` (the caller zeroes nothing: the key object holds the only copy). */

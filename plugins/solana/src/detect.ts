@@ -1,4 +1,4 @@
-import { type DetectContext, type DetectResult, type DetectedTransfer, parseLossless } from '@walletd/plugin-kit';
+import { BaseError, type DetectContext, type DetectResult, type DetectedTransfer, parseLossless } from '@walletd/plugin-kit';
 import { TOKEN_PROGRAM, parseTokenContract } from './programs';
 
 /**
@@ -47,8 +47,8 @@ const decoder = new TextDecoder();
 function unwrap(value: unknown, slot: unknown): RpcBlock {
   if (value && typeof value === 'object' && 'jsonrpc' in value) {
     const r = value as { result?: unknown; error?: { message?: string } };
-    if (r.error) throw new Error(`node error for slot ${slot}: ${r.error.message ?? 'unknown'}`);
-    if (r.result === null || r.result === undefined) throw new Error(`node returned no block for slot ${slot}`);
+    if (r.error) throw new BaseError('node_answer_invalid', `node error for slot ${slot}: ${r.error.message ?? 'unknown'}`);
+    if (r.result === null || r.result === undefined) throw new BaseError('node_answer_invalid', `node returned no block for slot ${slot}`);
     return r.result as RpcBlock;
   }
   return value as RpcBlock;
@@ -69,7 +69,11 @@ function allKeys(tx: RpcTransaction): AccountKey[] {
 }
 
 /** A lamport balance: exact only if the double held it (a larger one asks for the lossless parse). */
-class Imprecise extends Error {}
+class Imprecise extends BaseError {
+  constructor() {
+    super('input_invalid', 'a lamport balance beyond 2^53 in the fast parse');
+  }
+}
 const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 function lamports(v: number | string | undefined): bigint {
   if (typeof v === 'string') return BigInt(v);

@@ -1,5 +1,6 @@
 import { getBase58Decoder, getCompiledTransactionMessageDecoder } from '@solana/kit';
 import { ASSOCIATED_TOKEN_PROGRAM, COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from './programs';
+import { BaseError } from '@walletd/plugin-kit';
 
 /** What a walletd Solana transaction does, read back from its message bytes (checkSigned compares these). */
 export interface MessageSummary {
@@ -29,11 +30,11 @@ const u32 = (d: Uint8Array, at: number): number => new DataView(d.buffer, d.byte
 
 export function summarizeMessage(messageBytes: Uint8Array): MessageSummary {
   const decoded = getCompiledTransactionMessageDecoder().decode(messageBytes);
-  if (decoded.version === 1) throw new Error('a v1 message is not a walletd transaction');
+  if (decoded.version === 1) throw new BaseError('encoding_invalid', 'a v1 message is not a walletd transaction');
   const m = decoded;
   const keys = m.staticAccounts as string[];
   if ('addressTableLookups' in m && (m.addressTableLookups?.length ?? 0) > 0)
-    throw new Error('the message loads accounts from lookup tables');
+    throw new BaseError('encoding_invalid', 'the message loads accounts from lookup tables');
   const out: MessageSummary = {
     feePayer: keys[0] as string,
     signers: keys.slice(0, m.header.numSignerAccounts),

@@ -3,6 +3,7 @@ import type { SignedWithdrawal, UnsignedWithdrawal, WalletSecret } from '@wallet
 import { signEd25519, solanaKey } from './addresses';
 import { base58 } from './message';
 import { payloadOf } from './payload';
+import { InvariantError } from '@walletd/plugin-kit';
 
 export async function signSolanaWithdrawal(
   unsigned: UnsignedWithdrawal,
@@ -24,7 +25,7 @@ export async function signSolanaWithdrawal(
   const signatures: Record<string, SignatureBytes> = {};
   for (const signer of p.signers) {
     const key = keys.get(signer);
-    if (!key) throw new Error(`no derived key controls the signer ${signer}`);
+    if (!key) throw new InvariantError(`no derived key controls the signer ${signer}`);
     signatures[signer] = signEd25519(key, messageBytes) as SignatureBytes;
   }
   const tx = { messageBytes, signatures } as unknown as Transaction;

@@ -12,7 +12,7 @@ import { NETWORK_GLOBAL_ID, isTestNetwork } from './networks';
 export const tonPath = (index: number): string => `m/44'/607'/0'/0'/${index}'/0'`;
 
 export function tonKey(seed: Uint8Array, index: number): { secretKey: Buffer; publicKey: Buffer } {
-  if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new Error(`invalid address index ${index}`);
+  if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new BaseError('input_invalid', `invalid address index ${index}`);
   const privateKey = slip10Ed25519(seed, tonPath(index));
   try {
     const publicKey = Buffer.from(publicKeyOf(ed25519Key(privateKey)));

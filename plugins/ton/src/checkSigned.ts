@@ -79,18 +79,18 @@ const OP_SIGNED_EXTERNAL = 0x7369676e;
 /** What a v5r1 external message asks its wallet to do (one plain send), read from its bytes. */
 function readSignedTransfer(raw: string) {
   const ext = loadMessage(Cell.fromBase64(raw).beginParse());
-  if (ext.info.type !== 'external-in') throw new Error('not an external message');
+  if (ext.info.type !== 'external-in') throw new BaseError('encoding_invalid', 'not an external message');
   const body = ext.body.beginParse();
-  if (body.loadUint(32) !== OP_SIGNED_EXTERNAL) throw new Error('not a signed request');
+  if (body.loadUint(32) !== OP_SIGNED_EXTERNAL) throw new BaseError('encoding_invalid', 'not a signed request');
   body.loadUint(32); // wallet id
   const validUntil = body.loadUint(32);
   const seqno = body.loadUint(32);
   const list = body.loadMaybeRef();
-  if (!list || body.loadBit()) throw new Error('not a plain list of sends');
+  if (!list || body.loadBit()) throw new BaseError('encoding_invalid', 'not a plain list of sends');
   const actions = loadOutList(list.beginParse());
   const send = actions[0];
   if (actions.length !== 1 || send?.type !== 'sendMsg' || send.outMsg.info.type !== 'internal')
-    throw new Error('not exactly one internal message');
+    throw new BaseError('encoding_invalid', 'not exactly one internal message');
   const info = send.outMsg.info;
   return {
     wallet: ext.info.dest.toRawString(),

@@ -1,5 +1,6 @@
 import { Address, Cell, type Slice, loadTransaction } from '@ton/core';
 import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/plugin-kit';
+import { BaseError } from '@walletd/plugin-kit';
 
 /**
  * The raw block the reader hands to a worker: the bytes of
@@ -51,7 +52,7 @@ function readTail(s: Slice): Uint8Array {
   const parts: Buffer[] = [];
   let cur: Slice | null = s;
   while (cur) {
-    if (cur.remainingBits % 8 !== 0) throw new Error('not bytes');
+    if (cur.remainingBits % 8 !== 0) throw new BaseError('encoding_invalid', 'not bytes');
     parts.push(cur.loadBuffer(cur.remainingBits / 8));
     cur = cur.remainingRefs > 0 ? cur.loadRef().beginParse() : null;
   }
@@ -81,7 +82,8 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
     const cell = Cell.fromBase64(item.boc);
     const tx = loadTransaction(cell.beginParse());
     const account = `0:${tx.address.toString(16).padStart(64, '0')}`;
-    if (account !== item.account) throw new Error(`transaction listed under ${item.account} belongs to ${account}`);
+    if (account !== item.account)
+      throw new BaseError('node_answer_invalid', `transaction listed under ${item.account} belongs to ${account}`);
     if (jettonWallet) {
       const silent = silentJettonTransfer(tx);
       if (silent) transfers.push(jettonTransfer(cell.hash().toString('hex'), show(Address.parseRaw(account), true), jettonWallet, silent));

@@ -1,4 +1,4 @@
-import { BaseError, isBaseError, NodeCallError } from '@walletd/plugin-kit';
+import { BaseError, isPublicError, NodeCallError } from '@walletd/plugin-kit';
 
 /**
  * The one place a toncenter error at `sendBoc` becomes an API error (the wallet's history has
@@ -10,7 +10,7 @@ import { BaseError, isBaseError, NodeCallError } from '@walletd/plugin-kit';
  */
 export function nodeRefusal(e: unknown): BaseError {
   if (!(e instanceof NodeCallError)) {
-    if (isBaseError(e)) return e;
+    if (isPublicError(e)) return e;
     return new BaseError('node_error', `the TON node did not answer: ${(e as Error).message.slice(0, 160)}`, { cause: e });
   }
   const { kind, status } = e.node;

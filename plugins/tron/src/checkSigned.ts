@@ -52,7 +52,8 @@ function parseSigned(raw: string): { rawBytes: Uint8Array; signatures: Uint8Arra
   try {
     if (text.startsWith('{')) {
       const json = JSON.parse(text) as { raw_data_hex?: unknown; signature?: unknown };
-      if (typeof json.raw_data_hex !== 'string' || !Array.isArray(json.signature)) throw new Error('no raw_data_hex/signature');
+      if (typeof json.raw_data_hex !== 'string' || !Array.isArray(json.signature))
+        throw new BaseError('encoding_invalid', 'no raw_data_hex/signature');
       return { rawBytes: hexToBytes(json.raw_data_hex), signatures: json.signature.map((s) => hexToBytes(String(s))) };
     }
     const { raw: rawBytes, signatures } = decodeSignedTransaction(hexToBytes(text));

@@ -1,4 +1,4 @@
-import { type DetectContext, type DetectResult, type DetectedTransfer, parseLossless } from '@walletd/plugin-kit';
+import { BaseError, type DetectContext, type DetectResult, type DetectedTransfer, parseLossless } from '@walletd/plugin-kit';
 import { type TronInternalTxJson, internalTransfers } from './internalTransfers';
 
 /**
@@ -95,7 +95,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   const header = block.block_header?.raw_data;
   const number = integer(header?.number);
   if (typeof block.blockID !== 'string' || number === null || typeof header?.parentHash !== 'string')
-    throw new Error('the node returned no block (a height it does not have yet)');
+    throw new BaseError('node_answer_invalid', 'the node returned no block (a height it does not have yet)');
   const transactions = block.transactions ?? [];
   const infos = Array.isArray(parsed.infos) ? parsed.infos : [];
   // Block and infos are two requests: a load balancer or a switch to another fork can answer them
@@ -104,7 +104,10 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   // the height, the block's timestamp (a fork's block at the same height is made in another slot)
   // and one info for each of the block's transactions (the same count alone pairs other blocks).
   if (infos.length !== transactions.length)
-    throw new Error(`block ${number} has ${transactions.length} transactions but ${infos.length} transaction infos`);
+    throw new BaseError(
+      'node_answer_invalid',
+      `block ${number} has ${transactions.length} transactions but ${infos.length} transaction infos`,
+    );
   const time = integer(header.timestamp);
   const txIds = new Set(transactions.map((tx) => tx.txID));
   const byId = new Map<string, TronInfoJson>();
@@ -116,7 +119,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
       !txIds.has(info.id) ||
       byId.has(info.id as string)
     )
-      throw new Error(`the transaction infos of block ${number} (${block.blockID}) belong to another block`);
+      throw new BaseError('node_answer_invalid', `the transaction infos of block ${number} (${block.blockID}) belong to another block`);
     byId.set(info.id as string, info);
   }
 
@@ -125,7 +128,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   const anyToken = tokens.size > 0;
   for (const tx of transactions) {
     const txHash = tx.txID;
-    if (typeof txHash !== 'string') throw new Error(`block ${number} has a transaction without txID`);
+    if (typeof txHash !== 'string') throw new BaseError('node_answer_invalid', `block ${number} has a transaction without txID`);
     // Without SUCCESS the transaction moved nothing (only its fee was paid).
     if (tx.ret?.[0]?.contractRet !== 'SUCCESS') continue;
     const contracts = tx.raw_data?.contract ?? [];
@@ -166,7 +169,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
     // log counts.
     if (!anyToken && !readInternal) continue;
     const info = byId.get(txHash);
-    if (!info) throw new Error(`block ${number} lacks the transaction info of ${txHash}`);
+    if (!info) throw new BaseError('node_answer_invalid', `block ${number} lacks the transaction info of ${txHash}`);
     if (info.receipt?.result !== 'SUCCESS') continue;
     if (readInternal && Array.isArray(info.internal_transactions))
       transfers.push(...internalTransfers(info.internal_transactions, txHash, ctx, memoOf(tx)));

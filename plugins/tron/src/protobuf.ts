@@ -1,3 +1,4 @@
+import { BaseError } from '@walletd/plugin-kit';
 /**
  * The few protobuf messages a Tron withdrawal needs (core/Tron.proto, core/contract/*.proto),
  * encoded and decoded by hand so that int64 amounts stay bigint end to end (google-protobuf's JS
@@ -26,7 +27,7 @@ const LEN = 2;
 class Writer {
   readonly #parts: number[] = [];
   varint(value: bigint): this {
-    if (value < 0n) throw new Error('negative varint');
+    if (value < 0n) throw new BaseError('encoding_invalid', 'negative varint');
     let v = value;
     while (v >= 0x80n) {
       this.#parts.push(Number(v & 0x7fn) | 0x80);
@@ -72,26 +73,26 @@ export function decodeFields(buf: Uint8Array): DecodedField[] {
     let result = 0n;
     let shift = 0n;
     for (;;) {
-      if (i >= buf.length) throw new Error('truncated varint');
+      if (i >= buf.length) throw new BaseError('encoding_invalid', 'truncated varint');
       const b = buf[i++] as number;
       result |= BigInt(b & 0x7f) << shift;
       if ((b & 0x80) === 0) return result;
       shift += 7n;
-      if (shift > 70n) throw new Error('varint too long');
+      if (shift > 70n) throw new BaseError('encoding_invalid', 'varint too long');
     }
   };
   while (i < buf.length) {
     const key = varint();
     const field = Number(key >> 3n);
     const wire = Number(key & 7n);
-    if (field === 0) throw new Error('field number 0');
+    if (field === 0) throw new BaseError('encoding_invalid', 'field number 0');
     if (wire === VARINT) out.push({ field, wire, int: varint() });
     else if (wire === LEN) {
       const len = Number(varint());
-      if (i + len > buf.length) throw new Error('truncated field');
+      if (i + len > buf.length) throw new BaseError('encoding_invalid', 'truncated field');
       out.push({ field, wire, bytes: buf.subarray(i, i + len) });
       i += len;
-    } else throw new Error(`unsupported wire type ${wire}`);
+    } else throw new BaseError('encoding_invalid', `unsupported wire type ${wire}`);
   }
   return out;
 }
@@ -140,7 +141,7 @@ export const encodeTriggerSmartContract = (c: TriggerSmartContract): Uint8Array 
 
 export function encodeRawTransaction(r: RawTransaction): Uint8Array {
   const typeUrl = TYPE_URL[r.contractType];
-  if (!typeUrl) throw new Error(`unsupported contract type ${r.contractType}`);
+  if (!typeUrl) throw new BaseError('encoding_invalid', `unsupported contract type ${r.contractType}`);
   const any = new Writer().bytes(1, new TextEncoder().encode(typeUrl)).bytes(2, r.contract).finish();
   const contract = new Writer().uint(1, BigInt(r.contractType)).bytes(2, any).finish();
   return new Writer()
@@ -162,7 +163,11 @@ export const encodeSignedTransaction = (raw: Uint8Array, signatures: Uint8Array[
 };
 
 /** Fields a decoder met that the model above does not carry: a transaction with any is refused. */
-export class UnexpectedFieldError extends Error {}
+export class UnexpectedFieldError extends BaseError {
+  constructor(message: string) {
+    super('encoding_invalid', message);
+  }
+}
 
 function only(fields: DecodedField[], allowed: Record<number, number>, what: string): Map<number, DecodedField> {
   const seen = new Map<number, DecodedField>();

@@ -5,6 +5,7 @@
  */
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { utils } from 'tronweb';
+import { BaseError } from '@walletd/plugin-kit';
 
 const { crypto } = utils;
 
@@ -31,10 +32,10 @@ export const signHash = (hash: Uint8Array, key: Uint8Array): string => crypto.EC
  */
 export function recoverSigner(hashHex: string, signatureHex: string): string {
   const sig = Buffer.from(signatureHex, 'hex');
-  if (sig.length !== 65) throw new Error('a signature is 65 bytes');
+  if (sig.length !== 65) throw new BaseError('encoding_invalid', 'a signature is 65 bytes');
   const v = sig[64] as number;
   const recovery = v >= 27 ? v - 27 : v;
-  if (recovery !== 0 && recovery !== 1) throw new Error(`recovery byte ${v}`);
+  if (recovery !== 0 && recovery !== 1) throw new BaseError('encoding_invalid', `recovery byte ${v}`);
   const point = secp256k1.Signature.fromCompact(sig.subarray(0, 64)).addRecoveryBit(recovery).recoverPublicKey(hashHex);
   return Buffer.from(crypto.computeAddress(point.toRawBytes(false))).toString('hex');
 }

@@ -1,4 +1,4 @@
-import { BaseError, type DerivedAddress } from '@walletd/plugin-kit';
+import { InvariantError, BaseError, type DerivedAddress } from '@walletd/plugin-kit';
 import { bip32, bitcoin } from './libs';
 import { type UtxoNetwork, utxoNetwork } from './networks';
 import { segwitAddress } from './segwitAddress';
@@ -80,7 +80,7 @@ export function addressOfScript(net: UtxoNetwork, script: Uint8Array): string | 
 export function keyScript(net: UtxoNetwork, publicKey: Uint8Array): Uint8Array {
   const pubkey = Buffer.from(publicKey);
   const pay = net.purpose === 84 ? payments.p2wpkh({ pubkey, network: net.params }) : payments.p2pkh({ pubkey, network: net.params });
-  if (!pay.output) throw new Error('no output script for the key');
+  if (!pay.output) throw new InvariantError('no output script for the key');
   return pay.output;
 }
 
@@ -91,6 +91,6 @@ export function deriveUtxoAddress(chain: string, network: string, seed: Uint8Arr
   const node = bip32.fromSeed(seed, net.params).derivePath(path);
   const output = keyScript(net, node.publicKey);
   const address = addressOfScript(net, output);
-  if (!address) throw new Error('address derivation produced no address');
+  if (!address) throw new InvariantError('address derivation produced no address');
   return { address, matchKey: hex(output), path };
 }

@@ -1,5 +1,6 @@
 import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 import { type Network, bitcoin } from './libs';
+import { BaseError } from '@walletd/plugin-kit';
 
 const { networks } = bitcoin;
 
@@ -114,7 +115,7 @@ export const UTXO_NETWORKS: UtxoNetwork[] = [
 
 export function utxoNetwork(chain: string, network: string): UtxoNetwork {
   const n = UTXO_NETWORKS.find((x) => x.chain === chain && x.network === network);
-  if (!n) throw new Error(`@walletd/plugin-utxo does not serve ${chain}/${network}`);
+  if (!n) throw new BaseError('plugin_invalid', `@walletd/plugin-utxo does not serve ${chain}/${network}`);
   return n;
 }
 

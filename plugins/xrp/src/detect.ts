@@ -1,6 +1,7 @@
 import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/plugin-kit';
 import { canonicalCurrency } from './currency';
 import { issuedValueToUnits } from './issuedAmount';
+import { BaseError } from '@walletd/plugin-kit';
 
 /**
  * The raw ledger the reader hands to a worker: the bytes of a rippled `ledger` result (a validated
@@ -46,12 +47,12 @@ const decoder = new TextDecoder();
 export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   const result = JSON.parse(decoder.decode(raw)) as LedgerResult;
   // Only a validated ledger is final; the reader never hands over another, this keeps it so.
-  if (result.validated !== true) throw new Error(`ledger ${result.ledger_index} is not validated`);
+  if (result.validated !== true) throw new BaseError('node_answer_invalid', `ledger ${result.ledger_index} is not validated`);
   const ledger = result.ledger;
   const block = { number: BigInt(result.ledger_index), hash: result.ledger_hash, parentHash: ledger.parent_hash };
   const transfers: DetectedTransfer[] = [];
   for (const entry of ledger.transactions ?? []) {
-    if (typeof entry === 'string') throw new Error('ledger transactions are not expanded');
+    if (typeof entry === 'string') throw new BaseError('node_answer_invalid', 'ledger transactions are not expanded');
     const tx: TxFields = 'tx_json' in entry ? entry.tx_json : entry;
     const meta = 'tx_json' in entry ? entry.meta : (entry.metaData ?? entry.meta);
     if (tx.TransactionType !== 'Payment' || meta?.TransactionResult !== 'tesSUCCESS' || !tx.Destination) continue;
@@ -63,7 +64,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
     const credit = creditOf(tx, meta, ctx);
     if (!credit) continue;
     const hash = ('hash' in entry ? entry.hash : undefined) ?? tx.hash;
-    if (typeof hash !== 'string') throw new Error('a ledger transaction has no hash');
+    if (typeof hash !== 'string') throw new BaseError('node_answer_invalid', 'a ledger transaction has no hash');
     transfers.push({
       txHash: hash,
       eventIndex: 0,

@@ -1,3 +1,4 @@
+import { BaseError } from '@walletd/plugin-kit';
 /**
  * Issued-currency amounts are decimal strings in rippled's JSON ("9.980039920159681",
  * "1.5e-7"): up to 16 significant digits and an exponent. walletd counts a token in base units of
@@ -7,7 +8,7 @@
  */
 export function issuedValueToUnits(value: string, decimals: number): { units: bigint; exact: boolean } {
   const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(value);
-  if (!m) throw new Error(`not an issued-currency value: ${value}`);
+  if (!m) throw new BaseError('input_invalid', `not an issued-currency value: ${value}`);
   const [, sign, whole, fraction = '', exponentText = '0'] = m;
   const digits = `${whole}${fraction}`.replace(/^0+(?=\d)/, '');
   // value = digits × 10^(exponent − fraction.length); in base units: × 10^decimals.

@@ -2,12 +2,13 @@ import type { Command } from 'commander';
 import { ARCHIVABLE_TABLES, type ArchivableTable, archiveMonth } from '../services/retention/archiveMonth';
 import { withRuntime, type GlobalOptions } from './context';
 import { intArg, printJson } from './output';
+import { BaseError } from '@walletd/core';
 
 function tablesArg(value: string): ArchivableTable[] {
   const names = value.split(',').map((s) => s.trim());
   for (const n of names)
     if (!(ARCHIVABLE_TABLES as readonly string[]).includes(n))
-      throw new Error(`--tables takes ${ARCHIVABLE_TABLES.join(', ')} (comma-separated), got "${n}"`);
+      throw new BaseError('usage_invalid', `--tables takes ${ARCHIVABLE_TABLES.join(', ')} (comma-separated), got "${n}"`);
   return names as ArchivableTable[];
 }
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createLogger, loadConfig } from '@walletd/core';
+import { BaseError, createLogger, loadConfig } from '@walletd/core';
 import { LOCAL_CHAIN_MODULES } from '@walletd/devchains/dist/localChainModules';
 import { createDetectPool, createFollower, forgetChain } from '@walletd/indexer';
 import { readInbox } from '../devnet/devnetMailbox';
@@ -29,14 +29,15 @@ export function registerDev(program: Command): void {
       const config = loadConfig({ file: cmd.optsWithGlobals().config });
       const wanted = String(o.chain ?? config.devnet.chains[0] ?? '').toLowerCase();
       const m = LOCAL_CHAIN_MODULES.find((x) => x.name === wanted || x.follows.chain === wanted);
-      if (!m) throw new Error(`--chain ${o.chain ?? wanted}: the local chains are ${names}`);
+      if (!m) throw new BaseError('usage_invalid', `--chain ${o.chain ?? wanted}: the local chains are ${names}`);
       const info = readLocalChainInfo(config.dataDir, m.name);
       const token = o.token === undefined ? undefined : String(o.token);
       const { units, asset } = localAmount(info, String(o.amount), token);
       const txHash = await m.fund(info, { address: String(o.address), amount: units, token }).catch((e: Error) => {
         // Unreachable: say what usually runs the chain and where its address came from.
         if (!/did not answer/.test(e.message)) throw e;
-        throw new Error(
+        throw new BaseError(
+          'usage_invalid',
           `${e.message}; is walletd serve (npm start) running with "${m.name}" in devnet.chains? (address from ${localChainFile(config.dataDir, m.name)})`,
         );
       });
@@ -63,13 +64,13 @@ export function registerDev(program: Command): void {
     .action(async (o, cmd) => {
       const config = loadConfig({ file: cmd.optsWithGlobals().config });
       const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info', base: { role: 'rescan' } });
-      if (!/^[0-9]+$/.test(String(o.from))) throw new Error('--from must be a block height');
+      if (!/^[0-9]+$/.test(String(o.from))) throw new BaseError('usage_invalid', '--from must be a block height');
       const chains = knownPlaygroundChains(config);
       const settings = chains.find((c) => c.chain === o.chain && c.network === o.network);
-      if (!settings) throw new Error(`${o.chain}/${o.network} is not in chains[] of the config`);
+      if (!settings) throw new BaseError('usage_invalid', `${o.chain}/${o.network} is not in chains[] of the config`);
       const plugins = loadPlugins(config.plugins);
       const plugin = plugins.forChain(settings.chain);
-      if (!plugin) throw new Error(`no plugin serves ${settings.chain}`);
+      if (!plugin) throw new BaseError('plugin_invalid', `no plugin serves ${settings.chain}`);
       const rt = await openRuntime(config, logger, { createCluster: false });
       const pool = createDetectPool(config.indexer.threads, { inlineBelowBytes: config.indexer.inlineDetectBytes });
       try {

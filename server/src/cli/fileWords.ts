@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { BaseError } from '@walletd/core';
+import { BaseError, isPublicError } from '@walletd/core';
 
 /**
  * Node's file errors read "EEXIST: file already exists, open 'x'": the operator should instead
@@ -10,20 +10,21 @@ export function fileErrorInWords(err: unknown, path: string, what: string): Erro
   const code = (err as NodeJS.ErrnoException)?.code;
   switch (code) {
     case 'ENOENT':
-      return new Error(`${what} ${path} does not exist (or its folder does not)`);
+      return new BaseError('usage_invalid', `${what} ${path} does not exist (or its folder does not)`);
     case 'EACCES':
     case 'EPERM':
-      return new Error(`${what} ${path} cannot be opened: permission denied for this user`);
+      return new BaseError('usage_invalid', `${what} ${path} cannot be opened: permission denied for this user`);
     case 'EISDIR':
-      return new Error(`${what} ${path} is a folder; give the path of a file`);
+      return new BaseError('usage_invalid', `${what} ${path} is a folder; give the path of a file`);
     case 'EEXIST':
-      return new Error(
+      return new BaseError(
+        'usage_invalid',
         `${what} ${path} already exists; walletd never overwrites a key: give another path, or move the old file away first`,
       );
     case 'ENOSPC':
-      return new Error(`${what} ${path} cannot be written: the disk is full`);
+      return new BaseError('setup_failed', `${what} ${path} cannot be written: the disk is full`);
     default:
-      return err instanceof Error ? err : new Error(String(err));
+      return err instanceof Error ? err : new BaseError('usage_invalid', String(err));
   }
 }
 
@@ -56,7 +57,7 @@ export function aboutFile<T>(path: string, what: string, fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof BaseError) throw new Error(`${what} ${path}: ${e.message}`);
+    if (isPublicError(e)) throw new BaseError(e.code, `${what} ${path}: ${e.message}`);
     throw e;
   }
 }

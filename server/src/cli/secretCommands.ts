@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { BaseError, generateSealingKeyPair, openSealed, parseSealingPrivateKey } from '@walletd/core';
+import { BaseError, generateSealingKeyPair, isPublicError, openSealed, parseSealingPrivateKey } from '@walletd/core';
 import { walletSecretContext } from '../services/wallets';
 import { aboutFile, readTextFile, writeNewFiles } from './fileWords';
 import { intArg } from './output';
@@ -35,14 +35,14 @@ export function registerSecret(program: Command): void {
         sealed = body.sealedSecret ?? '';
         walletId ??= body.walletId;
       }
-      if (!walletId) throw new Error('the wallet id is needed: pass --wallet or the whole JSON response');
+      if (!walletId) throw new BaseError('usage_invalid', 'the wallet id is needed: pass --wallet or the whole JSON response');
       const pem = readTextFile(o.privateKey, 'the private key');
       aboutFile(o.privateKey, 'the private key', () => parseSealingPrivateKey(pem));
       let plain: Buffer;
       try {
         plain = openSealed(pem, sealed, walletSecretContext(walletId));
       } catch (e) {
-        throw e instanceof BaseError ? new Error(`${e.message} (private key ${o.privateKey})`) : e;
+        throw isPublicError(e) ? new BaseError(e.code, `${e.message} (private key ${o.privateKey})`) : e;
       }
       process.stdout.write(`${plain.toString('utf8')}\n`);
     });

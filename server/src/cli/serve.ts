@@ -1,6 +1,6 @@
 import { SWEEP_TICK_MS, runSweeps } from '../services/sweeps';
 import type { Server } from 'node:http';
-import { ConfigError, type Db, type WalletdConfig, createLogger, createMetrics, loadConfig } from '@walletd/core';
+import { BaseError, ConfigError, type Db, type WalletdConfig, createLogger, createMetrics, loadConfig } from '@walletd/core';
 import { createApp } from '../app';
 import { createDispatcher, type Dispatcher } from '../dispatcher/dispatcher';
 import { createIndexer, type Indexer } from '@walletd/indexer';
@@ -29,9 +29,10 @@ export function parseRoles(text: string): ServeRole[] {
     .map((s) => s.trim())
     .filter(Boolean);
   for (const r of roles) {
-    if (!(ROLES as readonly string[]).includes(r)) throw new Error(`unknown role "${r}"; this build runs: ${ROLES.join(', ')}`);
+    if (!(ROLES as readonly string[]).includes(r))
+      throw new BaseError('usage_invalid', `unknown role "${r}"; this build runs: ${ROLES.join(', ')}`);
   }
-  if (!roles.length) throw new Error('at least one role is required');
+  if (!roles.length) throw new BaseError('usage_invalid', 'at least one role is required');
   return roles as ServeRole[];
 }
 

@@ -1,5 +1,5 @@
 import type { RequestHandler, Router } from 'express';
-import { BaseError, parsePublicKey } from '@walletd/core';
+import { BaseError, isPublicError, parsePublicKey } from '@walletd/core';
 import type { Common } from '../context';
 import { audit } from '../services/audit';
 import { setEncryptionKey } from '../services/companies';
@@ -17,8 +17,7 @@ function publicKeyField(v: unknown): string {
   try {
     parsePublicKey(v);
   } catch (e) {
-    if (e instanceof BaseError)
-      throw new BaseError('validation_failed', `"publicKeyPem": ${e.message}`, { details: { field: 'publicKeyPem' } });
+    if (isPublicError(e)) throw new BaseError('validation_failed', `"publicKeyPem": ${e.message}`, { details: { field: 'publicKeyPem' } });
     throw e;
   }
   return v;

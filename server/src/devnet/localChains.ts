@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ChainSettings, ConfigError, type Logger, type WalletdConfig } from '@walletd/core';
+import { BaseError, type ChainSettings, ConfigError, type Logger, type WalletdConfig } from '@walletd/core';
 import type { LocalChain, LocalChainInfo, LocalChainModule } from '@walletd/devchains/dist/localChain';
 import { LOCAL_CHAIN_MODULES, localChainModule } from '@walletd/devchains/dist/localChainModules';
 import { stopWithin } from './stopWithin';
@@ -41,7 +41,10 @@ export function localChainSettings(info: LocalChainInfo): ChainSettings {
 export function readLocalChainInfo(dataDir: string, name: string): LocalChainInfo {
   const file = localChainFile(dataDir, name);
   if (!existsSync(file)) {
-    throw new Error(`no local ${name} chain found in ${dataDir}: start walletd (npm start) with "${name}" in devnet.chains first`);
+    throw new BaseError(
+      'devchain_failed',
+      `no local ${name} chain found in ${dataDir}: start walletd (npm start) with "${name}" in devnet.chains first`,
+    );
   }
   return JSON.parse(readFileSync(file, 'utf8')) as LocalChainInfo;
 }

@@ -1,6 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { BaseError, NodeCallError, NodeUnavailableError, createLogger } from '@walletd/core';
+import {
+  BaseError,
+  ConfigError,
+  INTERNAL_ERROR_CODES,
+  InvariantError,
+  NodeCallError,
+  NodeUnavailableError,
+  TransientError,
+  createLogger,
+} from '@walletd/core';
 import express from 'express';
 import { errorHandler } from './errorHandler';
 
@@ -54,5 +63,63 @@ describe('node errors at the error handler', () => {
     const r = await answer(new NodeUnavailableError('bitcoin', 'testnet', new Error('connect ECONNREFUSED 10.0.0.5:8332')));
     expect(JSON.parse(r.text)).toMatchObject({ message: 'The bitcoin/testnet node did not answer; try again later' });
     expect(r.text).not.toContain('10.0.0.5');
+  });
+
+  /**
+   * Issue 44 §5: every error walletd throws is a BaseError now, but the answers stay what they were.
+   * One with an internal code (an invariant, a bad config, a node call to retry) is answered as an
+   * untyped error was: the generic 500 `internal`, its message and stack only in the log; a public
+   * code as before, with no `retriable` field or stack in the body.
+   */
+  describe('the one hierarchy at the error handler', () => {
+    const generic = {
+      statusCode: 500,
+      error: 'Internal Server Error',
+      code: 'internal',
+      message: 'Internal server error; the request id is in the x-request-id header',
+    };
+
+    it('answers an internal code exactly as an untyped Error, and logs it whole', async () => {
+      const before = await answer(new Error('a row vanished at /srv/walletd secret=abc'));
+      expect(before.status).toBe(500);
+      expect(JSON.parse(before.text)).toEqual(generic);
+      const internal = [
+        new InvariantError('a row vanished at /srv/walletd secret=abc'),
+        new ConfigError('a row vanished at /srv/walletd secret=abc'),
+        new TransientError('a row vanished at /srv/walletd secret=abc'),
+        ...INTERNAL_ERROR_CODES.map((c) => new BaseError(c, 'a row vanished at /srv/walletd secret=abc')),
+      ];
+      for (const err of internal) {
+        const r = await answer(err);
+        expect(r.status).toBe(500);
+        expect(JSON.parse(r.text)).toEqual(generic);
+        expect(r.text).not.toContain('secret');
+        expect(r.text).not.toContain('at ');
+        expect(r.log).toContain('unhandled error');
+        expect(r.log).toContain('a row vanished');
+      }
+    });
+
+    it('answers a public code as before: its status, message, code and details, no retriable flag, no stack', async () => {
+      const r = await answer(
+        new BaseError('unavailable', 'The database is unreachable; retry later', { retriable: true, details: { reason: 'x' } }),
+      );
+      expect(r.status).toBe(503);
+      expect(JSON.parse(r.text)).toEqual({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        code: 'unavailable',
+        message: 'The database is unreachable; retry later',
+        reason: 'x',
+      });
+      const p = await answer(new BaseError('policy_denied', 'over the daily limit', { details: { policyIds: '3' } }));
+      expect(JSON.parse(p.text)).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        code: 'policy_denied',
+        message: 'over the daily limit',
+        policyIds: '3',
+      });
+    });
   });
 });

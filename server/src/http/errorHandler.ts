@@ -3,7 +3,7 @@ import {
   BaseError,
   NODE_UNAVAILABLE_MESSAGE,
   NodeUnavailableError,
-  isBaseError,
+  isPublicError,
   isDatabaseUnavailable,
   isDiskFull,
   reasonPhrase,
@@ -70,7 +70,7 @@ function fromDatabase(err: unknown, health: DatabaseHealth | undefined): BaseErr
 /** The one place that renders errors: the spec's body, plus a stable `code`. Never a stack. */
 export function errorHandler(logger: Logger, health?: DatabaseHealth): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const known = isBaseError(err) ? err : (fromBodyParser(err ?? {}) ?? fromDatabase(err, health) ?? fromRouter(err));
+    const known = isPublicError(err) ? err : (fromBodyParser(err ?? {}) ?? fromDatabase(err, health) ?? fromRouter(err));
     if (res.headersSent) {
       req.socket.destroy();
       return;

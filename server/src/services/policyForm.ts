@@ -1,4 +1,13 @@
-import { type AssetRef, BaseError, type Db, POLICY_KINDS, type PluginRegistry, type WalletdConfig, toBaseUnits } from '@walletd/core';
+import {
+  type AssetRef,
+  BaseError,
+  type Db,
+  POLICY_KINDS,
+  type PluginRegistry,
+  type WalletdConfig,
+  isPublicError,
+  toBaseUnits,
+} from '@walletd/core';
 import { resolvePolicyAsset } from '../cli/policyAsset';
 import type { PolicyInput } from './policies';
 import { resolvePolicyAddresses } from './policyAddresses';
@@ -24,7 +33,7 @@ export interface PolicyForm {
 const invalid = (field: string, why: string): BaseError => new BaseError('validation_failed', `"${field}" ${why}`, { details: { field } });
 /** A check's own words (an address, an asset) about one field. */
 const about = (field: string, e: unknown): unknown =>
-  e instanceof BaseError ? new BaseError('validation_failed', `"${field}": ${e.message}`, { details: { field } }) : e;
+  isPublicError(e) ? new BaseError('validation_failed', `"${field}": ${e.message}`, { details: { field } }) : e;
 
 const optionalText = (v: unknown, field: string): string | undefined => {
   if (v === undefined || v === null || v === '') return undefined;
@@ -42,7 +51,7 @@ function amountField(v: unknown, field: string, asset: AssetRef | null): bigint 
   try {
     return toBaseUnits(v, asset.decimals);
   } catch (e) {
-    throw e instanceof BaseError ? invalid(field, e.message.replace(/^amount /, '')) : e;
+    throw isPublicError(e) ? invalid(field, e.message.replace(/^amount /, '')) : e;
   }
 }
 
@@ -72,7 +81,7 @@ export async function policyInputFromForm(
     try {
       asset = resolvePolicyAsset({ ...deps.config }, deps.plugins, assetText, scope);
     } catch (e) {
-      throw about('asset', e instanceof BaseError ? new BaseError(e.code, e.message.replace('--chain/--network', '"chain"/"network"')) : e);
+      throw about('asset', isPublicError(e) ? new BaseError(e.code, e.message.replace('--chain/--network', '"chain"/"network"')) : e);
     }
   }
   const listKind = kind === 'deny_destinations' || kind === 'allow_destinations';

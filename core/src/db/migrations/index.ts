@@ -35,6 +35,7 @@ import * as m039LeaseHolder from './039_lease_holder';
 import * as m036MemberPasskeys from './036_member_passkeys';
 import * as m037RequestSending from './037_request_sending';
 import * as m038AddressBook from './038_address_book';
+import { InvariantError } from '@walletd/plugin-kit';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works from the
@@ -84,7 +85,7 @@ export const migrationSource: Knex.MigrationSource<string> = {
   getMigrationName: (name) => name,
   getMigration: async (name) => {
     const m = MIGRATIONS[name];
-    if (!m) throw new Error(`unknown migration ${name}`);
+    if (!m) throw new InvariantError(`unknown migration ${name}`);
     return m;
   },
 };

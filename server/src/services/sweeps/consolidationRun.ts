@@ -1,4 +1,4 @@
-import { type AssetRef, type Chain, type UnsignedWithdrawal, type WithdrawalRow, isBaseError } from '@walletd/core';
+import { BaseError, type AssetRef, type Chain, type UnsignedWithdrawal, type WithdrawalRow, isBaseError } from '@walletd/core';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { chainAccess } from '../withdrawals/intent';
@@ -35,7 +35,7 @@ export async function consolidationRun(
   const result: ConsolidationResult = { sent: 0, awaitingApproval: 0, done: false };
   const access = chainAccess(common.config, plugins, wallet.chain, wallet.network);
   const consolidate = access.verbs.consolidate?.bind(access.verbs);
-  if (!consolidate) throw new Error(`${wallet.chain} has no consolidation`);
+  if (!consolidate) throw new BaseError('plugin_invalid', `${wallet.chain} has no consolidation`);
   const match = (a: string) => access.plugin.matchKey(wallet.chain as Chain, wallet.network, a);
   for (let part = 1; ; part++) {
     const key = `sweep:${rule.id}:${run}:c${part}`;

@@ -1,4 +1,4 @@
-import { type AssetRef, type Chain, type WithdrawalRow, isBaseError } from '@walletd/core';
+import { type AssetRef, type Chain, type WithdrawalRow, isPublicError } from '@walletd/core';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
 import { type SweepRuleRow, ruleAsset } from './sweepRule';
@@ -130,7 +130,7 @@ async function runRule(common: Common, rule: SweepRuleRow, nowMs: number, budget
         sum.failed++;
         const message = e instanceof Error ? e.message : String(e);
         errors.push(`consolidation: ${message}`);
-        if (isBaseError(e)) log.warn({ code: e.code }, `consolidation not made: ${message}`);
+        if (isPublicError(e)) log.warn({ code: e.code }, `consolidation not made: ${message}`);
         else log.error({ err: e }, 'consolidation failed');
       }
     } else complete = false;
@@ -164,7 +164,7 @@ async function runRule(common: Common, rule: SweepRuleRow, nowMs: number, budget
         const message = e instanceof Error ? e.message : String(e);
         errors.push(`${s.address}: ${message}`);
         // A refusal (funds, policy) is the rule's to show; anything else is also ours to see.
-        if (isBaseError(e)) log.warn({ address: s.address, code: e.code }, `sweep not made: ${message}`);
+        if (isPublicError(e)) log.warn({ address: s.address, code: e.code }, `sweep not made: ${message}`);
         else log.error({ err: e, address: s.address }, 'sweep failed');
       }
     }

@@ -60,9 +60,9 @@ const MAX_RULE_BASE_UNITS = 2n ** 256n - 1n;
  */
 export function ruleAmount(text: string, asset: AssetRef, field: string, allowZero: boolean): bigint {
   try {
-    if ((text.split('.')[0] ?? '').replace(/^0+/, '').length > 78) throw new Error('too long');
+    if ((text.split('.')[0] ?? '').replace(/^0+/, '').length > 78) throw new BaseError('input_invalid', 'too long');
     const units = toBaseUnits(text, asset.decimals, { allowZero });
-    if (units > MAX_RULE_BASE_UNITS) throw new Error('too large');
+    if (units > MAX_RULE_BASE_UNITS) throw new BaseError('input_invalid', 'too large');
     return units;
   } catch {
     throw new BaseError(

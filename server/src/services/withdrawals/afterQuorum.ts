@@ -1,4 +1,4 @@
-import { BaseError, type Db, isBaseError } from '@walletd/core';
+import { BaseError, type Db, isPublicError } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import { audit } from '../audit';
@@ -152,7 +152,7 @@ export async function sendAtQuorum(common: Common, requestId: number): Promise<{
     await sendApprovedRequest(common, req, null);
     return { sent: true };
   } catch (e) {
-    if (!isBaseError(e)) common.logger.error({ err: e, requestId }, 'sending an approved withdrawal request failed');
+    if (!isPublicError(e)) common.logger.error({ err: e, requestId }, 'sending an approved withdrawal request failed');
     return { sent: false, reason: e instanceof Error ? e.message : String(e) };
   }
 }

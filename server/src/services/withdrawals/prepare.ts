@@ -1,4 +1,12 @@
-import { BaseError, type Chain, NodeUnavailableError, type PolicyDecision, type UnsignedWithdrawal, isBaseError } from '@walletd/core';
+import {
+  InvariantError,
+  BaseError,
+  type Chain,
+  NodeUnavailableError,
+  type PolicyDecision,
+  type UnsignedWithdrawal,
+  isPublicError,
+} from '@walletd/core';
 import { type WithdrawalRow, addHistory, storedUnsigned, unsignedFromRow } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
@@ -84,7 +92,7 @@ export async function indexesOf(db: Knex, walletId: number, addresses: string[])
   const byAddress = new Map((await walletAddresses(db, walletId)).map((a) => [a.address, a.derivation_index]));
   return addresses.map((a) => {
     const index = byAddress.get(a);
-    if (index === undefined) throw new Error(`${a} is not an address of wallet ${walletId}`);
+    if (index === undefined) throw new InvariantError(`${a} is not an address of wallet ${walletId}`);
     return index;
   });
 }
@@ -111,7 +119,7 @@ export async function onNode<T>(chain: string, network: string, fn: () => Promis
 
 /** A plugin verb's failure as the API shows it: the caller's refusals as they are, node failures as a 502 naming the chain. */
 export function nodeFailure(chain: string, network: string, e: unknown): BaseError {
-  if (e instanceof NodeUnavailableError || (isBaseError(e) && e.code !== 'node_error')) return e;
+  if (e instanceof NodeUnavailableError || (isPublicError(e) && e.code !== 'node_error')) return e;
   return new NodeUnavailableError(chain, network, e);
 }
 
@@ -237,7 +245,7 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
     if (!row) {
       // A concurrent call with the same key won the insert.
       const existing = await findByKey(trx, wallet.company_id, input.idempotencyKey as string);
-      if (!existing) throw new Error('idempotency insert conflicted but no row was found');
+      if (!existing) throw new InvariantError('idempotency insert conflicted but no row was found');
       return replayOrConflict(existing, hash);
     }
     await addHistory(trx, row.id, 'prepared', {

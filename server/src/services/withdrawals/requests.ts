@@ -1,4 +1,4 @@
-import { BaseError, type Db, type PluginRegistry, ROLE_ACTIONS, isBaseError, isRole } from '@walletd/core';
+import { InvariantError, BaseError, type Db, type PluginRegistry, ROLE_ACTIONS, isBaseError, isPublicError, isRole } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../../context';
 import type { WalletRow } from '../../http/scope';
@@ -88,7 +88,7 @@ export async function proposeWithdrawal(
     .returning('*')) as RequestRow[];
   if (!row) {
     const existing = await find(db);
-    if (!existing) throw new Error('request insert conflicted but no row was found');
+    if (!existing) throw new InvariantError('request insert conflicted but no row was found');
     return replay(existing);
   }
   await audit(db, {
@@ -199,7 +199,7 @@ export async function prepareOrSay(common: Common, requestId: number, message: s
     return await prepareApprovedRequest(common, requestId, message);
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
-    if (!isBaseError(e)) common.logger.error({ err: e, requestId }, 'preparing an approved withdrawal request failed');
+    if (!isPublicError(e)) common.logger.error({ err: e, requestId }, 'preparing an approved withdrawal request failed');
     const row = (await common.db('withdrawal_requests').where({ id: requestId }).first()) as RequestRow;
     return { request: await toRequestView(common.db, row), message: `approved, not yet prepared: ${reason}`, notPrepared: reason };
   }
