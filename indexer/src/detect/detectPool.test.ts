@@ -8,7 +8,10 @@ import { createEvmPlugin, detect } from '@walletd/plugin-evm';
 import { SharedAddressSet, createDetectPool } from '@walletd/indexer';
 
 const fixture = JSON.parse(
-  readFileSync(join(__dirname, '..', '..', 'test', 'fixtures', 'ethereum', 'eth-mainnet-erc20-transfer-receipt-cd718a69.json'), 'utf8'),
+  readFileSync(
+    join(__dirname, '..', '..', '..', 'test', 'fixtures', 'ethereum', 'eth-mainnet-erc20-transfer-receipt-cd718a69.json'),
+    'utf8',
+  ),
 );
 
 describe('detect pool', () => {

@@ -33,7 +33,9 @@ export default function runDetect(task: DetectTask): DetectResult | DetectedTran
   let detect = detectors.get(id);
   if (!detect) {
     detect = (require(task.detectModule) as Record<string, DetectFn | DetectMempoolFn>)[entry];
-    if (typeof detect !== 'function') throw new Error(`${task.detectModule} exports no ${entry}()`);
+    // Told as a failure the pool throws again as BaseError('internal') on the calling thread:
+    // importing BaseError here would load all of @walletd/core into every worker thread.
+    if (typeof detect !== 'function') return { detectFailed: { code: 'internal', message: `${task.detectModule} exports no ${entry}()` } };
     detectors.set(id, detect);
   }
   let watched = views.get(task.watched.buffer);

@@ -1,7 +1,7 @@
 import type { ChainReader, Db } from '@walletd/core';
-import type { Fence } from '../lease/chainLease';
+import type { Fence } from '../types';
 import { ChainHaltedError } from '../lease/chainHalt';
-import type { ChainKey } from '../store/transferStore';
+import type { ChainKey } from '../types';
 
 /**
  * The node must still serve the chain that was indexed: its block 0 and (where the reader knows

@@ -1,3 +1,4 @@
+import { BaseError } from '@walletd/core';
 import type { FollowerContext } from './followerContext';
 import { applyDecisions, pendingTransfers } from '../store/transferStore';
 
@@ -5,7 +6,8 @@ import { applyDecisions, pendingTransfers } from '../store/transferStore';
 export async function finalizedHeight(ctx: FollowerContext): Promise<bigint | null> {
   const { finality, reader, plugin, key } = ctx;
   if (finality !== 'finalized') return null;
-  if (!reader.finalized) throw new Error(`${plugin.name} cannot report a finalized block for ${key.chain}/${key.network}`);
+  if (!reader.finalized)
+    throw new BaseError('chain_not_supported', `${plugin.name} cannot report a finalized block for ${key.chain}/${key.network}`);
   return reader.finalized();
 }
 

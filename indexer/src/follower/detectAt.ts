@@ -43,7 +43,7 @@ export async function detectAt(ctx: FollowerContext, height: bigint) {
   try {
     const raw = await reader.fetchBlock(height);
     if (raw === null) return null;
-    // The catch-up window's estimate of a block's size (catchUp.ts windowSize): a moving average.
+    // The catch-up window's estimate of a block's size (windowSize.ts): a moving average.
     ctx.blockBytes = ctx.blockBytes === 0 ? raw.byteLength : Math.round(ctx.blockBytes * 0.8 + raw.byteLength * 0.2);
     result = await pool.detect(detectTask(ctx, raw));
   } catch (err) {

@@ -1,25 +1,18 @@
-import type { ChainPlugin, ChainReader, ChainSettings, Db, Logger, Metrics } from '@walletd/core';
 import { catchUp } from './catchUp';
-import type { Fence } from '../lease/chainLease';
 import { checkChainIdentity } from './chainIdentity';
 import { confirmPending, finalizedHeight } from './confirmPending';
-import type { DetectPool } from '../detect/detectPool';
-import { createFollowerContext } from './followerContext';
+import { type FollowerDeps, createFollowerContext } from './followerContext';
 import { probeNode } from './probeNode';
 import { handleReorg } from './reorgCheck';
 import { rescanFrom } from './rescan';
 import { scanMempool } from './scanMempool';
-import { type ChainKey, lastRecordedBlock, readCursor, rejectDetached } from '../store/transferStore';
+import { lastRecordedBlock, readCursor, rejectDetached } from '../store/transferStore';
+import type { ChainKey, FollowerStats } from '../types';
 import { type TrackOutcome, trackWithdrawals } from './withdrawalTracker';
 
-export { DEFAULT_PIPELINE_DEPTH } from './catchUp';
-
-export interface FollowerStats {
-  head: bigint;
-  indexed: bigint;
-  blocks: number;
-  reorgs: number;
-}
+export { DEFAULT_PIPELINE_DEPTH } from './windowSize';
+export type { FollowerStats } from '../types';
+export type { FollowerDeps } from './followerContext';
 
 export interface Follower {
   readonly key: ChainKey;
@@ -37,32 +30,6 @@ export interface Follower {
    */
   rescanFrom(height: bigint): Promise<{ to: bigint; stoppedAt: bigint | null }>;
   stats(): FollowerStats;
-}
-
-export interface FollowerDeps {
-  db: Db;
-  logger: Logger;
-  pool: DetectPool;
-  plugin: ChainPlugin;
-  settings: ChainSettings;
-  reader?: ChainReader;
-  metrics?: Metrics;
-  /** Checked between blocks, so a stop does not wait out a whole catch-up. */
-  shouldStop?: () => boolean;
-  /** Told the head and indexed height whenever they change (chain health for readiness). */
-  onProgress?: (stats: FollowerStats) => void;
-  /** Run first in every write transaction (the indexer's lease): a follower that lost the chain writes nothing. */
-  fence?: Fence;
-  /**
-   * Heights fetched and detected ahead of the one being written during a catch-up (1 = one at a
-   * time). Writes stay in height order, one transaction per block.
-   */
-  pipelineDepth?: number;
-  /**
-   * Raw bytes of node answers a catch-up keeps in flight, estimated from the recent blocks' sizes:
-   * the window holds fewer heights than `pipelineDepth` when blocks are big.
-   */
-  pipelineBytes?: number;
 }
 
 /**

@@ -8,16 +8,42 @@ import {
   type Finality,
   type Logger,
   type Metrics,
+  BaseError,
   chainAssets,
   ensureTokenAccounts,
   readerOptionsFor,
 } from '@walletd/core';
-import { DEFAULT_PIPELINE_BYTES, DEFAULT_PIPELINE_DEPTH } from './catchUp';
-import type { Fence } from '../lease/chainLease';
 import type { DetectPool } from '../detect/detectPool';
-import type { FollowerDeps, FollowerStats } from './follower';
 import { SharedAddressSet } from '../detect/sharedAddressSet';
-import type { ChainKey } from '../store/transferStore';
+import type { ChainKey, Fence, FollowerStats } from '../types';
+import { DEFAULT_PIPELINE_BYTES, DEFAULT_PIPELINE_DEPTH } from './windowSize';
+
+/** What `createFollower` is given (its parts read it from the context). */
+export interface FollowerDeps {
+  db: Db;
+  logger: Logger;
+  pool: DetectPool;
+  plugin: ChainPlugin;
+  settings: ChainSettings;
+  reader?: ChainReader;
+  metrics?: Metrics;
+  /** Checked between blocks, so a stop does not wait out a whole catch-up. */
+  shouldStop?: () => boolean;
+  /** Told the head and indexed height whenever they change (chain health for readiness). */
+  onProgress?: (stats: FollowerStats) => void;
+  /** Run first in every write transaction (the indexer's lease): a follower that lost the chain writes nothing. */
+  fence?: Fence;
+  /**
+   * Heights fetched and detected ahead of the one being written during a catch-up (1 = one at a
+   * time). Writes stay in height order, one transaction per block.
+   */
+  pipelineDepth?: number;
+  /**
+   * Raw bytes of node answers a catch-up keeps in flight, estimated from the recent blocks' sizes:
+   * the window holds fewer heights than `pipelineDepth` when blocks are big.
+   */
+  pipelineBytes?: number;
+}
 
 /**
  * What the follower's parts (catch-up, reorg checks, mempool scan, confirmations, rescan) share:
@@ -72,7 +98,7 @@ export function createFollowerContext(deps: FollowerDeps): FollowerContext {
       `${key.chain}/${key.network}: internalTransfers is off: native coins moved by contracts are not credited`,
     );
   const definition = plugin.chains.find((c) => c.chain === chain)?.networks.find((n) => n.network === settings.network);
-  if (!definition) throw new Error(`${plugin.name} does not serve ${key.chain}/${key.network}`);
+  if (!definition) throw new BaseError('chain_not_supported', `${plugin.name} does not serve ${key.chain}/${key.network}`);
   const threshold = settings.confirmations ?? definition.defaultConfirmations;
   // Wide enough to find the ancestor of any reorg that could still touch unconfirmed deposits.
   const window = settings.reorgWindow ?? Math.max(64, threshold + 16);

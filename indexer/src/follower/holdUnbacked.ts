@@ -1,8 +1,6 @@
-import type { AssetRef, DetectResult, DetectedTransfer } from '@walletd/core';
+import type { AssetRef, DetectResult } from '@walletd/core';
+import type { HeldTransfer } from '../types';
 import type { FollowerContext } from './followerContext';
-
-/** A transfer the follower records but never lets confirm by itself: why (the row's `reason`). */
-export type HeldTransfer = DetectedTransfer & { held?: 'balance_mismatch' };
 
 /**
  * Token credits of a block that the node's balances do not bear out (a fee-on-transfer token logs

@@ -1,3 +1,4 @@
+import { BaseError } from '@walletd/core';
 import { ChainHaltedError } from '../lease/chainHalt';
 import { detectAt } from './detectAt';
 import type { FollowerContext } from './followerContext';
@@ -63,5 +64,5 @@ export async function handleReorg(ctx: FollowerContext, height: bigint): Promise
     }
   }
   if (recorded[0]) await detectAt(ctx, recorded[0].height);
-  throw new Error(`reorg deeper than the ${window}-block window at height ${height}; raise reorgWindow or rescan`);
+  throw new BaseError('internal', `reorg deeper than the ${window}-block window at height ${height}; raise reorgWindow or rescan`);
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_PIPELINE_BYTES, DEFAULT_PIPELINE_DEPTH, windowSize } from './catchUp';
+import { DEFAULT_PIPELINE_BYTES, DEFAULT_PIPELINE_DEPTH, windowSize } from './windowSize';
 
 describe('the catch-up window', () => {
   const MiB = 1024 * 1024;

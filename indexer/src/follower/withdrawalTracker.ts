@@ -9,9 +9,9 @@ import {
   moveWithdrawal,
   unsignedFromRow,
 } from '@walletd/core';
-import type { Fence } from '../lease/chainLease';
+import type { Fence } from '../types';
 import { steppedBack } from '../store/stepBackWithdrawals';
-import type { ChainKey } from '../store/transferStore';
+import type { ChainKey } from '../types';
 
 export interface TrackInput {
   head: bigint;

@@ -1,5 +1,5 @@
 import { BaseError, type Db, type Logger, type Metrics } from '@walletd/core';
-import type { ChainKey } from '../store/transferStore';
+import type { ChainKey } from '../types';
 
 /**
  * Why the indexer stopped following a chain. Each means the node's chain cannot be indexed on

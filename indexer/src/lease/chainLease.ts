@@ -1,14 +1,9 @@
 import { BaseError, type Db } from '@walletd/core';
 import type { Knex } from 'knex';
-import type { ChainKey } from '../store/transferStore';
+import type { ChainKey, Fence } from '../types';
 
-/**
- * Runs first inside each of the follower's write transactions: renews the lease by (holder,
- * epoch) and throws `LeaseLostError` when the row no longer names this holder and epoch. The
- * renewal locks the lease row, so a standby's takeover waits for the transaction or comes first
- * and makes it abort: nothing is written by an indexer that is no longer the leader.
- */
-export type Fence = (trx: Knex.Transaction) => Promise<void>;
+/** Defined with the shared types (types.ts): the store and the follower take it without importing the lease. */
+export type { Fence } from '../types';
 
 export class LeaseLostError extends BaseError {
   constructor(readonly key: ChainKey) {

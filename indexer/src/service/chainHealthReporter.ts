@@ -10,7 +10,7 @@ import {
 } from '@walletd/core';
 import { ChainHaltedError } from '../lease/chainHalt';
 import type { FollowerStats } from '../follower/follower';
-import type { ChainKey } from '../store/transferStore';
+import type { ChainKey } from '../types';
 
 /** Writes during a catch-up at most this often (besides every new head and every round's end). */
 const PROGRESS_EVERY_MS = 1000;

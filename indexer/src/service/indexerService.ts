@@ -4,6 +4,7 @@ import {
   type Logger,
   type Metrics,
   type PluginRegistry,
+  BaseError,
   diskFullMessage,
   isDiskFull,
   withRole,
@@ -17,6 +18,7 @@ import { type Follower, createFollower } from '../follower/follower';
 import { type NodeOutage, createNodeOutage } from './nodeOutage';
 import { createPauseGate } from './pauseGate';
 import { type Reconciler, reconcileWhileLeading } from './reconcileWhileLeading';
+import { trackWithdrawalsWhileLeading } from './trackWithdrawalsWhileLeading';
 
 export interface Indexer {
   start(): void;
@@ -80,7 +82,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     deps.chains.length > 0 ? createDetectPool(deps.threads, { inlineBelowBytes: deps.pipeline?.inlineDetectBytes }) : null;
   const followers = deps.chains.map((settings): ChainRun => {
     const plugin = deps.registry.forChain(settings.chain);
-    if (!plugin) throw new Error(`no plugin serves ${settings.chain} (configured in chains[])`);
+    if (!plugin) throw new BaseError('chain_not_supported', `no plugin serves ${settings.chain} (configured in chains[])`);
     const key = { chain: settings.chain, network: settings.network };
     const lease = createChainLease(deps.db, key, holder, ttl, isDeadLocalHolder);
     // Written only by the lease holder: a standby has nothing to say about the chain.
@@ -124,6 +126,9 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       wakers.add(done);
     });
 
+  /** What the withdrawal loops share with this one (trackWithdrawalsWhileLeading.ts). */
+  const shared = { running: () => running, logger, sleep, wakeAll };
+
   /** Follows while the lease holds; returns when stopped or when another indexer took the lease. */
   async function lead(run: ChainRun): Promise<void> {
     const { settings, follower, lease, health, outage } = run;
@@ -148,7 +153,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     const held = () => haltedReason !== null || paused.now;
     let caughtUp = false; // after the first followRound (to the head): the reconciliation's first run may come
     // Withdrawals and reconciliation in loops of their own under the same lease: neither holds up deposits.
-    const withdrawals = trackWithdrawalsWhileLeading(settings, follower, lease, outage, held);
+    const withdrawals = trackWithdrawalsWhileLeading(shared, settings, follower, lease, outage, held);
     const loop = { key: where, logger, leading: () => running && lease.epoch() !== null, held, caughtUp: () => caughtUp, sleep };
     const side = [deps.reconciler, deps.sweeper, deps.ledgerCheck].map((r) => reconcileWhileLeading(r, loop));
     try {
@@ -204,48 +209,6 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       clearInterval(beat);
       // The stop is now the new leader's to report; this process no longer knows.
       if (haltedReason !== null) deps.metrics?.chainHalted.set({ ...where, reason: haltedReason }, 0);
-    }
-  }
-
-  /**
-   * Withdrawal tracking while this process leads the chain: each round through the plugin's
-   * `verify` (its writes fenced by the lease, as the follower's), every poll interval; a failing
-   * round is retried with the same back-off as the follower's. Ends with the lead. Never rejects.
-   */
-  async function trackWithdrawalsWhileLeading(
-    settings: ChainSettings,
-    follower: Follower,
-    lease: ChainLease,
-    outage: NodeOutage,
-    /** The follower found the chain stopped: nothing is judged against that node until it resumes. */
-    halted: () => boolean,
-  ): Promise<void> {
-    const where = { chain: settings.chain, network: settings.network };
-    const poll = settings.pollIntervalMs ?? 2000;
-    let failures = 0;
-    while (running && lease.epoch() !== null) {
-      let delay = poll;
-      try {
-        if (!halted()) {
-          await follower.trackWithdrawals();
-          outage.succeeded('withdrawals');
-        }
-        failures = 0;
-      } catch (err) {
-        if (err instanceof LeaseLostError || lease.epoch() === null) {
-          wakeAll();
-          break;
-        }
-        // The follower's loop records and reports a stopped chain; this one only waits for it.
-        if (err instanceof ChainHaltedError) {
-          await sleep(delay);
-          continue;
-        }
-        failures++;
-        delay = Math.min(poll * 2 ** failures, 30_000);
-        if (!outage.failed('withdrawals', err)) logger.error({ err, ...where, failures }, 'withdrawal tracking round failed; retrying');
-      }
-      await sleep(delay);
     }
   }
 

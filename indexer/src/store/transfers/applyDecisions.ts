@@ -1,6 +1,6 @@
 import { type AssetRef, type ConfirmDecision, type Db, recordEvents } from '@walletd/core';
 import type { Knex } from 'knex';
-import type { Fence } from '../../lease/chainLease';
+import type { Fence } from '../../types';
 import { type TransferRow, depositEvent } from '../depositEvents';
 import type { ChainKey } from '../../types';
 

@@ -1,6 +1,6 @@
 import type { Db } from '@walletd/core';
 import type { Knex } from 'knex';
-import type { Fence } from '../../lease/chainLease';
+import type { Fence } from '../../types';
 import type { ChainKey, Cursor } from '../../types';
 
 export async function readCursor(db: Db, k: ChainKey): Promise<Cursor | null> {

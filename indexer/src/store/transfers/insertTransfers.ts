@@ -1,7 +1,7 @@
 import type { AssetRef, DetectedTransfer } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { TransferRow } from '../depositEvents';
-import type { HeldTransfer } from '../../follower/holdUnbacked';
+import type { HeldTransfer } from '../../types';
 import { ownMovements } from '../ownMovements';
 import { addressesFor } from './addressesFor';
 import { retractChanged } from './retractChanged';

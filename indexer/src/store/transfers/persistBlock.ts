@@ -1,5 +1,5 @@
 import type { AssetRef, Db, DetectResult } from '@walletd/core';
-import type { Fence } from '../../lease/chainLease';
+import type { Fence } from '../../types';
 import { recordDepositEvents } from '../depositEvents';
 import { insertTransfers } from './insertTransfers';
 import { persistBlocks } from './persistBlocks';

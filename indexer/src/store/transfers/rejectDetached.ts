@@ -1,6 +1,6 @@
 import { type AssetRef, type Db, type PreparedStatement, runPrepared } from '@walletd/core';
 import type { Knex } from 'knex';
-import type { Fence } from '../../lease/chainLease';
+import type { Fence } from '../../types';
 import { type TransferRow, recordDepositEvents } from '../depositEvents';
 import type { ChainKey } from '../../types';
 

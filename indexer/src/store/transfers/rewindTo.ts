@@ -1,5 +1,5 @@
 import type { Db } from '@walletd/core';
-import type { Fence } from '../../lease/chainLease';
+import type { Fence } from '../../types';
 import { recordDeepReorg } from '../deepReorgAudit';
 import { stepBackWithdrawals } from '../stepBackWithdrawals';
 import { writeCursor } from './cursor';
