@@ -7,7 +7,7 @@
  */
 const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
-const { nativeAsset } = require('@walletd/core');
+const { chainTableOf } = require('@walletd/core');
 const { createEvmPlugin, detect, TRANSFER_TOPIC } = require('@walletd/plugin-evm');
 const { SharedAddressSet, SharedAddressView } = require('@walletd/indexer');
 const { poolRates } = require('../poolRates');
@@ -68,7 +68,7 @@ async function main() {
   const plugin = createEvmPlugin();
   const token = addr();
   const tokens = [{ key: `ethereum:mainnet:${token}`, symbol: 'TKN', decimals: 18, contractAddress: token, matchKey: token }];
-  const native = nativeAsset('ethereum', 'mainnet');
+  const native = chainTableOf(plugin.chains).nativeAsset('ethereum', 'mainnet');
   const rows = [];
   for (const size of sizes) {
     const heapBefore = process.memoryUsage();
@@ -113,7 +113,7 @@ async function main() {
       tokens,
       watched: set.table,
     }));
-    const alone = await threadsAloneRates(blocks, set.table, tokens, Math.max(1, Math.round(blocksN / 2)));
+    const alone = await threadsAloneRates(blocks, set.table, tokens, native, Math.max(1, Math.round(blocksN / 2)));
     rows.push({
       watched: size,
       bytes,

@@ -8,14 +8,13 @@
 const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
 
 if (!isMainThread) {
-  const { nativeAsset } = require('@walletd/core');
   const { detect } = require('@walletd/plugin-evm');
   const { SharedAddressView } = require('@walletd/indexer');
-  const { blocks, table, tokens } = workerData;
+  const { blocks, table, tokens, native } = workerData;
   const ctx = {
     chain: 'ethereum',
     network: 'mainnet',
-    native: nativeAsset('ethereum', 'mainnet'),
+    native,
     tokens: new Map(tokens.map((t) => [t.matchKey, t])),
     watched: new SharedAddressView(table),
   };
@@ -28,8 +27,8 @@ if (!isMainThread) {
   });
 } else {
   /** Blocks/s of 1 and 2 such threads, taking turns over `rounds` rounds of `perRound` blocks per thread. */
-  async function threadsAloneRates(blocks, table, tokens, perRound, rounds = 6, warm = 20) {
-    const start = () => new Worker(__filename, { workerData: { blocks, table, tokens } });
+  async function threadsAloneRates(blocks, table, tokens, native, perRound, rounds = 6, warm = 20) {
+    const start = () => new Worker(__filename, { workerData: { blocks, table, tokens, native } });
     const sets = { 1: [start()], 2: [start(), start()] };
     const ask = (w, n) =>
       new Promise((resolve) => {

@@ -616,7 +616,7 @@ async function main(argv) {
       console.log(`note: ${r.label}: ${r.duplicates} duplicate POSTs, ${r.unsigned} unsigned, ${r.early} read before the commit callback`);
 
     const file = writeResults({ settings, machine, resultTable, phaseTable, taskTable, cpuTable, medianTable, isolationTable });
-    console.log(`\nfigures written to ${file}`);
+    if (file) console.log(`\nfigures written to ${file}`);
     return 0;
   } finally {
     process.removeListener('SIGINT', onSignal);

@@ -71,6 +71,8 @@ function section({ settings, machine, resultTable, phaseTable, taskTable, cpuTab
 }
 
 function writeResults(run) {
+  // A smoke run's numbers measure nothing (bench/smoke.js): the README keeps the last real run's.
+  if (process.env.BENCH_SMOKE === '1') return null;
   const text = section(run);
   const current = existsSync(FILE) ? readFileSync(FILE, 'utf8') : '# Benchmarks\n';
   const a = current.indexOf(START);

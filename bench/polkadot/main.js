@@ -23,32 +23,11 @@ const { Metadata, TypeRegistry } = require('@polkadot/types');
 const { hexToU8a, u8aToHex } = require('@polkadot/util');
 const { decodeAddress } = require('@polkadot/util-crypto');
 const staticPolkadot = require('@polkadot/types-support/metadata/static-polkadot').default;
-const { createDb, createLogger, migrateLatest, nativeAsset, startEmbeddedPostgres } = require('@walletd/core');
+const { chainTableOf, createDb, createLogger, migrateLatest, startEmbeddedPostgres } = require('@walletd/core');
 const { SharedAddressSet, SharedAddressView, createDetectPool, createFollower } = require('@walletd/indexer');
 const { createPolkadotPlugin, detect, encodeFrame } = require('@walletd/plugin-polkadot');
 const { createCompany } = require('@walletd/server');
 const { poolRates } = require('../poolRates');
-
-/** The chopsticks harness is TypeScript (test/src/harness): compiled on load with swc, as jest does. */
-function requireTs(file) {
-  const swc = require('@swc/core');
-  const Module = require('node:module');
-  const previous = Module._extensions['.ts'];
-  Module._extensions['.ts'] = (module, filename) => {
-    const { code } = swc.transformSync(readFileSync(filename, 'utf8'), {
-      filename,
-      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-      module: { type: 'commonjs' },
-    });
-    module._compile(code, filename);
-  };
-  try {
-    return require(file);
-  } finally {
-    if (previous) Module._extensions['.ts'] = previous;
-    else delete Module._extensions['.ts'];
-  }
-}
 
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -68,7 +47,7 @@ async function main() {
   const engineBlocks = Number(process.env.BENCH_ENGINE_BLOCKS || 60);
   const threads = Number(process.env.BENCH_THREADS || 2);
   const plugin = createPolkadotPlugin();
-  const native = nativeAsset('polkadot', 'mainnet');
+  const native = chainTableOf(plugin.chains).nativeAsset('polkadot', 'mainnet');
 
   // The recorded block, framed with the relay metadata npm ships (see test/fixtures/README.md).
   const fixture = JSON.parse(
@@ -145,7 +124,7 @@ async function main() {
     await migrateLatest(db);
     const company = await createCompany(db, { name: 'Bench', plan: 'paid' });
     pool = createDetectPool(threads);
-    const { startChopsticks } = requireTs(join(__dirname, '..', '..', 'test', 'src', 'harness', 'chopsticks.ts'));
+    const { startChopsticks } = require('@walletd/devchains');
     node = await startChopsticks();
     const watched = [0, 1, 2, 3].map((i) => node.keyring.addFromUri(`//bench//${i}`).address);
     const from = (await node.head()) + 1n;

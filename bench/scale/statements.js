@@ -4,8 +4,7 @@
  * emits it too), so the bench times the exact SQL and parameters of the build under test.
  */
 const { DEFAULT_CONFIG } = require('@walletd/core');
-const { loadPlugins, replay, walletBalances } = require('@walletd/server');
-const { listTransactions } = require('@walletd/server/dist/services/transactionList');
+const { listTransactions, loadPlugins, replay, walletBalances } = require('@walletd/server');
 const { pendingTransfers, rejectDetached, rewindTo } = require('@walletd/indexer');
 
 // balance_ledger: the balance read reads only it (migration 026).

@@ -23,32 +23,11 @@ const os = require('node:os');
 const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { getAddressDecoder } = require('@solana/kit');
-const { createDb, createLogger, migrateLatest, nativeAsset, startEmbeddedPostgres } = require('@walletd/core');
+const { chainTableOf, createDb, createLogger, migrateLatest, startEmbeddedPostgres } = require('@walletd/core');
 const { SharedAddressSet, SharedAddressView, createDetectPool, createFollower } = require('@walletd/indexer');
 const { associatedTokenAccount, createSolanaPlugin, detect } = require('@walletd/plugin-solana');
 const { createCompany } = require('@walletd/server');
 const { poolRates } = require('../poolRates');
-
-/** The test adapter is TypeScript (test/src/harness): compiled on load with swc, as jest does. */
-function requireTs(file) {
-  const swc = require('@swc/core');
-  const Module = require('node:module');
-  const previous = Module._extensions['.ts'];
-  Module._extensions['.ts'] = (module, filename) => {
-    const { code } = swc.transformSync(readFileSync(filename, 'utf8'), {
-      filename,
-      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-      module: { type: 'commonjs' },
-    });
-    module._compile(code, filename);
-  };
-  try {
-    return require(file);
-  } finally {
-    if (previous) Module._extensions['.ts'] = previous;
-    else delete Module._extensions['.ts'];
-  }
-}
 
 const decoder = getAddressDecoder();
 const key = () => decoder.decode(randomBytes(32));
@@ -251,7 +230,7 @@ async function main() {
   const syntheticBlocks = Number(process.env.BENCH_SYNTHETIC_BLOCKS || 60);
   const threads = Number(process.env.BENCH_THREADS || 2);
   const plugin = createSolanaPlugin();
-  const native = nativeAsset('solana', 'mainnet');
+  const native = chainTableOf(plugin.chains).nativeAsset('solana', 'mainnet');
   const mint = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
   const tokens = [{ key: `solana:mainnet:${mint}`, symbol: 'USDC', decimals: 6, contractAddress: mint, matchKey: mint }];
 
@@ -410,7 +389,7 @@ async function main() {
     }
 
     // (a) Through the adapter over litesvm: one executed SOL transfer per block, to 4 watched addresses.
-    const { startSolanaSvm } = requireTs(join(__dirname, '..', '..', 'test', 'src', 'harness', 'solanaSvm.ts'));
+    const { startSolanaSvm } = require('@walletd/devchains');
     node = await startSolanaSvm();
     const watched = [key(), key(), key(), key()];
     const from = node.slot + 1n;

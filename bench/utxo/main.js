@@ -9,7 +9,7 @@
  */
 const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
-const { nativeAsset } = require('@walletd/core');
+const { chainTableOf } = require('@walletd/core');
 const { createUtxoPlugin, detect, frameBlock } = require('@walletd/plugin-utxo');
 const { SharedAddressSet, SharedAddressView } = require('@walletd/indexer');
 const { writeFigures } = require('../figures');
@@ -108,7 +108,7 @@ async function main() {
   const blocksN = Number(process.env.BENCH_BLOCKS || 40);
   const size = Number(process.env.BENCH_WATCHED || 100000);
   const plugin = createUtxoPlugin();
-  const native = nativeAsset('bitcoin', 'mainnet');
+  const native = chainTableOf(plugin.chains).nativeAsset('bitcoin', 'mainnet');
   const set = new SharedAddressSet(size * 2);
   const watched = [];
   for (let i = 0; i < size; i++) {

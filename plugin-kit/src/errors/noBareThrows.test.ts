@@ -22,7 +22,6 @@ const NOT_YET: Record<string, string> = {
   'plugins/evm/src/withdrawals.ts': 'split into one verb per file by the plugin-layout part, which types its throws',
   'plugins/utxo/src/withdrawals.ts': 'split into one verb per file by the plugin-layout part, which types its throws',
   'plugins/xrp/src/withdrawals.ts': 'split into one verb per file by the plugin-layout part, which types its throws',
-  'indexer/src/': 'split into stages by the indexer part, which types its throws',
 };
 
 function sources(dir: string): string[] {
