@@ -11,7 +11,7 @@
  * dead entry), then `runs` more (a scan marks the dead entries it met, later ones skip them cheaper),
  * then the same after a VACUUM of the table.
  */
-const { claimDue } = require('@walletd/server/dist/dispatcher/deliveryStore');
+const { claimDue } = require('@walletd/server/dist/webhooks/dispatcher/deliveryStore');
 
 class Rollback extends Error {}
 

@@ -5,7 +5,7 @@
  */
 const { DEFAULT_CONFIG } = require('@walletd/core');
 const { loadPlugins, replay, walletBalances } = require('@walletd/server');
-const { listTransactions } = require('@walletd/server/dist/services/transactionList');
+const { listTransactions } = require('@walletd/server/dist/wallets/transactionList');
 const { pendingTransfers, rejectDetached, rewindTo } = require('@walletd/indexer');
 
 // balance_ledger: the balance read reads only it (migration 026).
