@@ -2,6 +2,7 @@ import { type Db, fromBaseUnits, parseBaseUnits } from '@walletd/core';
 import type { Knex } from 'knex';
 import { type ResolvedIntent, memoFields } from '../intent';
 import { type DiscountReason, countVotes } from './countVotes';
+import type { WithdrawalView } from '../view';
 
 /**
  * The stored intent of a request: fixed at proposal (a database trigger refuses any change). The
@@ -118,4 +119,19 @@ export async function toRequestView(db: Db | Knex.Transaction, r: RequestRow): P
     updatedAt: r.updated_at.toISOString(),
     decidedAt: r.decided_at ? r.decided_at.toISOString() : null,
   };
+}
+
+/** What a vote (or a settle) answers; here beside RequestView so settleRequest and requests need not import each other. */
+export interface VoteOutcome {
+  request: RequestView;
+  /** Present while sign-offs are missing: policy_approvals_pending; or policy_denied when a policy now refuses. */
+  code?: 'policy_approvals_pending' | 'policy_denied';
+  policyIds?: string;
+  message: string;
+  withdrawal?: WithdrawalView;
+  /** Set when the quorum approved the request but preparing its withdrawal failed: why, in words (also its `lastError`). */
+  notPrepared?: string;
+  /** `send` at quorum: whether it went out, and why not (the withdrawal then waits for a person's Send). */
+  sent?: boolean;
+  notSent?: string;
 }

@@ -8,12 +8,12 @@ import { type ResolvedIntent, intentHash, memoFields } from '../intent';
 import { ownedSource } from '../ownedSource';
 import { prepareWithdrawal } from '../prepare';
 import { approvedSweepPlan } from '../../sweeps/approvedSweep';
-import { type RequestRow, type RequestView, type StoredIntent, toIntent, toRequestView } from './requestView';
+import { type RequestRow, type StoredIntent, type VoteOutcome, toIntent, toRequestView } from './requestView';
 import { countVotes } from './countVotes';
 import { settleRequest } from './settleRequest';
 import { requestWithdrawalKey } from './recountVoter';
 import { fixOnApproval, markFundsShort, refuseExpired, sendAtQuorum } from './afterQuorum';
-import { type WithdrawalView, toWithdrawalView } from '../view';
+import { toWithdrawalView } from '../view';
 
 export interface ProposeInput {
   intent: ResolvedIntent;
@@ -104,19 +104,7 @@ export async function proposeWithdrawal(
   return { row, replayed: false };
 }
 
-export interface VoteOutcome {
-  request: RequestView;
-  /** Present while sign-offs are missing: policy_approvals_pending; or policy_denied when a policy now refuses. */
-  code?: 'policy_approvals_pending' | 'policy_denied';
-  policyIds?: string;
-  message: string;
-  withdrawal?: WithdrawalView;
-  /** Set when the quorum approved the request but preparing its withdrawal failed: why, in words (also its `lastError`). */
-  notPrepared?: string;
-  /** `send` at quorum: whether it went out, and why not (the withdrawal then waits for a person's Send). */
-  sent?: boolean;
-  notSent?: string;
-}
+export type { VoteOutcome } from './requestView';
 
 /** Where a vote comes from: the console's session, its address, and the company it is signed in to. */
 export interface VoteOrigin {

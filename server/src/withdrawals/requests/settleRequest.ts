@@ -2,8 +2,7 @@ import type { PluginRegistry } from '@walletd/core';
 import type { Knex } from 'knex';
 import { decidePolicies } from '../policies/policies';
 import { DISCOUNT_WORDS, countVotes } from './countVotes';
-import { type RequestRow, toIntent, toRequestView } from './requestView';
-import type { VoteOutcome } from './requests';
+import { type RequestRow, type VoteOutcome, toIntent, toRequestView } from './requestView';
 
 /**
  * The quorum decision of a pending request, under its row lock (the caller holds it): the
