@@ -12,7 +12,8 @@ module.exports = {
   forbidden: [
     {
       name: 'no-upward-to-roots',
-      comment: 'Nothing but the roots themselves imports the CLI or a composition root (app.ts, consoleServer/, index.ts): features, platform/, http/ and devnet/ never do.',
+      comment:
+        'Nothing but the roots themselves imports the CLI or a composition root (app.ts, consoleServer/, index.ts): features, platform/, http/ and devnet/ never do.',
       severity: 'error',
       from: { path: '^server/src/', pathNot: ['^server/src/(cli/|app\\.ts$|index\\.ts$|consoleServer/)', '\\.test\\.ts$'] },
       to: { path: ['^server/src/cli/', '^server/src/app\\.ts$', '^server/src/consoleServer/', '^server/src/index\\.ts$'] },
