@@ -20,7 +20,7 @@ export interface PrepareInput {
   keyId: number | null;
   /** Set when the withdrawal comes from an approved request, with its distinct approvals. */
   request: { id: number; approvals: number; reopened?: number } | null;
-  /** Set when a sweep rule makes it: recorded as kind 'sweep' with the rule (services/sweeps). */
+  /** Set when a sweep rule makes it: recorded as kind 'sweep' with the rule (sweeps/). */
   sweepRuleId?: number | null;
   /** With sweepRuleId: 'gas_topup' when the gas station pays a source the fee of the rule's token sweep. */
   kind?: 'sweep' | 'gas_topup';
