@@ -1,7 +1,7 @@
 /**
  * The graphile-worker task: the same work walletd's dispatcher does for one `api` delivery.
  * Sign the exact body bytes with HMAC-SHA256 (the `x-service-signature` header and the Standard
- * Webhooks headers, as server/src/dispatcher/signing.ts does), POST it with undici's `request`
+ * Webhooks headers, as server/src/webhooks/secrets/signing.ts does), POST it with undici's `request`
  * through a keep-alive Agent sized like walletd's HttpSender, with the same 10 s deadline, read
  * the response body and fail (so graphile-worker retries) on anything but 2xx.
  *

@@ -21,8 +21,8 @@ const { serveRunner } = require('./childProtocol');
 const { selfCpuMs } = require('./cpu');
 
 const serverDist = dirname(require.resolve('@walletd/server'));
-const deliveryStore = require(join(serverDist, 'dispatcher', 'deliveryStore.js'));
-const { HttpSender } = require(join(serverDist, 'dispatcher', 'httpSender.js'));
+const deliveryStore = require(join(serverDist, 'webhooks', 'dispatcher', 'deliveryStore.js'));
+const { HttpSender } = require(join(serverDist, 'webhooks', 'dispatcher', 'httpSender.js'));
 
 const newPhases = () => ({
   claims: [], // ms, claims that returned rows

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { listApiKeys } from '../services/apiKeys';
-import { withKeyStatus } from '../services/keyStatus';
-import { createCompany, setPlan } from '../services/companies';
-import { listCompanies } from '../services/companyList';
+import { listApiKeys } from '../keys/apiKeys';
+import { withKeyStatus } from '../keys/keyStatus';
+import { createCompany, setPlan } from '../company/companies';
+import { listCompanies } from '../company/companyList';
 import { withRuntime, type GlobalOptions } from './context';
 import { registerMemberCommands } from './memberCommands';
 import { intArg, printJson } from './output';

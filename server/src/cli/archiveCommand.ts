@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ARCHIVABLE_TABLES, type ArchivableTable, archiveMonth } from '../services/retention/archiveMonth';
+import { ARCHIVABLE_TABLES, type ArchivableTable, archiveMonth } from '../reconciliation/retention/archiveMonth';
 import { withRuntime, type GlobalOptions } from './context';
 import { intArg, printJson } from './output';
 import { BaseError } from '@walletd/core';

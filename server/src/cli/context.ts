@@ -1,8 +1,8 @@
 import { createLogger, loadConfig, type Logger, type WalletdConfig } from '@walletd/core';
-import type { Common } from '../context';
+import type { Common } from '../platform/context';
 import { knownPlaygroundChains } from '../devnet/playground';
-import { loadPlugins } from '../plugins';
-import { openRuntime, type Runtime } from '../runtime';
+import { loadPlugins } from '../platform/plugins';
+import { openRuntime, type Runtime } from '../platform/runtime';
 
 export interface GlobalOptions {
   config?: string;

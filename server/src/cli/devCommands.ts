@@ -6,8 +6,8 @@ import { readInbox } from '../devnet/devnetMailbox';
 import { localAmount } from '../devnet/localAmount';
 import { localChainFile, readLocalChainInfo } from '../devnet/localChains';
 import { knownPlaygroundChains } from '../devnet/playground';
-import { loadPlugins } from '../plugins';
-import { openRuntime } from '../runtime';
+import { loadPlugins } from '../platform/plugins';
+import { openRuntime } from '../platform/runtime';
 import { printJson } from './output';
 
 const names = LOCAL_CHAIN_MODULES.map((m) => m.name).join(', ');

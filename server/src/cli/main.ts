@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { BaseError, ConfigError, createLogger, loadConfig } from '@walletd/core';
 import { API_VERSION } from '../app';
-import { openRuntime } from '../runtime';
+import { openRuntime } from '../platform/runtime';
 import { registerAdmin } from './adminCommands';
 import { registerArchive } from './archiveCommand';
 import { registerDev } from './devCommands';

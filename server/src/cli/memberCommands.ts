@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { consoleLinkUrl } from '../console/consoleUrl';
-import { operatorInvite, operatorInviteRefusal } from '../console/operatorInvite';
+import { consoleLinkUrl } from '../members/links/consoleUrl';
+import { operatorInvite, operatorInviteRefusal } from '../members/links/operatorInvite';
 import { createLogger } from '@walletd/core';
-import { deliverLink } from '../console/deliverLink';
-import { createMailer } from '../mail/mailer';
-import { getCompany, listMembers } from '../services/companies';
+import { deliverLink } from '../members/links/deliverLink';
+import { createMailer } from '../members/links/mailer';
+import { getCompany, listMembers } from '../company/companies';
 import { type GlobalOptions, withRuntime } from './context';
 import { intArg, printJson } from './output';
 

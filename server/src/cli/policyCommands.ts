@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { loadPolicies } from '../services/policies';
-import { toRequestView } from '../services/withdrawals/requestView';
-import { listRequests, prepareApprovedRequest } from '../services/withdrawals/requests';
+import { loadPolicies } from '../withdrawals/policies/policies';
+import { toRequestView } from '../withdrawals/requests/requestView';
+import { listRequests, prepareApprovedRequest } from '../withdrawals/requests/requests';
 import { type GlobalOptions, withCommon, withRuntime } from './context';
 import { intArg, printJson } from './output';
-import { policyForDisplay } from './policyAsset';
+import { policyForDisplay } from '../withdrawals/policies/policyAsset';
 
 /** A command that was removed in favour of the console: it says where to go and exits 2 (a usage error). */
 export function removedCommand(parent: Command, name: string, words: string): void {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { BaseError, generateSealingKeyPair, isPublicError, openSealed, parseSealingPrivateKey } from '@walletd/core';
-import { walletSecretContext } from '../services/wallets';
+import { walletSecretContext } from '../wallets/wallets';
 import { aboutFile, readTextFile, writeNewFiles } from './fileWords';
 import { intArg } from './output';
 

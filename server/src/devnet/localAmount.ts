@@ -1,6 +1,6 @@
 import { BaseError, toBaseUnits } from '@walletd/core';
 import type { LocalChainInfo } from '@walletd/devchains/dist/localChain';
-import { loadPlugins } from '../plugins';
+import { loadPlugins } from '../platform/plugins';
 
 /** Base units of `amount` in the local chain's native coin or in one of its tokens (by symbol). */
 export function localAmount(info: LocalChainInfo, amount: string, token?: string): { units: bigint; asset: string } {

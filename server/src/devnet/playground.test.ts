@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '@walletd/core';
-import { loadPlugins } from '../plugins';
+import { loadPlugins } from '../platform/plugins';
 import { checkPlaygroundPlugins, knownPlaygroundChains } from './playground';
 
 // The names come from @walletd/devchains' modules, not from the config's schema: the schema takes

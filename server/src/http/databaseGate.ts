@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { BaseError } from '@walletd/core';
-import type { DatabaseHealth } from '../health/databaseHealth';
+import type { DatabaseHealth } from '../platform/health/databaseHealth';
 
 /**
  * While the database takes queries and never answers (the watch's verdict, docs/operate/faults.md, "Database

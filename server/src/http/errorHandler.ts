@@ -9,7 +9,7 @@ import {
   reasonPhrase,
   type Logger,
 } from '@walletd/core';
-import type { DatabaseHealth } from '../health/databaseHealth';
+import type { DatabaseHealth } from '../platform/health/databaseHealth';
 
 export interface ErrorBody {
   statusCode: number;

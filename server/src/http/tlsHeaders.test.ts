@@ -9,7 +9,7 @@ import {
   startConsole,
   startTestApp,
 } from '@walletd/test-harness';
-import { inviteMember } from '../console/inviteMember';
+import { inviteMember } from '../members/links/inviteMember';
 
 let t: TestDatabase;
 let app: TestApp;

@@ -1,6 +1,6 @@
 import { BaseError } from '@walletd/core';
 import type { DestinationPolicy } from './destinationPolicy';
-import { mask, type WebhookSecrets } from './webhookSecrets';
+import { mask, type WebhookSecrets } from './secrets/webhookSecrets';
 
 export const WEBHOOK_TYPES = ['api', 'telegram', 'slack'] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];

@@ -46,7 +46,7 @@ describe('walletd admin and dev commands: checks and messages', () => {
 
   const walletd = (...args: string[]) => runWalletd(['--config', configFile, ...args], env);
 
-  // The address, asset and amount checks of a policy moved with its creation to the console (server/src/console/policyRoutes.test.ts).
+  // The address, asset and amount checks of a policy moved with its creation to the console (server/src/withdrawals/policies/policyRoutes.test.ts).
   it('no longer changes spending policies (the console does, as a signed-in person) but still lists them', () => {
     for (const args of [
       ['add', '--company', String(companyId), '--name', 'p', '--kind', 'max_per_transaction', '--asset', 'USDC', '--max', '1'],

@@ -34,7 +34,7 @@ describe('walletd key files and company list: messages in words', () => {
   const walletd = (...args: string[]) => runWalletd(args, env);
   const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at |error:[0-9A-F]{8}:|^walletd: E[A-Z]+:/);
 
-  // Refusing a private key pasted as the company's key is now the console's (server/src/console/encryptionKeyRoutes.test.ts).
+  // Refusing a private key pasted as the company's key is now the console's (server/src/keys/encryptionKeyRoutes.test.ts).
   it('no longer sets the encryption key (an owner does, in the console) and stores nothing', async () => {
     const company = walletd('admin', 'company', 'create', '--name', 'Hooli', '--plan', 'paid').json;
     const r = walletd('admin', 'encryption-key', 'set', '--company', String(company.id), '--public-key', pub);

@@ -1,6 +1,6 @@
 import { type Db, createDb, ensureMonthPartitions, readLimits } from '@walletd/core';
 import { loadPlugins } from '@walletd/server';
-import { listTransactions, type TransactionQuery } from '@walletd/server/dist/services/transactionList';
+import { listTransactions, type TransactionQuery } from '@walletd/server/dist/wallets/transactionList';
 import { createTestDatabase, nativeAsset, seedCompany, testConfig, type Seeded, type TestDatabase } from '@walletd/test-harness';
 import { seedHistory, seedHistoryScope, type HistoryScope } from '../harness/historySeed';
 

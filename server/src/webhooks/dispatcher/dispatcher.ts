@@ -1,0 +1,280 @@
+import { type Envelope, type Logger, type WebhookSettings, withRole } from '@walletd/core';
+import type pg from 'pg';
+import type { Common } from '../../platform/context';
+import { DestinationPolicy } from '../destinationPolicy';
+import { type Redactor, redactorFor } from '../secrets/redactSecrets';
+import { siblingRedactors } from '../secrets/siblingSecrets';
+import { openWebhookSecrets, type WebhookSecrets } from '../secrets/webhookSecrets';
+import { type BackedOffSweep, startBackedOffSweep } from './backedOffDeliveries';
+import { type DeliveryListener, listenForDeliveries } from './deliveryListener';
+import { type AttemptOutcome, type BreakerChange, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
+import { defaultInFlightPerWebhook } from './endpointBreaker';
+import { HttpSender, type PostResult } from './httpSender';
+import { ReceiverPace, SLOW_ATTEMPT_MS } from './receiverPace';
+import { startPartitionMaintenance } from './partitionMaintenance';
+import { type DeliveryPruner, startDeliveryPruner } from './pruneDeliveries';
+import { MAX_ATTEMPTS, backoffSeconds } from './retryPolicy';
+import { sendDelivery } from './sendDelivery';
+
+export interface Dispatcher {
+  start(): void;
+  /** Finishes the batch in flight, then stops. */
+  stop(): Promise<void>;
+  /** One claim-send-record round; returns how many deliveries it attempted. */
+  runOnce(): Promise<number>;
+}
+
+/** Attempts in flight, slow ones included, never exceed this many times `concurrency`. */
+const HARD_LIMIT_FACTOR = 4;
+
+export function createDispatcher(common: Common, settings: WebhookSettings = common.config.webhooks): Dispatcher {
+  const { db } = common;
+  const logger: Logger = withRole(common.logger, 'dispatcher');
+  const policy = new DestinationPolicy(settings.allowCidrs);
+  const sender = new HttpSender(policy, settings.timeoutMs, Math.max(4, Math.min(settings.concurrency, 128)));
+  const claimSize = Math.min(settings.batchSize, settings.concurrency);
+  // Per webhook, across every dispatcher (held in the claim): a receiver that never answers holds at most this many slots (issue 29).
+  const perWebhook = Math.min(settings.maxInFlightPerWebhook ?? defaultInFlightPerWebhook(settings.concurrency), settings.concurrency);
+  // A receiver answering fast may fill every free slot unless the operator set the cap (receiverPace.ts).
+  const pace = new ReceiverPace();
+  const capOf = (webhookId: number) =>
+    settings.maxInFlightPerWebhook === undefined && pace.isFast(webhookId) ? settings.concurrency * HARD_LIMIT_FACTOR : perWebhook;
+  // Keyed by the envelope's ciphertext (a fresh IV per seal, so a new secret is a new key), not `updated_at`: it has a
+  // millisecond's precision, and a PATCH and a rotation within one would keep signing with the old secret. The redactor
+  // (every encoding of every secret the webhook has had, compiled) is built with it, once per version, not per attempt.
+  const secretCache = new Map<number, { sealed: string; secrets: WebhookSecrets; redact: Redactor }>();
+  const siblingsFor = siblingRedactors(db, common.masterKey);
+
+  const secretsFor = (d: ClaimedDelivery) => {
+    const sealed = (d.secretEnvelope as Envelope).ct;
+    const cached = secretCache.get(d.webhookId);
+    if (cached && cached.sealed === sealed) return cached;
+    const secrets = openWebhookSecrets(common.masterKey, d.webhookId, d.secretEnvelope);
+    const entry = { sealed, secrets, redact: redactorFor(secrets) };
+    secretCache.set(d.webhookId, entry);
+    return entry;
+  };
+
+  async function attempt(d: ClaimedDelivery): Promise<AttemptOutcome> {
+    let redact: Redactor | undefined;
+    let result: PostResult;
+    try {
+      const known = secretsFor(d);
+      redact = known.redact;
+      result = await sendDelivery(sender, settings.telegramApiBase, d, known.secrets, known.redact);
+    } catch (e) {
+      result = { ok: false, responseCode: null, responseBody: null, error: `internal: ${(e as Error).message}`, retryAfterSeconds: null };
+    }
+    const made = d.attempts + 1;
+    // The company's other webhooks' secrets too (siblingSecrets.ts); the body may be a cut read.
+    const others = await siblingsFor(d.webhookId, `${result.responseBody ?? ''}${result.error ?? ''}`).catch(() => null);
+    const clean = (s: string | null, cut = false) => {
+      if (s === null || !redact) return s;
+      const own = redact(s);
+      return others ? others(own, cut) : own;
+    };
+    const outcome: AttemptOutcome = {
+      id: d.id,
+      webhookId: d.webhookId,
+      leaseUs: d.leaseUs,
+      ok: result.ok,
+      responseCode: result.responseCode,
+      responseBody: clean(result.responseBody, true),
+      error: clean(result.error),
+      retryInSeconds: Math.max(backoffSeconds(made, settings.retryBaseMs), result.retryAfterSeconds ?? 0),
+    };
+    common.metrics?.webhookAttempts.inc({ outcome: result.ok ? 'delivered' : made >= MAX_ATTEMPTS ? 'failed' : 'retry' });
+    if (!result.ok) {
+      const log = { webhookId: d.webhookId, deliveryId: d.id, attempt: made, error: outcome.error, responseCode: result.responseCode };
+      if (made >= MAX_ATTEMPTS) logger.warn(log, 'delivery failed for good');
+      else logger.info({ ...log, retryInSeconds: outcome.retryInSeconds }, 'delivery attempt failed');
+    }
+    return outcome;
+  }
+
+  /** Records a batch of outcomes and tells the operator about breakers that opened or closed. */
+  async function record(outcomes: AttemptOutcome[]): Promise<void> {
+    report(await recordAttempts(db, outcomes));
+  }
+
+  function report(changes: BreakerChange[]): void {
+    for (const c of changes) {
+      if (c.backedOffUntil) {
+        common.metrics?.webhookBackoffs.inc();
+        logger.warn(
+          { webhookId: c.webhookId, failures: c.failures, backedOffUntil: c.backedOffUntil.toISOString() },
+          'webhook endpoint backed off: no attempts to it until then',
+        );
+      } else if (c.answered && c.wasBackedOff) {
+        logger.info({ webhookId: c.webhookId }, 'webhook endpoint answering again');
+      }
+    }
+  }
+
+  async function runOnce(): Promise<number> {
+    const claimed = await claimDue(db, claimSize, settings.leaseMs, perWebhook, null, capOf);
+    if (claimed.length === 0) return 0;
+    const outcomes = await Promise.all(
+      claimed.map(async (d) => {
+        const started = performance.now();
+        const outcome = await attempt(d);
+        pace.ended(d.webhookId, outcome.ok, performance.now() - started, false);
+        return outcome;
+      }),
+    );
+    await record(outcomes);
+    return claimed.length;
+  }
+
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  let listener: DeliveryListener | undefined;
+  // Retention of final delivery rows runs beside the claims, on its own schedule (pruneDeliveries.ts).
+  let pruner: DeliveryPruner | undefined;
+  // The coming months' partitions of events and transfers (partitionMaintenance.ts).
+  let partitions: { stop(): Promise<void> } | undefined;
+  // Due deliveries of backed-off endpoints use up their attempts unsent (backedOffDeliveries.ts).
+  let backedOff: BackedOffSweep | undefined;
+  // Attempts in flight, and those of them younger than SLOW_ATTEMPT_MS: only the young ones fill
+  // `concurrency`. An attempt to a receiver that does not answer stops counting after a second, so
+  // receivers going dead together (each holding its per-webhook cap until the timeout, before a
+  // breaker opens) cannot take every slot from the healthy ones, from the first event (issue 43).
+  // The hard bound on sockets is HARD_LIMIT_FACTOR x `concurrency`.
+  let inFlight = 0;
+  let young = 0;
+  // Set by a NOTIFY that arrives while we are busy, so it is not lost: the next claim runs at once.
+  let notified = false;
+  let finished: AttemptOutcome[] = [];
+  let flushing: Promise<void> | undefined;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  /** Records finished attempts in batches; a slot is free again only once its outcome is stored. */
+  async function drain(): Promise<void> {
+    while (finished.length > 0) {
+      const batch = finished;
+      finished = [];
+      try {
+        await record(batch);
+      } catch (err) {
+        // Unrecorded attempts are retried when their lease ends: nothing is lost, a POST may repeat.
+        logger.error({ err, deliveries: batch.length }, 'could not record delivery attempts');
+      }
+      inFlight -= batch.length;
+      wake?.();
+    }
+  }
+
+  /** One drain at a time; outcomes that arrive while it finishes start the next one. */
+  function flush(): Promise<void> {
+    if (!flushing) {
+      flushing = drain().finally(() => {
+        flushing = undefined;
+        if (finished.length > 0) void flush();
+      });
+    }
+    return flushing;
+  }
+
+  /** Starts one attempt; it holds a slot of `concurrency` until it ends or turns slow. */
+  function launch(d: ClaimedDelivery): void {
+    inFlight++;
+    young++;
+    let counted = true;
+    const started = performance.now();
+    const release = () => {
+      if (!counted) return;
+      counted = false;
+      young--;
+      wake?.();
+    };
+    const slow = setTimeout(() => {
+      release();
+      pace.turnedSlow(d.webhookId);
+    }, SLOW_ATTEMPT_MS);
+    void attempt(d).then((outcome) => {
+      clearTimeout(slow);
+      pace.ended(d.webhookId, outcome.ok, performance.now() - started, !counted);
+      release();
+      finished.push(outcome);
+      void flush();
+    });
+  }
+
+  /**
+   * Pipelined: up to `concurrency` attempts in flight; free slots are refilled by new claims as
+   * soon as attempts finish. A slow receiver holds at most `perWebhook` of them, and a failing one
+   * is backed off by the claim (endpointBreaker.ts), so it does not hold back the others.
+   */
+  async function run(): Promise<void> {
+    // New deliveries wake us at once instead of at the next poll.
+    listener = await listenForDeliveries(db.client.connectionSettings as pg.ClientConfig, logger, () => {
+      notified = true;
+      wake?.();
+    });
+    const { concurrency, batchSize, timeoutMs } = settings;
+    logger.info({ concurrency, maxInFlightPerWebhook: perWebhook, batchSize, timeoutMs }, 'dispatcher started');
+    // Claim when a useful batch of slots is free (or nothing is in flight), not for every slot.
+    const minClaim = Math.max(1, Math.floor(Math.min(settings.batchSize, settings.concurrency) / 4));
+    while (running) {
+      const free = Math.min(settings.concurrency - young, settings.concurrency * HARD_LIMIT_FACTOR - inFlight);
+      // Too few slots free; or a host clock too far from the database's, which would sign what
+      // receivers refuse: deliveries wait (docs/operate/faults.md, "Clock skew").
+      if ((free < minClaim && inFlight > 0) || common.databaseHealth?.clockSkew()) {
+        await sleep(settings.pollIntervalMs);
+        continue;
+      }
+      notified = false;
+      let claimed: ClaimedDelivery[] = [];
+      try {
+        const leasedBy = listener?.backendPid() ?? null;
+        claimed = await claimDue(db, Math.min(free, settings.batchSize), settings.leaseMs, perWebhook, leasedBy, capOf);
+      } catch (err) {
+        logger.error({ err }, 'claiming deliveries failed');
+      }
+      for (const d of claimed) launch(d);
+      // Nothing more due right now (or no slot left): wait for a notification, a finished attempt or the poll.
+      const drained = claimed.length < Math.min(free, settings.batchSize);
+      if (running && !notified && (drained || young >= settings.concurrency)) await sleep(settings.pollIntervalMs);
+    }
+    while (inFlight > 0) {
+      await flush();
+      if (inFlight > 0) await sleep(50);
+    }
+  }
+
+  return {
+    runOnce,
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+      pruner = startDeliveryPruner(db, settings.deliveryRetentionDays, logger);
+      partitions = startPartitionMaintenance(db, logger);
+      backedOff = startBackedOffSweep(db, settings.retryBaseMs, settings.pollIntervalMs, logger, (n) =>
+        common.metrics?.webhookAttempts.inc({ outcome: 'failed' }, n),
+      );
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await pruner?.stop();
+      await partitions?.stop();
+      await backedOff?.stop();
+      await loop;
+      await listener?.close();
+      await sender.close();
+      logger.info('dispatcher stopped');
+    },
+  };
+}
