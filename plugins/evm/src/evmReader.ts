@@ -3,7 +3,7 @@ import {
   type ChainReader,
   type ReaderOptions,
   concatBytes,
-  createJsonRpcClient,
+  readerJsonRpcClient,
   wrongHeightError,
 } from '@walletd/plugin-kit';
 import { TRACE_MEMBER, type TraceMode, fetchTraces, probeTraces } from './traceSource';
@@ -28,14 +28,7 @@ export interface EvmReader extends ChainReader {
 
 export function createEvmReader(options: ReaderOptions): EvmReader {
   // The shared client: per-call deadline, reads retried after transport failures, never a send.
-  const rpc = createJsonRpcClient({
-    url: options.rpcUrl,
-    dialect: '2.0',
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.retries !== undefined ? { retries: options.retries } : {}),
-    ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
-    ...(options.name !== undefined ? { name: options.name } : {}),
-  });
+  const rpc = readerJsonRpcClient(options, '2.0');
   const call = async <T>(method: string, params: unknown[]): Promise<T> => (await rpc.call<T>(method, params)).result;
 
   async function balanceOf(address: string, asset: AssetRef): Promise<bigint> {

@@ -2,7 +2,7 @@ import type { TypeRegistry } from '@polkadot/types';
 import type { Codec } from '@polkadot/types/types';
 import { hexToU8a } from '@polkadot/util';
 import { blake2AsHex } from '@polkadot/util-crypto';
-import { type AssetRef, type Balance, BaseError, type ChainReader, type ReaderOptions, createJsonRpcClient } from '@walletd/plugin-kit';
+import { type AssetRef, type Balance, BaseError, type ChainReader, type ReaderOptions, readerJsonRpcClient } from '@walletd/plugin-kit';
 import { accountIdOf } from './addresses';
 import { encodeFrame } from './frame';
 import { registryFor } from './runtimeRegistry';
@@ -92,14 +92,7 @@ const field = (value: Codec, name: string): bigint | null => {
  * `state_getStorage` and decoded with the runtime's own types.
  */
 export function createPolkadotReader(options: ReaderOptions): PolkadotReader {
-  const rpc = createJsonRpcClient({
-    url: options.rpcUrl,
-    dialect: '2.0',
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.retries !== undefined ? { retries: options.retries } : {}),
-    ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
-    ...(options.name !== undefined ? { name: options.name } : {}),
-  });
+  const rpc = readerJsonRpcClient(options, '2.0');
   const call = async <T>(method: string, params: unknown[]): Promise<T> => (await rpc.call<T>(method, params)).result;
   const runtimes = new Map<string, Promise<Runtime>>();
   let genesis: string | undefined;

@@ -5,7 +5,7 @@ import {
   type ReaderOptions,
   NodeCallError,
   concatBytes,
-  createJsonRpcClient,
+  readerJsonRpcClient,
 } from '@walletd/plugin-kit';
 import { associatedTokenAccount } from './tokenAccounts';
 import { SYSTEM_ACCOUNT_SIZE, parseTokenContract } from './programs';
@@ -41,14 +41,7 @@ const isSkipped = (e: unknown) => e instanceof NodeCallError && e.node.kind === 
  * parses once. `blockHash(0)` is the genesis hash (what identifies the cluster).
  */
 export function createSolanaReader(options: ReaderOptions): SolanaReader {
-  const rpc = createJsonRpcClient({
-    url: options.rpcUrl,
-    dialect: '2.0',
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.retries !== undefined ? { retries: options.retries } : {}),
-    ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
-    ...(options.name !== undefined ? { name: options.name } : {}),
-  });
+  const rpc = readerJsonRpcClient(options, '2.0');
   const call = async <T>(method: string, params: unknown[]): Promise<T> => (await rpc.call<T>(method, params)).result;
   const rent = new Map<number, bigint>();
 

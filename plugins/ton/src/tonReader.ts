@@ -1,5 +1,5 @@
 import { Address, beginCell, Cell } from '@ton/core';
-import { type AssetRef, BaseError, type Balance, type ChainReader, type ReaderOptions, wrongHeightError } from '@walletd/plugin-kit';
+import { type AssetRef, BaseError, type Balance, type ChainReader, type ReaderOptions, nodeOptionsOf, wrongHeightError } from '@walletd/plugin-kit';
 import { type ToncenterHttp, createToncenterHttp } from './toncenterHttp';
 import type { TonBlock } from './detect';
 
@@ -63,13 +63,7 @@ const cellOf = (entry: StackEntry | undefined): Cell => {
 };
 
 export function createTonReader(network: string, options: ReaderOptions): TonReader {
-  const http = createToncenterHttp({
-    url: options.rpcUrl,
-    timeoutMs: options.timeoutMs,
-    retries: options.retries,
-    maxResponseBytes: options.maxResponseBytes,
-    name: options.name,
-  });
+  const http = createToncenterHttp(nodeOptionsOf(options));
   const shardsCache = new Map<number, ShardBlock[]>();
   const shards = async (seqno: number): Promise<ShardBlock[]> => {
     const hit = shardsCache.get(seqno);

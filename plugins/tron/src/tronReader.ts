@@ -1,4 +1,4 @@
-import { type AssetRef, BaseError, type ChainReader, type ReaderOptions, concatBytes, wrongHeightError } from '@walletd/plugin-kit';
+import { type AssetRef, BaseError, type ChainReader, type ReaderOptions, concatBytes, nodeOptionsOf, wrongHeightError } from '@walletd/plugin-kit';
 import { tronHexAddress, tronMatchKey } from './addresses';
 import { type TronHttp, createTronHttp } from './tronHttp';
 
@@ -62,13 +62,7 @@ export const addressWord = (address: string): string => tronMatchKey(address).pa
  * `/wallet/getnowblock`, the finalized height `/walletsolidity/getnowblock` (the solidified block).
  */
 export function createTronReader(options: ReaderOptions): TronReader {
-  const http = createTronHttp({
-    url: options.rpcUrl,
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.retries !== undefined ? { retries: options.retries } : {}),
-    ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
-    ...(options.name !== undefined ? { name: options.name } : {}),
-  });
+  const http = createTronHttp(nodeOptionsOf(options));
   let params: { at: number; value: Map<string, bigint> } | null = null;
   const internalOff = options.internalTransfers === 'off';
 

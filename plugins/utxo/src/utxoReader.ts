@@ -1,4 +1,4 @@
-import { type AssetRef, BaseError, type ChainReader, type ReaderOptions, createJsonRpcClient, retry } from '@walletd/plugin-kit';
+import { type AssetRef, BaseError, type ChainReader, type ReaderOptions, readerJsonRpcClient, retry } from '@walletd/plugin-kit';
 import { coinsToUnits } from './coins';
 import { frameBlock, frameTransactions } from './detectOutputs';
 
@@ -28,14 +28,7 @@ export interface UtxoReader extends ChainReader {
 export function createUtxoReader(options: ReaderOptions & { scriptOf: (address: string) => string }): UtxoReader {
   // The shared client: basic auth from the URL, per-call deadline, reads retried after transport
   // failures (never sendrawtransaction), lossless numbers, the body text kept for amounts.
-  const rpc = createJsonRpcClient({
-    url: options.rpcUrl,
-    dialect: '1.0',
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.retries !== undefined ? { retries: options.retries } : {}),
-    ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
-    ...(options.name !== undefined ? { name: options.name } : {}),
-  });
+  const rpc = readerJsonRpcClient(options, '1.0');
   const call = <T>(method: string, params: unknown[]): Promise<{ result: T; text: string }> => rpc.call<T>(method, params);
 
   // The node runs one UTXO-set scan at a time ("Scan already in progress"): calls from this
