@@ -27,11 +27,7 @@ export function triageNodeError(e: unknown, triage: NodeErrorTriage): BaseError 
   const { kind, rpcCode } = answer.node;
   const message = answer.message;
   const m = message.toLowerCase();
-  if (
-    kind !== 'rpc' ||
-    (typeof rpcCode === 'number' && triage.nodeFailureCodes?.has(rpcCode)) ||
-    triage.aboutTheNode?.(m, answer)
-  )
+  if (kind !== 'rpc' || (typeof rpcCode === 'number' && triage.nodeFailureCodes?.has(rpcCode)) || triage.aboutTheNode?.(m, answer))
     return new BaseError('node_error', `${triage.nodeErrorText}: ${message.slice(0, 200)}`, { cause: e });
   return (
     triage.verdict?.(m, answer) ??

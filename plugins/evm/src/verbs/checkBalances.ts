@@ -1,5 +1,5 @@
 import type { AssetRef, BlockRef, ChainReader, TokenBalanceChange } from '@walletd/plugin-kit';
-import type { EvmReader } from './evmReader';
+import type { EvmReader } from '../reader';
 
 /**
  * `balanceOf(address)` of the token in the state after the block of that hash (selector 0x70a08231

@@ -6,7 +6,7 @@ import { createEvmPlugin } from './createEvmPlugin';
 
 // The native asset as this plugin declares it (no list of chains outside the plugins).
 const nativeAsset = (chain: string, network: string) => chainTableOf(createEvmPlugin().chains).nativeAsset(chain, network);
-import { detect } from './detectTransfers';
+import { detect } from './detect';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'ethereum');
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));

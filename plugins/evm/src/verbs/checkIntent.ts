@@ -1,5 +1,5 @@
 import { BaseError, type WithdrawalIntent } from '@walletd/plugin-kit';
-import { evmBurnReason } from './burnAddress';
+import { evmBurnReason } from '../burnAddress';
 
 /** The refusals of an EVM withdrawal that need no node: one recipient, not an address that burns what it gets. */
 export function checkEvmIntent(intent: WithdrawalIntent): void {
