@@ -22,7 +22,12 @@ export function nodeRefusal(e: unknown): BaseError {
       rpcCode !== RPC_VERIFY_ERROR && rpcCode !== RPC_VERIFY_REJECTED && rpcCode !== RPC_DESERIALIZATION_ERROR,
     nodeErrorText: 'the node did not take the transaction now',
     verdict: (m, { message }) => {
-      if (m.includes('missingorspent') || m.includes('missing inputs') || m.includes('mempool-conflict') || m.includes('txn-mempool-conflict'))
+      if (
+        m.includes('missingorspent') ||
+        m.includes('missing inputs') ||
+        m.includes('mempool-conflict') ||
+        m.includes('txn-mempool-conflict')
+      )
         return new BaseError('conflict', 'its coins were spent by another transaction');
       if (m.includes('min relay fee not met') || m.includes('mempool min fee not met') || m.includes('insufficient fee'))
         return new BaseError('conflict', `the node refused the fee (too low for its mempool): ${message.slice(0, 160)}`);

@@ -1,10 +1,10 @@
 import { BaseError, type BuildContext, type ConsolidationRequest, type UnsignedWithdrawal } from '@walletd/plugin-kit';
-import { scriptOf } from './addresses';
-import { type UtxoNetwork, utxoNetwork } from './networks';
-import { type Coin, estimatedFeeRate, inputVsize, outputVsize, spendableCoins } from './spendableCoins';
-import { unsignedPsbt } from './unsignedPsbt';
-import type { UtxoReader } from './utxoReader';
-import type { UtxoTxPayload } from './withdrawals';
+import { scriptOf } from '../addresses';
+import { type UtxoNetwork, utxoNetwork } from '../networks';
+import { type Coin, estimatedFeeRate, inputVsize, outputVsize, spendableCoins } from '../spendableCoins';
+import { unsignedPsbt } from '../unsignedPsbt';
+import type { UtxoReader } from '../reader';
+import type { UtxoTxPayload } from '../payload';
 
 /**
  * Bitcoin Core's and Dogecoin Core's largest standard transaction: 400,000 weight units, 100,000

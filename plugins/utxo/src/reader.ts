@@ -1,6 +1,6 @@
 import { type AssetRef, BaseError, type ChainReader, type ReaderOptions, readerJsonRpcClient, retry } from '@walletd/plugin-kit';
 import { coinsToUnits } from './coins';
-import { frameBlock, frameTransactions } from './detectOutputs';
+import { frameBlock, frameTransactions } from './detect';
 
 /** The Bitcoin Core JSON-RPC calls the plugin uses (bitcoind, dogecoind, litecoind, or a provider speaking it). */
 export const RPC_CALLS = [

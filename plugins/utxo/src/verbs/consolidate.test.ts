@@ -1,6 +1,6 @@
 import { MAX_STANDARD_VSIZE, consolidationCoins, maxConsolidationFeeRate } from './consolidate';
-import { utxoNetwork } from './networks';
-import type { Coin } from './spendableCoins';
+import { utxoNetwork } from '../networks';
+import type { Coin } from '../spendableCoins';
 
 const P2WPKH = `0014${'11'.repeat(20)}`;
 const coin = (address: string, value: bigint, n: number): Coin => ({
