@@ -1,6 +1,6 @@
 import { BaseError, type WithdrawalIntent } from '@walletd/plugin-kit';
-import { xrpBurnReason } from './burnAddress';
-import { recipientOf } from './recipient';
+import { xrpBurnReason } from '../burnAddress';
+import { recipientOf } from '../recipient';
 
 /**
  * The refusals of an XRP Payment that need no ledger: the recipient's form and tag, the wallet's
