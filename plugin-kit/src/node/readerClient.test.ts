@@ -35,6 +35,7 @@ describe('a reader options, passed on to its node transport', () => {
       const capped = readerJsonRpcClient({ rpcUrl, retries: 0, maxResponseBytes: 8, name: 'bitcoin/regtest' }, '1.0');
       await expect(capped.call('getblockcount', [])).rejects.toThrow(/bitcoin\/regtest: getblockcount answered more than 8 bytes/);
     } finally {
+      server.closeAllConnections();
       server.close();
     }
   });
