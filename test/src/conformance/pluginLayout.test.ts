@@ -28,9 +28,9 @@ const REQUIRED = [
   'src/verbs/verify.ts',
 ];
 const VERBS = ['build', 'sign', 'checkSigned', 'broadcast', 'verify'];
-/** A verb written out in place: `async build(`, `verify(unsigned`… as a method or a function. */
+/** A verb written out in place: a method (`async build(intent: …`) or a function named for it (`buildEvmWithdrawal(`), not a helper (`verifySignature`). */
 const verbDefinition = (verb: string) =>
-  new RegExp(`^\\s*(export\\s+)?(async\\s+)?(function\\s+\\w*)?${verb}\\w*\\s*\\(\\s*\\w+\\s*:`, 'm');
+  new RegExp(`^\\s*(export\\s+)?(async\\s+)?(function\\s+)?${verb}(\\w*Withdrawal)?\\s*\\(\\s*\\w+\\s*:`, 'm');
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
