@@ -39,7 +39,8 @@ module.exports = {
     // The example plugin lives outside the workspaces; its unit tests run here, against its sources.
     '<rootDir>/examples',
   ],
-  testMatch: ['**/src/**/*.test.ts'],
+  // Each plugin's conformance suite lives in the plugin (plugins/<chain>/test/), beside its sources.
+  testMatch: ['**/src/**/*.test.ts', '<rootDir>/plugins/*/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   moduleNameMapper: { '^@walletd/test-harness$': '<rootDir>/test/src/harness/index.ts' },
   globalSetup: '<rootDir>/test/src/harness/globalSetup.ts',

@@ -1,18 +1,14 @@
-import { type ChainPlugin, PLUGIN_API_VERSION, refusingUnreadableSigned } from '@walletd/plugin-kit';
-import { formatAddressOf, matchKeyOf, scriptHexOf } from './encoding/address';
-import { build } from './logic/build';
-import { broadcast } from './logic/broadcast';
-import { checkSigned } from './logic/checkSigned';
-import { confirm } from './logic/confirm';
-import { deriveAt } from './logic/derive';
-import { sign } from './logic/sign';
-import { verify } from './logic/verify';
-import { type LitecoinReader, createLitecoinReader } from './network/reader';
+import { type ChainPlugin, PLUGIN_API_VERSION } from '@walletd/plugin-kit';
+import { formatAddressOf, matchKeyOf, scriptHexOf } from './addresses';
+import { confirm } from './verbs/confirm';
+import { createLitecoinWithdrawals } from './verbs';
+import { deriveAt } from './derive';
+import { type LitecoinReader, createLitecoinReader } from './reader';
 import { LITECOIN } from './networks';
 
 export { LITECOIN, NETWORKS } from './networks';
-export { frameBlock } from './logic/detect';
-export type { LitecoinPayload } from './logic/payload';
+export { frameBlock } from './detect';
+export type { LitecoinPayload } from './payload';
 
 /**
  * walletd loads a chain plugin by package name and calls `createPlugin()` (the `plugins` list of
@@ -24,7 +20,7 @@ export function createPlugin(): ChainPlugin<LitecoinReader> {
     apiVersion: PLUGIN_API_VERSION,
     name: 'walletd-plugin-litecoin',
     chains: [LITECOIN],
-    detectModule: require.resolve('./logic/detect'),
+    detectModule: require.resolve('./detect'),
     validateAddress: (chain, network, address) => scriptHexOf(chain, network, address) !== null,
     matchKey: matchKeyOf,
     formatAddress: formatAddressOf,
@@ -32,6 +28,6 @@ export function createPlugin(): ChainPlugin<LitecoinReader> {
     deriveChangeAddress: (chain, network, secret, index) => deriveAt(chain, network, secret, 1, index),
     createReader: createLitecoinReader,
     confirm,
-    withdrawals: refusingUnreadableSigned('litecoin transaction', { build, sign, checkSigned, broadcast, verify }),
+    withdrawals: createLitecoinWithdrawals(),
   };
 }

@@ -9,3 +9,6 @@ export * from './nodeCallError';
 export * from './retry';
 export * from './requestNode';
 export * from './unreadableBlock';
+export * from './readerClient';
+export * from './nodeHttpRequest';
+export * from './triageNodeError';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { BaseError, isPublicError } from '../errors';
+import { isPublicError } from '../errors';
 import type { ChainPlugin, ChainReader, UnsignedWithdrawal, WithdrawalIntent, WithdrawalOutput, WithdrawalVerbs } from '../contract';
 import { openWalletSecret } from '../keys';
 import { type ConformanceCheck, type ConformanceSuite, describeConformance } from './suite';

@@ -1,10 +1,10 @@
 import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { getAddress } from 'ethers';
 import { deriveEvmAddress, evmMatchKey, validateEvmAddress } from './addresses';
-import { checkBalances } from './checkBalances';
-import { createEvmReader } from './evmReader';
+import { checkBalances } from './verbs/checkBalances';
+import { createEvmReader } from './reader';
 import { EVM_CHAINS } from './networks';
-import { createEvmWithdrawals } from './withdrawals';
+import { createEvmWithdrawals } from './verbs';
 
 /** One plugin for the four EVM chains: the same address and log formats everywhere. */
 export function createEvmPlugin(): ChainPlugin {
@@ -12,7 +12,7 @@ export function createEvmPlugin(): ChainPlugin {
     apiVersion: PLUGIN_API_VERSION,
     name: '@walletd/plugin-evm',
     chains: EVM_CHAINS,
-    detectModule: require.resolve('./detectTransfers'),
+    detectModule: require.resolve('./detect'),
     validateAddress: (_chain, _network, address) => validateEvmAddress(address),
     matchKey: (_chain, _network, address) => evmMatchKey(address),
     formatAddress: (_chain, _network, address) => getAddress(address),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type DetectContext, type DetectedTransfer, chainTableOf, isBaseError, readFailureReason } from '@walletd/plugin-kit';
 import { createEvmPlugin } from './createEvmPlugin';
 import { INTERNAL_EVENT_BASE } from './detectInternalTransfers';
-import { detect } from './detectTransfers';
+import { detect } from './detect';
 
 // Recorded from a real anvil by test/scripts/record-evm-traces.js (test/contracts/Payouts.sol):
 // each block with the node's own block, receipts and both trace shapes, unchanged.

@@ -1,10 +1,10 @@
 export * from './createEvmPlugin';
 export * from './addresses';
 export * from './networks';
-export { TRANSFER_TOPIC, detect } from './detectTransfers';
-export { createEvmReader } from './evmReader';
+export { TRANSFER_TOPIC, detect } from './detect';
+export { createEvmReader } from './reader';
 export * from './quote';
-export * from './withdrawals';
+export * from './verbs';
 
 /** What walletd calls when the package is named in the config's `plugins` (see plugins/README.md). */
 export { createEvmPlugin as createPlugin } from './createEvmPlugin';

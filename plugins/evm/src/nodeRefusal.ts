@@ -1,4 +1,4 @@
-import { BaseError, NodeCallError, nodeAnswerOf } from '@walletd/plugin-kit';
+import { BaseError, triageNodeError } from '@walletd/plugin-kit';
 
 /**
  * JSON-RPC errors that are about the node, not the transaction: it could not parse our request,
@@ -20,16 +20,16 @@ const BUSY = ['txpool is full', 'transaction pool is full', 'too many requests',
  * -32000, for all of them), so those are told apart by their text here and nowhere else.
  */
 export function nodeRefusal(e: unknown): BaseError {
-  const answer = nodeAnswerOf(e);
-  if (!(answer instanceof NodeCallError)) return answer;
-  const { kind, rpcCode } = answer.node;
-  const message = answer.message;
-  const m = message.toLowerCase();
-  if (kind !== 'rpc' || (typeof rpcCode === 'number' && NODE_FAILURE_CODES.has(rpcCode)) || BUSY.some((b) => m.includes(b)))
-    return new BaseError('node_error', `the node did not answer: ${message.slice(0, 200)}`, { cause: e });
-  if (m.includes('insufficient funds')) return new BaseError('insufficient_funds', 'insufficient funds for the amount plus gas');
-  if (m.includes('nonce too low')) return new BaseError('conflict', 'the nonce was already used (nonce too low)');
-  if (m.includes('underpriced') || m.includes('fee too low') || m.includes('max fee per gas less than block base fee'))
-    return new BaseError('conflict', 'the transaction is underpriced for the current fees');
-  return new BaseError('unprocessable', `the node refused the transaction: ${message.slice(0, 200)}`, { cause: e });
+  return triageNodeError(e, {
+    nodeFailureCodes: NODE_FAILURE_CODES,
+    aboutTheNode: (m) => BUSY.some((b) => m.includes(b)),
+    nodeErrorText: 'the node did not answer',
+    verdict: (m) => {
+      if (m.includes('insufficient funds')) return new BaseError('insufficient_funds', 'insufficient funds for the amount plus gas');
+      if (m.includes('nonce too low')) return new BaseError('conflict', 'the nonce was already used (nonce too low)');
+      if (m.includes('underpriced') || m.includes('fee too low') || m.includes('max fee per gas less than block base fee'))
+        return new BaseError('conflict', 'the transaction is underpriced for the current fees');
+      return undefined;
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import { BaseError, type BuildContext, type WithdrawalIntent } from '@walletd/plugin-kit';
-import type { EvmReader } from './evmReader';
+import type { EvmReader } from './reader';
 import { nodeRefusal } from './nodeRefusal';
 
 /** The unsigned EVM transaction a withdrawal carries (quantities as decimal strings: JSON-safe). */

@@ -1,5 +1,5 @@
 import type { DetectedTransfer, TokenDefinition } from '@walletd/plugin-kit';
-import { TRANSFER_TOPIC } from './detectTransfers';
+import { TRANSFER_TOPIC } from './detect';
 import { tokenBalanceChanges } from './tokenBalanceChanges';
 
 const word = (address: string) => `0x${address.slice(2).padStart(64, '0')}`;

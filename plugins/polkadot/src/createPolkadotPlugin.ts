@@ -1,8 +1,8 @@
 import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { derivePolkadotAddress, formatPolkadotAddress, polkadotMatchKey, validatePolkadotAddress } from './addresses';
 import { POLKADOT_CHAINS, servesNetwork, ss58Prefix } from './networks';
-import { type PolkadotReader, createPolkadotReader } from './polkadotReader';
-import { createPolkadotWithdrawals } from './withdrawals';
+import { type PolkadotReader, createPolkadotReader } from './reader';
+import { createPolkadotWithdrawals } from './verbs';
 
 export const POLKADOT_PLUGIN_NAME = '@walletd/plugin-polkadot';
 

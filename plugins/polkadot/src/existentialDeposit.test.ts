@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { constantValue } from './polkadotReader';
+import { constantValue } from './reader';
 import { registryFor } from './runtimeRegistry';
 
 const fixture = JSON.parse(

@@ -1,4 +1,4 @@
-import { BaseError, NodeCallError, nodeAnswerOf } from '@walletd/plugin-kit';
+import { BaseError, triageNodeError } from '@walletd/plugin-kit';
 
 /**
  * Codes about the node, not the extrinsic: our request, a missing method, an internal failure, or
@@ -16,21 +16,22 @@ const NODE_FAILURE_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601,
  * reason inside 1010 is text only, so it is read here and nowhere else.
  */
 export function nodeRefusal(e: unknown): BaseError {
-  const answer = nodeAnswerOf(e);
-  if (!(answer instanceof NodeCallError)) return answer;
-  const { kind, rpcCode } = answer.node;
-  const message = answer.message;
-  const m = message.toLowerCase();
-  if (kind !== 'rpc' || (typeof rpcCode === 'number' && NODE_FAILURE_CODES.has(rpcCode)) || m.includes('exhaustsresources'))
-    return new BaseError('node_error', `the node did not take the transaction now: ${message.slice(0, 200)}`, { cause: e });
-  if (m.includes('inability to pay some fees') || m.includes('payment'))
-    return new BaseError(
-      'insufficient_funds',
-      'the sender cannot pay the fee (the node refused the transaction: Inability to pay some fees)',
-    );
-  if (m.includes('bad signature') || m.includes('badproof') || m.includes('bad proof'))
-    return new BaseError('unprocessable', 'the node refused the transaction: it has a bad signature');
-  if (m.includes('ancientbirthblock') || m.includes('ancient birth block') || rpcCode === 1014)
-    return new BaseError('conflict', `the transaction can no longer be included (${message.slice(0, 120)}): sign it again`);
-  return new BaseError('unprocessable', `the node refused the transaction: ${message.slice(0, 200)}`, { cause: e });
+  return triageNodeError(e, {
+    nodeFailureCodes: NODE_FAILURE_CODES,
+    aboutTheNode: (m) => m.includes('exhaustsresources'),
+    nodeErrorText: 'the node did not take the transaction now',
+    verdict: (m, answer) => {
+      const message = answer.message;
+      if (m.includes('inability to pay some fees') || m.includes('payment'))
+        return new BaseError(
+          'insufficient_funds',
+          'the sender cannot pay the fee (the node refused the transaction: Inability to pay some fees)',
+        );
+      if (m.includes('bad signature') || m.includes('badproof') || m.includes('bad proof'))
+        return new BaseError('unprocessable', 'the node refused the transaction: it has a bad signature');
+      if (m.includes('ancientbirthblock') || m.includes('ancient birth block') || answer.node.rpcCode === 1014)
+        return new BaseError('conflict', `the transaction can no longer be included (${message.slice(0, 120)}): sign it again`);
+      return undefined;
+    },
+  });
 }

@@ -15,7 +15,7 @@ import { prepareTransfer } from './prepareTransfer';
 import { registryFor } from './runtimeRegistry';
 import { feeFromEvents } from './feeFromEvents';
 import type { PolkadotPayload } from './payload';
-import { createPolkadotWithdrawals } from './withdrawals';
+import { createPolkadotWithdrawals } from './verbs';
 
 /**
  * Current Polkadot Asset Hub call and event layouts, offline: the Asset Hub metadata shipped in

@@ -1,9 +1,9 @@
 import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { deriveSolanaAddress, solanaMatchKey, validateSolanaAddress } from './addresses';
 import { SOLANA_CHAINS, servesNetwork } from './networks';
-import { type SolanaReader, createSolanaReader } from './solanaReader';
-import { solanaTokenAccounts } from './tokenAccounts';
-import { createSolanaWithdrawals } from './withdrawals';
+import { type SolanaReader, createSolanaReader } from './reader';
+import { solanaTokenAccounts } from './verbs/tokenAccounts';
+import { createSolanaWithdrawals } from './verbs';
 
 export const SOLANA_PLUGIN_NAME = '@walletd/plugin-solana';
 

@@ -1,4 +1,4 @@
-import { BaseError, NodeCallError, nodeAnswerOf } from '@walletd/plugin-kit';
+import { BaseError, triageNodeError } from '@walletd/plugin-kit';
 
 /**
  * Codes about the node, not the transaction: our request, a missing method, an internal failure,
@@ -16,24 +16,23 @@ const NODE_FAILURE_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601,
  * reason. The program's reason is text inside the -32002 message, read here and nowhere else.
  */
 export function nodeRefusal(e: unknown): BaseError {
-  const answer = nodeAnswerOf(e);
-  if (!(answer instanceof NodeCallError)) return answer;
-  const { kind, rpcCode } = answer.node;
-  const message = answer.message;
-  const m = message.toLowerCase();
-  if (kind !== 'rpc' || (typeof rpcCode === 'number' && NODE_FAILURE_CODES.has(rpcCode)))
-    return new BaseError('node_error', `the node did not answer: ${message.slice(0, 200)}`, { cause: e });
-  if (m.includes('blockhash not found') || m.includes('blockhashnotfound'))
-    return new BaseError('conflict', 'the transaction expired (its blockhash is no longer valid): sign it again');
-  // Before the plain shortfall: its name contains "insufficientfunds".
-  if (m.includes('insufficientfundsforrent') || m.includes('insufficient funds for rent'))
-    return new BaseError('insufficient_funds', 'the transaction would leave an account below its rent-exempt minimum');
-  if (
-    m.includes('insufficient funds') ||
-    m.includes('insufficientfunds') ||
-    m.includes('custom program error: 0x1') ||
-    m.includes('no record of a prior credit')
-  )
-    return new BaseError('insufficient_funds', 'insufficient funds for the amount plus fees');
-  return new BaseError('unprocessable', `the node refused the transaction: ${message.slice(0, 200)}`, { cause: e });
+  return triageNodeError(e, {
+    nodeFailureCodes: NODE_FAILURE_CODES,
+    nodeErrorText: 'the node did not answer',
+    verdict: (m) => {
+      if (m.includes('blockhash not found') || m.includes('blockhashnotfound'))
+        return new BaseError('conflict', 'the transaction expired (its blockhash is no longer valid): sign it again');
+      // Before the plain shortfall: its name contains "insufficientfunds".
+      if (m.includes('insufficientfundsforrent') || m.includes('insufficient funds for rent'))
+        return new BaseError('insufficient_funds', 'the transaction would leave an account below its rent-exempt minimum');
+      if (
+        m.includes('insufficient funds') ||
+        m.includes('insufficientfunds') ||
+        m.includes('custom program error: 0x1') ||
+        m.includes('no record of a prior credit')
+      )
+        return new BaseError('insufficient_funds', 'insufficient funds for the amount plus fees');
+      return undefined;
+    },
+  });
 }

@@ -1,4 +1,4 @@
-import type { SolanaReader } from './solanaReader';
+import type { SolanaReader } from './reader';
 
 export async function signatureStatus(reader: SolanaReader, signature: string): Promise<{ slot: number | string; err: unknown } | null> {
   const r = await reader.call<{ value: ({ slot: number | string; err: unknown } | null)[] }>('getSignatureStatuses', [

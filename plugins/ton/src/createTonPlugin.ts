@@ -2,9 +2,9 @@ import { Address } from '@ton/core';
 import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { deriveTonAddress, parseTonAddress, tonMatchKey } from './addresses';
 import { TON_CHAINS, isTestNetwork, servesNetwork } from './networks';
-import { jettonWallets } from './tokenAccounts';
-import { type TonReader, createTonReader } from './tonReader';
-import { createTonWithdrawals } from './withdrawals';
+import { jettonWallets } from './verbs/tokenAccounts';
+import { type TonReader, createTonReader } from './reader';
+import { createTonWithdrawals } from './verbs';
 
 /** TON (mainnet, testnet and a local name for tests): TON and allow-listed jettons. */
 export function createTonPlugin(): ChainPlugin<TonReader> {

@@ -1,4 +1,4 @@
-import { BaseError, isPublicError, NodeCallError } from '@walletd/plugin-kit';
+import { BaseError, isPublicError, NodeCallError, triageNodeError } from '@walletd/plugin-kit';
 
 /**
  * The one place a toncenter error at `sendBoc` becomes an API error (the wallet's history has
@@ -9,16 +9,17 @@ import { BaseError, isPublicError, NodeCallError } from '@walletd/plugin-kit';
  * again fixes: 409 `conflict` with the node's reason.
  */
 export function nodeRefusal(e: unknown): BaseError {
-  if (!(e instanceof NodeCallError)) {
-    if (isPublicError(e)) return e;
+  // Said of the TON node, not "the node" as the kit's own triage words a missing answer.
+  if (!(e instanceof NodeCallError) && !isPublicError(e))
     return new BaseError('node_error', `the TON node did not answer: ${(e as Error).message.slice(0, 160)}`, { cause: e });
-  }
-  const { kind, status } = e.node;
-  if (kind !== 'rpc' || status === 429 || (status !== undefined && status > 500))
-    return new BaseError('node_error', `the TON node did not take the message now: ${e.message.slice(0, 200)}`, { cause: e });
-  return new BaseError(
-    'conflict',
-    `the TON node refused the message (its seqno is used, it expired or its signature is not the wallet's); prepare it again (${e.message.slice(0, 200)})`,
-    { cause: e },
-  );
+  return triageNodeError(e, {
+    aboutTheNode: (_m, { node: { status } }) => status === 429 || (status !== undefined && status > 500),
+    nodeErrorText: 'the TON node did not take the message now',
+    verdict: (_m, { message }) =>
+      new BaseError(
+        'conflict',
+        `the TON node refused the message (its seqno is used, it expired or its signature is not the wallet's); prepare it again (${message.slice(0, 200)})`,
+        { cause: e },
+      ),
+  });
 }

@@ -1,7 +1,7 @@
 import { Address, Cell, type Message } from '@ton/core';
 import type { UnsignedWithdrawal } from '@walletd/plugin-kit';
 import { parseTonAddress } from './addresses';
-import { jettonTransferOf } from './checkSigned';
+import { jettonTransferOf } from './verbs/checkSigned';
 import { commentOf } from './detect';
 import { payloadOf } from './payload';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_RESPONSE_BYTES, NodeCallError, type NodeErrorKind, parseLossless, requestNode } from '@walletd/plugin-kit';
+import { NodeCallError, type NodeErrorKind, type NodeHttpOptions, nodeHttpLimits, parseLossless, requestNode } from '@walletd/plugin-kit';
 
 /**
  * toncenter's HTTP API v2 (`GET /getMasterchainInfo?…`, `POST /runGetMethod`, `POST /sendBoc`;
@@ -18,25 +18,14 @@ export interface ToncenterHttp {
   send<T>(method: string, body: Record<string, unknown>): Promise<T>;
 }
 
-export interface ToncenterHttpOptions {
-  url: string;
-  timeoutMs?: number;
-  retries?: number;
-  backoffMs?: number;
-  /** The most bytes one answer may have (`chains[].maxResponseBytes`); default 64 MiB. */
-  maxResponseBytes?: number;
-  /** Who the node serves ("ton/mainnet"), for messages. */
-  name?: string;
-}
+/** The kit's REST transport options (`nodeHttpLimits`: the same defaults as its JSON-RPC client). */
+export type ToncenterHttpOptions = NodeHttpOptions;
 
 export function createToncenterHttp(options: ToncenterHttpOptions): ToncenterHttp {
   const root = new URL(options.url);
   const auth = new URLSearchParams(root.search);
   root.search = '';
   const base = root.toString().replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  const retries = options.retries ?? 2;
-  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const fail = (method: string, kind: NodeErrorKind, message: string, extra: { attempts?: number; status?: number } = {}) =>
     new NodeCallError(message, { method, kind, ...extra });
 
@@ -52,11 +41,7 @@ export function createToncenterHttp(options: ToncenterHttpOptions): ToncenterHtt
       method: body ? 'POST' : 'GET',
       headers: body ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
       ...(body ? { body: JSON.stringify(body) } : {}),
-      timeoutMs,
-      maxBytes,
-      attempts: idempotent ? 1 + retries : 1,
-      ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
-      ...(options.name !== undefined ? { name: options.name } : {}),
+      ...nodeHttpLimits(options, idempotent),
     });
     let parsed: { ok?: boolean; result?: unknown; error?: unknown; code?: number };
     try {

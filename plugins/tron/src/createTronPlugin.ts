@@ -1,8 +1,8 @@
 import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { deriveTronAddress, formatTronAddress, tronMatchKey, validateTronAddress } from './addresses';
 import { TRON_CHAINS, servesNetwork } from './networks';
-import { type TronReader, createTronReader } from './tronReader';
-import { createTronWithdrawals } from './withdrawals';
+import { type TronReader, createTronReader } from './reader';
+import { createTronWithdrawals } from './verbs';
 
 /** Tron mainnet, nile, shasta (and a local devnet name): TRX and allow-listed TRC-20 tokens. */
 export function createTronPlugin(): ChainPlugin<TronReader> {
@@ -13,7 +13,7 @@ export function createTronPlugin(): ChainPlugin<TronReader> {
     apiVersion: PLUGIN_API_VERSION,
     name: '@walletd/plugin-tron',
     chains: TRON_CHAINS,
-    detectModule: require.resolve('./detectTransfers'),
+    detectModule: require.resolve('./detect'),
     validateAddress: (_chain, _network, address) => validateTronAddress(address),
     matchKey: (_chain, _network, address) => tronMatchKey(address),
     formatAddress: (_chain, _network, address) => formatTronAddress(address),

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DetectContext, chainTableOf } from '@walletd/plugin-kit';
 import { createTronPlugin } from './createTronPlugin';
-import { detect } from './detectTransfers';
+import { detect } from './detect';
 import { INTERNAL_EVENT_BASE } from './internalTransfers';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tron');

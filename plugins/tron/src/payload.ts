@@ -10,7 +10,7 @@ import {
   encodeTransferContract,
   encodeTriggerSmartContract,
 } from './protobuf';
-import { addressWord } from './tronReader';
+import { addressWord } from './reader';
 
 /**
  * The unsigned Tron transaction a withdrawal carries (JSON-safe: amounts as decimal strings,

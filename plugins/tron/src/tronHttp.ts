@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_RESPONSE_BYTES, NodeCallError, type NodeErrorKind, parseLossless, requestNode } from '@walletd/plugin-kit';
+import { NodeCallError, type NodeErrorKind, type NodeHttpOptions, nodeHttpLimits, parseLossless, requestNode } from '@walletd/plugin-kit';
 
 /**
  * The java-tron HTTP API (`POST /wallet/…`, `/walletsolidity/…` with a JSON body) over the kit's
@@ -10,16 +10,8 @@ import { DEFAULT_MAX_RESPONSE_BYTES, NodeCallError, type NodeErrorKind, parseLos
  * Credentials in `rpcUrl`: `https://TRON-PRO-API-KEY:<key>@api.trongrid.io` sends the key as
  * TronGrid's `TRON-PRO-API-KEY` header; any other `user:pass@` is HTTP basic auth.
  */
-export interface TronHttpOptions {
-  url: string;
-  timeoutMs?: number;
-  retries?: number;
-  backoffMs?: number;
-  /** The most bytes one answer may have (`chains[].maxResponseBytes`); default 64 MiB. */
-  maxResponseBytes?: number;
-  /** Who the node serves ("tron/mainnet"), for messages. */
-  name?: string;
-}
+/** The kit's REST transport options (`nodeHttpLimits`: the same defaults as its JSON-RPC client). */
+export type TronHttpOptions = NodeHttpOptions;
 
 export interface TronHttp {
   /** A read (retried after transport failures); the parsed answer. */
@@ -42,9 +34,6 @@ export function createTronHttp(options: TronHttpOptions): TronHttp {
   url.username = '';
   url.password = '';
   const base = url.toString().replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  const retries = options.retries ?? 2;
-  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   const fail = (path: string, kind: NodeErrorKind, message: string, extra: { attempts?: number; status?: number } = {}) =>
     new NodeCallError(message, { method: path, kind, ...extra });
@@ -54,11 +43,7 @@ export function createTronHttp(options: TronHttpOptions): TronHttp {
       method: 'POST',
       headers,
       body: JSON.stringify(body),
-      timeoutMs,
-      maxBytes,
-      attempts: idempotent ? 1 + retries : 1,
-      ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
-      ...(options.name !== undefined ? { name: options.name } : {}),
+      ...nodeHttpLimits(options, idempotent),
     });
     if (answer.status < 200 || answer.status >= 300)
       throw fail(path, 'http', `${path} answered HTTP ${answer.status}`, { status: answer.status });

@@ -1,8 +1,8 @@
 import { type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { deriveUtxoAddress, formatUtxoAddress, utxoMatchKey, validateUtxoAddress } from './addresses';
 import { UTXO_CHAINS } from './networks';
-import { createUtxoReader } from './utxoReader';
-import { createUtxoWithdrawals } from './withdrawals';
+import { createUtxoReader } from './reader';
+import { createUtxoWithdrawals } from './verbs';
 
 /**
  * Bitcoin and Dogecoin from one codebase: per-network parameters, outputs matched by script,
@@ -14,7 +14,7 @@ export function createUtxoPlugin(): ChainPlugin {
     apiVersion: PLUGIN_API_VERSION,
     name: '@walletd/plugin-utxo',
     chains: UTXO_CHAINS,
-    detectModule: require.resolve('./detectOutputs'),
+    detectModule: require.resolve('./detect'),
     validateAddress: validateUtxoAddress,
     matchKey: utxoMatchKey,
     formatAddress: formatUtxoAddress,

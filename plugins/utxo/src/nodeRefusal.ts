@@ -1,4 +1,4 @@
-import { BaseError, NodeCallError, nodeAnswerOf } from '@walletd/plugin-kit';
+import { BaseError, triageNodeError } from '@walletd/plugin-kit';
 
 /** Bitcoin Core's RPC codes (src/rpc/protocol.h) that judge the transaction. */
 const RPC_VERIFY_ERROR = -25;
@@ -17,16 +17,21 @@ const RPC_DESERIALIZATION_ERROR = -22;
  * (already known, already in the chain) are the caller's concern before this is asked.
  */
 export function nodeRefusal(e: unknown): BaseError {
-  const answer = nodeAnswerOf(e);
-  if (!(answer instanceof NodeCallError)) return answer;
-  const { kind, rpcCode } = answer.node;
-  const message = answer.message;
-  if (kind !== 'rpc' || (rpcCode !== RPC_VERIFY_ERROR && rpcCode !== RPC_VERIFY_REJECTED && rpcCode !== RPC_DESERIALIZATION_ERROR))
-    return new BaseError('node_error', `the node did not take the transaction now: ${message.slice(0, 200)}`, { cause: e });
-  const m = message.toLowerCase();
-  if (m.includes('missingorspent') || m.includes('missing inputs') || m.includes('mempool-conflict') || m.includes('txn-mempool-conflict'))
-    return new BaseError('conflict', 'its coins were spent by another transaction');
-  if (m.includes('min relay fee not met') || m.includes('mempool min fee not met') || m.includes('insufficient fee'))
-    return new BaseError('conflict', `the node refused the fee (too low for its mempool): ${message.slice(0, 160)}`);
-  return new BaseError('unprocessable', `the node refused the transaction: ${message.slice(0, 200)}`, { cause: e });
+  return triageNodeError(e, {
+    aboutTheNode: (_m, { node: { rpcCode } }) =>
+      rpcCode !== RPC_VERIFY_ERROR && rpcCode !== RPC_VERIFY_REJECTED && rpcCode !== RPC_DESERIALIZATION_ERROR,
+    nodeErrorText: 'the node did not take the transaction now',
+    verdict: (m, { message }) => {
+      if (
+        m.includes('missingorspent') ||
+        m.includes('missing inputs') ||
+        m.includes('mempool-conflict') ||
+        m.includes('txn-mempool-conflict')
+      )
+        return new BaseError('conflict', 'its coins were spent by another transaction');
+      if (m.includes('min relay fee not met') || m.includes('mempool min fee not met') || m.includes('insufficient fee'))
+        return new BaseError('conflict', `the node refused the fee (too low for its mempool): ${message.slice(0, 160)}`);
+      return undefined;
+    },
+  });
 }

@@ -3,8 +3,8 @@ import { scriptOf } from './addresses';
 import { bitcoin } from './libs';
 import { utxoNetwork } from './networks';
 import { rawTransactionIn } from './rawTransaction';
-import type { UtxoReader } from './utxoReader';
-import type { UtxoTxPayload } from './withdrawals';
+import type { UtxoReader } from './reader';
+import type { UtxoTxPayload } from './payload';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 

@@ -1,5 +1,5 @@
 import { NodeCallError } from '@walletd/plugin-kit';
-import type { UtxoReader } from './utxoReader';
+import type { UtxoReader } from './reader';
 
 /** Readers whose node refused getrawtransaction's block hash once: asked without it from then on. */
 const refusesBlockHash = new WeakSet<UtxoReader>();

@@ -2,8 +2,8 @@ import type { BuildContext } from '@walletd/plugin-kit';
 import { scriptOf } from './addresses';
 import { coinsToUnits } from './coins';
 import type { UtxoNetwork } from './networks';
-import type { UtxoReader } from './utxoReader';
-import type { UtxoTxPayload } from './withdrawals';
+import type { UtxoReader } from './reader';
+import type { UtxoTxPayload } from './payload';
 
 /** One coin a withdrawal spends. */
 export interface Coin {

@@ -2,7 +2,7 @@ import { bitcoin } from './libs';
 import type { UtxoNetwork } from './networks';
 import { rawTransactionIn } from './rawTransaction';
 import type { Coin } from './spendableCoins';
-import type { UtxoReader } from './utxoReader';
+import type { UtxoReader } from './reader';
 
 /**
  * The unsigned PSBT of chosen coins and outputs. Legacy (P2PKH) inputs sign over the whole

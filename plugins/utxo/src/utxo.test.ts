@@ -9,7 +9,7 @@ const nativeAsset = (chain: string, network: string) => chainTableOf(createUtxoP
 import { addressOfScript, deriveUtxoAddress, formatUtxoAddress, utxoMatchKey, validateUtxoAddress } from './addresses';
 import { stripAuxPow } from './auxpow';
 import { coinsToUnits } from './coins';
-import { detect, frameBlock } from './detectOutputs';
+import { detect, frameBlock } from './detect';
 import { bitcoin } from './libs';
 import { utxoNetwork } from './networks';
 

@@ -4,7 +4,7 @@ import { createUtxoPlugin } from './createUtxoPlugin';
 // The native asset as this plugin declares it (no list of chains outside the plugins).
 const nativeAsset = (chain: string, network: string) => chainTableOf(createUtxoPlugin().chains).nativeAsset(chain, network);
 import fc from 'fast-check';
-import { detect, detectMempool, frameBlock, frameTransactions } from './detectOutputs';
+import { detect, detectMempool, frameBlock, frameTransactions } from './detect';
 import { bitcoin } from './libs';
 
 /**

@@ -1,7 +1,7 @@
 import { formatUtxoAddress, utxoMatchKey, validateUtxoAddress } from './addresses';
 import { bitcoin, ecc } from './libs';
 import { segwitAddress } from './segwitAddress';
-import { outputVsize } from './withdrawals';
+import { outputVsize } from './verbs';
 
 const BIP86 = 'bc1p5cyxnuxmeuwuvkwfem96lqzszd02n6xdcjrs20cac6yqjjwudpxqkedrcr';
 const BIP350_V1 = 'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0';

@@ -1,8 +1,8 @@
 import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
 import { deriveXrpAccount, parseXrpDestination, xrpMatchKey } from './addresses';
 import { XRP_CHAINS, servesNetwork } from './networks';
-import { createXrpWithdrawals } from './withdrawals';
-import { type XrpReader, createXrpReader } from './xrpReader';
+import { createXrpWithdrawals } from './verbs';
+import { type XrpReader, createXrpReader } from './reader';
 
 /**
  * The XRP Ledger (mainnet, testnet, devnet and a local name for tests): XRP and allow-listed issued

@@ -7,15 +7,15 @@ import {
   runConformance,
   withdrawalConformance,
 } from '@walletd/plugin-kit/testing';
-import { evmSubject, evmWithdrawals } from './evmScenario';
+import { evmSubject, evmWithdrawals } from '../../../plugins/evm/test/evmScenario';
 import { REAL } from './mutants/families';
 import { keepsReorgedCredit } from './mutants/keepsReorgedCredit';
-import { polkadotSubject } from './polkadotScenario';
-import { solanaSubject } from './solanaScenario';
-import { tonSubject } from './tonScenario';
-import { tronSubject, tronWithdrawals } from './tronScenario';
-import { utxoSubject } from './utxoScenario';
-import { xrpSubject, xrpWithdrawals } from './xrpScenario';
+import { polkadotSubject } from '../../../plugins/polkadot/test/polkadotScenario';
+import { solanaSubject } from '../../../plugins/solana/test/solanaScenario';
+import { tonSubject } from '../../../plugins/ton/test/tonScenario';
+import { tronSubject, tronWithdrawals } from '../../../plugins/tron/test/tronScenario';
+import { utxoSubject } from '../../../plugins/utxo/test/utxoScenario';
+import { xrpSubject, xrpWithdrawals } from '../../../plugins/xrp/test/xrpScenario';
 
 /**
  * Issue 31 item 6: the public kit must fail a broken plugin. Each mutant is the real EVM plugin with

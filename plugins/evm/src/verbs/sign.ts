@@ -1,0 +1,32 @@
+import { BaseError, type SignedWithdrawal, type UnsignedWithdrawal, type WalletSecret } from '@walletd/plugin-kit';
+import { HDNodeWallet, keccak256 } from 'ethers';
+import type { EvmTxPayload } from '../quote';
+
+/** Signs with the key at `m/44'/60'/0'/0/<index>`, which must control the source address. */
+export async function signEvmWithdrawal(
+  unsigned: UnsignedWithdrawal,
+  secret: WalletSecret,
+  derivationIndexes: number[],
+): Promise<SignedWithdrawal> {
+  const p = unsigned.payload as EvmTxPayload;
+  const index = derivationIndexes[0];
+  if (index === undefined) throw new BaseError('internal', 'a derivation index is required to sign');
+  const seed = secret.seed();
+  const key = HDNodeWallet.fromSeed(seed).derivePath(`m/44'/60'/0'/0/${index}`);
+  seed.fill(0);
+  if (key.address.toLowerCase() !== unsigned.sourceAddresses[0]?.toLowerCase()) {
+    throw new BaseError('internal', 'the derived key does not control the source address');
+  }
+  const raw = await key.signTransaction({
+    type: 2,
+    chainId: BigInt(p.chainId),
+    nonce: p.nonce,
+    to: p.to,
+    value: BigInt(p.value),
+    data: p.data,
+    gasLimit: BigInt(p.gasLimit),
+    maxFeePerGas: BigInt(p.maxFeePerGas),
+    maxPriorityFeePerGas: BigInt(p.maxPriorityFeePerGas),
+  });
+  return { raw, txHash: keccak256(raw) };
+}
