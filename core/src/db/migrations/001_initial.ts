@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { createOperationalTables } from './001_initial_operations';
 
 /**
  * The whole data model the spec implies. Amounts are numeric(78,0) base units (enough for any
@@ -247,46 +248,8 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw(`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`);
 
-  await knex.schema.createTable('audit_log', (t) => {
-    t.bigIncrements('id');
-    t.integer('company_id').references('companies.id').onDelete('CASCADE');
-    t.text('actor_type').notNullable();
-    t.text('actor_id');
-    t.text('action').notNullable();
-    t.text('target_type');
-    t.text('target_id');
-    t.text('ip');
-    t.jsonb('details');
-    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.index(['company_id', 'created_at']);
-  });
-
-  await knex.schema.createTable('chain_cursors', (t) => {
-    t.text('chain').notNullable();
-    t.text('network').notNullable();
-    t.bigInteger('height').notNullable();
-    t.text('hash');
-    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.primary(['chain', 'network']);
-  });
-
-  await knex.schema.createTable('recent_blocks', (t) => {
-    t.text('chain').notNullable();
-    t.text('network').notNullable();
-    t.bigInteger('height').notNullable();
-    t.text('hash').notNullable();
-    t.text('parent_hash').notNullable();
-    t.primary(['chain', 'network', 'height']);
-  });
-
-  await knex.schema.createTable('rate_limit_hits', (t) => {
-    t.text('key').notNullable();
-    t.timestamp('window_start', { useTz: true }).notNullable();
-    t.integer('hits').notNullable();
-    t.primary(['key', 'window_start']);
-  });
-  // Counters need no crash safety; unlogged tables skip the WAL on the per-request hot path.
-  await knex.raw('ALTER TABLE rate_limit_hits SET UNLOGGED');
+  // The audit log, the indexer's cursors and blocks, and the rate limiter (001_initial_operations.ts).
+  await createOperationalTables(knex);
 }
 
 export async function down(knex: Knex): Promise<void> {
