@@ -1,4 +1,5 @@
 import { type Transaction, bitcoin } from './libs';
+import { BaseError } from '@walletd/plugin-kit';
 
 /** Litecoin's flag bit for MimbleWimble extension-block data (MWEB, LIP-0002), after the witnesses. */
 const MWEB_FLAG = 0x08;
@@ -17,7 +18,8 @@ export function readTransaction(bytes: Uint8Array, at = 0): { tx: Transaction; l
     const tx = bitcoin.Transaction.fromBuffer(bytes.subarray(at), true);
     return { tx, length: tx.byteLength() };
   }
-  if ((flag & ~(MWEB_FLAG | WITNESS_FLAG)) !== 0) throw new RangeError(`unknown transaction flags 0x${flag.toString(16)}`);
+  if ((flag & ~(MWEB_FLAG | WITNESS_FLAG)) !== 0)
+    throw new BaseError('encoding_invalid', `unknown transaction flags 0x${flag.toString(16)}`);
   const witness = (flag & WITNESS_FLAG) !== 0;
   // Bitcoin's form of the same bytes: the marker and flag kept as 0x00 0x01 with witnesses, dropped without.
   const version = bytes.subarray(at, at + 4);
@@ -27,8 +29,8 @@ export function readTransaction(bytes: Uint8Array, at = 0): { tx: Transaction; l
   // length, is right; the lock time is set from its real place below.
   const tx = bitcoin.Transaction.fromBuffer(copy, true);
   const mwebAt = at + tx.byteLength() - 4 + (witness ? 0 : 2);
-  if (mwebAt + 5 > bytes.length) throw new RangeError('transaction data ends early');
-  if (bytes[mwebAt] !== 0) throw new RangeError('a transaction with MWEB data (not read by this plugin)');
+  if (mwebAt + 5 > bytes.length) throw new BaseError('encoding_invalid', 'transaction data ends early');
+  if (bytes[mwebAt] !== 0) throw new BaseError('encoding_invalid', 'a transaction with MWEB data (not read by this plugin)');
   tx.locktime = Buffer.from(bytes.buffer, bytes.byteOffset + mwebAt + 1, 4).readUInt32LE(0);
   return { tx, length: mwebAt + 5 - at };
 }

@@ -17,8 +17,11 @@ const EXAMPLES = readdirSync(join(ROOT, 'examples'), { withFileTypes: true })
   .filter((e) => e.isDirectory())
   .map((e) => `examples/${e.name}/src`);
 
-/** Files let off the rule while being converted, with why; empty since issue 44 typed them all. */
-const NOT_YET: Record<string, string> = {};
+/** Files let off the rule, with why. */
+const NOT_YET: Record<string, string> = {
+  'receiver/src/rawBody.ts':
+    'the receiver package has no dependencies, not even the kit: a TypeError tells a caller it passed a parsed body',
+};
 
 function sources(dir: string): string[] {
   let entries: import('node:fs').Dirent[];
@@ -37,8 +40,8 @@ function sources(dir: string): string[] {
 /** The code without comments (string contents stay). */
 const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 
-/** `throw new Error(`, `throw Error(`, across a line break too. */
-const BARE_THROW = /\bthrow\s+(new\s+)?Error\s*\(/g;
+/** `throw new Error(`, `throw Error(` (and the built-in RangeError, TypeError, SyntaxError), across a line break too. */
+const BARE_THROW = /\bthrow\s+(new\s+)?(Range|Type|Syntax)?Error\s*\(/g;
 
 function bareThrows(): Record<string, string[]> {
   const found: Record<string, string[]> = {};
@@ -68,7 +71,6 @@ test('the scan sees a bare throw, across a line break too, and not one in a comm
   expect(code('throw new Error(\n  `no`,\n);').match(BARE_THROW)).toHaveLength(1);
   expect(code('throw Error("no")').match(BARE_THROW)).toHaveLength(1);
   expect(code('// throw new Error(x)\n/* throw new Error(y) */').match(BARE_THROW)).toBeNull();
-  expect(
-    code("throw new BaseError('input_invalid', 'no'); throw new InvariantError('no'); throw new RangeError('x')").match(BARE_THROW),
-  ).toBeNull();
+  expect(code("throw new RangeError('x'); throw new TypeError('y')").match(BARE_THROW)).toHaveLength(2);
+  expect(code("throw new BaseError('input_invalid', 'no'); throw new InvariantError('no')").match(BARE_THROW)).toBeNull();
 });

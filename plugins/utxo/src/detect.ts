@@ -1,4 +1,5 @@
 import {
+  BaseError,
   type DetectContext,
   type DetectFn,
   type DetectMempoolFn,
@@ -104,7 +105,8 @@ export const detect: DetectFn = (raw: Uint8Array, ctx: DetectContext): DetectRes
   const match = outputMatcher(ctx);
   const transfers: DetectedTransfer[] = [];
   const end = walkTransactions(bytes, at, count, (tx) => match(tx, transfers));
-  if (end !== bytes.length) throw new RangeError(`block has ${bytes.length - end} bytes after its ${count} transactions`);
+  if (end !== bytes.length)
+    throw new BaseError('encoding_invalid', `block has ${bytes.length - end} bytes after its ${count} transactions`);
   return { block: { number: height, hash: blockHash(bytes), parentHash: reversedHex(bytes.subarray(4, 36)) }, transfers };
 };
 
@@ -117,7 +119,7 @@ export const detectMempool: DetectMempoolFn = (raw: Uint8Array, ctx: DetectConte
     const length = view.getUint32(at);
     const one = raw.subarray(at + 4, at + 4 + length);
     if (walkTransactions(one, 0, 1, (tx) => match(tx, transfers)) !== length)
-      throw new RangeError('a mempool transaction of the wrong length');
+      throw new BaseError('encoding_invalid', 'a mempool transaction of the wrong length');
     at += 4 + length;
   }
   return transfers;

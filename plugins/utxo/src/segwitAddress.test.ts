@@ -49,8 +49,8 @@ describe('segwitAddress', () => {
 
   it('refuses what has no segwit address', () => {
     const program = new Uint8Array(41);
-    expect(() => segwitAddress('bc', 1, program, 0, 41)).toThrow(RangeError);
-    expect(() => segwitAddress('bc', 17, program, 0, 20)).toThrow(RangeError);
-    expect(() => segwitAddress('BC', 0, program, 0, 20)).toThrow(RangeError);
+    expect(() => segwitAddress('bc', 1, program, 0, 41)).toThrow(expect.objectContaining({ name: 'BaseError', code: 'input_invalid' }));
+    expect(() => segwitAddress('bc', 17, program, 0, 20)).toThrow(expect.objectContaining({ name: 'BaseError', code: 'input_invalid' }));
+    expect(() => segwitAddress('BC', 0, program, 0, 20)).toThrow(expect.objectContaining({ name: 'BaseError', code: 'input_invalid' }));
   });
 });

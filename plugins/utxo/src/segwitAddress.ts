@@ -1,3 +1,5 @@
+import { BaseError } from '@walletd/plugin-kit';
+
 /**
  * BIP-173 (v0, bech32) and BIP-350 (v1+, bech32m) addresses of a witness program read in place.
  * Why not bitcoinjs' `address.toBech32`: on the detector's matched path (every output of a
@@ -32,7 +34,7 @@ function prefixState(hrp: string): number {
   chk = 1;
   for (let i = 0; i < hrp.length; i++) {
     const c = hrp.charCodeAt(i);
-    if (c < 33 || c > 126 || (c >= 65 && c <= 90)) throw new RangeError(`invalid bech32 prefix "${hrp}"`);
+    if (c < 33 || c > 126 || (c >= 65 && c <= 90)) throw new BaseError('input_invalid', `invalid bech32 prefix "${hrp}"`);
     chk = polymodStep(chk) ^ (c >> 5);
   }
   chk = polymodStep(chk);
@@ -48,8 +50,8 @@ const out = Buffer.alloc(128);
 export function segwitAddress(hrp: string, version: number, bytes: Uint8Array, start: number, end: number): string {
   const length = end - start;
   if (version < 0 || version > 16 || length < 2 || length > 40)
-    throw new RangeError(`no segwit address for version ${version}, ${length} bytes`);
-  if (hrp.length + 8 + Math.ceil((length * 8) / 5) > 90) throw new RangeError('bech32 address longer than 90 characters');
+    throw new BaseError('input_invalid', `no segwit address for version ${version}, ${length} bytes`);
+  if (hrp.length + 8 + Math.ceil((length * 8) / 5) > 90) throw new BaseError('input_invalid', 'bech32 address longer than 90 characters');
   let chk = prefixState(hrp);
   let n = 0;
   for (let i = 0; i < hrp.length; i++) out[n++] = hrp.charCodeAt(i);

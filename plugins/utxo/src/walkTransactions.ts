@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { BaseError } from '@walletd/plugin-kit';
 
 /**
  * Where one serialized transaction lies in a buffer, as `walkTransactions` found it. The object
@@ -47,7 +48,7 @@ export function walkTransactions(bytes: Uint8Array, at: number, count: number, o
   let pos = at;
   // Counts and lengths are almost always one byte: read those inline, the rest through compactSize.
   const varint = (): number => {
-    if (pos >= n) throw new RangeError('transaction data ends early');
+    if (pos >= n) throw new BaseError('encoding_invalid', 'transaction data ends early');
     const first = bytes[pos] as number;
     if (first < 0xfd) {
       pos += 1;
@@ -92,7 +93,7 @@ export function walkTransactions(bytes: Uint8Array, at: number, count: number, o
       }
     }
     pos += 4;
-    if (pos > n) throw new RangeError('transaction data ends early');
+    if (pos > n) throw new BaseError('encoding_invalid', 'transaction data ends early');
     tx.end = pos;
     onTx(tx);
   }
@@ -136,7 +137,7 @@ export function blockHash(bytes: Uint8Array): string {
 
 /** The transaction count after the 80-byte header, and where the first transaction starts. */
 export function transactionCount(bytes: Uint8Array): { count: number; at: number } {
-  if (bytes.length < 81) throw new RangeError('a block shorter than its header');
+  if (bytes.length < 81) throw new BaseError('encoding_invalid', 'a block shorter than its header');
   return { count: compactSize(bytes, 80), at: 80 + compactSizeLength(bytes[80] as number) };
 }
 
@@ -153,7 +154,7 @@ function compactSize(bytes: Uint8Array, pos: number): number {
       ((bytes[pos + 1] as number) | ((bytes[pos + 2] as number) << 8) | ((bytes[pos + 3] as number) << 16)) +
       (bytes[pos + 4] as number) * 0x1000000
     );
-  throw new RangeError('a count of 2^32 or more in transaction data');
+  throw new BaseError('encoding_invalid', 'a count of 2^32 or more in transaction data');
 }
 
 const compactSizeLength = (first: number): number => (first < 0xfd ? 1 : first === 0xfd ? 3 : first === 0xfe ? 5 : 9);
