@@ -146,7 +146,7 @@ export function createMetrics(): Metrics {
     }),
     chainHalted: new Gauge({
       name: 'walletd_chain_halted',
-      help: 'The indexer stopped following the chain, by reason (see the README: a stopped chain)',
+      help: 'The indexer stopped following the chain, by reason (see docs/operate/faults.md, A stopped chain)',
       labelNames: [...chain, 'reason'],
       registers: [registry],
     }),

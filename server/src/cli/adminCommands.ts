@@ -64,7 +64,7 @@ export function registerAdmin(program: Command): void {
       .action(() => {
         process.stderr.write(
           `walletd admin key ${verb} was removed: the CLI authenticates nobody, so API keys are ${verb}d in the console's ` +
-            `API keys page by the signed-in member${verb === 'create' ? ' with a fresh authenticator code' : ''} (${path}; see the README's Console section)\n`,
+            `API keys page by the signed-in member${verb === 'create' ? ' with a fresh authenticator code' : ''} (${path}; see docs/guide/console.md)\n`,
         );
         process.exitCode = 2;
       });

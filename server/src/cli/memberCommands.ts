@@ -65,7 +65,7 @@ export function registerMemberCommands(admin: Command): void {
       .allowExcessArguments()
       .action(() => {
         process.stderr.write(
-          `walletd admin member ${name} was removed: the CLI authenticates nobody, so ${instead} (see the README's Console section)\n`,
+          `walletd admin member ${name} was removed: the CLI authenticates nobody, so ${instead} (see docs/guide/console.md)\n`,
         );
         process.exitCode = 2;
       });

@@ -23,7 +23,7 @@ export function removedCommand(parent: Command, name: string, words: string): vo
 export function registerPolicyCommands(admin: Command): void {
   const g = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions;
 
-  const policy = admin.command('policy').description('spending policies (evaluated in a fixed order, see README#spending-policies)');
+  const policy = admin.command('policy').description('spending policies (evaluated in a fixed order, see docs/guide/policies.md)');
   policy
     .command('list')
     .description("list a company's policies")
@@ -41,7 +41,7 @@ export function registerPolicyCommands(admin: Command): void {
       policy,
       name,
       `walletd admin policy ${name} was removed: the CLI authenticates nobody, so an owner or admin changes spending policies ` +
-        "in the console's Policies page, with a fresh authenticator code (see the README's Console section); " +
+        "in the console's Policies page, with a fresh authenticator code (see docs/guide/console.md); " +
         '`walletd admin policy list` still lists them',
     );
   }
@@ -65,7 +65,7 @@ export function registerPolicyCommands(admin: Command): void {
       request,
       vote,
       `walletd admin request ${vote} was removed: the CLI authenticates nobody, so votes are cast in the console by the ` +
-        `signed-in member with a fresh authenticator code (POST /console/api/requests/ID/${vote}; see the README's Console section)`,
+        `signed-in member with a fresh authenticator code (POST /console/api/requests/ID/${vote}; see docs/guide/console.md)`,
     );
   }
   request

@@ -71,7 +71,7 @@ describe('POST /v1/wallets/:id/addresses: every loaded chain, only where followe
           statusCode: 409,
           error: 'Conflict',
           code: 'chain_not_followed',
-          message: `walletd follows no ${chain}/${network} node: add a chains[] entry with chain "${chain}", network "${network}" and its node URL (README#chains) to issue deposit addresses whose deposits will be seen`,
+          message: `walletd follows no ${chain}/${network} node: add a chains[] entry with chain "${chain}", network "${network}" and its node URL (docs/guide/chains.md) to issue deposit addresses whose deposits will be seen`,
         });
         expect(await written(id)).toEqual(before);
       }
@@ -117,7 +117,7 @@ describe('POST /v1/wallets/:id/addresses: every loaded chain, only where followe
         const address = await call(app.url, 'POST', `/v1/wallets/${id}/addresses`, { key: s.rootKey, body: {} });
         expect(address.status).toBe(422);
         expect(address.body.message).toBe(
-          'addresses on tron: tron is served by @walletd/plugin-tron, which this walletd does not load: add it to "plugins" in the config (README#configuration)',
+          'addresses on tron: tron is served by @walletd/plugin-tron, which this walletd does not load: add it to "plugins" in the config (docs/operate/configuration.md)',
         );
         expect(await written(id)).toEqual(before);
         const withdrawal = await call(app.url, 'POST', `/v1/wallets/${id}/withdrawals`, {

@@ -31,7 +31,7 @@ export function builtInPackageFor(chain: string): string | null {
  */
 export function chainNotSupported(chain: string, served: readonly string[]): BaseError {
   const pkg = builtInPackageFor(chain);
-  const advice = pkg ? `; ${chain} is served by ${pkg}: add it to "plugins" in the config (README#configuration)` : '';
+  const advice = pkg ? `; ${chain} is served by ${pkg}: add it to "plugins" in the config (docs/operate/configuration.md)` : '';
   return new BaseError(
     'chain_not_supported',
     `no chain plugin this walletd loads serves "${chain}"; it serves ${served.join(', ') || 'no chain'}${advice}`,
@@ -47,7 +47,7 @@ export function chainNotServed(chain: string, what: 'addresses' | 'withdrawals')
   return new BaseError(
     'unprocessable',
     pkg
-      ? `${what} on ${chain}: ${chain} is served by ${pkg}, which this walletd does not load: add it to "plugins" in the config (README#configuration)`
-      : `${what} on ${chain}: no chain plugin this walletd loads serves ${chain}: add the package that serves it to "plugins" in the config (README#configuration)`,
+      ? `${what} on ${chain}: ${chain} is served by ${pkg}, which this walletd does not load: add it to "plugins" in the config (docs/operate/configuration.md)`
+      : `${what} on ${chain}: no chain plugin this walletd loads serves ${chain}: add the package that serves it to "plugins" in the config (docs/operate/configuration.md)`,
   );
 }

@@ -23,6 +23,6 @@ export function refuseUnfollowed(config: Pick<WalletdConfig, 'chains' | 'devnet'
   if (isFollowed(config, chain, network)) return;
   throw new BaseError(
     'chain_not_followed',
-    `walletd follows no ${chain}/${network} node: add a chains[] entry with chain "${chain}", network "${network}" and its node URL (README#chains) to issue deposit addresses whose deposits will be seen`,
+    `walletd follows no ${chain}/${network} node: add a chains[] entry with chain "${chain}", network "${network}" and its node URL (docs/guide/chains.md) to issue deposit addresses whose deposits will be seen`,
   );
 }

@@ -37,7 +37,7 @@ test('a wallet on a chain no loaded plugin serves is 422 chain_not_supported, na
     error: 'Unprocessable Entity',
     code: 'chain_not_supported',
     message:
-      'no chain plugin this walletd loads serves "ethereum"; it serves tron, solana; ethereum is served by @walletd/plugin-evm: add it to "plugins" in the config (README#configuration)',
+      'no chain plugin this walletd loads serves "ethereum"; it serves tron, solana; ethereum is served by @walletd/plugin-evm: add it to "plugins" in the config (docs/operate/configuration.md)',
   });
   const unknown = await call(app.url, 'POST', '/v1/wallets', {
     key: s.rootKey,

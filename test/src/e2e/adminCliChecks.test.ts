@@ -58,7 +58,7 @@ describe('walletd admin and dev commands: checks and messages', () => {
       expect([r.status, r.stdout]).toEqual([2, '']);
       expect(r.stderr).toBe(
         `walletd admin policy ${args[0]} was removed: the CLI authenticates nobody, so an owner or admin changes spending policies ` +
-          "in the console's Policies page, with a fresh authenticator code (see the README's Console section); " +
+          "in the console's Policies page, with a fresh authenticator code (see docs/guide/console.md); " +
           '`walletd admin policy list` still lists them\n',
       );
     }
