@@ -1,4 +1,13 @@
-import type { ConsoleOverview, NoUndeclared, OverviewWallet, Undeclared } from '@walletd/schemas';
+import type {
+  ChainHealth,
+  ChainReconciliation,
+  ConsoleOverview,
+  DeepReorgNotice,
+  DriftView,
+  NoUndeclared,
+  OverviewWallet,
+  Undeclared,
+} from '@walletd/schemas';
 import type { RequestHandler, Router } from 'express';
 import { type Common, historyReads } from '../platform/context';
 import { checkReadiness } from '../platform/health/readiness';
@@ -18,6 +27,14 @@ import { requireMfaEnrolled, requireRoleAction } from '../members/sessions/membe
  */
 // A wallet's view spread into the overview's row: a field it grows must be declared in the contract first.
 export type WalletRowDeclared = NoUndeclared<Undeclared<OverviewWallet, Awaited<ReturnType<typeof listWallets>>[number]>>;
+type Row<F extends (...args: never[]) => Promise<readonly unknown[]>> = Awaited<ReturnType<F>>[number];
+/** The other rows go into the answer whole: a field they grow must be declared in the contract first. */
+export type OverviewRowsDeclared = NoUndeclared<
+  | Undeclared<DriftView, Row<typeof openDrifts>>
+  | Undeclared<ChainReconciliation, Row<typeof reconciliationSummary>>
+  | Undeclared<DeepReorgNotice, Row<typeof recentDeepReorgs>>
+  | Undeclared<ChainHealth, Extract<Awaited<ReturnType<typeof checkReadiness>>, { chains: unknown }>['chains'][number]>
+>;
 
 export function mountOverviewRoutes(r: Router, common: Common, session: RequestHandler): void {
   const { db, config, plugins } = common;

@@ -38,6 +38,8 @@ export interface ChainHealth {
   indexed: string | null;
   lag: string | null;
   ageSeconds: number | null;
+  /** Set while the indexer has stopped the chain (its node serves another or an inconsistent chain); `reason` is then its code. */
+  halted?: { message: string; since: string };
 }
 
 /** A followed chain's reconciliation: open drifts of the company, when it last ran (docs/guide/reconciliation.md). */
@@ -59,24 +61,44 @@ export interface DeepReorgNotice {
   from: string;
 }
 
+/** A cause the records give for a drift (docs/guide/reconciliation.md: what a drift names). */
+export interface DriftCauseView {
+  cause: 'reorg' | 'traces_unavailable' | 'chain_stopped' | 'in_flight';
+  description: string;
+  /** Transfer ids (transactions[].id of type transfer) the cause concerns. */
+  transfers?: number[];
+  /** Withdrawal ids the cause concerns. */
+  withdrawals?: number[];
+}
+
 /** An open reconciliation drift (GET /v1/reconciliation's row) with what the records say about it. */
 export interface DriftView {
   walletId: number;
+  /** The account compared; null for a pooled wallet (its every address summed). */
   address: string | null;
-  asset: { key: string; symbol: string };
-  drift: string;
-  onchain: string;
+  asset: ConsoleAssetRef;
   indexed: string;
+  pending: string;
+  inFlight: string;
+  onchain: string;
+  /** Signed, beyond what the known causes explain; '0' when the node agrees. */
+  drift: string;
+  open: boolean;
+  driftSince: string | null;
+  checkedAt: string;
   explanation: {
-    causes: { cause: string; description: string }[];
+    /** Since when the transactions are listed: the last check that agreed (null: never seen agreeing). */
+    since: string | null;
+    causes: DriftCauseView[];
     transactions: {
-      type: string;
+      type: 'transfer' | 'withdrawal';
       id: number;
       txHash: string | null;
       direction: string;
       amount: string;
       status: string;
       reason: string | null;
+      updatedAt: string;
     }[];
   } | null;
 }
