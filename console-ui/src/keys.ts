@@ -1,4 +1,4 @@
-import type { ConsoleApiKey, KeyActionChoice } from '@walletd/schemas';
+import type { ConsoleApiKey, ConsoleCreatedKey, ConsoleKeyList, KeyActionChoice } from '@walletd/schemas';
 
 /** An API key as the console lists it (the contract's ConsoleApiKey): never its secret. */
 export type ApiKey = ConsoleApiKey;
@@ -6,18 +6,9 @@ export type ApiKey = ConsoleApiKey;
 /** One action a key can be granted, in words, and whether the signed-in member's role may grant it (the contract's KeyActionChoice). */
 export type ActionChoice = KeyActionChoice;
 
-export interface KeyList {
-  data: ApiKey[];
-  actions: ActionChoice[];
-  mayCreate: boolean;
-}
-
-/** The answer to a create: the secret, here and nowhere else. */
-export interface CreatedKey {
-  key: string;
-  record: ApiKey;
-  note: string;
-}
+/** The keys list and the answer to a create (the secret, here and nowhere else): the contract's. */
+export type KeyList = ConsoleKeyList;
+export type CreatedKey = ConsoleCreatedKey;
 
 export const when = (iso: string | null, none: string): string => (iso ? new Date(iso).toLocaleString() : none);
 

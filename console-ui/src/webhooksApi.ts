@@ -1,36 +1,10 @@
+import type { ConsoleDelivery, ConsoleDeliveryDetail, ConsoleWebhook } from '@walletd/schemas';
 import type { Me } from './api';
 
-/** A webhook as /console/api/webhooks answers it (the /v1 view: secrets never, health always). */
-export interface Webhook {
-  id: number;
-  type: 'api' | 'telegram' | 'slack';
-  config: { url?: string; chatId?: string | number; botToken?: string | null };
-  events: string[];
-  walletIds: number[];
-  enabled: boolean;
-  delivery: { consecutiveFailures: number; backedOffUntil: string | null };
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Delivery {
-  id: number;
-  eventId: string;
-  eventType: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  responseCode: number | null;
-  lastError: string | null;
-  nextAttemptAt?: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** One delivery in full: the exact JSON posted and the receiver's answer (truncated, secrets redacted). */
-export interface DeliveryDetail extends Delivery {
-  payload: unknown;
-  responseBody: string | null;
-}
+/** A webhook, a delivery, a delivery in full: the contract in @walletd/schemas. */
+export type Webhook = ConsoleWebhook;
+export type Delivery = ConsoleDelivery;
+export type DeliveryDetail = ConsoleDeliveryDetail;
 
 /** The roles whose table carries `webhooks:manage` (core's ROLE_ACTIONS); the server checks it too. */
 export const mayManageWebhooks = (me: Me): boolean => ['owner', 'admin', 'developer'].includes(me.role);

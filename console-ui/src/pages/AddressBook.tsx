@@ -1,24 +1,11 @@
+import type { ConsoleAddressBookEntry } from '@walletd/schemas';
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, type Me, mayMoveFunds, when } from '../api';
 import { ErrorLine, Field } from '../fields';
 import type { PageProps } from '../routes';
 import { StepUpForm, useStepUp } from '../stepUp';
 
-/** An address book entry as /console/api/address-book answers it (the API's view plus the wallet's name). */
-interface Entry {
-  id: number;
-  walletId: number | null;
-  walletName: string | null;
-  chain: string;
-  network: string;
-  name: string;
-  address: string;
-  status: 'cooling_off' | 'usable';
-  createdAt: string;
-  usableFrom: string;
-  shortenRequestedBy: number | null;
-  shortenedBy: number | null;
-}
+type Entry = ConsoleAddressBookEntry;
 
 const hours = (ms: number) => `${Math.round(ms / 3_600_000)} h`;
 

@@ -1,14 +1,11 @@
+import type { ConsoleApprovalSettings, ConsoleOnApproval } from '@walletd/schemas';
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, type Me } from '../api';
 import { ErrorLine } from '../fields';
 import { StepUpForm, useStepUp } from '../stepUp';
 
-type OnApproval = 'send' | 'wait_for_send';
-interface Settings {
-  onApproval: OnApproval;
-  companyDefault: OnApproval | null;
-  deploymentDefault: OnApproval;
-}
+type OnApproval = ConsoleOnApproval;
+type Settings = ConsoleApprovalSettings;
 
 const words = (v: OnApproval) => (v === 'send' ? 'send at once' : "wait for a person's Send");
 

@@ -1,18 +1,11 @@
+import type { ConsoleAuditRow } from '@walletd/schemas';
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api';
 import { ErrorLine, Field } from '../fields';
 import type { PageProps } from '../routes';
 import { manages } from './Policies';
 
-interface AuditRow {
-  id: number;
-  at: string;
-  actor: { type: string; id: string | null; label: string };
-  ip: string | null;
-  action: string;
-  target: { type: string; id: string | null } | null;
-  details: Record<string, unknown> | null;
-}
+type AuditRow = ConsoleAuditRow;
 
 interface Filters {
   action: string;

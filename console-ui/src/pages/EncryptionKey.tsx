@@ -1,15 +1,11 @@
+import type { ConsoleEncryptionKey } from '@walletd/schemas';
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../api';
 import { ErrorLine } from '../fields';
 import type { PageProps } from '../routes';
 import { StepUpForm, useStepUp } from '../stepUp';
 
-interface KeyStatus {
-  set: boolean;
-  fingerprint: string | null;
-  setAt: string | null;
-  setBy: { memberId: number; email: string } | null;
-}
+type KeyStatus = ConsoleEncryptionKey;
 
 /**
  * The company's encryption key: the X25519 public key wallet secrets are sealed to on export.

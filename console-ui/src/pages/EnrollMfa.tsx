@@ -1,14 +1,10 @@
+import type { ConsoleMfaEnrollment } from '@walletd/schemas';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, type Me } from '../api';
 import { CodeField, ErrorLine } from '../fields';
 import { enrollPasskey } from '../passkeys';
 
-interface Enrollment {
-  secret: string;
-  otpauthUri: string;
-  /** The URI as a QR code, an SVG document rendered by the server. */
-  qrSvg: string;
-}
+type Enrollment = ConsoleMfaEnrollment;
 
 /** The server's SVG QR code, parsed as SVG (not HTML) and put in place: nothing runs, nothing is fetched. */
 function QrCode({ svg, uri }: { svg: string; uri: string }) {

@@ -1,7 +1,8 @@
 /**
- * The console's view types: what /console/api answers, declared once. The server's view builders
- * (server/src/console: inboxView, keyView, memberList, passkeyStore, policyView, withdrawalPeople)
- * return these types and the console's pages (console-ui/) read them with `import type`, so a
+ * The console's view types: what /console/api answers, declared once (this file: the inbox, keys,
+ * members, passkeys, policies; ./views/*.ts: the other pages' answers, by feature). The server's
+ * routes and view builders (inboxView, keyView, memberList, passkeyStore, policyView,
+ * withdrawalPeople, the *Routes.ts that answer the rest) return these types and the console's pages (console-ui/) read them with `import type`, so a
  * shape the server sends and the pages expect cannot drift apart. Types only: this module compiles
  * to an empty file and the pages' bundle takes nothing from it.
  */

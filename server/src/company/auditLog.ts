@@ -1,3 +1,4 @@
+import type { ConsoleAuditPage, ConsoleAuditRow } from '@walletd/schemas';
 import { BaseError, type Db } from '@walletd/core';
 
 export interface AuditFilter {
@@ -12,15 +13,8 @@ export interface AuditFilter {
   limit: number;
 }
 
-export interface AuditRow {
-  id: number;
-  at: string;
-  actor: { type: string; id: string | null; label: string };
-  ip: string | null;
-  action: string;
-  target: { type: string; id: string | null } | null;
-  details: Record<string, unknown> | null;
-}
+/** One row as the console shows it: the contract in @walletd/schemas. */
+export type AuditRow = ConsoleAuditRow;
 
 interface Row {
   id: string;
@@ -56,7 +50,7 @@ const likePrefix = (p: string) => `${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  * A company's audit log, newest first, one page at a time by keyset (`before` = the last id seen):
  * a page stays the same however many rows arrive meanwhile, and no offset is scanned.
  */
-export async function listAudit(db: Db, companyId: number, f: AuditFilter): Promise<{ data: AuditRow[]; nextCursor: string | null }> {
+export async function listAudit(db: Db, companyId: number, f: AuditFilter): Promise<ConsoleAuditPage> {
   if (!Number.isInteger(f.limit) || f.limit < 1 || f.limit > 200) throw new BaseError('validation_failed', '"limit" must be from 1 to 200');
   const q = db('audit_log as a')
     // actor_id is text (a member's, a key's id): matched as text, and within the row's company.

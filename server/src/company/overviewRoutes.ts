@@ -1,3 +1,13 @@
+import type {
+  ChainHealth,
+  ChainReconciliation,
+  ConsoleOverview,
+  DeepReorgNotice,
+  DriftView,
+  NoUndeclared,
+  OverviewWallet,
+  Undeclared,
+} from '@walletd/schemas';
 import type { RequestHandler, Router } from 'express';
 import { type Common, historyReads } from '../platform/context';
 import { checkReadiness } from '../platform/health/readiness';
@@ -15,6 +25,17 @@ import { requireMfaEnrolled, requireRoleAction } from '../members/sessions/membe
  * threshold of the last day (`deepReorgs`: the banner). Any member of the company may read, and
  * ask for a "check now" (`POST /console/api/reconciliation/checks`, the API's `checkNow`).
  */
+// A wallet's view spread into the overview's row: a field it grows must be declared in the contract first.
+export type WalletRowDeclared = NoUndeclared<Undeclared<OverviewWallet, Awaited<ReturnType<typeof listWallets>>[number]>>;
+type Row<F extends (...args: never[]) => Promise<readonly unknown[]>> = Awaited<ReturnType<F>>[number];
+/** The other rows go into the answer whole: a field they grow must be declared in the contract first. */
+export type OverviewRowsDeclared = NoUndeclared<
+  | Undeclared<DriftView, Row<typeof openDrifts>>
+  | Undeclared<ChainReconciliation, Row<typeof reconciliationSummary>>
+  | Undeclared<DeepReorgNotice, Row<typeof recentDeepReorgs>>
+  | Undeclared<ChainHealth, Extract<Awaited<ReturnType<typeof checkReadiness>>, { chains: unknown }>['chains'][number]>
+>;
+
 export function mountOverviewRoutes(r: Router, common: Common, session: RequestHandler): void {
   const { db, config, plugins } = common;
   const reads = historyReads(common);
@@ -23,7 +44,7 @@ export function mountOverviewRoutes(r: Router, common: Common, session: RequestH
     const wallets = await listWallets(db, req.memberSession!.companyId, null);
     // One transaction of the reads pool for every wallet's balances: one connection, one timeout.
     const withBalances = await reads.run(async (rdb) => {
-      const out = [];
+      const out: OverviewWallet[] = [];
       const table = plugins.chainTable();
       for (const w of wallets) {
         // A wallet on a chain no loaded plugin serves (the operator narrowed \`plugins\`) shows no balances.
@@ -41,7 +62,14 @@ export function mountOverviewRoutes(r: Router, common: Common, session: RequestH
     const reconciliation = await reconciliationSummary(db, companyId, config.chains);
     const drifts = await openDrifts(db, config, plugins, companyId, null, 50);
     const deepReorgs = await recentDeepReorgs(db, config.chains);
-    res.json({ wallets: withBalances, chains: 'chains' in readiness ? readiness.chains : [], reconciliation, deepReorgs, drifts });
+    const answer: ConsoleOverview = {
+      wallets: withBalances,
+      chains: 'chains' in readiness ? readiness.chains : [],
+      reconciliation,
+      deepReorgs,
+      drifts,
+    };
+    res.json(answer);
   });
 
   r.post('/reconciliation/checks', session, requireMfaEnrolled(db), async (req, res) => {

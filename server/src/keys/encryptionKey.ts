@@ -1,3 +1,4 @@
+import type { ConsoleEncryptionKey } from '@walletd/schemas';
 import { createHash } from 'node:crypto';
 import { type Db, parsePublicKey } from '@walletd/core';
 
@@ -12,13 +13,8 @@ export function keyFingerprint(publicKeyPem: string): string {
     .digest('hex');
 }
 
-export interface EncryptionKeyStatus {
-  set: boolean;
-  fingerprint: string | null;
-  setAt: string | null;
-  /** The member who set it in the console; null when it was set before (by an operator) or never. */
-  setBy: { memberId: number; email: string } | null;
-}
+/** The console's contract (@walletd/schemas). */
+export type EncryptionKeyStatus = ConsoleEncryptionKey;
 
 /** The company's sealing key as the console shows it: never the key itself, its fingerprint, when and by whom. */
 export async function encryptionKeyStatus(db: Db, companyId: number): Promise<EncryptionKeyStatus> {

@@ -1,3 +1,4 @@
+import type { ConsoleCreatedKey, ConsoleKeyList } from '@walletd/schemas';
 import type { RequestHandler, Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../platform/context';
@@ -45,7 +46,8 @@ export function mountKeyRoutes(r: Router, common: Common, clock: Clock, session:
   r.get('/keys', session, enrolled, async (req, res) => {
     const s = req.memberSession!;
     const views = await toKeyViews(db, s, await listApiKeys(db, s.companyId));
-    res.json({ data: views.reverse(), actions: actionCatalog(s.role), mayCreate: s.role !== 'viewer' });
+    const list: ConsoleKeyList = { data: views.reverse(), actions: actionCatalog(s.role), mayCreate: s.role !== 'viewer' };
+    res.json(list);
   });
 
   r.post('/keys', session, enrolled, async (req, res) => {
@@ -64,7 +66,8 @@ export function mountKeyRoutes(r: Router, common: Common, clock: Clock, session:
       sessionId: s.id,
     });
     const [view] = await toKeyViews(db, s, [record]);
-    res.status(201).json({ key, record: view, note: 'the key is shown once; store it now' });
+    const created: ConsoleCreatedKey = { key, record: view!, note: 'the key is shown once; store it now' };
+    res.status(201).json(created);
   });
 
   r.post('/keys/:id/revoke', session, enrolled, async (req, res) => {

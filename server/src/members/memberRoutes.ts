@@ -1,9 +1,10 @@
+import type { MemberLink, NoUndeclared, Undeclared } from '@walletd/schemas';
 import type { Request, RequestHandler, Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../platform/context';
 import { getCompany, removeMember, setMemberRole } from '../company/companies';
 import { createMailer } from './links/mailer';
-import { deliverLink } from './links/deliverLink';
+import { type LinkAnswer, deliverLink } from './links/deliverLink';
 import { audit } from '../company/audit';
 import type { Clock } from '../platform/clock';
 import { type Invitation, findMemberByEmail, inviteMember, linkForMember } from './links/inviteMember';
@@ -22,6 +23,9 @@ import {
 } from './memberRules';
 import { confirmApprover } from '../withdrawals/requests/confirmApprover';
 import { requireStepUp, revokeMemberSessions } from './sessions/sessions';
+
+/** The link's answer is spread into the member link: a field it grows must be declared in the contract first. */
+export type LinkAnswerDeclared = NoUndeclared<Undeclared<MemberLink, LinkAnswer>>;
 
 /** The one-time link as a URL on the console's address as the inviter reached it: mailed, or shown once; never stored or logged. */
 const linkUrl = (req: Request, inv: Invitation) => `${req.protocol}://${req.get('host')}${inv.path}`;
@@ -74,7 +78,8 @@ export function mountMemberRoutes(r: Router, common: Common, clock: Clock, sessi
     const inv = await inviteMember(db, { companyId: s.companyId, email, role }, clock(), linkTtlMs, { approverCoolingOffMs });
     const answer = await linkAnswer(req, inv);
     await record(req, 'member.invited', inv.memberId, { email: inv.email, role, delivery: 'mailedTo' in answer ? 'mail' : 'shown' });
-    res.status(201).json({ member: await companyMember(db, s.companyId, inv.memberId), ...answer });
+    const link: MemberLink = { member: await companyMember(db, s.companyId, inv.memberId), ...answer };
+    res.status(201).json(link);
   });
 
   r.patch('/members/:id', session, enrolled, async (req, res) => {
@@ -125,6 +130,7 @@ export function mountMemberRoutes(r: Router, common: Common, clock: Clock, sessi
       purpose: inv.purpose,
       delivery: 'mailedTo' in answer ? 'mail' : 'shown',
     });
-    res.json({ member: m, ...answer });
+    const link: MemberLink = { member: m, ...answer };
+    res.json(link);
   });
 }

@@ -1,3 +1,4 @@
+import type { ConsoleMe } from '@walletd/schemas';
 import type { Request, RequestHandler, Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../platform/context';
@@ -88,7 +89,7 @@ export function mountSignInRoutes(r: Router, common: Common, clock: Clock): Requ
   r.get('/me', session, async (req, res) => {
     const s = req.memberSession!;
     const cred = await loadCredentials(db, s.memberId);
-    res.json({
+    const me: ConsoleMe = {
       memberId: s.memberId,
       companyId: s.companyId,
       email: s.email,
@@ -98,7 +99,8 @@ export function mountSignInRoutes(r: Router, common: Common, clock: Clock): Requ
       mfaEnrollmentRequired: await mfaEnrollmentPending(db, s.memberId, s.role),
       sessionExpiresAt: s.expiresAt.toISOString(),
       steppedUpAt: s.steppedUpAt?.toISOString() ?? null,
-    });
+    };
+    res.json(me);
   });
 
   r.post('/mfa/enroll', session, async (req, res) => {

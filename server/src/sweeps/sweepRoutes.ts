@@ -1,4 +1,5 @@
 import { BaseError, type Db } from '@walletd/core';
+import type { ConsoleGasStation, ConsoleSweepRule, ConsoleSweeps, NoUndeclared, Undeclared, WalletSweeps } from '@walletd/schemas';
 import type { RequestHandler, Router } from 'express';
 import type { Common } from '../platform/context';
 import { checkBody } from '../http/body';
@@ -20,18 +21,8 @@ import type { Clock } from '../platform/clock';
 import { requireMfaEnrolled, requireRoleAction } from '../members/sessions/memberGuards';
 import { requireStepUp } from '../members/sessions/sessions';
 
-/** A console wallet's sweeps: its rules and, once it has one, its gas station (or why it cannot be read now). */
-interface WalletSweeps {
-  id: number;
-  name: string;
-  chain: string;
-  network: string;
-  /** Its sweeps are consolidations (pooled coins and the plugin's `consolidate`): rules take feeRate. */
-  consolidates: boolean;
-  rules: SweepRuleView[];
-  station: GasStationView | null;
-  stationError: string | null;
-}
+/** The API's views go into the console's answer whole: a field they grow must be declared in the contract first. */
+export type SweepViewsDeclared = NoUndeclared<Undeclared<ConsoleSweepRule, SweepRuleView> | Undeclared<ConsoleGasStation, GasStationView>>;
 
 async function companyWallet(db: Db, companyId: number, raw: unknown): Promise<WalletRow> {
   const wallet = (await db('wallets')
@@ -86,7 +77,8 @@ export function mountSweepRoutes(r: Router, common: Common, clock: Clock, sessio
       const consolidates = plugin !== undefined && pooledFunds(plugin, w.chain) && plugin.withdrawals?.consolidate !== undefined;
       out.push({ id: w.id, name: w.name, chain: w.chain, network: w.network, consolidates, rules, ...(await stationOf(w, rules)) });
     }
-    res.json({ wallets: out });
+    const answer: ConsoleSweeps = { wallets: out };
+    res.json(answer);
   });
 
   /** Who may change rules, checked before the body is read. */

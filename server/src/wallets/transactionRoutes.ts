@@ -1,3 +1,4 @@
+import type { ConsoleTransaction, ConsoleTransactionPage, NoUndeclared, Undeclared } from '@walletd/schemas';
 import type { RequestHandler, Router } from 'express';
 import { BaseError, type Db } from '@walletd/core';
 import { type Common, historyReads } from '../platform/context';
@@ -21,6 +22,11 @@ export async function walletNames(db: Db, companyId: number): Promise<Map<number
   const rows = (await db('wallets').where({ company_id: companyId }).select('id', 'name')) as { id: number; name: string }[];
   return new Map(rows.map((w) => [w.id, w.name]));
 }
+
+type ListedTransaction = Awaited<ReturnType<typeof listTransactions>>['transactions'][number];
+/** The list's row and page are spread into the answer: a field they grow must be declared in the contract first. */
+export type TransactionRowDeclared = NoUndeclared<Undeclared<ConsoleTransaction, ListedTransaction>>;
+export type TransactionPageDeclared = NoUndeclared<Undeclared<ConsoleTransactionPage, Awaited<ReturnType<typeof listTransactions>>>>;
 
 /**
  * Transactions on chain (`/console/api/transactions`): deposits and withdrawals of the member's
@@ -53,7 +59,11 @@ export function mountTransactionRoutes(r: Router, common: Common, session: Reque
       }),
     );
     const names = await walletNames(db, s.companyId);
-    res.json({ ...page, transactions: page.transactions.map((t) => ({ ...t, walletName: names.get(t.walletId) ?? null })) });
+    const answer: ConsoleTransactionPage = {
+      ...page,
+      transactions: page.transactions.map((t) => ({ ...t, walletName: names.get(t.walletId) ?? null })),
+    };
+    res.json(answer);
   });
 
   // One deposit with its lifecycle: the list's own row (found through its hash) and the moments the

@@ -6,7 +6,8 @@ interface DeliveryRow {
   webhook_id: number;
   event_id: string;
   event_type: string;
-  status: string;
+  /** The dispatcher writes only these (the OpenAPI document's Delivery.status enum). */
+  status: 'pending' | 'delivered' | 'failed';
   attempts: number;
   response_code: number | null;
   last_error: string | null;

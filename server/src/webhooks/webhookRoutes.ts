@@ -1,3 +1,11 @@
+import type {
+  ConsoleDelivery,
+  ConsoleDeliveryDetail,
+  ConsoleDeliveryPage,
+  ConsoleWebhook,
+  NoUndeclared,
+  Undeclared,
+} from '@walletd/schemas';
 import type { Request, RequestHandler, Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../platform/context';
@@ -14,6 +22,7 @@ import {
   updateWebhook,
   type CreateWebhookInput,
   type UpdateWebhookInput,
+  type WebhookView,
   type WebhookCaller,
   type WebhookDeps,
 } from './webhooks';
@@ -43,6 +52,14 @@ function deliveryFilter(q: Request['query']): { limit: number; filter: DeliveryF
   if (q.before !== undefined) filter.before = parseBigId(q.before, 'before');
   return { limit, filter };
 }
+
+/**
+ * The contract declares exactly the fields the builders send (WebhookView types `type` and `config`
+ * loosely; the contract names their values): a field added on either side fails the build.
+ */
+export type WebhookViewDeclared = NoUndeclared<Undeclared<ConsoleWebhook, WebhookView> | Undeclared<WebhookView, ConsoleWebhook>>;
+export type DeliveryViewDeclared = NoUndeclared<Undeclared<ConsoleDeliveryDetail, Awaited<ReturnType<typeof getDelivery>>>>;
+export type DeliveryListDeclared = NoUndeclared<Undeclared<ConsoleDelivery, Awaited<ReturnType<typeof listDeliveries>>[number]>>;
 
 /**
  * Webhooks and their deliveries log (`/console/api/webhooks`), through the same services and body
@@ -131,12 +148,14 @@ export function mountWebhookRoutes(r: Router, common: Common, clock: Clock, sess
     // One more than the page: whether an older page exists, without counting.
     const rows = await listDeliveries(db, row.id, limit + 1, filter);
     const page = rows.slice(0, limit);
-    res.json({ data: page, next: rows.length > limit ? String(page[page.length - 1]!.id) : null });
+    const answer: ConsoleDeliveryPage = { data: page, next: rows.length > limit ? String(page[page.length - 1]!.id) : null };
+    res.json(answer);
   });
 
   r.get('/webhooks/:id/deliveries/:deliveryId', ...guard, async (req, res) => {
     const row = await hook(req);
-    res.json(await getDelivery(db, row.id, parseBigId(req.params.deliveryId, 'delivery id')));
+    const detail: ConsoleDeliveryDetail = await getDelivery(db, row.id, parseBigId(req.params.deliveryId, 'delivery id'));
+    res.json(detail);
   });
 
   r.post('/webhooks/:id/deliveries/:deliveryId/redeliver', ...guard, async (req, res) => {

@@ -1,12 +1,22 @@
 import type { RequestHandler, Router } from 'express';
 import { BaseError, type WithdrawalRow } from '@walletd/core';
-import { WITHDRAWAL_STATUSES } from '@walletd/schemas';
+import {
+  type ConsoleWithdrawal,
+  type ConsoleWithdrawalPage,
+  type ConsoleWithdrawalView,
+  type NoUndeclared,
+  type Undeclared,
+  WITHDRAWAL_STATUSES,
+} from '@walletd/schemas';
 import type { Common } from '../platform/context';
 import { parseId } from '../http/scope';
-import { toWithdrawalView } from './view';
+import { type WithdrawalView, toWithdrawalView } from './view';
 import { requireMfaEnrolled } from '../members/sessions/memberGuards';
 import { walletNames } from '../wallets/transactionRoutes';
 import { withdrawalPeople } from './withdrawalPeople';
+
+/** The API's view is spread into the console's row: a field it grows must be declared in the contract first. */
+export type WithdrawalViewDeclared = NoUndeclared<Undeclared<ConsoleWithdrawalView, WithdrawalView>>;
 
 /**
  * Withdrawals (`/console/api/withdrawals`): every withdrawal of the member's company, newest first,
@@ -17,7 +27,7 @@ export function mountWithdrawalRoutes(r: Router, common: Common, session: Reques
   const { db } = common;
   const enrolled = requireMfaEnrolled(db);
 
-  const present = async (companyId: number, rows: WithdrawalRow[], withHistory: boolean) => {
+  const present = async (companyId: number, rows: WithdrawalRow[], withHistory: boolean): Promise<ConsoleWithdrawal[]> => {
     const [names, people] = await Promise.all([walletNames(db, companyId), withdrawalPeople(db, rows)]);
     return Promise.all(
       rows.map(async (w) => ({
@@ -49,10 +59,11 @@ export function mountWithdrawalRoutes(r: Router, common: Common, session: Reques
     if (after !== undefined) q.andWhere('x.id', '<', parseId(after, 'after'));
     const rows = (await q) as WithdrawalRow[];
     const last = rows[rows.length - 1];
-    res.json({
+    const page: ConsoleWithdrawalPage = {
       withdrawals: await present(s.companyId, rows, false),
       next: rows.length === Number(limit) && last ? String(last.id) : null,
-    });
+    };
+    res.json(page);
   });
 
   r.get('/withdrawals/:id', session, enrolled, async (req, res) => {

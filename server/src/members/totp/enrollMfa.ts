@@ -1,3 +1,4 @@
+import type { ConsoleMfaEnrollment } from '@walletd/schemas';
 import { BaseError, type Db, type MasterKey } from '@walletd/core';
 import { loadCredentials, sealTotpSecret } from '../signIn/credentials';
 import { issueRecoveryCodes } from './recoveryCodes';
@@ -14,7 +15,7 @@ export async function startMfaEnrollment(
   masterKey: MasterKey,
   member: { memberId: number; email: string },
   nowMs: number,
-): Promise<{ secret: string; otpauthUri: string; qrSvg: string }> {
+): Promise<ConsoleMfaEnrollment> {
   const cred = await loadCredentials(db, member.memberId);
   if (cred?.totp_enrolled) throw new BaseError('conflict', 'An authenticator is already enrolled for this member');
   const secret = newTotpSecret();

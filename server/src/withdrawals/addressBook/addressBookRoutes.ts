@@ -1,3 +1,4 @@
+import type { ConsoleAddressBook, ConsoleAddressBookEntry, NoUndeclared, Undeclared } from '@walletd/schemas';
 import type { RequestHandler, Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../../platform/context';
@@ -12,6 +13,7 @@ import {
   removeEntry,
   requestShorten,
   toEntryView,
+  type EntryView,
 } from './entries';
 import type { Clock } from '../../platform/clock';
 import { requireMfaEnrolled, requireRole, requireRoleAction } from '../../members/sessions/memberGuards';
@@ -23,6 +25,9 @@ const entryId = (v: unknown): number => {
   if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw new BaseError('not_found', 'No such address book entry');
   return id;
 };
+
+/** The /v1 view is spread into the console's entry: a field it grows must be declared in the contract first. */
+export type EntryViewDeclared = NoUndeclared<Undeclared<ConsoleAddressBookEntry, EntryView>>;
 
 /**
  * The address book page (`/console/api/address-book`, issue 42 §7). Any member reads it; owners
@@ -44,17 +49,18 @@ export function mountAddressBookRoutes(r: Router, common: Common, clock: Clock, 
     requireRoleAction(s, 'withdrawals:create', `${what}; owners and admins may`);
     requireStepUp(s, clock(), stepUpMs);
   };
-  const shown = async (companyId: number, rows: Awaited<ReturnType<typeof listEntries>>) => {
+  const shown = async (companyId: number, rows: Awaited<ReturnType<typeof listEntries>>): Promise<ConsoleAddressBookEntry[]> => {
     const names = await walletNames(db, companyId);
     return rows.map((row) => ({ ...toEntryView(row), walletName: row.wallet_id === null ? null : (names.get(row.wallet_id) ?? null) }));
   };
 
   r.get('/address-book', session, enrolled, async (req, res) => {
     const s = req.memberSession!;
-    res.json({
+    const book: ConsoleAddressBook = {
       data: await shown(s.companyId, await listEntries(db, s.companyId, null)),
       coolingOffMs: common.config.addressBook.coolingOffMs,
-    });
+    };
+    res.json(book);
   });
 
   r.post('/address-book', session, enrolled, async (req, res) => {

@@ -1,3 +1,4 @@
+import type { ConsoleApprovalSettings } from '@walletd/schemas';
 import type { RequestHandler, Router } from 'express';
 import { BaseError } from '@walletd/core';
 import type { Common } from '../../platform/context';
@@ -15,7 +16,7 @@ import { requireStepUp } from '../../members/sessions/sessions';
 export function mountApprovalSettingsRoutes(r: Router, common: Common, clock: Clock, session: RequestHandler): void {
   const { db } = common;
   const enrolled = requireMfaEnrolled(db);
-  const answer = async (companyId: number) => {
+  const answer = async (companyId: number): Promise<ConsoleApprovalSettings> => {
     const { value, own } = await companyOnApproval(common, companyId);
     return { onApproval: value, companyDefault: own, deploymentDefault: common.config.approvals.onApproval };
   };

@@ -1,3 +1,4 @@
+import type { ConsoleVoteAnswer } from '@walletd/schemas';
 import type { RequestHandler, Router } from 'express';
 import { BaseError, type WithdrawalRow } from '@walletd/core';
 import type { Common } from '../../platform/context';
@@ -50,7 +51,7 @@ export function mountRequestRoutes(r: Router, common: Common, clock: Clock, sess
       requireStepUp(s, clock(), stepUpMs);
       const out = await voteOnRequest(common, row.id, s.memberId, vote, { ip: req.ip ?? null, sessionId: s.id, companyId: s.companyId });
       const updated = await inboxRequest(db, s.companyId, String(row.id));
-      res.json({
+      const answer: ConsoleVoteAnswer = {
         request: await toInboxRequest(db, plugins, updated),
         message: out.message,
         ...(out.code ? { code: out.code, policyIds: out.policyIds } : {}),
@@ -59,7 +60,8 @@ export function mountRequestRoutes(r: Router, common: Common, clock: Clock, sess
         ...(out.sent !== undefined ? { sent: out.sent } : {}),
         ...(out.notSent !== undefined ? { notSent: out.notSent } : {}),
         withdrawal: out.withdrawal ?? null,
-      });
+      };
+      res.json(answer);
     });
   }
 
