@@ -116,7 +116,8 @@ export async function explainDrift(
   if (health?.reason === 'traces_unavailable')
     causes.push({
       cause: 'traces_unavailable',
-      description: 'the node refuses call traces: native value moved by contracts to this address is not seen (docs/guide/deposits.md, EVM: native coins sent by contracts)',
+      description:
+        'the node refuses call traces: native value moved by contracts to this address is not seen (docs/guide/deposits.md, EVM: native coins sent by contracts)',
     });
   const halt = (await db('followed_chains').where(chain).whereNotNull('halted_at').first('halted_code')) as
     | { halted_code: string }

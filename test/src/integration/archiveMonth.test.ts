@@ -235,4 +235,43 @@ describe('walletd archive-month', () => {
     expect(await checking).toEqual([]);
     expect(await compareLedger(t.db, KEY)).toEqual([]);
   });
+
+  it('lets reads of the table go on while the month is summed, and holds writes until the detach (issue 48 §5)', async () => {
+    // May 2025: a confirmed deposit, its transfer moved into the month.
+    await anvil.send(a, 2n * ETH);
+    await round(2);
+    await t.db.raw(`update transfers set created_at = '2025-05-10T00:00:00Z' where created_at >= '2025-06-01Z'`);
+    expect(await count(t.db('transfers').where('created_at', '2025-05-10T00:00:00Z'))).toBe(1);
+    const before = await balances();
+
+    // The month's sum joins addresses: a lock held on it stops the archive in the middle of its sum.
+    const blocker = await t.db.transaction();
+    await blocker.raw('lock table addresses in access exclusive mode');
+    const archiving = archiveMonth(t.db, { month: '2025-05', tables: ['transfers'], lockTimeoutMs: 60_000 });
+    await eventually(
+      async () =>
+        Number((await t.db.raw(`select count(*) from pg_locks where relation = 'addresses'::regclass and not granted`)).rows[0].count),
+      (n) => n > 0,
+    );
+    const within = (ms: number, sql: string): Promise<{ rows: { count?: string }[] }> =>
+      t.db.transaction(async (trx) => {
+        await trx.raw(`set local lock_timeout = ${ms}`);
+        return (await trx.raw(sql)) as { rows: { count?: string }[] };
+      });
+    // A read answers at once (under ACCESS EXCLUSIVE it waited for the whole sum)...
+    expect(Number((await within(2_000, 'select count(*) from transfers')).rows[0]?.count)).toBeGreaterThan(0);
+    // ...and a write waits: nothing can change the month between its sum and its detach.
+    await expect(
+      within(200, `update transfers set updated_at = updated_at where created_at = '2025-05-10T00:00:00Z'`),
+    ).rejects.toMatchObject({
+      code: '55P03',
+    });
+    await blocker.commit();
+    expect((await archiving).tables).toEqual([
+      expect.objectContaining({ table: 'transfers', partition: 'transfers_y2025m05', outcome: 'archived', rows: 1 }),
+    ]);
+    expect(await attached('transfers')).not.toContain('transfers_y2025m05');
+    expect(await compareLedger(t.db, KEY)).toEqual([]);
+    expect(await balances()).toEqual(before);
+  });
 });

@@ -82,11 +82,45 @@ async function refusal(trx: Knex.Transaction, table: ArchivableTable, partition:
  * (the dispatcher's claim joins the event); a month that has no attached partition (never made,
  * its rows in `*_default`, or detached by hand: walletd cannot know its totals).
  *
- * Each table is locked ACCESS EXCLUSIVE before its month is read (the lock DETACH takes anyway):
- * nothing can change the month between its sum and the detach, and a ledger check cannot see one
- * without the other. Reads and writes of that table wait for the month's sum; `lockTimeoutMs`
- * bounds the wait for the lock itself, and the run can be retried.
+ * Reads are not held up by the month's sum (issue 48 §5: a list waited 1.9 s behind an 85k-transfer
+ * month when the sum ran under ACCESS EXCLUSIVE). Each table is locked SHARE first: writes to it
+ * wait while the month is checked, summed and counted, so nothing can change the month between its
+ * sum and the detach, but reads go on. Only then is the lock raised to ACCESS EXCLUSIVE, which
+ * DETACH takes anyway, for the detach and the record of it: reads wait for that moment alone
+ * (catalog work, milliseconds). Raising a lock this transaction already holds in SHARE cannot
+ * deadlock with writers (they queue behind the SHARE). A ledger check locks the table ACCESS SHARE
+ * before it reads, so it still sees the month's totals and its detach together or neither.
+ * `lockTimeoutMs` bounds the wait for the SHARE lock; the raise waits at most `RAISE_TIMEOUT_MS` a
+ * try (a long read ahead of it would otherwise queue every later read behind it) and is tried again.
  */
+/** How long one try to raise the lock to ACCESS EXCLUSIVE may queue reads behind it. */
+const RAISE_TIMEOUT_MS = 500;
+
+/**
+ * SHARE → ACCESS EXCLUSIVE for the detach. Each try waits at most RAISE_TIMEOUT_MS for the reads
+ * running ahead of it (the reads arriving meanwhile queue behind it, so a long wait would hold them
+ * all); a try that times out is rolled back to its savepoint, keeping the SHARE lock and the sum,
+ * and tried again until `lockMs` has passed.
+ */
+async function raiseToExclusive(trx: Knex.Transaction, table: ArchivableTable, lockMs: number): Promise<void> {
+  const until = Date.now() + lockMs;
+  for (;;) {
+    const tryMs = Math.max(1, Math.min(RAISE_TIMEOUT_MS, until - Date.now()));
+    try {
+      await trx.transaction(async (sp) => {
+        await sp.raw(`set local lock_timeout = ${tryMs}`);
+        await sp.raw(`lock table ${table} in access exclusive mode`);
+      });
+      await trx.raw(`set local lock_timeout = ${lockMs}`);
+      return;
+    } catch (e) {
+      if ((e as { code?: string }).code !== '55P03') throw e;
+      if (Date.now() >= until)
+        throw new BaseError('unavailable', `${table} stayed in use for ${lockMs} ms (lock_timeout): nothing was changed; run it again`);
+    }
+  }
+}
+
 export async function archiveMonth(
   db: Db,
   input: { month: string; tables: readonly ArchivableTable[]; lockTimeoutMs?: number },
@@ -116,7 +150,7 @@ export async function archiveMonth(
         result.tables.push({ table, partition, outcome: 'already', rows: Number(done.row_count) });
         continue;
       }
-      await trx.raw(`lock table ${table} in access exclusive mode`).catch((e: { code?: string }) => {
+      await trx.raw(`lock table ${table} in share mode`).catch((e: { code?: string }) => {
         if (e.code !== '55P03') throw e;
         throw new BaseError('unavailable', `${table} stayed in use for ${lockMs} ms (lock_timeout): nothing was changed; run it again`);
       });
@@ -130,6 +164,7 @@ export async function archiveMonth(
       if (why) throw new BaseError('conflict', why);
       if (table === 'transfers') result.totals += (await trx.raw(RECORD_TOTALS(partition), { month })).rowCount ?? 0;
       const count = Number((await trx.raw(`select count(*) as n from ${partition}`)).rows[0].n);
+      await raiseToExclusive(trx, table, lockMs);
       // DDL takes no parameters: the name is made from a parsed month, never from input text.
       await trx.raw(`alter table ${table} detach partition ${partition}`);
       await trx('archived_months').insert({ table_name: table, month, partition, row_count: count });
