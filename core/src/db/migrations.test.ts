@@ -43,6 +43,7 @@ describe('migrations', () => {
         '033_reconciliation_explained',
         '035_quorum_integrity',
         '039_lease_holder',
+        '040_claim_function',
         '036_member_passkeys',
         '037_request_sending',
         '038_address_book',

@@ -32,6 +32,7 @@ import * as m032DetachedConfirmed from './032_detached_confirmed';
 import * as m033ReconciliationExplained from './033_reconciliation_explained';
 import * as m035QuorumIntegrity from './035_quorum_integrity';
 import * as m039LeaseHolder from './039_lease_holder';
+import * as m040ClaimFunction from './040_claim_function';
 import * as m036MemberPasskeys from './036_member_passkeys';
 import * as m037RequestSending from './037_request_sending';
 import * as m038AddressBook from './038_address_book';
@@ -75,6 +76,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '033_reconciliation_explained': m033ReconciliationExplained,
   '035_quorum_integrity': m035QuorumIntegrity,
   '039_lease_holder': m039LeaseHolder,
+  '040_claim_function': m040ClaimFunction,
   '036_member_passkeys': m036MemberPasskeys,
   '037_request_sending': m037RequestSending,
   '038_address_book': m038AddressBook,

@@ -35,6 +35,11 @@ afterAll(async () => {
 /** The node types of the plan PostgreSQL keeps for a named statement on `one`'s connection. */
 async function planNodes(execute: string, on: Db = one): Promise<string[]> {
   const { rows } = await on.raw(`explain (format json) ${execute}`);
+  return nodesOf(rows[0]['QUERY PLAN'][0].Plan);
+}
+
+/** Node types in one plan (EXPLAIN's or auto_explain's JSON). */
+function nodesOf(plan: Record<string, unknown>): string[] {
   const nodes: string[] = [];
   const walk = (n: Record<string, unknown>) => {
     const on = n['Relation Name'] ? ` on ${n['Relation Name']}` : '';
@@ -42,8 +47,40 @@ async function planNodes(execute: string, on: Db = one): Promise<string[]> {
     nodes.push(`${n['Node Type']}${on}${index}${n['Index Cond'] ? ` ${n['Index Cond']}` : ''}`);
     for (const child of (n.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
   };
-  walk(rows[0]['QUERY PLAN'][0].Plan);
+  walk(plan);
   return nodes;
+}
+
+/**
+ * Runs a claim on `on` (a pool of one connection) with auto_explain reporting, as notices, the
+ * plans of the statements the claim function runs inside (migration 040): the node types of all
+ * of them together, and the claim's result.
+ */
+async function claimPlans(
+  on: Db,
+  claim: () => ReturnType<typeof claimDue>,
+): Promise<{ nodes: string[]; claimed: Awaited<ReturnType<typeof claimDue>> }> {
+  const conn = (await on.client.acquireConnection()) as {
+    on(e: 'notice', f: (m: { message?: string }) => void): void;
+    removeAllListeners(e: string): void;
+  };
+  const notices: string[] = [];
+  conn.on('notice', (m) => notices.push(m.message ?? ''));
+  await on.client.releaseConnection(conn);
+  await on.raw(
+    `load 'auto_explain'; set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on;
+     set auto_explain.log_level = notice; set auto_explain.log_format = json`,
+  );
+  try {
+    const claimed = await claim();
+    const nodes = notices
+      .filter((m) => m.includes('plan:'))
+      .flatMap((m) => nodesOf(JSON.parse(m.slice(m.indexOf('plan:') + 5)).Plan as Record<string, unknown>));
+    return { nodes, claimed };
+  } finally {
+    await on.raw('set auto_explain.log_min_duration = -1');
+    conn.removeAllListeners('notice');
+  }
 }
 
 it('claims and records through the indexes after the queue grew from empty without an ANALYZE', async () => {
@@ -81,11 +118,11 @@ it('claims and records through the indexes after the queue grew from empty witho
   for (let i = 0; i < 3; i++) waiting.push((await recordDeposit(t.db, s.companyId, walletId)).envelope.id);
 
   const hookId = (await t.db('webhooks').where({ company_id: s.companyId }).first('id')).id;
-  const hooks = await planNodes('execute walletd_claim_webhooks');
-  expect(hooks.filter((n) => n.startsWith('Seq Scan on webhook_deliveries'))).toEqual([]);
-  const claim = await planNodes(`execute walletd_claim_due_by_webhook('{${hookId}}'::int[], '{8}'::int[], 10, 60, null)`);
+  // The claim's two statements (the webhooks' lock, the claim), planned inside the function.
+  const { nodes: claim, claimed } = await claimPlans(one, () => claimDue(one, 10, 60_000, 8));
   expect(claim.filter((n) => n.startsWith('Seq Scan on webhook_deliveries'))).toEqual([]);
   expect(claim.some((n) => n.startsWith('Index Scan on webhook_deliveries using webhook_deliveries_due_by_webhook'))).toBe(true);
+  expect(claim.some((n) => n.startsWith('Function Scan'))).toBe(true);
   const record = await planNodes(
     `execute walletd_record_attempts_with_breaker('{1}'::bigint[], '{0}'::bigint[], '{t}'::boolean[], '{200}'::int[], '{null}'::text[], '{null}'::text[], '{0}'::float8[], '{${hookId}}'::int[])`,
   );
@@ -98,8 +135,7 @@ it('claims and records through the indexes after the queue grew from empty witho
     expect((await one.raw(`show ${setting}`)).rows[0][setting]).toBe('on');
   }
 
-  // And the claim still takes exactly the waiting ones, oldest first.
-  const claimed = await claimDue(one, 10, 60_000, 8);
+  // And the claim took exactly the waiting ones, oldest first.
   expect(claimed.map((d) => d.eventId)).toEqual(waiting);
 });
 
@@ -133,11 +169,9 @@ it('claims from the head of a large backlog on a connection opened after it arri
       Number(r.id),
     );
 
-    const claimed = await claimDue(single, 31, 60_000, 100);
+    const { nodes: plan, claimed } = await claimPlans(single, () => claimDue(single, 31, 60_000, 100));
     expect(claimed.map((d) => Number(d.id))).toEqual(oldest);
     const hookId = (await fresh.db('webhooks').where({ company_id: s.companyId }).first('id')).id;
-    const execute = `execute walletd_claim_due_by_webhook('{${hookId}}'::int[], '{100}'::int[], 31, 60, null)`;
-    const plan = await planNodes(execute, single);
     // The webhook's due rows are walked in order on its index and the walk stops at the room
     // left: no scan of the backlog, no sort of it (what is sorted is the few rows taken).
     expect(plan.some((n) => n.startsWith('Index Scan on webhook_deliveries using webhook_deliveries_due_by_webhook'))).toBe(true);
@@ -148,9 +182,8 @@ it('claims from the head of a large backlog on a connection opened after it arri
     // which make a scan of 3,000 rows look cheap. They must still read by key, not hash a scan of
     // every delivery and every event into each claim and record.
     await fresh.db.raw('analyze webhook_deliveries; analyze events; analyze webhooks');
-    const next = await claimDue(single, 31, 60_000, 100);
+    const { nodes: replanned, claimed: next } = await claimPlans(single, () => claimDue(single, 31, 60_000, 100));
     expect(next).toHaveLength(31);
-    const replanned = await planNodes(execute, single);
     // Months of events that hold rows are read by key; an empty one (a month ahead, the default
     // partition) may be planned as a scan of nothing, replanned once autovacuum analyzes its rows.
     const { rows: filled } = await fresh.db.raw('select distinct tableoid::regclass::text as name from events');

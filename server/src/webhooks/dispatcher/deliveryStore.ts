@@ -1,5 +1,5 @@
 import { type Db, type PreparedStatement, runPrepared } from '@walletd/core';
-import { BREAKER_FAILURES, FIRST_BACKOFF_SECONDS, inFlightCap, MAX_BACKOFF_SECONDS } from './endpointBreaker';
+import { BREAKER_FAILURES, FIRST_BACKOFF_SECONDS, MAX_BACKOFF_SECONDS } from './endpointBreaker';
 import { MAX_ATTEMPTS } from './retryPolicy';
 
 export interface ClaimedDelivery {
@@ -24,11 +24,15 @@ export interface ClaimedDelivery {
  * recorded, and hands it back if this process dies first. The destination and secret are read
  * here, at send time: a PATCH or a rotation applies at once.
  *
- * Two statements in one transaction: the first locks the webhooks that have due work, the second
- * counts their attempts in flight and claims. The count must see every claim that committed
- * before it, which one statement cannot (its snapshot is taken before it waits for a lock): two
- * dispatchers claiming at the same moment would each see the other's slots free and take a cap
- * each (issue 29: the cap has to hold for the receiver, not per process).
+ * One round trip: the database function `walletd_claim_deliveries` (migration 040) locks the
+ * webhooks that have due work, then counts their attempts in flight and claims, each statement
+ * on a fresh snapshot so the count sees every claim that committed before the locks were granted
+ * (issue 29: the cap has to hold for the receiver, not per process). It was a transaction of two
+ * statements, four round trips a claim (issue 43 §5).
+ *
+ * The result's `capped` (not enumerable) is true when some webhook with due work had no room left
+ * after this claim: its attempts ending may free room for more, so the dispatcher claims again
+ * then; otherwise a finished attempt is no reason to claim (nothing more was due).
  */
 export async function claimDue(
   db: Db,
@@ -37,78 +41,21 @@ export async function claimDue(
   perWebhook: number,
   /** The claiming process's LISTEN session (leaseHolders.ts); null: the lease just ends. */
   leasedBy: number | null = null,
-  /** A webhook's cap while it answers, when not `perWebhook` (receiverPace.ts: a fast receiver's). */
-  capOf: (webhookId: number) => number = () => perWebhook,
-): Promise<ClaimedDelivery[]> {
-  return db.transaction(async (trx) => {
-    // Run even with no webhook: its plan is then built the first time the dispatcher looks, on an
-    // empty queue as on a full one (indexPlan; claimPlan.test.ts).
-    const hooks = await runPrepared<{ id: number; failures: number }>(trx, LOCK_DUE_WEBHOOKS, []);
-    const rows = await runPrepared<Record<string, unknown>>(trx, CLAIM, [
-      hooks.map((h) => h.id),
-      hooks.map((h) => inFlightCap(h.failures, capOf(h.id))),
-      batchSize,
-      leaseMs / 1000,
-      leasedBy,
-    ]);
-    return rows.map(toClaimed);
-  });
+  /** Webhooks whose receiver answers fast, and their cap (receiverPace.ts). */
+  fast: { ids: number[]; cap: number } = { ids: [], cap: perWebhook },
+): Promise<Claimed> {
+  const rows = await runPrepared<Record<string, unknown>>(db, CLAIM, [batchSize, leaseMs / 1000, perWebhook, leasedBy, fast.ids, fast.cap]);
+  const claimed = rows.filter((r) => r.id !== null).map(toClaimed) as Claimed;
+  Object.defineProperty(claimed, 'capped', { value: rows.some((r) => r.capped === true), enumerable: false });
+  return claimed;
 }
 
-// The webhooks with due deliveries, found by skipping from one webhook id to the next on the
-// pending rows' index (one probe per webhook with pending work, whatever its backlog), locked in
-// id order (no deadlock between dispatchers). FOR NO KEY UPDATE: the outbox's inserts (a foreign
-// key's KEY SHARE) are not blocked; a PATCH waits for the claim.
-const LOCK_DUE_WEBHOOKS: PreparedStatement = {
-  name: 'walletd_claim_webhooks',
-  indexPlan: true,
-  text: `with recursive hooks(id) as (
-       (select d.webhook_id from webhook_deliveries d where d.status = 'pending' order by d.webhook_id limit 1)
-       union all
-       select (select d.webhook_id from webhook_deliveries d where d.status = 'pending' and d.webhook_id > h.id order by d.webhook_id limit 1)
-       from hooks h where h.id is not null
-     )
-     select w.id, w.consecutive_failures as failures
-     from hooks h join webhooks w on w.id = h.id
-     where w.enabled and w.deleted_at is null and (w.backed_off_until is null or w.backed_off_until <= now())
-       and exists (select 1 from webhook_deliveries d where d.webhook_id = h.id and d.status = 'pending' and d.next_attempt_at <= now())
-     order by w.id
-     for no key update of w`,
-};
+/** Claimed deliveries; `capped`: some webhook's room was used up (more of its work may be due). */
+export type Claimed = ClaimedDelivery[] & { readonly capped?: boolean };
 
-// Per webhook (each walk on webhook_deliveries_due_by_webhook, reading only the rows it takes,
-// whatever the statistics said when the connection first ran it: indexPlan; issue 17), its free
-// room under the cap, then its oldest due rows up to that room; the batch is filled in turns.
-// The event and webhook are lateral lookups by key, the update takes the ids as an array (a
-// primary-key read): as joins, a replan after an ANALYZE hashed scans of whole tables into each
-// claim (claimPlan.test.ts).
 const CLAIM: PreparedStatement = {
-  name: 'walletd_claim_due_by_webhook',
-  indexPlan: true,
-  text: `with hooks as (
-       select h.id, greatest(0, h.cap - (select count(*) from webhook_deliveries d
-         where d.webhook_id = h.id and d.status = 'pending' and d.leased and d.next_attempt_at > now())::int) as room
-       from unnest($1::int[], $2::int[]) as h(id, cap)
-     ), due as (
-       select p.id, p.next_attempt_at, row_number() over (partition by h.id order by p.next_attempt_at, p.id) as turn
-       from hooks h cross join lateral (
-         select d.id, d.next_attempt_at from webhook_deliveries d
-         where d.webhook_id = h.id and d.status = 'pending' and d.next_attempt_at <= now()
-         order by d.next_attempt_at, d.id
-         limit least(h.room, $3)
-         for update of d skip locked
-       ) p
-     ), claimed as (
-       update webhook_deliveries d set next_attempt_at = now() + make_interval(secs => $4), leased = true, leased_by = $5::int
-       where d.id = any(array(select id from due order by turn, next_attempt_at, id limit $3))
-       returning d.id, d.attempts, d.event_id, d.webhook_id, (extract(epoch from d.next_attempt_at) * 1000000)::bigint as lease_us
-     )
-     select c.id, c.attempts, c.event_id, c.lease_us, e.body, w.id as webhook_id, w.type, w.config, w.secret_envelope
-     from claimed c
-     join due u on u.id = c.id
-     cross join lateral (select e.body from events e where e.id = c.event_id) e
-     cross join lateral (select w.id, w.type, w.config, w.secret_envelope from webhooks w where w.id = c.webhook_id) w
-     order by u.turn, u.next_attempt_at, u.id`,
+  name: 'walletd_claim_deliveries',
+  text: 'select * from walletd_claim_deliveries($1::int, $2::float8, $3::int, $4::int, $5::int[], $6::int)',
 };
 
 function toClaimed(r: Record<string, unknown>): ClaimedDelivery {

@@ -7,7 +7,7 @@ import { siblingRedactors } from '../secrets/siblingSecrets';
 import { openWebhookSecrets, type WebhookSecrets } from '../secrets/webhookSecrets';
 import { type BackedOffSweep, startBackedOffSweep } from './backedOffDeliveries';
 import { type DeliveryListener, listenForDeliveries } from './deliveryListener';
-import { type AttemptOutcome, type BreakerChange, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
+import { type AttemptOutcome, type BreakerChange, type Claimed, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
 import { defaultInFlightPerWebhook } from './endpointBreaker';
 import { HttpSender, type PostResult } from './httpSender';
 import { ReceiverPace, SLOW_ATTEMPT_MS } from './receiverPace';
@@ -37,8 +37,10 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   const perWebhook = Math.min(settings.maxInFlightPerWebhook ?? defaultInFlightPerWebhook(settings.concurrency), settings.concurrency);
   // A receiver answering fast may fill every free slot unless the operator set the cap (receiverPace.ts).
   const pace = new ReceiverPace();
-  const capOf = (webhookId: number) =>
-    settings.maxInFlightPerWebhook === undefined && pace.isFast(webhookId) ? settings.concurrency * HARD_LIMIT_FACTOR : perWebhook;
+  const fast = () => ({
+    ids: settings.maxInFlightPerWebhook === undefined ? pace.fastIds() : [],
+    cap: settings.concurrency * HARD_LIMIT_FACTOR,
+  });
   // Keyed by the envelope's ciphertext (a fresh IV per seal, so a new secret is a new key), not `updated_at`: it has a
   // millisecond's precision, and a PATCH and a rotation within one would keep signing with the old secret. The redactor
   // (every encoding of every secret the webhook has had, compiled) is built with it, once per version, not per attempt.
@@ -112,7 +114,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   }
 
   async function runOnce(): Promise<number> {
-    const claimed = await claimDue(db, claimSize, settings.leaseMs, perWebhook, null, capOf);
+    const claimed = await claimDue(db, claimSize, settings.leaseMs, perWebhook, null, fast());
     if (claimed.length === 0) return 0;
     const outcomes = await Promise.all(
       claimed.map(async (d) => {
@@ -145,6 +147,15 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   let young = 0;
   // Set by a NOTIFY that arrives while we are busy, so it is not lost: the next claim runs at once.
   let notified = false;
+  // Why the loop sleeps: a slot freed or an attempt recorded wakes it only when it waits for a
+  // slot, or when the last claim used up some webhook's room (`capped`: more of its work may be
+  // due). Otherwise nothing more was due and a claim now would come back empty: half of the
+  // paced rounds did (issue 43 §5); new work wakes it by NOTIFY, retries by the poll.
+  let waitingForSlot = false;
+  let capped = false;
+  const slotFreed = () => {
+    if (waitingForSlot || capped) wake?.();
+  };
   let finished: AttemptOutcome[] = [];
   let flushing: Promise<void> | undefined;
 
@@ -171,7 +182,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
         logger.error({ err, deliveries: batch.length }, 'could not record delivery attempts');
       }
       inFlight -= batch.length;
-      wake?.();
+      slotFreed();
     }
   }
 
@@ -196,7 +207,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       if (!counted) return;
       counted = false;
       young--;
-      wake?.();
+      slotFreed();
     };
     const slow = setTimeout(() => {
       release();
@@ -231,21 +242,29 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       // Too few slots free; or a host clock too far from the database's, which would sign what
       // receivers refuse: deliveries wait (docs/operate/faults.md, "Clock skew").
       if ((free < minClaim && inFlight > 0) || common.databaseHealth?.clockSkew()) {
+        waitingForSlot = true;
         await sleep(settings.pollIntervalMs);
+        waitingForSlot = false;
         continue;
       }
       notified = false;
-      let claimed: ClaimedDelivery[] = [];
+      let claimed: Claimed = [];
+      capped = false;
       try {
         const leasedBy = listener?.backendPid() ?? null;
-        claimed = await claimDue(db, Math.min(free, settings.batchSize), settings.leaseMs, perWebhook, leasedBy, capOf);
+        claimed = await claimDue(db, Math.min(free, settings.batchSize), settings.leaseMs, perWebhook, leasedBy, fast());
       } catch (err) {
         logger.error({ err }, 'claiming deliveries failed');
       }
+      capped = claimed.capped === true;
       for (const d of claimed) launch(d);
       // Nothing more due right now (or no slot left): wait for a notification, a finished attempt or the poll.
       const drained = claimed.length < Math.min(free, settings.batchSize);
-      if (running && !notified && (drained || young >= settings.concurrency)) await sleep(settings.pollIntervalMs);
+      if (running && !notified && (drained || young >= settings.concurrency)) {
+        waitingForSlot = young >= settings.concurrency;
+        await sleep(settings.pollIntervalMs);
+        waitingForSlot = false;
+      }
     }
     while (inFlight > 0) {
       await flush();

@@ -33,7 +33,16 @@ export class ReceiverPace {
       if (left > 0) this.slowInFlight.set(webhookId, left);
       else this.slowInFlight.delete(webhookId);
     }
-    this.lastFast.set(webhookId, answered && ms < SLOW_ATTEMPT_MS);
+    // Only fast ones are kept: the map stays as small as the set the claim is sent.
+    if (answered && ms < SLOW_ATTEMPT_MS) this.lastFast.set(webhookId, true);
+    else this.lastFast.delete(webhookId);
+  }
+
+  /** The webhooks that are fast now (the claim gives them the larger cap). */
+  fastIds(): number[] {
+    const ids: number[] = [];
+    for (const id of this.lastFast.keys()) if (!this.slowInFlight.has(id)) ids.push(id);
+    return ids;
   }
 
   isFast(webhookId: number): boolean {
