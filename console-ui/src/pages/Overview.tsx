@@ -8,7 +8,9 @@ import {
   errorText,
   type OverviewWallet,
 } from '../api';
+import { Amount } from '../amount';
 import { ErrorLine } from '../fields';
+import { addAmounts } from '../money';
 import type { PageProps } from '../routes';
 import { navigate } from '../router';
 import { ReconciliationPanel } from './ReconciliationPanel';
@@ -107,14 +109,23 @@ export function Overview({ me }: PageProps) {
                       <td>{i === 0 ? w.name : ''}</td>
                       <td>{i === 0 ? `${w.chain} / ${w.network}` : ''}</td>
                       <td>{b.asset.symbol}</td>
-                      <td class="num">{b.confirmed}</td>
-                      <td class="num">{b.pending}</td>
-                      <td class="num">{b.reserved}</td>
-                      <td class="num">{b.available}</td>
+                      <td class="num">
+                        <Amount value={b.confirmed} />
+                      </td>
+                      <td class="num">
+                        <Amount value={b.pending} />
+                      </td>
+                      <td class="num">
+                        <Amount value={b.reserved} />
+                      </td>
+                      <td class="num">
+                        <Amount value={b.available} />
+                      </td>
                     </tr>
                   )),
                 )}
               </tbody>
+              <AssetTotals wallets={data.wallets} />
             </table>
           )}
           <p class="muted">
@@ -155,5 +166,38 @@ export function Overview({ me }: PageProps) {
       )}
       <p class="muted">Session ends by {new Date(me.sessionExpiresAt).toLocaleString()} at the latest.</p>
     </>
+  );
+}
+
+type Balance = OverviewWallet['balances'][number];
+const COLUMNS = ['confirmed', 'pending', 'reserved', 'available'] as const;
+
+/** Per chain and asset, the four balances of every wallet added up exactly (shown when an asset is held by more than one wallet). */
+function AssetTotals({ wallets }: { wallets: OverviewWallet[] }) {
+  const groups = new Map<string, { chain: string; symbol: string; rows: Balance[] }>();
+  for (const w of wallets)
+    for (const b of w.balances) {
+      const key = `${w.chain}/${w.network}/${b.asset.key}`;
+      const group = groups.get(key) ?? { chain: `${w.chain} / ${w.network}`, symbol: b.asset.symbol, rows: [] };
+      group.rows.push(b);
+      groups.set(key, group);
+    }
+  const shared = [...groups].filter(([, g]) => g.rows.length > 1);
+  if (shared.length === 0) return null;
+  return (
+    <tfoot data-testid="asset-totals">
+      {shared.map(([key, g]) => (
+        <tr key={key}>
+          <th scope="row">Total</th>
+          <td>{g.chain}</td>
+          <td>{g.symbol}</td>
+          {COLUMNS.map((c) => (
+            <td class="num" key={c}>
+              <Amount value={addAmounts(g.rows.map((b) => b[c]))} />
+            </td>
+          ))}
+        </tr>
+      ))}
+    </tfoot>
   );
 }

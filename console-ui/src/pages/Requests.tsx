@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, approvalsOf, errorText, type InboxRequest } from '../api';
 import { navigate } from '../router';
 import { ErrorLine } from '../fields';
+import { Amount } from '../amount';
 
 /** Shortens a long address for a table cell; the detail view shows it whole. */
 export const short = (s: string | null): string => (s === null ? 'several' : s.length > 16 ? `${s.slice(0, 8)}…${s.slice(-6)}` : s);
@@ -69,7 +70,7 @@ export function Requests() {
                 </td>
                 <td>{r.walletName}</td>
                 <td class="num">
-                  {r.amount} {r.asset.symbol}
+                  <Amount value={r.amount} symbol={r.asset.symbol} />
                 </td>
                 <td>
                   <code title={r.toAddress ?? undefined}>{short(r.toAddress)}</code>

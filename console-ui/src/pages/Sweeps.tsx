@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText } from '../api';
+import { api, errorText, when } from '../api';
 import { ErrorLine } from '../fields';
 import type { PageProps } from '../routes';
 import { StepUpForm, useStepUp } from '../stepUp';
@@ -101,7 +101,7 @@ export function Sweeps(_props: PageProps) {
                     {w.consolidates ? (r.feeRate === null ? "node's estimate" : `${r.feeRate} per vbyte`) : (r.gasDailyCap ?? 'none')}
                   </td>
                   <td>
-                    {r.lastRunAt ?? 'not yet'}
+                    {r.lastRunAt ? <time dateTime={r.lastRunAt}>{when(r.lastRunAt)}</time> : 'not yet'}
                     {r.lastError && <span class="error"> {r.lastError}</span>}
                   </td>
                   <td>{r.enabled ? 'enabled' : 'disabled'}</td>

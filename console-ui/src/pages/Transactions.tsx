@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, type OverviewWallet, type Transaction, when } from '../api';
+import { Amount } from '../amount';
 import { ErrorLine, Pager } from '../fields';
 import { navigate } from '../router';
 import { short } from './Requests';
@@ -105,7 +106,7 @@ export function Transactions() {
                 <td>{t.walletName ?? `#${t.walletId}`}</td>
                 <td>{t.kind}</td>
                 <td class="num">
-                  {t.amount} {t.asset.symbol}
+                  <Amount value={t.amount} symbol={t.asset.symbol} />
                 </td>
                 <td>
                   <a href={transactionHref(t)} onClick={open(transactionHref(t))} title={t.txHash}>

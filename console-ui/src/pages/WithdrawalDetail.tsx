@@ -4,7 +4,7 @@ import { ErrorLine } from '../fields';
 import { fromBaseUnits } from '../money';
 import type { PageProps } from '../routes';
 import { navigate } from '../router';
-import { approversText, feeText } from './Withdrawals';
+import { approversText, feeText, kindText, startedByText } from './Withdrawals';
 
 /** History details that are fee amounts in the fee asset's base units. */
 const FEE_KEYS = new Set(['feeEstimate', 'fee', 'feeCap', 'maxFee']);
@@ -55,6 +55,8 @@ export function WithdrawalDetail({ params }: PageProps) {
             Withdrawal #{w.id} <span class={`status ${w.status}`}>{w.status}</span>
           </h1>
           <dl class="facts" data-testid="withdrawal-facts">
+            <dt>Kind</dt>
+            <dd>{kindText(w)}</dd>
             <dt>Amount</dt>
             <dd>
               {w.amount} {w.asset.symbol}
@@ -75,9 +77,9 @@ export function WithdrawalDetail({ params }: PageProps) {
             <dd>{feeText(w)}</dd>
             <dt>Hash</dt>
             <dd>{w.txHash ? <code>{w.txHash}</code> : '—'}</dd>
-            <dt>Proposed by</dt>
+            <dt>Started by</dt>
             <dd>
-              {w.proposedBy ?? '—'}
+              {startedByText(w)}
               {w.requestId !== null && (
                 <>
                   {' '}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, type Withdrawal, when } from '../api';
+import { Amount } from '../amount';
 import { ErrorLine, Pager } from '../fields';
 import { navigate } from '../router';
 import { short } from './Requests';
@@ -10,11 +11,33 @@ const STATUSES = ['prepared', 'signed', 'broadcast', 'confirmed', 'rejected', 'c
 export const feeText = (w: Withdrawal): string =>
   w.fee ? `${w.fee.amount} ${w.fee.asset.symbol}` : w.feeEstimate ? `≤ ${w.feeEstimate.amount} ${w.feeEstimate.asset.symbol}` : '—';
 
+/** The fee as a figure: paid, or "≤" the cap while in flight. */
+export function Fee({ w }: { w: Withdrawal }) {
+  if (w.fee) return <Amount value={w.fee.amount} symbol={w.fee.asset.symbol} />;
+  if (w.feeEstimate)
+    return (
+      <>
+        ≤ <Amount value={w.feeEstimate.amount} symbol={w.feeEstimate.asset.symbol} />
+      </>
+    );
+  return <>—</>;
+}
+
+const KINDS: Record<Withdrawal['kind'], string> = { payout: 'payout', sweep: 'sweep', gas_topup: 'gas top-up' };
+
+/** What a withdrawal is: a payout, or a sweep or gas top-up walletd started on its own (which rule). */
+export const kindText = (w: Withdrawal): string => KINDS[w.kind] ?? w.kind;
+
+/** Who or what started it: the member or API key that proposed it, the sweep rule, the gas station. */
+export const startedByText = (w: Withdrawal): string =>
+  w.proposedBy ?? (w.kind === 'sweep' ? `sweep rule #${w.sweepRuleId}` : w.kind === 'gas_topup' ? 'gas station' : '—');
+
 export const approversText = (w: Withdrawal): string => (w.approvedBy.length ? w.approvedBy.map((a) => a.email).join(', ') : '—');
 
-/** Every withdrawal of the company, newest first, filtered by status; pages by the id keyset (`next`). */
+/** Every withdrawal of the company, newest first, filtered by kind and status; pages by the id keyset (`next`). */
 export function Withdrawals() {
   const [status, setStatus] = useState('');
+  const [kind, setKind] = useState('');
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const [page, setPage] = useState<{ withdrawals: Withdrawal[]; next: string | null } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -23,11 +46,12 @@ export function Withdrawals() {
   useEffect(() => {
     const params = new URLSearchParams({ limit: '25' });
     if (status) params.set('status', status);
+    if (kind) params.set('kind', kind);
     if (after) params.set('after', after);
     api<{ withdrawals: Withdrawal[]; next: string | null }>('GET', `/withdrawals?${params}`)
       .then(setPage)
       .catch((e) => setError(errorText(e)));
-  }, [status, after]);
+  }, [status, kind, after]);
 
   const open = (id: number) => (e: Event) => {
     e.preventDefault();
@@ -38,6 +62,24 @@ export function Withdrawals() {
     <>
       <h1>Withdrawals</h1>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Kind
+          <select
+            name="kind"
+            value={kind}
+            onChange={(e) => {
+              setCursors([undefined]);
+              setKind(e.currentTarget.value);
+            }}
+          >
+            <option value="">Any kind</option>
+            {Object.entries(KINDS).map(([k, text]) => (
+              <option key={k} value={k}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </label>
         <label>
           Status
           <select
@@ -65,13 +107,14 @@ export function Withdrawals() {
           <thead>
             <tr>
               <th>Withdrawal</th>
+              <th>Kind</th>
               <th>Status</th>
               <th>Wallet</th>
               <th class="num">Amount</th>
               <th>Destination</th>
               <th class="num">Fee</th>
               <th>Hash</th>
-              <th>Proposed by</th>
+              <th>Started by</th>
               <th>Approved by</th>
             </tr>
           </thead>
@@ -83,20 +126,23 @@ export function Withdrawals() {
                     #{w.id}
                   </a>
                 </td>
+                <td>{kindText(w)}</td>
                 <td>
                   <span class={`status ${w.status}`}>{w.status}</span>
                 </td>
                 <td>{w.walletName ?? `#${w.walletId}`}</td>
                 <td class="num">
-                  {w.amount} {w.asset.symbol}
+                  <Amount value={w.amount} symbol={w.asset.symbol} />
                 </td>
                 <td>
                   <code title={w.toAddress ?? undefined}>{short(w.toAddress)}</code>
                 </td>
-                <td class="num">{feeText(w)}</td>
+                <td class="num">
+                  <Fee w={w} />
+                </td>
                 <td>{w.txHash ? <code title={w.txHash}>{short(w.txHash)}</code> : '—'}</td>
-                <td>{w.proposedBy ?? '—'}</td>
-                <td>{approversText(w)}</td>
+                <td class="people">{startedByText(w)}</td>
+                <td class="people">{approversText(w)}</td>
               </tr>
             ))}
           </tbody>

@@ -18,6 +18,9 @@ import { withdrawalPeople } from './withdrawalPeople';
 /** The API's view is spread into the console's row: a field it grows must be declared in the contract first. */
 export type WithdrawalViewDeclared = NoUndeclared<Undeclared<ConsoleWithdrawalView, WithdrawalView>>;
 
+/** The kinds a withdrawal is (the console's filter): a payout, or what a sweep rule or the gas station started. */
+const WITHDRAWAL_KINDS: readonly ConsoleWithdrawal['kind'][] = ['payout', 'sweep', 'gas_topup'];
+
 /**
  * Withdrawals (`/console/api/withdrawals`): every withdrawal of the member's company, newest first,
  * in the API's view (`GET /v1/withdrawals/:id`) plus the wallet's name and who proposed and
@@ -40,7 +43,7 @@ export function mountWithdrawalRoutes(r: Router, common: Common, session: Reques
 
   r.get('/withdrawals', session, enrolled, async (req, res) => {
     const s = req.memberSession!;
-    const { walletId, status, after, limit = '50' } = req.query as Record<string, unknown>;
+    const { walletId, status, kind, after, limit = '50' } = req.query as Record<string, unknown>;
     if (typeof limit !== 'string' || !/^[0-9]{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 100)
       throw new BaseError('validation_failed', 'limit must be an integer from 1 to 100');
     const q = db('withdrawals as x')
@@ -55,6 +58,11 @@ export function mountWithdrawalRoutes(r: Router, common: Common, session: Reques
       if (typeof status !== 'string' || !(WITHDRAWAL_STATUSES as readonly string[]).includes(status))
         throw new BaseError('validation_failed', `status must be one of ${WITHDRAWAL_STATUSES.join(', ')}`);
       q.andWhere('x.status', status);
+    }
+    if (kind !== undefined) {
+      if (typeof kind !== 'string' || !(WITHDRAWAL_KINDS as readonly string[]).includes(kind))
+        throw new BaseError('validation_failed', `kind must be one of ${WITHDRAWAL_KINDS.join(', ')}`);
+      q.andWhere('x.kind', kind);
     }
     if (after !== undefined) q.andWhere('x.id', '<', parseId(after, 'after'));
     const rows = (await q) as WithdrawalRow[];

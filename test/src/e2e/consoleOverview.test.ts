@@ -102,18 +102,17 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     const viewer = await onboardMember(con, t.db, { companyId: s.companyId, email: 'viewer@acme.test', role: 'viewer' });
     const page = await signIn(viewer);
 
-    // Overview: the wallet by name, its balance to the wei; the chain followed to the node's head.
+    // Overview: the wallet by name, its balance shown to eight decimals, cut and marked, and exact to
+    // the wei on hover; the chain followed to the node's head.
     const balances = page.getByTestId('balances').locator('tbody tr');
     await balances.first().waitFor();
-    await expect(balances.first().locator('td')).toHaveText([
-      'treasury',
-      'ethereum / devnet',
-      'ETH',
-      '3.000000000000000007',
-      '0',
-      '0',
-      '3.000000000000000007',
-    ]);
+    await expect(balances.first().locator('td')).toHaveText(['treasury', 'ethereum / devnet', 'ETH', '3…', '0', '0', '3…']);
+    const confirmedCell = balances.first().locator('td').nth(3).locator('.amount');
+    expect(await confirmedCell.getAttribute('title')).toBe('3.000000000000000007');
+    // (Evaluated in the page, so written as page code: the tests compile without the DOM's types.)
+    expect(await page.evaluate("getComputedStyle(document.querySelector('[data-testid=balances] tbody td:nth-child(4)')).textAlign")).toBe(
+      'right',
+    );
     // The chains table is fetched apart from the balances: wait for its row before reading it.
     const chainCells = page.getByTestId('chains').locator('tbody tr').first().locator('td');
     await expect(chainCells.nth(4)).toHaveText('ok');
@@ -150,7 +149,8 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     await found.nth(1).waitFor({ state: 'detached' });
     await expect(found).toHaveCount(1);
     const cells = await found.first().locator('td').allTextContents();
-    expect(cells.slice(1, 4)).toEqual(['treasury', 'deposit', '3.000000000000000007 ETH']);
+    expect(cells.slice(1, 4)).toEqual(['treasury', 'deposit', '3… ETH']);
+    expect(await found.first().locator('.amount').getAttribute('title')).toBe('3.000000000000000007 ETH');
     expect(cells[6]).toMatch(/^detected → confirmed \(\d+ confirmations\)$/);
     await page.screenshot({ path: join(DOCS, 'console-transactions.png') });
     await found.first().locator('a').click();
@@ -166,9 +166,14 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     const row = page.getByTestId('withdrawals').locator('tbody tr');
     await row.first().waitFor();
     const w = await row.first().locator('td').allTextContents();
-    expect(w.slice(0, 5)).toEqual([`#${prepared.body.id}`, 'confirmed', 'treasury', '1.25 ETH', '0x000000…00dEaD']);
-    expect(w[5]).toMatch(/^0\.[0-9]+ ETH$/);
-    expect(w[7]).toMatch(/^API key #\d+$/);
+    expect(w.slice(0, 6)).toEqual([`#${prepared.body.id}`, 'payout', 'confirmed', 'treasury', '1.25 ETH', '0x000000…00dEaD']);
+    expect(w[6]).toMatch(/^0\.[0-9]+(…)? ETH$/);
+    expect(w[8]).toMatch(/^API key #\d+$/);
+    // Filtered by kind: the payout is no sweep.
+    await page.getByLabel('Kind').selectOption('sweep');
+    await expect(page.getByTestId('withdrawals-empty')).toHaveText('No withdrawals.');
+    await page.getByLabel('Kind').selectOption('payout');
+    await expect(row).toHaveCount(1);
     await page.screenshot({ path: join(DOCS, 'console-withdrawals.png') });
     await row.first().getByRole('link').click();
     const history = page.getByTestId('history').locator('li');
@@ -179,6 +184,75 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     expect(lines[0]).toMatch(/feeEstimate 0\.[0-9]+ ETH/);
     await page.getByTestId('withdrawal-facts').getByText(done.body.txHash).waitFor();
   });
+
+  it('adds up an asset held by several wallets, and fits every page in 1280 px', async () => {
+    // A second ETH wallet beside the first test's treasury: the overview's total row adds both exactly.
+    const walletId = (await api('POST', '/wallets', { name: 'operations', chain: 'ethereum', network: 'devnet' })).body.id as number;
+    const address = (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    const hash = await anvil.send(address, 2n * 10n ** 18n + 5n * 10n ** 17n);
+    await anvil.mine(2);
+    await eventually(
+      () => t.db('transfers').where({ tx_hash: hash }).first('status'),
+      (r) => r?.status === 'confirmed',
+    );
+    const wallets = (await api('GET', '/wallets')).body.wallets as { id: number }[];
+    const confirmed = await Promise.all(
+      wallets.map(async (w) => {
+        const b = (await api('GET', `/wallets/${w.id}/balances`)).body.balances as { asset: { symbol: string }; confirmed: string }[];
+        return b.find((x) => x.asset.symbol === 'ETH')?.confirmed ?? '0';
+      }),
+    );
+    const weiOf = (v: string) => {
+      const [whole = '0', fraction = ''] = v.split('.');
+      return BigInt(whole) * 10n ** 18n + BigInt(fraction.padEnd(18, '0'));
+    };
+    const totalWei = confirmed.reduce((sum, v) => sum + weiOf(v), 0n);
+
+    const owner = await onboardMember(con, t.db, { companyId: s.companyId, email: 'owner2@acme.test', role: 'owner' });
+    const page = await signIn(owner);
+    const total = page.getByTestId('asset-totals').locator('tr').first();
+    await expect(total.locator('th, td').first()).toHaveText('Total');
+    const exact = await total.locator('td').nth(2).locator('.amount').getAttribute('title');
+    expect(weiOf(exact as string)).toBe(totalWei);
+
+    // Every page at 1280 px wide: nothing wider than the window (no horizontal scroll, no cut button).
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const paths = [
+      '/console/',
+      '/console/requests',
+      '/console/transactions',
+      '/console/withdrawals',
+      '/console/sweeps',
+      '/console/webhooks',
+      '/console/keys',
+      '/console/policies',
+      '/console/address-book',
+      '/console/encryption-key',
+      '/console/audit',
+      '/console/members',
+      '/console/passkeys',
+    ];
+    const overflowing: string[] = [];
+    for (const path of paths) {
+      await page.goto(`${con.url}${path}`);
+      await page.locator('main h1').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      const widest = (await page.evaluate(
+        "Math.max(document.documentElement.scrollWidth, ...Array.from(document.querySelectorAll('main *'), (e) => e.getBoundingClientRect().right))",
+      )) as number;
+      if (widest > 1280) overflowing.push(`${path}: ${Math.round(widest)} px`);
+      await page.screenshot({ path: join(DOCS, `console-1280${path.replace(/\/$/, '').replaceAll('/', '-')}.png`) });
+    }
+    expect(overflowing).toEqual([]);
+    // And wide: the same pages at 1920 px, for the screenshots under docs/ (WALLETD_SCREENSHOTS=1).
+    await page.setViewportSize({ width: 1920, height: 1000 });
+    for (const path of paths) {
+      await page.goto(`${con.url}${path}`);
+      await page.locator('main h1').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: join(DOCS, `console-1920${path.replace(/\/$/, '').replaceAll('/', '-')}.png`) });
+    }
+  }, 240_000);
 
   it('a quorum reached while the node is down says "approved, not yet prepared" and why; Prepare now prepares it once the node is back', async () => {
     const walletId = (await api('GET', '/wallets')).body.wallets[0].id as number;

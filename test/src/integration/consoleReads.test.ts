@@ -233,6 +233,16 @@ describe('console read pages', () => {
     expect(detail.body.history.map((h: { status: string }) => h.status)).toEqual(['prepared', 'signed', 'broadcast', 'confirmed']);
     expect((await alice.b.call('GET', '/console/api/withdrawals?status=nonsense')).body.code).toBe('validation_failed');
     expect((await alice.b.call('GET', '/console/api/withdrawals?after=-1')).status).toBe(400);
+    // By kind (issue 47 §4): the payout is listed as one, and is no sweep or gas top-up.
+    expect(row.kind).toBe('payout');
+    const payouts = (await alice.b.call('GET', '/console/api/withdrawals?kind=payout')).body.withdrawals as { id: number; kind: string }[];
+    expect(payouts.map((w) => w.id)).toContain(id);
+    expect(new Set(payouts.map((w) => w.kind))).toEqual(new Set(['payout']));
+    expect((await alice.b.call('GET', '/console/api/withdrawals?kind=sweep')).body.withdrawals).toEqual([]);
+    expect((await alice.b.call('GET', '/console/api/withdrawals?kind=refund')).body).toMatchObject({
+      code: 'validation_failed',
+      message: 'kind must be one of payout, sweep, gas_topup',
+    });
   });
 
   it('quorum with the node down: approved, not yet prepared, with the reason; Prepare now once it is back prepares it, once', async () => {
