@@ -57,7 +57,7 @@ export function registerAdmin(program: Command): void {
     ['revoke', 'POST /console/api/keys/ID/revoke'],
   ] as const) {
     key
-      .command(verb)
+      .command(verb, { hidden: true })
       .description(`removed: ${verb} API keys in the console (${path}), as the signed-in member`)
       .allowUnknownOption()
       .allowExcessArguments()

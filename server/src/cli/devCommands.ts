@@ -31,6 +31,13 @@ export function registerDev(program: Command): void {
       const m = LOCAL_CHAIN_MODULES.find((x) => x.name === wanted || x.follows.chain === wanted);
       if (!m) throw new BaseError('usage_invalid', `--chain ${o.chain ?? wanted}: the local chains are ${names}`);
       const info = readLocalChainInfo(config.dataDir, m.name);
+      // The chain's own plugin judges the address first: a typo is refused here, not by the node.
+      const plugin = loadPlugins(config.plugins).forChain(info.chain);
+      if (plugin && !plugin.validateAddress(info.chain, info.network, String(o.address)))
+        throw new BaseError(
+          'usage_invalid',
+          `--address ${o.address} is not a valid ${info.chain}/${info.network} address: nothing was sent`,
+        );
       const token = o.token === undefined ? undefined : String(o.token);
       const { units, asset } = localAmount(info, String(o.amount), token);
       const txHash = await m.fund(info, { address: String(o.address), amount: units, token }).catch((e: Error) => {

@@ -59,7 +59,7 @@ export function registerMemberCommands(admin: Command): void {
   ];
   for (const [name, instead] of removed) {
     member
-      .command(name)
+      .command(name, { hidden: true })
       .description(`removed: ${instead}`)
       .allowUnknownOption()
       .allowExcessArguments()

@@ -8,8 +8,9 @@ import { policyForDisplay } from '../withdrawals/policies/policyAsset';
 
 /** A command that was removed in favour of the console: it says where to go and exits 2 (a usage error). */
 export function removedCommand(parent: Command, name: string, words: string): void {
+  // Hidden from --help (issue 47 §5): it runs only to tell someone following an old guide where the action went.
   parent
-    .command(name)
+    .command(name, { hidden: true })
     .description(`removed: ${name} in the console`)
     .allowUnknownOption()
     .allowExcessArguments()

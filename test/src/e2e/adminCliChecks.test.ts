@@ -65,6 +65,25 @@ describe('walletd admin and dev commands: checks and messages', () => {
     expect(walletd('admin', 'policy', 'list', '--company', String(companyId)).json).toEqual([]);
   });
 
+  it('lists no removed command in the help, and a removed one still says where it went (issue 47 §5)', () => {
+    for (const args of [
+      ['admin'],
+      ['admin', 'key'],
+      ['admin', 'member'],
+      ['admin', 'policy'],
+      ['admin', 'request'],
+      ['admin', 'encryption-key'],
+    ]) {
+      const help = walletd(...args, '--help');
+      expect(help.status).toBe(0);
+      expect(help.stdout).not.toMatch(/removed/);
+    }
+    expect(walletd('admin', 'key', '--help').stdout).toMatch(/\blist\b/);
+    const gone = walletd('admin', 'key', 'create');
+    expect(gone.status).toBe(2);
+    expect(gone.stderr).toContain('walletd admin key create was removed');
+  });
+
   it('lists --config in the help of serve (and of other commands)', () => {
     const help = walletd('serve', '--help');
     expect(help.status).toBe(0);
@@ -90,6 +109,14 @@ describe('walletd admin and dev commands: checks and messages', () => {
     expect(r.stderr).toContain(`the devnet node at http://127.0.0.1:${port} did not answer`);
     expect(r.stderr).toContain('ECONNREFUSED');
     expect(r.stderr).toContain('is walletd serve (npm start) running with "evm" in devnet.chains?');
+
+    // An address the chain's plugin does not accept is refused before the node is asked (issue 47 §5).
+    for (const address of ['0xnot-an-address', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', '0x000000000000000000000000000000000000dEa']) {
+      const bad = runWalletd(['dev', 'fund', '--address', address, '--amount', '1'], env);
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toContain(`--address ${address} is not a valid ethereum/devnet address: nothing was sent`);
+      expect(bad.stderr).not.toContain('did not answer');
+    }
   });
 
   it('creates a company on the free plan by default and says what each plan means', () => {

@@ -87,40 +87,11 @@ async function refusal(trx: Knex.Transaction, table: ArchivableTable, partition:
  * wait while the month is checked, summed and counted, so nothing can change the month between its
  * sum and the detach, but reads go on. Only then is the lock raised to ACCESS EXCLUSIVE, which
  * DETACH takes anyway, for the detach and the record of it: reads wait for that moment alone
- * (catalog work, milliseconds). Raising a lock this transaction already holds in SHARE cannot
- * deadlock with writers (they queue behind the SHARE). A ledger check locks the table ACCESS SHARE
+ * (catalog work, milliseconds). A ledger check locks the table ACCESS SHARE
  * before it reads, so it still sees the month's totals and its detach together or neither.
- * `lockTimeoutMs` bounds the wait for the SHARE lock; the raise waits at most `RAISE_TIMEOUT_MS` a
- * try (a long read ahead of it would otherwise queue every later read behind it) and is tried again.
+ * `lockTimeoutMs` bounds the wait for each of the two locks (reads that arrive while the raise waits
+ * for a long read ahead of it queue behind it for that long).
  */
-/** How long one try to raise the lock to ACCESS EXCLUSIVE may queue reads behind it. */
-const RAISE_TIMEOUT_MS = 500;
-
-/**
- * SHARE → ACCESS EXCLUSIVE for the detach. Each try waits at most RAISE_TIMEOUT_MS for the reads
- * running ahead of it (the reads arriving meanwhile queue behind it, so a long wait would hold them
- * all); a try that times out is rolled back to its savepoint, keeping the SHARE lock and the sum,
- * and tried again until `lockMs` has passed.
- */
-async function raiseToExclusive(trx: Knex.Transaction, table: ArchivableTable, lockMs: number): Promise<void> {
-  const until = Date.now() + lockMs;
-  for (;;) {
-    const tryMs = Math.max(1, Math.min(RAISE_TIMEOUT_MS, until - Date.now()));
-    try {
-      await trx.transaction(async (sp) => {
-        await sp.raw(`set local lock_timeout = ${tryMs}`);
-        await sp.raw(`lock table ${table} in access exclusive mode`);
-      });
-      await trx.raw(`set local lock_timeout = ${lockMs}`);
-      return;
-    } catch (e) {
-      if ((e as { code?: string }).code !== '55P03') throw e;
-      if (Date.now() >= until)
-        throw new BaseError('unavailable', `${table} stayed in use for ${lockMs} ms (lock_timeout): nothing was changed; run it again`);
-    }
-  }
-}
-
 export async function archiveMonth(
   db: Db,
   input: { month: string; tables: readonly ArchivableTable[]; lockTimeoutMs?: number },
@@ -164,7 +135,19 @@ export async function archiveMonth(
       if (why) throw new BaseError('conflict', why);
       if (table === 'transfers') result.totals += (await trx.raw(RECORD_TOTALS(partition), { month })).rowCount ?? 0;
       const count = Number((await trx.raw(`select count(*) as n from ${partition}`)).rows[0].n);
-      await raiseToExclusive(trx, table, lockMs);
+      // SHARE → ACCESS EXCLUSIVE: waits for the reads already running (reads arriving meanwhile
+      // queue behind it), at most `lockMs`. A transaction that read the table and now waits to
+      // write it (behind the SHARE) is a deadlock PostgreSQL ends within deadlock_timeout (1 s) by
+      // failing one side: the indexer retries its round, or this run says to run it again.
+      await trx.raw(`lock table ${table} in access exclusive mode`).catch((e: { code?: string }) => {
+        if (e.code === '40P01')
+          throw new BaseError(
+            'unavailable',
+            `${table}: a writer that had read it collided with the detach (deadlock): nothing was changed; run it again`,
+          );
+        if (e.code !== '55P03') throw e;
+        throw new BaseError('unavailable', `${table} stayed in use for ${lockMs} ms (lock_timeout): nothing was changed; run it again`);
+      });
       // DDL takes no parameters: the name is made from a parsed month, never from input text.
       await trx.raw(`alter table ${table} detach partition ${partition}`);
       await trx('archived_months').insert({ table_name: table, month, partition, row_count: count });
