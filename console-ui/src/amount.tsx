@@ -15,8 +15,12 @@ export function Amount({ value, symbol }: { value: string; symbol?: string }) {
       title={exact}
       data-exact={value}
       onCopy={(e) => {
-        // A selection inside the figure copies the exact amount, not the cut one.
-        e.clipboardData?.setData('text/plain', exact);
+        // A selection inside the figure copies the exact amount, not the cut one; a selection that
+        // reaches beyond it (a whole row) is left to the browser.
+        const selection = window.getSelection();
+        const inside = (node: Node | null | undefined) => node != null && e.currentTarget.contains(node);
+        if (!e.clipboardData || !inside(selection?.anchorNode) || !inside(selection?.focusNode)) return;
+        e.clipboardData.setData('text/plain', exact);
         e.preventDefault();
       }}
     >

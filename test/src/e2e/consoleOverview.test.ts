@@ -109,6 +109,15 @@ describeWithChromium('the overview, transactions and withdrawals pages in a real
     await expect(balances.first().locator('td')).toHaveText(['treasury', 'ethereum / devnet', 'ETH', '3…', '0', '0', '3…']);
     const confirmedCell = balances.first().locator('td').nth(3).locator('.amount');
     expect(await confirmedCell.getAttribute('title')).toBe('3.000000000000000007');
+    // Copying the shown figure copies the exact one (a copy event as the browser sends it, on a selection of the figure).
+    const copied = await page.evaluate(`(() => {
+      const figure = document.querySelector('[data-testid=balances] tbody td:nth-child(4) .amount');
+      getSelection().selectAllChildren(figure);
+      const event = new ClipboardEvent('copy', { clipboardData: new DataTransfer(), bubbles: true, cancelable: true });
+      figure.firstChild.dispatchEvent(event);
+      return event.clipboardData.getData('text/plain');
+    })()`);
+    expect(copied).toBe('3.000000000000000007');
     // (Evaluated in the page, so written as page code: the tests compile without the DOM's types.)
     expect(await page.evaluate("getComputedStyle(document.querySelector('[data-testid=balances] tbody td:nth-child(4)')).textAlign")).toBe(
       'right',
