@@ -1,39 +1,10 @@
-import { type AssetRef, type ChainTable, type Db, fromBaseUnits, parseBaseUnits } from '@walletd/core';
+import { type ChainTable, type Db, fromBaseUnits, parseBaseUnits } from '@walletd/core';
 import { type WithdrawalRow, outputMemo } from '@walletd/core';
+import type { ConsoleWithdrawalView } from '@walletd/schemas';
 import { type IndexedHeights, indexedHeights, liveConfirmations } from '../wallets/liveConfirmations';
 
-export interface WithdrawalView {
-  id: number;
-  walletId: number;
-  requestId: number | null;
-  kind: 'payout' | 'sweep' | 'gas_topup';
-  sweepRuleId: number | null;
-  status: string;
-  chain: string;
-  network: string;
-  asset: AssetRef;
-  amount: string;
-  toAddress: string | null;
-  /** Each recipient, with the memo and destination tag the transaction carries for it, where present. */
-  outputs: { toAddress: string; amount: string; memo?: string; destinationTag?: number }[];
-  fromAddress: string;
-  sourceAddresses: string[];
-  idempotencyKey: string | null;
-  feeEstimate: { amount: string; asset: AssetRef } | null;
-  fee: { amount: string; asset: AssetRef } | null;
-  txHash: string | null;
-  confirmations: number | null;
-  reason: string | null;
-  lastError: string | null;
-  signedBy: string | null;
-  unsignedTransaction: { payload: unknown; signers: { address: string; derivationPath: string }[] } | null;
-  createdAt: string;
-  updatedAt: string;
-  signedAt: string | null;
-  broadcastAt: string | null;
-  confirmedAt: string | null;
-  history?: { status: string; at: string; details: Record<string, unknown> | null }[];
-}
+/** The API's view of a withdrawal (`GET /v1/withdrawals/:id`), declared once in the schemas' contract the console reads too. */
+export type WithdrawalView = ConsoleWithdrawalView;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -1,22 +1,12 @@
 import type { RequestHandler, Router } from 'express';
 import { BaseError, type WithdrawalRow } from '@walletd/core';
-import {
-  type ConsoleWithdrawal,
-  type ConsoleWithdrawalPage,
-  type ConsoleWithdrawalView,
-  type NoUndeclared,
-  type Undeclared,
-  WITHDRAWAL_STATUSES,
-} from '@walletd/schemas';
+import { type ConsoleWithdrawal, type ConsoleWithdrawalPage, WITHDRAWAL_STATUSES } from '@walletd/schemas';
 import type { Common } from '../platform/context';
 import { parseId } from '../http/scope';
-import { type WithdrawalView, toWithdrawalView } from './view';
+import { toWithdrawalView } from './view';
 import { requireMfaEnrolled } from '../members/sessions/memberGuards';
 import { walletNames } from '../wallets/transactionRoutes';
 import { withdrawalPeople } from './withdrawalPeople';
-
-/** The API's view is spread into the console's row: a field it grows must be declared in the contract first. */
-export type WithdrawalViewDeclared = NoUndeclared<Undeclared<ConsoleWithdrawalView, WithdrawalView>>;
 
 /** The kinds a withdrawal is (the console's filter): a payout, or what a sweep rule or the gas station started. */
 const WITHDRAWAL_KINDS: readonly ConsoleWithdrawal['kind'][] = ['payout', 'sweep', 'gas_topup'];
