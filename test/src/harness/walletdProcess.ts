@@ -61,10 +61,12 @@ export function spawnWalletd(args: string[], env: Record<string, string | undefi
         const cleanup = () => {
           clearTimeout(timer);
           listeners.delete(check);
-          child.off('exit', onExit);
+          child.off('close', onExit);
         };
         listeners.add(check);
-        child.once('exit', onExit);
+        // 'close', not 'exit': a child's last words (the port-clash line it writes just before
+        // exiting) can still be in the pipe when 'exit' fires; 'close' comes after both pipes end.
+        child.once('close', onExit);
         check();
       }),
   };
