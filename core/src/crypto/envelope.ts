@@ -17,19 +17,50 @@ export interface Envelope {
   ct: string;
 }
 
-export class MasterKey {
-  readonly id: string;
-  readonly #key: Buffer;
+/**
+ * Where the master key lives. The envelope code only asks it to wrap and unwrap 32-byte data keys,
+ * so a key file and a PKCS#11 token (whose key never leaves it) look the same to the callers.
+ */
+export interface MasterKeyBackend {
+  /** "file" or "pkcs11", the label of walletd_master_key_unwraps_total. */
+  readonly kind: string;
+  /** Stable hex fingerprint of the key (never the key), stored in the database at first start. */
+  fingerprint(): string;
+  wrap(dataKey: Buffer, aad: string): Buffer;
+  unwrap(box: Buffer, aad: string): Buffer;
+}
 
+/** A master key held in process memory: from the key file or WALLETD_MASTER_KEY. */
+export class MemoryKeyBackend implements MasterKeyBackend {
+  readonly kind = 'file';
+  readonly #key: Buffer;
   constructor(key: Buffer) {
     if (key.length !== 32) throw new BaseError('config_invalid', 'master key must be 32 bytes');
     this.#key = Buffer.from(key);
-    this.id = fingerprint(key).slice(0, 16);
+  }
+  fingerprint(): string {
+    return fingerprint(this.#key);
+  }
+  wrap(dataKey: Buffer, aad: string): Buffer {
+    return gcmSeal(this.#key, dataKey, aad);
+  }
+  unwrap(box: Buffer, aad: string): Buffer {
+    return gcmOpen(this.#key, box, aad);
+  }
+}
+
+export class MasterKey {
+  readonly id: string;
+  readonly backend: MasterKeyBackend;
+
+  constructor(key: Buffer | MasterKeyBackend) {
+    this.backend = Buffer.isBuffer(key) ? new MemoryKeyBackend(key) : key;
+    this.id = this.backend.fingerprint().slice(0, 16);
   }
 
   /** Hex fingerprint stored in the database to detect a start with the wrong master key. */
   fingerprint(): string {
-    return fingerprint(this.#key);
+    return this.backend.fingerprint();
   }
 
   seal(plaintext: Buffer, context: string): Envelope {
@@ -38,7 +69,7 @@ export class MasterKey {
       return {
         v: 1,
         kid: this.id,
-        wdk: gcmSeal(this.#key, dataKey, `walletd:dk:v1:${context}`).toString('base64'),
+        wdk: this.backend.wrap(dataKey, `walletd:dk:v1:${context}`).toString('base64'),
         ct: gcmSeal(dataKey, plaintext, `walletd:secret:v1:${context}`).toString('base64'),
       };
     } finally {
@@ -49,7 +80,7 @@ export class MasterKey {
   open(envelope: Envelope, context: string): Buffer {
     if (envelope?.v !== 1) throw new BaseError('internal', 'unsupported secret envelope version');
     if (envelope.kid !== this.id) throw new BaseError('internal', 'secret was sealed under a different master key');
-    const dataKey = gcmOpen(this.#key, Buffer.from(envelope.wdk, 'base64'), `walletd:dk:v1:${context}`);
+    const dataKey = this.backend.unwrap(Buffer.from(envelope.wdk, 'base64'), `walletd:dk:v1:${context}`);
     try {
       return gcmOpen(dataKey, Buffer.from(envelope.ct, 'base64'), `walletd:secret:v1:${context}`);
     } finally {

@@ -2,3 +2,5 @@ export * from './envelope';
 export * from './masterKeyFile';
 export * from './sealedExport';
 export * from './apiKeys';
+export * from './pkcs11KeyBackend';
+export * from './pkcs11InitKey';

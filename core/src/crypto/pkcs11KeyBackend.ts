@@ -1,0 +1,164 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { BaseError } from '@walletd/plugin-kit';
+import type { MasterKeyBackend } from './envelope';
+import { acquireModule, type Pkcs11, type Pkcs11Lib, pkcs11Lib, releaseModule } from './pkcs11Module';
+
+export interface Pkcs11MasterKeyConfig {
+  /** Path of the vendor's PKCS#11 library, e.g. /usr/lib/softhsm/libsofthsm2.so. */
+  module: string;
+  slot?: number;
+  tokenLabel?: string;
+  pin: string;
+  keyLabel: string;
+}
+
+function refuse(what: string, cause: unknown): BaseError {
+  const code = cause instanceof Error ? cause.message.split(':')[0] : String(cause);
+  const why =
+    code === 'CKR_PIN_INCORRECT'
+      ? 'the token refused the PIN (CKR_PIN_INCORRECT); check pinEnv/pinFile'
+      : code === 'CKR_PIN_LOCKED'
+        ? 'the token locked the PIN after too many wrong tries (CKR_PIN_LOCKED); the security officer must reset it'
+        : `${what} failed (${code})`;
+  return new BaseError('config_invalid', `masterKey.pkcs11: ${why}`);
+}
+
+/**
+ * The master key is an AES-256 key inside a PKCS#11 token (CKA_EXTRACTABLE false, CKA_SENSITIVE
+ * true): data keys are encrypted with CKM_AES_GCM inside the token, so the key never reaches this
+ * process. One session per process; a session the token dropped (CKR_SESSION_HANDLE_INVALID,
+ * token re-inserted) is reopened once per call.
+ */
+export class Pkcs11KeyBackend implements MasterKeyBackend {
+  readonly kind = 'pkcs11';
+  readonly #lib: Pkcs11Lib;
+  readonly #p11: Pkcs11;
+  readonly #config: Pkcs11MasterKeyConfig;
+  #session: Buffer | null = null;
+  #key: Buffer | null = null;
+  #fingerprint: string | null = null;
+
+  constructor(config: Pkcs11MasterKeyConfig) {
+    this.#config = config;
+    this.#lib = pkcs11Lib();
+    this.#p11 = acquireModule(config.module);
+    try {
+      this.#open();
+    } catch (cause) {
+      releaseModule(config.module);
+      throw cause;
+    }
+  }
+
+  #slot(): Buffer {
+    const slots = this.#p11.C_GetSlotList(true);
+    const { slot, tokenLabel } = this.#config;
+    if (tokenLabel !== undefined) {
+      const found = slots.find((s) => this.#p11.C_GetTokenInfo(s).label.trim() === tokenLabel);
+      if (!found) throw new BaseError('config_invalid', `masterKey.pkcs11: no token labelled "${tokenLabel}" is present`);
+      return found;
+    }
+    const found = slots.find((s) => s.readUIntLE(0, Math.min(s.length, 6)) === slot);
+    if (!found) throw new BaseError('config_invalid', `masterKey.pkcs11: no token in slot ${slot}`);
+    return found;
+  }
+
+  #open(): void {
+    const lib = this.#lib;
+    const slot = this.#slot();
+    let session: Buffer;
+    try {
+      session = this.#p11.C_OpenSession(slot, lib.CKF_SERIAL_SESSION);
+    } catch (cause) {
+      throw refuse('opening a session', cause);
+    }
+    try {
+      this.#p11.C_Login(session, lib.CKU_USER, this.#config.pin);
+    } catch (cause) {
+      if (!(cause instanceof Error && cause.message.startsWith('CKR_USER_ALREADY_LOGGED_IN'))) {
+        this.#p11.C_CloseSession(session);
+        throw refuse('log-in', cause);
+      }
+    }
+    this.#p11.C_FindObjectsInit(session, [
+      { type: lib.CKA_CLASS, value: lib.CKO_SECRET_KEY },
+      { type: lib.CKA_LABEL, value: this.#config.keyLabel },
+    ]);
+    const keys = this.#p11.C_FindObjects(session, 2);
+    this.#p11.C_FindObjectsFinal(session);
+    if (keys.length !== 1) {
+      const found = keys.length === 0 ? 'no secret key' : 'more than one secret key';
+      throw new BaseError(
+        'config_invalid',
+        `masterKey.pkcs11: the token holds ${found} labelled "${this.#config.keyLabel}" (create it with walletd keys init-token)`,
+      );
+    }
+    this.#session = session;
+    this.#key = keys[0] as Buffer;
+  }
+
+  /** Runs a token call, reopening the session once if the token dropped it. */
+  #call<T>(fn: (session: Buffer, key: Buffer) => T): T {
+    try {
+      return fn(this.#session as Buffer, this.#key as Buffer);
+    } catch (cause) {
+      const dropped =
+        cause instanceof Error && /^CKR_(SESSION_HANDLE_INVALID|SESSION_CLOSED|DEVICE_REMOVED|TOKEN_NOT_PRESENT)/.test(cause.message);
+      if (!dropped) throw cause;
+      this.#open();
+      return fn(this.#session as Buffer, this.#key as Buffer);
+    }
+  }
+
+  #gcm(iv: Buffer, aad: string) {
+    const lib = this.#lib;
+    return { mechanism: lib.CKM_AES_GCM, parameter: { type: lib.CK_PARAMS_AES_GCM, iv, aad: Buffer.from(aad), tagBits: 128 } };
+  }
+
+  /**
+   * GCM of a zero block under a fixed label and zero IV: deterministic, says nothing about the key
+   * (the zero IV is never drawn for real data: those IVs are random 96-bit values).
+   */
+  fingerprint(): string {
+    if (this.#fingerprint) return this.#fingerprint;
+    const tag = this.#call((s, k) => {
+      this.#p11.C_EncryptInit(s, this.#gcm(Buffer.alloc(12), 'walletd:master-key-fingerprint:v1'), k);
+      return Buffer.from(this.#p11.C_Encrypt(s, Buffer.alloc(16), Buffer.alloc(32)));
+    });
+    this.#fingerprint = createHash('sha256').update('walletd:pkcs11-fingerprint:v1').update(tag).digest('hex');
+    return this.#fingerprint;
+  }
+
+  /** Same layout as the file form: iv(12) | tag(16) | ciphertext. */
+  wrap(dataKey: Buffer, aad: string): Buffer {
+    const iv = randomBytes(12);
+    const out = this.#call((s, k) => {
+      this.#p11.C_EncryptInit(s, this.#gcm(iv, aad), k);
+      return Buffer.from(this.#p11.C_Encrypt(s, dataKey, Buffer.alloc(dataKey.length + 16)));
+    });
+    return Buffer.concat([iv, out.subarray(out.length - 16), out.subarray(0, out.length - 16)]);
+  }
+
+  unwrap(box: Buffer, aad: string): Buffer {
+    if (box.length < 28) throw new BaseError('internal', 'secret envelope is truncated');
+    const input = Buffer.concat([box.subarray(28), box.subarray(12, 28)]);
+    try {
+      return this.#call((s, k) => {
+        this.#p11.C_DecryptInit(s, this.#gcm(box.subarray(0, 12), aad), k);
+        return Buffer.from(this.#p11.C_Decrypt(s, input, Buffer.alloc(input.length)));
+      });
+    } catch (cause) {
+      throw new BaseError('internal', 'secret envelope failed authentication', { cause });
+    }
+  }
+
+  close(): void {
+    try {
+      if (this.#session) this.#p11.C_CloseSession(this.#session);
+    } catch {
+      // Closing at exit: the token drops the session anyway.
+    }
+    if (this.#session) releaseModule(this.#config.module);
+    this.#session = null;
+  }
+}
