@@ -110,10 +110,14 @@ export class Pkcs11KeyBackend implements MasterKeyBackend {
     }
   }
 
+  // CK_GCM_PARAMS as PKCS#11 v2.40 lays it out (with ulIvBits), which SoftHSM2 2.6 and current
+  // HSMs read: the older layout (CK_PARAMS_AES_GCM) makes them read the AAD from the wrong field.
   #gcm(iv: Buffer, aad: string) {
     const lib = this.#lib;
-    return { mechanism: lib.CKM_AES_GCM, parameter: { type: lib.CK_PARAMS_AES_GCM, iv, aad: Buffer.from(aad), tagBits: 128 } };
+    const parameter = { type: lib.CK_PARAMS_AES_GCM_v240, iv, ivBits: iv.length * 8, aad: Buffer.from(aad), tagBits: 128 };
+    return { mechanism: lib.CKM_AES_GCM, parameter };
   }
+
 
   /**
    * GCM of a zero block under a fixed label and zero IV: deterministic, says nothing about the key
