@@ -1,3 +1,4 @@
+import { DEFAULT_MASTER_KEY } from './masterKeySettings';
 import type { WalletdConfig } from './types';
 
 /** The chain plugins shipped with walletd, all loaded unless `plugins` names others. */
@@ -36,6 +37,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   clock: { maxSkewMs: 30000 },
   log: { level: 'info' },
   masterKeyFile: null,
+  masterKey: DEFAULT_MASTER_KEY,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },
   bootstrap: true,
   console: {

@@ -3,3 +3,4 @@ export * from './types';
 export * from './defaults';
 export * from './mailSettings';
 export { configSchema } from './schema';
+export * from './masterKeySettings';

@@ -1,3 +1,5 @@
+import { masterKeySchema } from './masterKeySettings';
+
 /** JSON Schema of the walletd config file. Every knob is documented in docs/operate/configuration.md (its keys and defaults: docs/reference/configuration.md, generated). */
 export const configSchema = {
   $id: 'walletd-config',
@@ -65,6 +67,7 @@ export const configSchema = {
       },
     },
     masterKeyFile: { type: ['string', 'null'] },
+    masterKey: masterKeySchema,
     rateLimit: {
       type: 'object',
       additionalProperties: false,

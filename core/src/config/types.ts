@@ -1,3 +1,4 @@
+import type { MasterKeySettings } from './masterKeySettings';
 import type { MailSettings } from './mailSettings';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -103,6 +104,8 @@ export interface WalletdConfig {
   log: { level: LogLevel };
   /** null: `<dataDir>/master.key`, created on first start. WALLETD_MASTER_KEY overrides it. */
   masterKeyFile: string | null;
+  /** The master key in a PKCS#11 token, and the previous key during a rotation (docs/operate/keys-and-hsms.md). */
+  masterKey: MasterKeySettings;
   rateLimit: { perIpPerMinute: number; writesPerKeyPerMinute: number };
   /** On an empty database, create a first company, owner and all-powerful API key. */
   bootstrap: boolean;

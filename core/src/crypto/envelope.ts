@@ -26,6 +26,8 @@ export interface MasterKeyBackend {
   readonly kind: string;
   /** Stable hex fingerprint of the key (never the key), stored in the database at first start. */
   fingerprint(): string;
+  /** Data keys unwrapped so far, for walletd_master_key_unwraps_total. */
+  readonly unwraps: number;
   wrap(dataKey: Buffer, aad: string): Buffer;
   unwrap(box: Buffer, aad: string): Buffer;
 }
@@ -34,6 +36,7 @@ export interface MasterKeyBackend {
 export class MemoryKeyBackend implements MasterKeyBackend {
   readonly kind = 'file';
   readonly #key: Buffer;
+  unwraps = 0;
   constructor(key: Buffer) {
     if (key.length !== 32) throw new BaseError('config_invalid', 'master key must be 32 bytes');
     this.#key = Buffer.from(key);
@@ -45,17 +48,25 @@ export class MemoryKeyBackend implements MasterKeyBackend {
     return gcmSeal(this.#key, dataKey, aad);
   }
   unwrap(box: Buffer, aad: string): Buffer {
+    this.unwraps += 1;
     return gcmOpen(this.#key, box, aad);
   }
 }
 
+/**
+ * The master key walletd seals with, and during a rotation the key the older envelopes are still
+ * wrapped under (`masterKey.previous`): each envelope names its key (`kid`), so opening picks the
+ * right one and `walletd keys rotate` re-wraps envelope by envelope, resumable where it stopped.
+ */
 export class MasterKey {
   readonly id: string;
   readonly backend: MasterKeyBackend;
+  readonly previous: MasterKey | null;
 
-  constructor(key: Buffer | MasterKeyBackend) {
+  constructor(key: Buffer | MasterKeyBackend, previous: MasterKey | null = null) {
     this.backend = Buffer.isBuffer(key) ? new MemoryKeyBackend(key) : key;
     this.id = this.backend.fingerprint().slice(0, 16);
+    this.previous = previous?.id === this.id ? null : previous;
   }
 
   /** Hex fingerprint stored in the database to detect a start with the wrong master key. */
@@ -78,14 +89,33 @@ export class MasterKey {
   }
 
   open(envelope: Envelope, context: string): Buffer {
-    if (envelope?.v !== 1) throw new BaseError('internal', 'unsupported secret envelope version');
-    if (envelope.kid !== this.id) throw new BaseError('internal', 'secret was sealed under a different master key');
-    const dataKey = this.backend.unwrap(Buffer.from(envelope.wdk, 'base64'), `walletd:dk:v1:${context}`);
+    const dataKey = this.#unwrap(envelope, context);
     try {
       return gcmOpen(dataKey, Buffer.from(envelope.ct, 'base64'), `walletd:secret:v1:${context}`);
     } finally {
       dataKey.fill(0);
     }
+  }
+
+  /**
+   * The same secret under this key: only the data key is re-wrapped (the secret's own ciphertext
+   * is kept), after checking that it still opens, so a rotation never stores an envelope it broke.
+   */
+  rewrap(envelope: Envelope, context: string): Envelope {
+    const dataKey = this.#unwrap(envelope, context);
+    try {
+      gcmOpen(dataKey, Buffer.from(envelope.ct, 'base64'), `walletd:secret:v1:${context}`).fill(0);
+      return { v: 1, kid: this.id, wdk: this.backend.wrap(dataKey, `walletd:dk:v1:${context}`).toString('base64'), ct: envelope.ct };
+    } finally {
+      dataKey.fill(0);
+    }
+  }
+
+  #unwrap(envelope: Envelope, context: string): Buffer {
+    if (envelope?.v !== 1) throw new BaseError('internal', 'unsupported secret envelope version');
+    const holder = envelope.kid === this.id ? this : envelope.kid === this.previous?.id ? this.previous : null;
+    if (!holder) throw new BaseError('internal', 'secret was sealed under a different master key');
+    return holder.backend.unwrap(Buffer.from(envelope.wdk, 'base64'), `walletd:dk:v1:${context}`);
   }
 }
 

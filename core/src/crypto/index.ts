@@ -4,3 +4,4 @@ export * from './sealedExport';
 export * from './apiKeys';
 export * from './pkcs11KeyBackend';
 export * from './pkcs11InitKey';
+export * from './openMasterKey';

@@ -1,24 +1,23 @@
 import { BaseError } from '@walletd/plugin-kit';
 import type { Pkcs11MasterKeyConfig } from './pkcs11KeyBackend';
-import { acquireModule, pkcs11Lib, releaseModule } from './pkcs11Module';
+import { acquireModule, findSlot, pkcs11Lib, tokenRefusal, releaseModule } from './pkcs11Module';
 
 /**
  * Creates the AES-256 master key inside the token (`walletd keys init-token`): a token object that
  * can encrypt and decrypt but is never readable or wrappable out (CKA_SENSITIVE, not EXTRACTABLE).
  * Refuses when a key with that label exists, so a second run cannot shadow the first key.
  */
-export function initTokenMasterKey(config: Pkcs11MasterKeyConfig & { slot: number }): void {
+export function initTokenMasterKey(config: Pkcs11MasterKeyConfig): void {
   const lib = pkcs11Lib();
   const p11 = acquireModule(config.module);
   try {
-    const slot = p11.C_GetSlotList(true).find((s) => s.readUIntLE(0, Math.min(s.length, 6)) === config.slot);
-    if (!slot) throw new BaseError('config_invalid', `masterKey.pkcs11: no token in slot ${config.slot}`);
+    const slot = findSlot(p11, config);
     const session = p11.C_OpenSession(slot, lib.CKF_SERIAL_SESSION | lib.CKF_RW_SESSION);
     try {
       p11.C_Login(session, lib.CKU_USER, config.pin);
     } catch (cause) {
       // Log-in is per token and application: another session of this process may hold it already.
-      if (!(cause instanceof Error && cause.message.startsWith('CKR_USER_ALREADY_LOGGED_IN'))) throw cause;
+      if (!(cause instanceof Error && cause.message.startsWith('CKR_USER_ALREADY_LOGGED_IN'))) throw tokenRefusal('log-in', cause);
     }
     const label = { type: lib.CKA_LABEL, value: config.keyLabel };
     p11.C_FindObjectsInit(session, [{ type: lib.CKA_CLASS, value: lib.CKO_SECRET_KEY }, label]);

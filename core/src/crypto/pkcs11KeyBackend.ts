@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { BaseError } from '@walletd/plugin-kit';
 import type { MasterKeyBackend } from './envelope';
-import { acquireModule, type Pkcs11, type Pkcs11Lib, pkcs11Lib, releaseModule } from './pkcs11Module';
+import { acquireModule, findSlot, tokenRefusal, type Pkcs11, type Pkcs11Lib, pkcs11Lib, releaseModule } from './pkcs11Module';
 
 export interface Pkcs11MasterKeyConfig {
   /** Path of the vendor's PKCS#11 library, e.g. /usr/lib/softhsm/libsofthsm2.so. */
@@ -10,17 +10,6 @@ export interface Pkcs11MasterKeyConfig {
   tokenLabel?: string;
   pin: string;
   keyLabel: string;
-}
-
-function refuse(what: string, cause: unknown): BaseError {
-  const code = cause instanceof Error ? cause.message.split(':')[0] : String(cause);
-  const why =
-    code === 'CKR_PIN_INCORRECT'
-      ? 'the token refused the PIN (CKR_PIN_INCORRECT); check pinEnv/pinFile'
-      : code === 'CKR_PIN_LOCKED'
-        ? 'the token locked the PIN after too many wrong tries (CKR_PIN_LOCKED); the security officer must reset it'
-        : `${what} failed (${code})`;
-  return new BaseError('config_invalid', `masterKey.pkcs11: ${why}`);
 }
 
 /**
@@ -37,6 +26,8 @@ export class Pkcs11KeyBackend implements MasterKeyBackend {
   #session: Buffer | null = null;
   #key: Buffer | null = null;
   #fingerprint: string | null = null;
+  /** Data keys unwrapped, for walletd_master_key_unwraps_total. */
+  unwraps = 0;
 
   constructor(config: Pkcs11MasterKeyConfig) {
     this.#config = config;
@@ -50,34 +41,23 @@ export class Pkcs11KeyBackend implements MasterKeyBackend {
     }
   }
 
-  #slot(): Buffer {
-    const slots = this.#p11.C_GetSlotList(true);
-    const { slot, tokenLabel } = this.#config;
-    if (tokenLabel !== undefined) {
-      const found = slots.find((s) => this.#p11.C_GetTokenInfo(s).label.trim() === tokenLabel);
-      if (!found) throw new BaseError('config_invalid', `masterKey.pkcs11: no token labelled "${tokenLabel}" is present`);
-      return found;
-    }
-    const found = slots.find((s) => s.readUIntLE(0, Math.min(s.length, 6)) === slot);
-    if (!found) throw new BaseError('config_invalid', `masterKey.pkcs11: no token in slot ${slot}`);
-    return found;
-  }
-
   #open(): void {
     const lib = this.#lib;
-    const slot = this.#slot();
+    const slot = findSlot(this.#p11, this.#config);
     let session: Buffer;
     try {
       session = this.#p11.C_OpenSession(slot, lib.CKF_SERIAL_SESSION);
     } catch (cause) {
-      throw refuse('opening a session', cause);
+      throw tokenRefusal('opening a session', cause);
     }
     try {
       this.#p11.C_Login(session, lib.CKU_USER, this.#config.pin);
     } catch (cause) {
+      // A log-in is per token and process: the current and the previous key of a rotation in one
+      // token share it, so the second session finds the token logged in already.
       if (!(cause instanceof Error && cause.message.startsWith('CKR_USER_ALREADY_LOGGED_IN'))) {
         this.#p11.C_CloseSession(session);
-        throw refuse('log-in', cause);
+        throw tokenRefusal('log-in', cause);
       }
     }
     this.#p11.C_FindObjectsInit(session, [
@@ -118,7 +98,6 @@ export class Pkcs11KeyBackend implements MasterKeyBackend {
     return { mechanism: lib.CKM_AES_GCM, parameter };
   }
 
-
   /**
    * GCM of a zero block under a fixed label and zero IV: deterministic, says nothing about the key
    * (the zero IV is never drawn for real data: those IVs are random 96-bit values).
@@ -146,6 +125,7 @@ export class Pkcs11KeyBackend implements MasterKeyBackend {
   unwrap(box: Buffer, aad: string): Buffer {
     if (box.length < 28) throw new BaseError('internal', 'secret envelope is truncated');
     const input = Buffer.concat([box.subarray(28), box.subarray(12, 28)]);
+    this.unwraps += 1;
     try {
       return this.#call((s, k) => {
         this.#p11.C_DecryptInit(s, this.#gcm(box.subarray(0, 12), aad), k);

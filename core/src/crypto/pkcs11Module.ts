@@ -49,3 +49,30 @@ export function releaseModule(path: string): void {
     // At exit: nothing left to tell the operator.
   }
 }
+
+/** The slot holding the token named by label (preferred: slot ids change as tokens come and go) or by slot id. */
+export function findSlot(p11: Pkcs11, where: { slot?: number; tokenLabel?: string }): Buffer {
+  const slots = p11.C_GetSlotList(true);
+  if (where.tokenLabel !== undefined) {
+    const found = slots.filter((s) => p11.C_GetTokenInfo(s).label.trim() === where.tokenLabel);
+    if (found.length === 0) throw new BaseError('config_invalid', `masterKey.pkcs11: no token labelled "${where.tokenLabel}" is present`);
+    if (found.length > 1)
+      throw new BaseError('config_invalid', `masterKey.pkcs11: ${found.length} tokens are labelled "${where.tokenLabel}"; name it by slot`);
+    return found[0] as Buffer;
+  }
+  const found = slots.find((s) => s.readUIntLE(0, Math.min(s.length, 6)) === where.slot);
+  if (!found) throw new BaseError('config_invalid', `masterKey.pkcs11: no token in slot ${where.slot}`);
+  return found;
+}
+
+/** A token's refusal as one line naming the cause (the PKCS#11 return code), never a stack. */
+export function tokenRefusal(what: string, cause: unknown): BaseError {
+  const code = cause instanceof Error ? cause.message.split(':')[0] : String(cause);
+  const why =
+    code === 'CKR_PIN_INCORRECT'
+      ? 'the token refused the PIN (CKR_PIN_INCORRECT); check pinEnv/pinFile'
+      : code === 'CKR_PIN_LOCKED'
+        ? 'the token locked the PIN after too many wrong tries (CKR_PIN_LOCKED); the security officer must reset it'
+        : `${what} failed (${code})`;
+  return new BaseError('config_invalid', `masterKey.pkcs11: ${why}`);
+}

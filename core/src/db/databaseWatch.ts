@@ -121,7 +121,15 @@ export function createDatabaseWatch(opts: DatabaseWatchOptions): DatabaseWatch {
       timer = null;
       cut = true;
       drop();
-      await running.catch(() => undefined);
+      // A ping cut while it connects may never settle (pg's connect does not always reject on a
+      // destroyed socket), and nothing else holds the event loop during a failed start: awaiting it
+      // alone let `serve` exit 0 without its refusal. Wait for it at most a second.
+      let capped: NodeJS.Timeout | undefined;
+      const cap = new Promise<void>((r) => {
+        capped = setTimeout(r, 1000);
+      });
+      await Promise.race([running.catch(() => undefined), cap]);
+      clearTimeout(capped);
     },
     silentMs() {
       if (silentSince === null) return 0;

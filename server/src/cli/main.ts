@@ -5,6 +5,7 @@ import { openRuntime } from '../platform/runtime';
 import { registerAdmin } from './adminCommands';
 import { registerArchive } from './archiveCommand';
 import { registerDev } from './devCommands';
+import { registerKeys } from './keysCommands';
 import { registerSecret } from './secretCommands';
 import { DEFAULT_ROLES, ROLES, serve } from './serve';
 
@@ -39,6 +40,7 @@ program
 registerAdmin(program);
 registerArchive(program);
 registerSecret(program);
+registerKeys(program);
 registerDev(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -1,6 +1,15 @@
 import { SWEEP_TICK_MS, runSweeps } from '../sweeps/index';
 import type { Server } from 'node:http';
-import { BaseError, ConfigError, type Db, type WalletdConfig, createLogger, createMetrics, loadConfig } from '@walletd/core';
+import {
+  BaseError,
+  ConfigError,
+  type Db,
+  type WalletdConfig,
+  createLogger,
+  countMasterKeyUnwraps,
+  createMetrics,
+  loadConfig,
+} from '@walletd/core';
 import { createApp } from '../app';
 import { createDispatcher, type Dispatcher } from '../webhooks/dispatcher/dispatcher';
 import { createIndexer, type Indexer } from '@walletd/indexer';
@@ -64,6 +73,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   checkPlaygroundPlugins(config, plugins);
   const metrics = createMetrics();
   const rt = await openRuntime(config, logger, { createCluster: true, supervise: { metrics } });
+  countMasterKeyUnwraps(metrics, rt.masterKey);
   const common: Common = {
     config,
     logger: root,

@@ -8,7 +8,7 @@ import {
   createFreeSpaceFloor,
   fileFreeBytes,
   type FreeSpaceFloor,
-  loadMasterKey,
+  openMasterKey,
   migrateLatest,
   startEmbeddedPostgres,
   type Db,
@@ -79,15 +79,17 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
   // The database's clock against ours, measured by the watch (docs/operate/faults.md, "Clock skew").
   const clock = options.supervise ? createClockSkew(config.clock.maxSkewMs, logger, options.supervise.metrics) : null;
   const watch = clock ? createDatabaseWatch(watchOptions(config, url, logger, clock)) : null;
+  let closeKey = () => {};
   try {
     const applied = await migrate(url, logger);
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
     watch?.start();
-    const source = loadMasterKey({ file: config.masterKeyFile, dataDir: config.dataDir });
+    const source = openMasterKey(config);
+    closeKey = source.close;
     if (source.created) {
       logger.warn({ file: source.origin }, 'created a new master key; back it up: without it wallet secrets cannot be opened');
     }
-    await checkMasterKey(db, source.key, source.origin);
+    await checkMasterKey(db, source.key, source.origin, logger);
     const freeSpace = embedded ? freeSpaceFloor(config, embedded.dataDir, options.supervise?.metrics) : null;
     const supervisor = embedded && options.supervise ? supervise(config, embedded, logger, freeSpace, options.supervise.metrics) : null;
     return {
@@ -104,9 +106,11 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
         await history.destroy();
         await db.destroy();
         await embedded?.stop();
+        source.close();
       },
     };
   } catch (e) {
+    closeKey();
     await watch?.stop();
     await history.destroy();
     await db.destroy();
@@ -125,17 +129,26 @@ async function migrate(url: string, logger: Logger): Promise<string[]> {
   }
 }
 
-async function checkMasterKey(db: Db, key: MasterKey, origin: string): Promise<void> {
+async function checkMasterKey(db: Db, key: MasterKey, origin: string, logger: Logger): Promise<void> {
   const fingerprint = key.fingerprint();
   await db('settings').insert({ key: 'master_key_fingerprint', value: fingerprint }).onConflict('key').ignore();
   const row = await db('settings').where({ key: 'master_key_fingerprint' }).first('value');
-  if (row?.value !== fingerprint) {
-    const from = origin === 'WALLETD_MASTER_KEY' ? 'WALLETD_MASTER_KEY (it wins over any key file)' : `the key file ${origin}`;
-    throw new BaseError(
-      'config_invalid',
-      `the master key from ${from} does not match this database: the database was set up with another key, and the wallet secrets in it open only with that one; give that key (WALLETD_MASTER_KEY, or masterKeyFile / <dataDir>/master.key from the first start); refusing to start`,
-    );
+  if (row?.value === fingerprint) return;
+  // A rotation under way: the database is still keyed to the previous key until `keys verify` passes.
+  if (key.previous && row?.value === key.previous.fingerprint()) {
+    logger.warn('master key rotation under way: run walletd keys rotate, then walletd keys verify (docs/operate/keys-and-hsms.md)');
+    return;
   }
+  const from =
+    origin === 'WALLETD_MASTER_KEY'
+      ? 'WALLETD_MASTER_KEY (it wins over any key file)'
+      : origin.startsWith('the key "')
+        ? origin
+        : `the key file ${origin}`;
+  throw new BaseError(
+    'config_invalid',
+    `the master key from ${from} does not match this database: the database was set up with another key, and the wallet secrets in it open only with that one; give that key (WALLETD_MASTER_KEY, masterKeyFile / <dataDir>/master.key from the first start, or masterKey.pkcs11), or name it as masterKey.previous to rotate; refusing to start`,
+  );
 }
 
 function freeSpaceFloor(config: WalletdConfig, pgDir: string, metrics: Metrics | undefined): FreeSpaceFloor {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDb, createLogger, migrateLatest, processAlive, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@walletd/core';
 import { freePort } from './walletdProcess';
@@ -44,4 +44,14 @@ export default async function globalSetup(): Promise<void> {
   globalThis.__WALLETD_PG__ = handle;
   process.env.WALLETD_TEST_PG_URL = handle.url;
   process.env.WALLETD_TEST_PG_DATA = dataDir;
+  // The tokens of in-process PKCS#11 tests: the module reads SOFTHSM2_CONF from the real
+  // environment, which a test file cannot set (jest gives each file a copy of process.env).
+  if (!process.env.SOFTHSM2_CONF) {
+    mkdirSync(join(dataDir, 'softhsm', 'tokens'), { recursive: true });
+    writeFileSync(
+      join(dataDir, 'softhsm', 'softhsm2.conf'),
+      `directories.tokendir = ${join(dataDir, 'softhsm', 'tokens')}\nobjectstore.backend = file\n`,
+    );
+    process.env.SOFTHSM2_CONF = join(dataDir, 'softhsm', 'softhsm2.conf');
+  }
 }

@@ -53,3 +53,4 @@ export * from './chains';
 export * from './streamingReplica';
 export * from './balanceSweeper';
 export * from './softPasskey';
+export * from './softhsm';
