@@ -41,11 +41,12 @@ function readSettings() {
     }),
     /**
      * isolation, fresh (issue 43): the same with this many dead receivers that are new when the
-     * measured events start (no warm-up): the first outage window, before any breaker opens.
+     * measured events start (no warm-up): the first outage window, before any breaker opens. 0 is
+     * the baseline of those rows: the same cold dispatcher with the healthy receiver alone.
      */
-    freshDead: list('BENCH_FRESH_DEAD', ['1', '10']).map((n) => {
+    freshDead: list('BENCH_FRESH_DEAD', ['0', '1', '10']).map((n) => {
       const v = Number(n);
-      if (!Number.isInteger(v) || v < 1) throw new Error(`BENCH_FRESH_DEAD: ${n} is not a positive whole number`);
+      if (!Number.isInteger(v) || v < 0) throw new Error(`BENCH_FRESH_DEAD: ${n} is not a whole number`);
       return v;
     }),
     /** Dispatcher / worker processes per scenario. */

@@ -47,6 +47,7 @@ describe('migrations', () => {
         '036_member_passkeys',
         '037_request_sending',
         '038_address_book',
+        '041_claim_room_for_others',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

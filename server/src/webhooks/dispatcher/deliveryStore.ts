@@ -24,7 +24,7 @@ export interface ClaimedDelivery {
  * recorded, and hands it back if this process dies first. The destination and secret are read
  * here, at send time: a PATCH or a rotation applies at once.
  *
- * One round trip: the database function `walletd_claim_deliveries` (migration 040) locks the
+ * One round trip: the database function `walletd_claim_deliveries` (migrations 040, 041) locks the
  * webhooks that have due work, then counts their attempts in flight and claims, each statement
  * on a fresh snapshot so the count sees every claim that committed before the locks were granted
  * (issue 29: the cap has to hold for the receiver, not per process). It was a transaction of two
@@ -41,10 +41,21 @@ export async function claimDue(
   perWebhook: number,
   /** The claiming process's LISTEN session (leaseHolders.ts); null: the lease just ends. */
   leasedBy: number | null = null,
-  /** Webhooks whose receiver answers fast, and their cap (receiverPace.ts). */
-  fast: { ids: number[]; cap: number } = { ids: [], cap: perWebhook },
+  /**
+   * Webhooks whose receiver answers fast, their cap (receiverPace.ts), and how many rows the claim
+   * may take for all the other webhooks together (`otherRoom`; null: no limit).
+   */
+  fast: { ids: number[]; cap: number; otherRoom?: number | null } = { ids: [], cap: perWebhook },
 ): Promise<Claimed> {
-  const rows = await runPrepared<Record<string, unknown>>(db, CLAIM, [batchSize, leaseMs / 1000, perWebhook, leasedBy, fast.ids, fast.cap]);
+  const rows = await runPrepared<Record<string, unknown>>(db, CLAIM, [
+    batchSize,
+    leaseMs / 1000,
+    perWebhook,
+    leasedBy,
+    fast.ids,
+    fast.cap,
+    fast.otherRoom ?? null,
+  ]);
   const claimed = rows.filter((r) => r.id !== null).map(toClaimed) as Claimed;
   Object.defineProperty(claimed, 'capped', { value: rows.some((r) => r.capped === true), enumerable: false });
   return claimed;
@@ -55,7 +66,7 @@ export type Claimed = ClaimedDelivery[] & { readonly capped?: boolean };
 
 const CLAIM: PreparedStatement = {
   name: 'walletd_claim_deliveries',
-  text: 'select * from walletd_claim_deliveries($1::int, $2::float8, $3::int, $4::int, $5::int[], $6::int)',
+  text: 'select * from walletd_claim_deliveries($1::int, $2::float8, $3::int, $4::int, $5::int[], $6::int, $7::int)',
 };
 
 function toClaimed(r: Record<string, unknown>): ClaimedDelivery {

@@ -7,7 +7,8 @@ import { siblingRedactors } from '../secrets/siblingSecrets';
 import { openWebhookSecrets, type WebhookSecrets } from '../secrets/webhookSecrets';
 import { type BackedOffSweep, startBackedOffSweep } from './backedOffDeliveries';
 import { type DeliveryListener, listenForDeliveries } from './deliveryListener';
-import { type AttemptOutcome, type BreakerChange, type Claimed, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
+import { type AttemptOutcome, type Claimed, type ClaimedDelivery, claimDue, recordAttempts } from './deliveryStore';
+import { reportBreakerChanges } from './breakerReport';
 import { defaultInFlightPerWebhook } from './endpointBreaker';
 import { HttpSender, type PostResult } from './httpSender';
 import { ReceiverPace, SLOW_ATTEMPT_MS } from './receiverPace';
@@ -38,8 +39,10 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   // A receiver answering fast may fill every free slot unless the operator set the cap (receiverPace.ts).
   const pace = new ReceiverPace();
   const fast = () => ({
-    ids: settings.maxInFlightPerWebhook === undefined ? pace.fastIds() : [],
-    cap: settings.concurrency * HARD_LIMIT_FACTOR,
+    ids: pace.fastIds(),
+    // The operator's cap holds for every receiver; without one a fast receiver may fill every free slot.
+    cap: settings.maxInFlightPerWebhook === undefined ? settings.concurrency * HARD_LIMIT_FACTOR : perWebhook,
+    otherRoom: pace.otherRoom(settings.concurrency),
   });
   // Keyed by the envelope's ciphertext (a fresh IV per seal, so a new secret is a new key), not `updated_at`: it has a
   // millisecond's precision, and a PATCH and a rotation within one would keep signing with the old secret. The redactor
@@ -68,8 +71,12 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       result = { ok: false, responseCode: null, responseBody: null, error: `internal: ${(e as Error).message}`, retryAfterSeconds: null };
     }
     const made = d.attempts + 1;
-    // The company's other webhooks' secrets too (siblingSecrets.ts); the body may be a cut read.
-    const others = await siblingsFor(d.webhookId, `${result.responseBody ?? ''}${result.error ?? ''}`).catch(() => null);
+    // The company's other webhooks' secrets too (siblingSecrets.ts); the body may be a cut read. A
+    // timeout's error is our own words, with nothing of the receiver's to search: no lookup (ten
+    // receivers timing out together queued one each ahead of the next claim, issue 43 §1).
+    const timedOut = result.responseCode === null && result.error?.startsWith('timeout after ');
+    const heard = timedOut ? null : `${result.responseBody ?? ''}${result.error ?? ''}`;
+    const others = await siblingsFor(d.webhookId, heard).catch(() => null);
     const clean = (s: string | null, cut = false) => {
       if (s === null || !redact) return s;
       const own = redact(s);
@@ -96,21 +103,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
 
   /** Records a batch of outcomes and tells the operator about breakers that opened or closed. */
   async function record(outcomes: AttemptOutcome[]): Promise<void> {
-    report(await recordAttempts(db, outcomes));
-  }
-
-  function report(changes: BreakerChange[]): void {
-    for (const c of changes) {
-      if (c.backedOffUntil) {
-        common.metrics?.webhookBackoffs.inc();
-        logger.warn(
-          { webhookId: c.webhookId, failures: c.failures, backedOffUntil: c.backedOffUntil.toISOString() },
-          'webhook endpoint backed off: no attempts to it until then',
-        );
-      } else if (c.answered && c.wasBackedOff) {
-        logger.info({ webhookId: c.webhookId }, 'webhook endpoint answering again');
-      }
-    }
+    reportBreakerChanges(await recordAttempts(db, outcomes), logger, common.metrics);
   }
 
   async function runOnce(): Promise<number> {
@@ -201,12 +194,14 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   function launch(d: ClaimedDelivery): void {
     inFlight++;
     young++;
+    const share = pace.launched(d.webhookId);
     let counted = true;
     const started = performance.now();
     const release = () => {
       if (!counted) return;
       counted = false;
       young--;
+      share();
       slotFreed();
     };
     const slow = setTimeout(() => {

@@ -20,6 +20,27 @@ export const SLOW_ATTEMPT_MS = 1000;
 export class ReceiverPace {
   private readonly lastFast = new Map<number, boolean>();
   private readonly slowInFlight = new Map<number, number>();
+  private youngOthers = 0;
+
+  /**
+   * An attempt starts; the returned function is called once when it stops counting against
+   * `concurrency` (it ended or turned slow). Attempts to receivers not known fast (new, slow or
+   * dead ones) may hold half of `concurrency` together (`otherRoom`), even before any receiver is
+   * known fast: receivers going dead together took every slot for their first second, and at a
+   * start the healthy receiver, not yet known, waited that second out (issue 43 §1).
+   */
+  launched(webhookId: number): () => void {
+    if (this.isFast(webhookId)) return () => {};
+    this.youngOthers++;
+    return () => {
+      this.youngOthers--;
+    };
+  }
+
+  /** How many more rows the next claim may take for receivers not known fast. */
+  otherRoom(concurrency: number): number {
+    return Math.max(0, Math.max(1, Math.floor(concurrency / 2)) - this.youngOthers);
+  }
 
   /** One of the webhook's attempts in flight passed SLOW_ATTEMPT_MS. */
   turnedSlow(webhookId: number): void {
