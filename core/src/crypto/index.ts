@@ -5,3 +5,4 @@ export * from './apiKeys';
 export * from './pkcs11KeyBackend';
 export * from './pkcs11InitKey';
 export * from './openMasterKey';
+export * from './pkcs11Signer';

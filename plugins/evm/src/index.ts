@@ -8,3 +8,4 @@ export * from './verbs';
 
 /** What walletd calls when the package is named in the config's `plugins` (see plugins/README.md). */
 export { createEvmPlugin as createPlugin } from './createEvmPlugin';
+export * from './signWithKeySigner';

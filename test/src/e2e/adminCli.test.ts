@@ -145,7 +145,7 @@ describe('walletd admin and secret commands', () => {
     expect(r.status).toBe(1);
     // Names where the key came from, that it does not match the database, and what to give instead.
     expect(r.stderr).toMatch(
-      /^walletd: the master key from WALLETD_MASTER_KEY \(it wins over any key file\) does not match this database: .*give that key \(WALLETD_MASTER_KEY, or masterKeyFile/,
+      /^walletd: the master key from WALLETD_MASTER_KEY \(it wins over any key file\) does not match this database: .*give that key \(WALLETD_MASTER_KEY, masterKeyFile/,
     );
   });
 });
