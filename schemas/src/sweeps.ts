@@ -124,6 +124,7 @@ export const GasStation = {
     'network',
     'address',
     'path',
+    'keyHeldIn',
     'asset',
     'confirmed',
     'reserved',
@@ -138,7 +139,15 @@ export const GasStation = {
     chain: { type: 'string' },
     network: { type: 'string' },
     address: { type: 'string', description: 'fund this address with the native coin; it pays every gas top-up of the wallet' },
-    path: { type: 'string', description: "its derivation path from the wallet's mnemonic" },
+    path: {
+      type: 'string',
+      description: "its derivation path from the wallet's mnemonic, or `pkcs11:<label>` for a key held in the token",
+    },
+    keyHeldIn: {
+      enum: ['wallet', 'token'],
+      description:
+        "where its key is: derived from the wallet's mnemonic, or generated inside the PKCS#11 token and signing there (masterKey.gasStationsInToken)",
+    },
     asset: { $ref: 'Asset' },
     confirmed: { ...DecimalString, description: 'credited: confirmed deposits less confirmed top-ups and their fees' },
     reserved: { ...DecimalString, description: 'held by top-ups in flight (amounts and fee caps)' },

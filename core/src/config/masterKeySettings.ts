@@ -24,6 +24,11 @@ export interface MasterKeySettings {
    * has re-wrapped them all and `walletd keys verify` has passed.
    */
   previous: { file: string } | { pkcs11: Pkcs11KeySettings } | null;
+  /**
+   * New gas stations get a key pair generated inside the token (`pkcs11`), which signs their top-ups
+   * there, instead of a key derived from the wallet's mnemonic. EVM chains; false by default.
+   */
+  gasStationsInToken: boolean;
 }
 
 const pkcs11Schema = {
@@ -45,6 +50,7 @@ export const masterKeySchema = {
   additionalProperties: false,
   properties: {
     pkcs11: { oneOf: [{ type: 'null' }, pkcs11Schema] },
+    gasStationsInToken: { type: 'boolean' },
     previous: {
       oneOf: [
         { type: 'null' },
@@ -55,4 +61,4 @@ export const masterKeySchema = {
   },
 } as const;
 
-export const DEFAULT_MASTER_KEY: MasterKeySettings = { pkcs11: null, previous: null };
+export const DEFAULT_MASTER_KEY: MasterKeySettings = { pkcs11: null, previous: null, gasStationsInToken: false };

@@ -48,6 +48,7 @@ describe('migrations', () => {
         '037_request_sending',
         '038_address_book',
         '041_claim_room_for_others',
+        '042_token_held_keys',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -20,6 +20,8 @@ export interface Metrics {
   webhookAttempts: Counter<'outcome'>;
   /** Times a webhook endpoint was backed off by its circuit breaker (issue 29). */
   webhookBackoffs: Counter<string>;
+  /** Signatures made inside the PKCS#11 token (issue 45 §3), by curve. */
+  tokenSignatures: Counter<string>;
   /** By route template (`/v1/wallets/:id`, `unmatched` for no route), never the raw path: bounded label values. */
   httpRequests: Counter<'method' | 'route' | 'status'>;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
@@ -108,6 +110,12 @@ export function createMetrics(): Metrics {
     webhookBackoffs: new Counter({
       name: 'walletd_webhook_backoffs_total',
       help: 'Times a webhook endpoint was backed off after failed attempts in a row (no attempts to it until the back-off ends)',
+      registers: [registry],
+    }),
+    tokenSignatures: new Counter({
+      name: 'walletd_token_signatures_total',
+      help: 'Signatures made by keys held in the PKCS#11 token (gas stations with masterKey.gasStationsInToken), by curve',
+      labelNames: ['curve'],
       registers: [registry],
     }),
     httpRequests: new Counter({

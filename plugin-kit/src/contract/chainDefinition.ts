@@ -1,3 +1,4 @@
+import type { KeySigner } from './keySigner';
 import type { Chain, NativeAsset } from '../chains';
 
 /**
@@ -74,6 +75,11 @@ export interface WalletSecret {
   seed(): Uint8Array;
   entropy(): Uint8Array;
   mnemonic(): string;
+  /**
+   * The key of the source address at this index when it is held elsewhere (a PKCS#11 token): it
+   * signs there, and a plugin that supports it signs with it instead of deriving from the seed.
+   */
+  signerAt?(index: number): KeySigner | undefined;
 }
 
 export interface DerivedAddress {

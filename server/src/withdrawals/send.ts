@@ -6,6 +6,7 @@ import { audit } from '../company/audit';
 import { addressingOf, loadPolicies, policyDestinations } from './policies/policies';
 import { addressBookView } from './addressBook/bookView';
 import { withWalletSecret } from '../wallets/wallets';
+import { withHeldKeys } from '../keys/masterKey/tokenHeldKeys';
 import { holdsSigningClaim, releaseSigningClaim, takeSigningClaim, untilClaimed } from './claims';
 import { changeAddressOf } from './changeAddress';
 import { type ChainAccess, chainAccess } from './intent';
@@ -146,8 +147,8 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
     const rebuilt = await rebuild(db, row, access);
     const sourceIndexes = await indexesOf(db, row.wallet_id, rebuilt.sourceAddresses);
     const wallet = await db('wallets').where({ id: row.wallet_id }).first('secret_envelope');
-    const signed = await withWalletSecret(masterKey, row.wallet_id, wallet.secret_envelope, (secret) =>
-      access.verbs.sign(rebuilt, secret, sourceIndexes),
+    const { result: signed, tokenHeld } = await withWalletSecret(masterKey, row.wallet_id, wallet.secret_envelope, (secret) =>
+      withHeldKeys(db, config, common.metrics, row.wallet_id, sourceIndexes, secret, (s) => access.verbs.sign(rebuilt, s, sourceIndexes)),
     );
     return await storeSigned(db, row, token, access, rebuilt, async (trx, cur) => {
       const updated = await moveWithdrawal(
@@ -173,7 +174,8 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
         action: 'withdrawal.signed',
         targetType: 'withdrawal',
         targetId: cur.id,
-        details: { txHash: signed.txHash },
+        // A key held in the token signed it there (issue 45 §3): every such signature is in the log.
+        details: tokenHeld ? { txHash: signed.txHash, keyHeldIn: 'token' } : { txHash: signed.txHash },
       });
       return updated;
     });

@@ -27,6 +27,7 @@ export interface SweepWithdrawal {
   amount: string;
   sourceAddresses: string[];
   fee: { amount: string } | null;
+  txHash: string | null;
 }
 
 export interface FeedEvent {
@@ -77,7 +78,8 @@ export interface FeedOptions {
   of?: (e: FeedEvent) => boolean;
 }
 
-export function sweepBench(masterKey = new MasterKey(randomBytes(32))): SweepBench {
+/** `extra`: more config for the app and the runner (e.g. `masterKey` settings). */
+export function sweepBench(masterKey = new MasterKey(randomBytes(32)), extra: Record<string, unknown> = {}): SweepBench {
   let pool: DetectPool | undefined;
   const bench: SweepBench = {
     common: undefined as unknown as Common,
@@ -88,7 +90,7 @@ export function sweepBench(masterKey = new MasterKey(randomBytes(32))): SweepBen
     async start(db, settings) {
       bench.chain = { chain: settings.chain, network: settings.network };
       pool = createDetectPool(1);
-      const over = { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 } };
+      const over = { chains: [settings], rateLimit: { writesPerKeyPerMinute: 1000 }, ...extra };
       bench.app = await startTestApp(db, over, masterKey);
       bench.common = {
         config: testConfig(over),

@@ -31,6 +31,8 @@ export interface ConsoleGasStation {
   network: string;
   address: string;
   path: string;
+  /** Where its key is: derived from the wallet's mnemonic, or generated and signing in the PKCS#11 token. */
+  keyHeldIn: 'wallet' | 'token';
   asset: ConsoleAssetRef;
   confirmed: string;
   reserved: string;

@@ -1,9 +1,11 @@
-import { BaseError, type Chain } from '@walletd/core';
+import { BaseError, type Chain, type DerivedAddress } from '@walletd/core';
 import type { Common } from '../../platform/context';
 import type { WalletRow } from '../../http/scope';
 import { addressRow } from '../../wallets/addressRow';
 import { pooledFunds } from '../../funds/requireFunds';
 import { withWalletSecret } from '../../wallets/wallets';
+import { newTokenKey } from '../../keys/masterKey/tokenHeldKeys';
+import { evmAddressOf } from '@walletd/plugin-evm';
 
 /**
  * What one top-up adds to the fee the node quotes for the sweep (gas estimate + 20%, times twice
@@ -18,6 +20,8 @@ export interface GasStation {
   match_key: string;
   derivation_index: number;
   derivation_path: string;
+  /** The token's key pair label when its key is held there (issue 45 §3), else null. */
+  key_label: string | null;
 }
 
 /**
@@ -47,7 +51,7 @@ export async function gasStationOf(common: Pick<Common, 'db'>, walletId: number)
   return (await common
     .db('addresses')
     .where({ wallet_id: walletId, kind: 'gas_station' })
-    .first('id', 'address', 'match_key', 'derivation_index', 'derivation_path')) as GasStation | undefined;
+    .first('id', 'address', 'match_key', 'derivation_index', 'derivation_path', 'key_label')) as GasStation | undefined;
 }
 
 /**
@@ -67,13 +71,37 @@ export async function ensureGasStation(common: Common, wallet: WalletRow): Promi
     // A parallel call may have made it while this one waited for the lock.
     if (await trx('addresses').where({ wallet_id: wallet.id, kind: 'gas_station' }).first('id')) return;
     const index = locked.next_address_index as number;
-    const derived = await withWalletSecret(common.masterKey, wallet.id, locked.secret_envelope, (secret) =>
-      plugin.deriveAddress(wallet.chain as Chain, wallet.network, secret, index),
-    );
-    await trx('addresses').insert(addressRow(wallet, derived, index, 'gas_station', 'gas station'));
+    if (common.config.masterKey.gasStationsInToken) {
+      // Its key pair made inside the token, which signs its top-ups there (issue 45 §3); the index
+      // is still taken, so no deposit address is ever derived at it.
+      const held = tokenHeldAddress(common, wallet);
+      await trx('addresses').insert({ ...addressRow(wallet, held, index, 'gas_station', 'gas station'), key_label: held.key_label });
+    } else {
+      const derived = await withWalletSecret(common.masterKey, wallet.id, locked.secret_envelope, (secret) =>
+        plugin.deriveAddress(wallet.chain as Chain, wallet.network, secret, index),
+      );
+      await trx('addresses').insert(addressRow(wallet, derived, index, 'gas_station', 'gas station'));
+    }
     await trx('wallets')
       .where({ id: wallet.id })
       .update({ next_address_index: index + 1 });
   });
   return (await gasStationOf(common, wallet.id)) as GasStation;
+}
+
+/** A gas station whose key pair is generated in the token: EVM chains only (secp256k1, an address from the public key). */
+function tokenHeldAddress(common: Common, wallet: WalletRow): DerivedAddress & { key_label: string } {
+  if (common.plugins.forChain(wallet.chain)?.name !== '@walletd/plugin-evm') {
+    throw new BaseError(
+      'unprocessable',
+      `a gas station held in the token is built for EVM chains only; ${wallet.chain} derives its station from the wallet`,
+    );
+  }
+  const { keyLabel, signer } = newTokenKey(common.config, wallet.id, 'gas-station');
+  try {
+    const address = evmAddressOf(signer);
+    return { address, matchKey: address.toLowerCase(), path: `pkcs11:${keyLabel}`, key_label: keyLabel };
+  } finally {
+    signer.close();
+  }
 }

@@ -14,6 +14,7 @@ export interface GasStationView {
   network: string;
   address: string;
   path: string;
+  keyHeldIn: 'wallet' | 'token';
   asset: AssetRef;
   confirmed: string;
   reserved: string;
@@ -114,6 +115,7 @@ export async function gasStationView(common: Common, wallet: WalletRow): Promise
     network: wallet.network,
     address: station.address,
     path: station.derivation_path,
+    keyHeldIn: station.key_label ? 'token' : 'wallet',
     asset: publicAsset(native),
     confirmed: show(held.credited),
     reserved: show(held.reserved),

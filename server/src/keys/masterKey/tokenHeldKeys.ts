@@ -1,0 +1,84 @@
+import {
+  BaseError,
+  type Db,
+  generateTokenKey,
+  type KeySigner,
+  type Metrics,
+  type TokenKeyConfig,
+  tokenConfig,
+  tokenSigner,
+  type WalletdConfig,
+  type WalletSecret,
+} from '@walletd/core';
+
+/** The token of `masterKey.pkcs11`, with another key label: where token-held keys live. */
+export function tokenKeyConfig(config: WalletdConfig, keyLabel: string): TokenKeyConfig {
+  const settings = config.masterKey.pkcs11;
+  if (!settings) {
+    throw new BaseError('config_invalid', 'a key held in the token needs masterKey.pkcs11 (docs/operate/keys-and-hsms.md)');
+  }
+  return { ...tokenConfig(settings, process.env, 'masterKey.pkcs11'), keyLabel };
+}
+
+/**
+ * The secp256k1 key pair in the token for an address of `walletId` (its label names both), made
+ * on first use. One already there under that label is the one: a start that made it and crashed
+ * before recording the address.
+ */
+export function newTokenKey(config: WalletdConfig, walletId: number, role: string): { keyLabel: string; signer: KeySigner } {
+  const keyLabel = `walletd-${role}-${walletId}`;
+  const at = tokenKeyConfig(config, keyLabel);
+  try {
+    generateTokenKey(at, 'secp256k1');
+  } catch (e) {
+    if (!(e instanceof BaseError && e.code === 'conflict')) throw e;
+  }
+  return { keyLabel, signer: tokenSigner(at, 'secp256k1') };
+}
+
+/**
+ * `use` with the wallet secret, and for each of `indexes` whose address is held in the token its
+ * signer (`signerAt`): every token signature is counted; the signers' sessions end with the call.
+ * Returns whether a token key was among them (said in the audit).
+ */
+export async function withHeldKeys<T>(
+  db: Db,
+  config: WalletdConfig,
+  metrics: Metrics | undefined,
+  walletId: number,
+  indexes: number[],
+  secret: WalletSecret,
+  use: (secret: WalletSecret) => Promise<T>,
+): Promise<{ result: T; tokenHeld: boolean }> {
+  const rows = (await db('addresses')
+    .where({ wallet_id: walletId })
+    .whereIn('derivation_index', indexes)
+    .whereNotNull('key_label')
+    .select('derivation_index', 'key_label')) as { derivation_index: number; key_label: string }[];
+  if (rows.length === 0) return { result: await use(secret), tokenHeld: false };
+  const signers = new Map<number, KeySigner>();
+  try {
+    for (const r of rows) {
+      const signer = tokenSigner(tokenKeyConfig(config, r.key_label), 'secp256k1');
+      signers.set(r.derivation_index, {
+        curve: signer.curve,
+        publicKey: () => signer.publicKey(),
+        sign: (data) => {
+          const sig = signer.sign(data);
+          metrics?.tokenSignatures.inc({ curve: signer.curve });
+          return sig;
+        },
+        close: () => signer.close(),
+      });
+    }
+    const held: WalletSecret = {
+      seed: () => secret.seed(),
+      entropy: () => secret.entropy(),
+      mnemonic: () => secret.mnemonic(),
+      signerAt: (index) => signers.get(index),
+    };
+    return { result: await use(held), tokenHeld: true };
+  } finally {
+    for (const s of signers.values()) s.close();
+  }
+}
