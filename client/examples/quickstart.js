@@ -24,7 +24,9 @@ const walletd = createWalletdClient({
   baseUrl: env('WALLETD_URL', 'http://127.0.0.1:3000'),
   apiKey: env('WALLETD_API_KEY', ''),
   // Retries 429/502/503/504 (waiting out Retry-After); say so when it happens.
-  retry: { onRetry: (r) => console.log(`retry ${r.attempt}: ${r.method} ${new URL(r.url).pathname} answered ${r.status}, waiting ${r.delayMs} ms`) },
+  retry: {
+    onRetry: (r) => console.log(`retry ${r.attempt}: ${r.method} ${new URL(r.url).pathname} answered ${r.status}, waiting ${r.delayMs} ms`),
+  },
 });
 
 /** Polls the event feed from `after` until an event matches; returns it and the cursor to go on from. */
@@ -60,12 +62,19 @@ async function main() {
   // policies; the payout becomes a request that people approve in the console.
   const large = env('LARGE_AMOUNT', '1.2');
   try {
-    await ok(walletd.POST('/wallets/{id}/withdrawals', { params: { path: { id: wallet.id } }, body: { asset, toAddress: payoutTo, amount: large } }));
+    await ok(
+      walletd.POST('/wallets/{id}/withdrawals', {
+        params: { path: { id: wallet.id } },
+        body: { asset, toAddress: payoutTo, amount: large },
+      }),
+    );
     console.log(`no policy asked for approval of ${large} ${asset}`);
   } catch (e) {
     if (!isWalletdApiError(e, 'policy_approval_required')) throw e;
     console.log(`POLICY ${e.code} policies ${e.details.policyIds.join(',')}: ${e.message}`);
-    const request = await ok(walletd.POST('/withdrawal-requests', { body: { walletId: wallet.id, asset, toAddress: payoutTo, amount: large } }));
+    const request = await ok(
+      walletd.POST('/withdrawal-requests', { body: { walletId: wallet.id, asset, toAddress: payoutTo, amount: large } }),
+    );
     console.log(`REQUEST ${request.id} ${request.status}: waiting for approvers in the console`);
   }
 

@@ -18,7 +18,11 @@ export type ErrorCode = WalletdErrorCode | (string & {});
 
 const list = (v: unknown): string[] => (typeof v === 'string' && v !== '' ? v.split(',') : []);
 
-function detailsOf(code: string, body: Partial<ErrorBody> & Record<string, unknown>, response: Response | undefined): Record<string, unknown> {
+function detailsOf(
+  code: string,
+  body: Partial<ErrorBody> & Record<string, unknown>,
+  response: Response | undefined,
+): Record<string, unknown> {
   const { statusCode: _s, error: _e, message: _m, code: _c, ...rest } = body;
   if (code.startsWith('policy_')) return { ...rest, policyIds: list(body.policyIds) };
   if (code === 'insufficient_funds') return { ...rest, reservedBy: list(body.reservedBy) };
@@ -61,8 +65,18 @@ export class WalletdApiError<C extends ErrorCode = ErrorCode> extends Error {
     const status = response?.status ?? 0;
     const body = (error && typeof error === 'object' ? error : {}) as Partial<ErrorBody> & Record<string, unknown>;
     const code = typeof body.code === 'string' ? body.code : status >= 500 ? 'internal' : 'bad_request';
-    const message = typeof body.message === 'string' ? body.message : `walletd answered ${status}${typeof error === 'string' ? `: ${error.slice(0, 200)}` : ''}`;
-    return new WalletdApiError(status, code, message, detailsOf(code, body, response), response?.headers.get('x-request-id') ?? undefined, error);
+    const message =
+      typeof body.message === 'string'
+        ? body.message
+        : `walletd answered ${status}${typeof error === 'string' ? `: ${error.slice(0, 200)}` : ''}`;
+    return new WalletdApiError(
+      status,
+      code,
+      message,
+      detailsOf(code, body, response),
+      response?.headers.get('x-request-id') ?? undefined,
+      error,
+    );
   }
 }
 

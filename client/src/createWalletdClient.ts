@@ -20,9 +20,15 @@ export interface WalletdClientOptions {
 /** openapi-fetch's client on walletd's paths, plus the cursor iterators. */
 export type WalletdClient = Client<paths> & {
   /** Every item of a cursor list (`/events`, `/transactions`, `/wallets/{id}/withdrawals`), page after page. */
-  each<P extends CursorPath>(path: P, ...params: PageParams<P> extends { path: unknown } ? [PageParams<P>] : [PageParams<P>?]): AsyncGenerator<ItemOf<P>>;
+  each<P extends CursorPath>(
+    path: P,
+    ...params: PageParams<P> extends { path: unknown } ? [PageParams<P>] : [PageParams<P>?]
+  ): AsyncGenerator<ItemOf<P>>;
   /** The pages of a cursor list, each with the cursor to resume from. */
-  pages<P extends CursorPath>(path: P, ...params: PageParams<P> extends { path: unknown } ? [PageParams<P>] : [PageParams<P>?]): AsyncGenerator<Page<P>>;
+  pages<P extends CursorPath>(
+    path: P,
+    ...params: PageParams<P> extends { path: unknown } ? [PageParams<P>] : [PageParams<P>?]
+  ): AsyncGenerator<Page<P>>;
 };
 
 export function createWalletdClient(options: WalletdClientOptions): WalletdClient {

@@ -11,11 +11,17 @@ async function feed() {
     const after = Number(url.searchParams.get('after') ?? '0');
     res.setHeader('content-type', 'application/json');
     if (url.pathname === '/v1/events') {
-      const events = [1, 2, 3, 4, 5].filter((id) => id > after).slice(0, 2).map((id) => ({ id: String(id), type: 'deposit.confirmed' }));
+      const events = [1, 2, 3, 4, 5]
+        .filter((id) => id > after)
+        .slice(0, 2)
+        .map((id) => ({ id: String(id), type: 'deposit.confirmed' }));
       const next = events.length ? (events.at(-1) as { id: string }).id : String(after);
       res.end(JSON.stringify({ events, next, hasMore: Number(next) < 5 }));
     } else {
-      const transactions = [30, 20, 10].filter((id) => !after || id < after).slice(0, 2).map((id) => ({ id }));
+      const transactions = [30, 20, 10]
+        .filter((id) => !after || id < after)
+        .slice(0, 2)
+        .map((id) => ({ id }));
       res.end(JSON.stringify({ transactions, next: transactions.length === 2 ? (transactions[1] as { id: number }).id : null }));
     }
   });

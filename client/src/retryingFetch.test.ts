@@ -79,7 +79,9 @@ describe('the client retries', () => {
     const s = await scripted([limited('0'), { status: 201, body: { id: 3 } }]);
     try {
       const c = client(s.url);
-      await ok(c.POST('/wallets/{id}/withdrawals', { params: { path: { id: 7 } }, body: { asset: 'ETH', toAddress: '0xab', amount: '1' } }));
+      await ok(
+        c.POST('/wallets/{id}/withdrawals', { params: { path: { id: 7 } }, body: { asset: 'ETH', toAddress: '0xab', amount: '1' } }),
+      );
       const keys = s.got.map((g) => JSON.parse(g.body).idempotencyKey);
       expect(keys).toHaveLength(2);
       expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
@@ -95,7 +97,9 @@ describe('the client retries', () => {
   it('never a write without an idempotency key (it might have been done)', async () => {
     const s = await scripted([{ status: 503 }, { status: 201, body: wallet }]);
     try {
-      const e = await ok(client(s.url).POST('/wallets', { body: { name: 'w', chain: 'ethereum', network: 'devnet' } })).catch((x: unknown) => x);
+      const e = await ok(client(s.url).POST('/wallets', { body: { name: 'w', chain: 'ethereum', network: 'devnet' } })).catch(
+        (x: unknown) => x,
+      );
       expect(isWalletdApiError(e) && e.status).toBe(503);
       expect(s.got).toHaveLength(1);
       expect(retries).toEqual([]);
@@ -113,7 +117,10 @@ describe('errors typed by code', () => {
         headers: { 'x-request-id': 'req-1' },
         body: { statusCode: 403, error: 'Forbidden', message: 'needs approval', code: 'policy_approval_required', policyIds: '4,9' },
       },
-      { status: 422, body: { statusCode: 422, error: 'x', message: 'short', code: 'insufficient_funds', available: '0.1', reservedBy: '12' } },
+      {
+        status: 422,
+        body: { statusCode: 422, error: 'x', message: 'short', code: 'insufficient_funds', available: '0.1', reservedBy: '12' },
+      },
     ]);
     try {
       const c = createWalletdClient({ baseUrl: `${s.url}/v1/`, apiKey: 'k' });
