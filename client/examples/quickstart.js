@@ -62,13 +62,15 @@ async function main() {
   // policies; the payout becomes a request that people approve in the console.
   const large = env('LARGE_AMOUNT', '1.2');
   try {
-    await ok(
+    const unasked = await ok(
       walletd.POST('/wallets/{id}/withdrawals', {
         params: { path: { id: wallet.id } },
         body: { asset, toAddress: payoutTo, amount: large },
       }),
     );
-    console.log(`no policy asked for approval of ${large} ${asset}`);
+    // No policy asked (add one in the console's Policies page): release what it reserved.
+    await ok(walletd.POST('/withdrawals/{id}/cancel', { params: { path: { id: unasked.id } } }));
+    console.log(`no policy asked for approval of ${large} ${asset}; withdrawal ${unasked.id} cancelled`);
   } catch (e) {
     if (!isWalletdApiError(e, 'policy_approval_required')) throw e;
     console.log(`POLICY ${e.code} policies ${e.details.policyIds.join(',')}: ${e.message}`);
