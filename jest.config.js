@@ -35,6 +35,7 @@ module.exports = {
     '<rootDir>/indexer',
     '<rootDir>/plugins',
     '<rootDir>/receiver',
+    '<rootDir>/client',
     '<rootDir>/console-ui',
     '<rootDir>/test',
     // The example plugin lives outside the workspaces; its unit tests run here, against its sources.

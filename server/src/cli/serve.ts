@@ -25,6 +25,7 @@ import { chainReconciler } from '../reconciliation/index';
 import { consoleLinkUrl } from '../members/links/consoleUrl';
 import { bootstrapBanner } from './bootstrapBanner';
 import { listen } from './listen';
+import { nodeVersionWarning } from './nodeVersion';
 
 /** Roles this build can run. Each later role (dispatcher, indexer) registers here. */
 export const ROLES = ['api', 'dispatcher', 'indexer', 'console'] as const;
@@ -58,6 +59,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const root = createLogger({ level: config.log.level });
   const logger = root.child({ role: roles.join(',') });
   logger.info({ config: config.source, dataDir: config.dataDir, roles }, 'walletd starting');
+  const oldNode = nodeVersionWarning();
+  if (oldNode) logger.warn({ node: process.versions.node }, oldNode);
   // Plugins are checked before anything starts: a bad plugin stops start-up with its name.
   const plugins = loadPlugins(config.plugins);
   // So is each configured chain's reader (made now, connected on first use): a node URL its plugin
