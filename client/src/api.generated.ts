@@ -1620,8 +1620,13 @@ export interface components {
       network: string;
       /** @description fund this address with the native coin; it pays every gas top-up of the wallet */
       address: string;
-      /** @description its derivation path from the wallet's mnemonic */
+      /** @description its derivation path from the wallet's mnemonic, or `pkcs11:<label>` for a key held in the token */
       path: string;
+      /**
+       * @description where its key is: derived from the wallet's mnemonic, or generated inside the PKCS#11 token and signing there (masterKey.gasStationsInToken)
+       * @enum {unknown}
+       */
+      keyHeldIn: 'wallet' | 'token';
       asset: components['schemas']['Asset'];
       /** @description credited: confirmed deposits less confirmed top-ups and their fees */
       confirmed: string;
