@@ -17,12 +17,19 @@ interface Filters {
 /** A datetime-local value (the browser's local time) as an ISO instant; empty stays empty. */
 const iso = (local: string) => (local ? new Date(local).toISOString() : '');
 
-const detailsText = (d: Record<string, unknown> | null) =>
-  d
-    ? Object.entries(d)
-        .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
-        .join('; ')
-    : '';
+/** One line per detail, its name then its value (amounts are in display units, e.g. "0.000055 ETH"). */
+function Details({ d }: { d: Record<string, unknown> | null }) {
+  if (!d) return null;
+  return (
+    <dl>
+      {Object.entries(d).map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}:</dt> <dd>{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 /** The audit log, newest first: who did what, when, from where; filtered, and older rows a page at a time. */
 export function AuditLog({ me }: PageProps) {
@@ -112,7 +119,9 @@ export function AuditLog({ me }: PageProps) {
                   <code>{r.action}</code>
                 </td>
                 <td>{r.target ? `${r.target.type.replace(/_/g, ' ')} #${r.target.id}` : '—'}</td>
-                <td class="details">{detailsText(r.details)}</td>
+                <td class="details">
+                  <Details d={r.details} />
+                </td>
               </tr>
             ))}
           </tbody>

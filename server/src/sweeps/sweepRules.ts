@@ -1,4 +1,4 @@
-import { BaseError, type Db } from '@walletd/core';
+import { fromBaseUnits, BaseError, type Db } from '@walletd/core';
 import type { Common } from '../platform/context';
 import type { WalletRow } from '../http/scope';
 import { audit } from '../company/audit';
@@ -47,14 +47,14 @@ function gasCap(common: Common, wallet: WalletRow, text: string): string {
   return ruleAmount(text, common.plugins.chainTable().nativeAsset(wallet.chain, wallet.network), 'gasDailyCap', false).toString();
 }
 
-/** Who changes a rule: an API key (its id), a console member, or walletd itself (null). */
-export type RuleActor = number | null | { memberId: number };
+/** Who changes a rule: an API key (its id and the caller's IP), a console member, or walletd itself (null). */
+export type RuleActor = null | { keyId: number; ip: string | null } | { memberId: number };
 
 const actorOf = (by: RuleActor) =>
   by === null
     ? { actorType: 'system' as const, actorId: null }
-    : typeof by === 'number'
-      ? { actorType: 'api_key' as const, actorId: by }
+    : 'keyId' in by
+      ? { actorType: 'api_key' as const, actorId: by.keyId, ip: by.ip }
       : { actorType: 'member' as const, actorId: by.memberId };
 
 export async function createSweepRule(common: Common, wallet: WalletRow, body: SweepRuleBody, by: RuleActor): Promise<SweepRuleRow> {
@@ -85,7 +85,7 @@ export async function createSweepRule(common: Common, wallet: WalletRow, body: S
         trigger,
         interval_seconds: interval,
         enabled: body.enabled ?? true,
-        created_by_key: typeof by === 'number' ? by : null,
+        created_by_key: by !== null && 'keyId' in by ? by.keyId : null,
       })
       .returning('*')) as SweepRuleRow[];
     const rule = row as SweepRuleRow;
@@ -99,10 +99,13 @@ export async function createSweepRule(common: Common, wallet: WalletRow, body: S
         walletId: wallet.id,
         asset: asset.key,
         destination,
-        threshold: rule.threshold,
-        minLeft: rule.min_left,
+        // Display units, as the API takes them (rows written before kept base units).
+        threshold: `${fromBaseUnits(BigInt(rule.threshold), asset.decimals)} ${asset.symbol}`,
+        minLeft: `${fromBaseUnits(BigInt(rule.min_left), asset.decimals)} ${asset.symbol}`,
         trigger,
-        gasDailyCap,
+        gasDailyCap: body.gasDailyCap
+          ? `${body.gasDailyCap} ${common.plugins.chainTable().nativeAsset(wallet.chain, wallet.network).symbol}`
+          : null,
         feeRate: body.feeRate ?? null,
       },
     });
@@ -163,13 +166,12 @@ export async function updateSweepRule(
 }
 
 /** Kept as a row (withdrawals name it); no new sweep starts from it. */
-export async function deleteSweepRule(common: Common, wallet: WalletRow, rule: SweepRuleRow, keyId: number | null): Promise<void> {
+export async function deleteSweepRule(common: Common, wallet: WalletRow, rule: SweepRuleRow, by: RuleActor): Promise<void> {
   await common.db.transaction(async (trx) => {
     await trx('sweep_rules').where({ id: rule.id }).update({ deleted_at: trx.fn.now(), enabled: false, updated_at: trx.fn.now() });
     await audit(trx, {
       companyId: wallet.company_id,
-      actorType: keyId === null ? 'system' : 'api_key',
-      actorId: keyId,
+      ...actorOf(by),
       action: 'sweep_rule.deleted',
       targetType: 'sweep_rule',
       targetId: rule.id,

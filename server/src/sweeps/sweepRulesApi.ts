@@ -28,7 +28,7 @@ export function sweepRulesRouter(common: Common, writeLimit: RequestHandler, r: 
     const a = auth(req);
     const wallet = await walletFor(db, a, req.params.id, ['withdrawals:create']);
     const body = checkBody<SweepRuleBody>('SweepRuleCreateRequest', req.body);
-    const row = await createSweepRule(common, wallet, body, a.keyId);
+    const row = await createSweepRule(common, wallet, body, { keyId: a.keyId, ip: req.ip ?? null });
     res.status(201).location(`/v1/wallets/${wallet.id}/sweep-rules/${row.id}`).json(view(wallet, row));
   });
 
@@ -47,14 +47,14 @@ export function sweepRulesRouter(common: Common, writeLimit: RequestHandler, r: 
     const wallet = await walletFor(db, a, req.params.id, ['withdrawals:create']);
     const rule = await sweepRuleOf(db, wallet, parseId(req.params.ruleId, 'sweep rule id'));
     const body = checkBody<SweepRuleBody>('SweepRuleUpdateRequest', req.body);
-    res.json(view(wallet, await updateSweepRule(common, wallet, rule, body, a.keyId)));
+    res.json(view(wallet, await updateSweepRule(common, wallet, rule, body, { keyId: a.keyId, ip: req.ip ?? null })));
   });
 
   r.delete('/wallets/:id/sweep-rules/:ruleId', writeLimit, async (req, res) => {
     const a = auth(req);
     const wallet = await walletFor(db, a, req.params.id, ['withdrawals:create']);
     const rule = await sweepRuleOf(db, wallet, parseId(req.params.ruleId, 'sweep rule id'));
-    await deleteSweepRule(common, wallet, rule, a.keyId);
+    await deleteSweepRule(common, wallet, rule, { keyId: a.keyId, ip: req.ip ?? null });
     res.status(204).end();
   });
   return r;

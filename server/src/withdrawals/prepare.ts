@@ -1,4 +1,5 @@
 import {
+  fromBaseUnits,
   InvariantError,
   BaseError,
   type Chain,
@@ -264,7 +265,9 @@ export async function prepareWithdrawal(common: Common, wallet: WalletRow, input
       details: {
         walletId: wallet.id,
         asset: intent.asset.key,
-        amount: amount.toString(),
+        // In the asset's display units, as the API takes and shows amounts (a reader of the log
+        // saw 55000000000000 for 0.000055 ETH); rows written before kept base units.
+        amount: `${fromBaseUnits(amount, intent.asset.decimals)} ${intent.asset.symbol}`,
         ...(input.request ? { requestId: input.request.id } : {}),
         ...(input.sweepRuleId ? { sweepRuleId: input.sweepRuleId, kind: input.kind ?? 'sweep' } : {}),
       },

@@ -133,7 +133,7 @@ async function storeSigned(
  * second caller waits for the claim and then finds it signed; there is only ever one signed
  * transaction per withdrawal (the trigger of migration 002 refuses a replacement).
  */
-export async function signWithdrawal(common: Common, id: number, keyId: number | null): Promise<WithdrawalRow> {
+export async function signWithdrawal(common: Common, id: number, keyId: number | null, ip: string | null = null): Promise<WithdrawalRow> {
   const { db, config, plugins, masterKey } = common;
   const { row, token } = await claimSigning(db, id);
   if (!token) {
@@ -171,6 +171,7 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
         companyId: cur.company_id,
         actorType: 'api_key',
         actorId: keyId,
+        ip,
         action: 'withdrawal.signed',
         targetType: 'withdrawal',
         targetId: cur.id,
@@ -201,7 +202,13 @@ function sameSigned(access: ChainAccess, row: WithdrawalRow, raw: string): Withd
  * transaction open), then stored like a server signature. The same bytes again are a no-op;
  * another transaction for an already signed withdrawal is a conflict.
  */
-export async function acceptSigned(common: Common, id: number, raw: string, keyId: number | null): Promise<WithdrawalRow> {
+export async function acceptSigned(
+  common: Common,
+  id: number,
+  raw: string,
+  keyId: number | null,
+  ip: string | null = null,
+): Promise<WithdrawalRow> {
   const { db, config, plugins } = common;
   const { row, token } = await claimSigning(db, id);
   const access = chainAccess(config, plugins, row.chain, row.network);
@@ -234,6 +241,7 @@ export async function acceptSigned(common: Common, id: number, raw: string, keyI
         companyId: cur.company_id,
         actorType: 'api_key',
         actorId: keyId,
+        ip,
         action: 'withdrawal.signed_externally',
         targetType: 'withdrawal',
         targetId: cur.id,

@@ -82,15 +82,15 @@ export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r:
     const a = auth(req);
     const row = await withdrawalFor(a, req.params.id, ['withdrawals:create']);
     checkBody('WithdrawalSignRequest', req.body);
-    res.json(await toWithdrawalView(db, common.plugins.chainTable(), await signWithdrawal(common, row.id, a.keyId)));
+    res.json(await toWithdrawalView(db, common.plugins.chainTable(), await signWithdrawal(common, row.id, a.keyId, req.ip ?? null)));
   });
 
   r.post('/withdrawals/:id/broadcast', writeLimit, async (req, res) => {
     const a = auth(req);
     const row = await withdrawalFor(a, req.params.id, ['withdrawals:create']);
     const { signedTransaction } = checkBody<{ signedTransaction?: string }>('WithdrawalBroadcastRequest', req.body);
-    if (signedTransaction !== undefined) await acceptSigned(common, row.id, signedTransaction, a.keyId);
-    else if (row.status === 'prepared') await signWithdrawal(common, row.id, a.keyId);
+    if (signedTransaction !== undefined) await acceptSigned(common, row.id, signedTransaction, a.keyId, req.ip ?? null);
+    else if (row.status === 'prepared') await signWithdrawal(common, row.id, a.keyId, req.ip ?? null);
     res.json(await toWithdrawalView(db, common.plugins.chainTable(), await broadcastWithdrawal(common, row.id)));
   });
 

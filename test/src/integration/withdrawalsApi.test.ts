@@ -108,6 +108,13 @@ describe('withdrawals through the API on anvil', () => {
     expectSchema('Withdrawal', sent.body);
     expect(sent.body).toMatchObject({ status: 'broadcast', signedBy: 'server' });
     const txHash: string = sent.body.txHash;
+    // The audit log reads like money and says where the key's call came from (issue 47 §4).
+    const logged = await t.db('audit_log').where({ target_type: 'withdrawal', target_id: String(prepared.body.id) }).orderBy('id');
+    expect(logged.map((r) => [r.action, r.details.amount ?? r.details.txHash])).toEqual([
+      ['withdrawal.prepared', '0.25 ETH'],
+      ['withdrawal.signed', txHash],
+    ]);
+    expect(logged[1].ip).toMatch(/127\.0\.0\.1/);
     const broadcastEvents = await events('withdrawal.broadcast');
     expect(broadcastEvents).toHaveLength(1);
     expectSchema('EventEnvelope', broadcastEvents[0]);
