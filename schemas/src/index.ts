@@ -19,3 +19,4 @@ export type * from './console/views/webhooks';
 export type * from './console/views/keys';
 export type * from './console/views/sweeps';
 export type * from './console/views/company';
+export type * from './console/views/requestFacts';

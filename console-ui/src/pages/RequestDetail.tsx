@@ -5,6 +5,7 @@ import { policyList, proposer } from './Requests';
 import { CodeField, ErrorLine } from '../fields';
 import { passkeyStepUp } from '../passkeys';
 import type { StepUpProof } from '../stepUp';
+import { RequestFacts } from './RequestFacts';
 import { RequestSending } from './RequestSending';
 
 type Vote = 'approve' | 'reject';
@@ -162,6 +163,7 @@ export function RequestDetail({ id, me }: { id: string; me: Me }) {
         </dd>
         <dt>Asked by policies</dt>
         <dd>{policyList(req) || 'none now'}</dd>
+        <RequestFacts id={id} version={`${req.status}:${req.votes.length}`} />
         <dt>Approvals</dt>
         <dd data-testid="approvals">
           {approvalsOf(req)} of {req.requiredApprovals}

@@ -119,6 +119,12 @@ describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
     con.clock.now += 6 * 60_000;
     await row.locator('a').click();
     await bobPage.getByText('supplier invoice 42').waitFor();
+    // What he weighs (issue 47 §4): the wallet's funds, the destination's history, the policy in words.
+    await expect(bobPage.getByTestId('fact-available')).toHaveText('5 ETH available');
+    await expect(bobPage.getByTestId('fact-destinations')).toHaveText(`${recipient}: never paid before, not in the address book`);
+    await expect(bobPage.getByTestId('fact-policies')).toHaveText(
+      `#${policy!.id}: Withdrawals of 1 ETH or more from any wallet need 2 approvals`,
+    );
     await bobPage.getByRole('button', { name: 'Approve', exact: true }).click();
     await bobPage.getByLabel('Authenticator code').fill('000000');
     await bobPage.getByRole('button', { name: 'Confirm and approve' }).click();
@@ -170,5 +176,24 @@ describeWithChromium('the withdrawal-requests inbox in a real browser', () => {
     // Nothing is left waiting.
     await ownerPage.getByRole('link', { name: 'Requests', exact: true }).click();
     await ownerPage.getByTestId('inbox-empty').waitFor();
+
+    // The next request to the same place: paid once before, and now in the address book.
+    await t.db('address_book_entries').insert({
+      company_id: s.companyId,
+      chain: 'ethereum',
+      network: 'devnet',
+      name: 'Supplier',
+      address: recipient,
+      match_key: recipient.toLowerCase(),
+      usable_from: new Date(),
+    });
+    const again = await api('POST', '/withdrawal-requests', { walletId, asset: 'ETH', toAddress: recipient, amount: '1.5' }, proposer.key);
+    await ownerPage.goto(`${con.url}/console/requests/${again.body.id}`);
+    await expect(ownerPage.getByTestId('fact-destinations')).toHaveText(
+      `${recipient}: paid 1 time before, in the address book as “Supplier”`,
+    );
+    const balances = (await api('GET', `/wallets/${walletId}/balances`)).body;
+    const eth = balances.balances.find((b: { asset: { symbol: string } }) => b.asset.symbol === 'ETH');
+    await expect(ownerPage.getByTestId('fact-available')).toHaveText(`${eth.available} ETH available`);
   });
 });

@@ -7,6 +7,7 @@ import { expireFundsShort, refuseExpired, sendApprovedRequest } from './afterQuo
 import { toWithdrawalView } from '../view';
 import { listRequests, prepareApprovedRequest, voteOnRequest } from './requests';
 import type { Clock } from '../../platform/clock';
+import { requestFacts } from './requestFacts';
 import { inboxRequest, toInboxRequest } from './inboxView';
 import { requireMfaEnrolled, requireRoleAction } from '../../members/sessions/memberGuards';
 import { requireStepUp } from '../../members/sessions/sessions';
@@ -41,6 +42,12 @@ export function mountRequestRoutes(r: Router, common: Common, clock: Clock, sess
     await expireFundsShort(db, req.memberSession!.companyId);
     const row = await inboxRequest(db, req.memberSession!.companyId, String(req.params.id));
     res.json(await toInboxRequest(db, plugins, row));
+  });
+
+  // What an approver weighs, beside the request (issue 47 §4): funds, the destinations' history, the policies in words.
+  r.get('/requests/:id/facts', session, enrolled, async (req, res) => {
+    const row = await inboxRequest(db, req.memberSession!.companyId, String(req.params.id));
+    res.json(await requestFacts(common, row));
   });
 
   for (const vote of ['approve', 'reject'] as const) {
