@@ -6,6 +6,8 @@ import { registerAdmin } from './adminCommands';
 import { registerArchive } from './archiveCommand';
 import { registerDev } from './devCommands';
 import { registerKeys } from './keysCommands';
+import { registerListen } from './devLoop/listenCommand';
+import { registerTrigger } from './devLoop/triggerCommand';
 import { registerSecret } from './secretCommands';
 import { DEFAULT_ROLES, ROLES, serve } from './serve';
 
@@ -41,6 +43,8 @@ registerAdmin(program);
 registerArchive(program);
 registerSecret(program);
 registerKeys(program);
+registerListen(program);
+registerTrigger(program);
 registerDev(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
