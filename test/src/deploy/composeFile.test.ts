@@ -53,8 +53,8 @@ describe('deploy/compose.yaml', () => {
 
   it('runs the roles asked for on a primary and a streaming replica, with named secrets and volumes', () => {
     const doc = load();
-    const s = doc.services as Record<string, Obj>;
-    const roles = Object.fromEntries(Object.entries(s).map(([name, svc]) => [name, svc.command?.join(' ')]));
+    const s: Obj = doc.services;
+    const roles = Object.fromEntries(Object.entries(s).map(([name, svc]) => [name, (svc as Obj).command?.join(' ')]));
     expect(roles).toMatchObject({
       migrate: 'migrate',
       api: 'serve --roles api',
@@ -75,7 +75,7 @@ describe('deploy/compose.yaml', () => {
     expect(s['postgres-replica'].depends_on.postgres.condition).toBe('service_healthy');
     expect(s.api.depends_on.migrate.condition).toBe('service_completed_successfully');
     // Everything referenced is declared, every file exists.
-    for (const svc of Object.values(s)) {
+    for (const svc of Object.values(s) as Obj[]) {
       for (const secret of svc.secrets ?? []) expect(Object.keys(doc.secrets)).toContain(secret);
       for (const c of svc.configs ?? []) expect(Object.keys(doc.configs)).toContain(c.source);
       for (const v of svc.volumes ?? []) expect(Object.keys(doc.volumes)).toContain(String(v).split(':')[0]);

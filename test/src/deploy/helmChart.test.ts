@@ -57,10 +57,10 @@ function checkWiring(docs: Obj[]): void {
   for (const sm of byKind(docs, 'ServiceMonitor')) {
     const svcs = byKind(docs, 'Service').filter((s) => matches(sm.spec.selector.matchLabels, s.metadata.labels));
     expect(svcs).toHaveLength(1);
-    expect(svcs[0].spec.ports.map((p: Obj) => p.name)).toContain(sm.spec.endpoints[0].port);
+    expect(svcs[0]!.spec.ports.map((p: Obj) => p.name)).toContain(sm.spec.endpoints[0].port);
     // Every pod that serves /metrics is behind it: api, dispatcher and indexer.
     const scraped = deployments
-      .filter((d) => matches(svcs[0].spec.selector, d.spec.template.metadata.labels))
+      .filter((d) => matches(svcs[0]!.spec.selector, d.spec.template.metadata.labels))
       .map((d) => d.spec.template.metadata.labels['app.kubernetes.io/component']);
     expect(scraped).toEqual(expect.arrayContaining(['api', 'dispatcher', 'indexer']));
   }
@@ -68,7 +68,7 @@ function checkWiring(docs: Obj[]): void {
 
 describe('deploy/helm/walletd', () => {
   it('renders with its default values to objects the Kubernetes schemas accept, wired together', () => {
-    const docs = renderChart(CHART);
+    const docs = renderChart(CHART) as Obj[];
     const results = validate(docs);
     expect(results.filter((r) => r.error)).toEqual([]);
     expect(results.filter((r) => r.schema === 'none').map((r) => r.kind)).toEqual(['ServiceMonitor']);
@@ -91,7 +91,7 @@ describe('deploy/helm/walletd', () => {
   });
 
   it('renders the other branches of its values: replica, chains, no HPA, no console, extra env and volumes', () => {
-    const docs = renderChart(CHART, {
+    const docs: Obj[] = renderChart(CHART, {
       database: { replica: { enabled: true } },
       config: { chains: [{ chain: 'ethereum', network: 'mainnet', rpcUrl: 'http://eth:8545' }] },
       api: { autoscaling: { enabled: false }, replicas: 3 },
@@ -116,11 +116,11 @@ describe('deploy/helm/walletd', () => {
   });
 
   it('the schema check can fail: a containerPort given as a name is refused', () => {
-    const docs = renderChart(CHART);
+    const docs = renderChart(CHART) as Obj[];
     const api = named(docs, 'Deployment', 'walletd-walletd-api');
     api.spec.template.spec.containers[0].ports[0].containerPort = 'http';
     const bad = validate([api]);
-    expect(bad[0].error).toMatch(/containerPort/);
+    expect(bad[0]!.error).toMatch(/containerPort/);
   });
 
   it('refuses a template outside the subset it renders', () => {

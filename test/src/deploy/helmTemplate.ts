@@ -24,7 +24,7 @@ function tokens(src: string): ({ text: string } | { action: string })[] {
     let text = src.slice(last, m.index);
     if (trimNext) text = text.replace(/^\s+/, '');
     if (m[1] === '-') text = text.replace(/\s+$/, '');
-    out.push({ text }, { action: m[2] });
+    out.push({ text }, { action: m[2] ?? '' });
     trimNext = m[3] === '-';
     last = (m.index ?? 0) + m[0].length;
   }
@@ -38,7 +38,7 @@ function tree(src: string): Node[] {
   const root: Node[] = [];
   const stack: { nodes: Node[]; node?: { cond: string; yes: Node[]; else: Node[] } }[] = [{ nodes: root }];
   for (const t of tokens(src)) {
-    const top = stack[stack.length - 1];
+    const top = stack[stack.length - 1]!;
     if ('text' in t) top.nodes.push(t);
     else if (t.action.startsWith('if ')) {
       const node = { cond: t.action.slice(3).trim(), yes: [] as Node[], else: [] as Node[] };
@@ -73,16 +73,16 @@ function evaluate(expr: string, scope: Scope): string {
   let m = /^toYaml (\S+) \| nindent (\d+)$/.exec(expr);
   if (m) {
     const pad = ' '.repeat(Number(m[2]));
-    const body = stringify(lookup(m[1], scope)).trimEnd();
+    const body = stringify(lookup(m[1]!, scope)).trimEnd();
     return `\n${body
       .split('\n')
       .map((l) => pad + l)
       .join('\n')}`;
   }
   m = /^toJson (\S+) \| quote$/.exec(expr);
-  if (m) return JSON.stringify(JSON.stringify(lookup(m[1], scope)));
+  if (m) return JSON.stringify(JSON.stringify(lookup(m[1]!, scope)));
   m = /^(\S+) \| quote$/.exec(expr);
-  if (m) return JSON.stringify(String(lookup(m[1], scope) ?? ''));
+  if (m) return JSON.stringify(String(lookup(m[1]!, scope) ?? ''));
   const v = lookup(expr, scope);
   if (v === undefined || v === null) throw new Error(`${expr} has no value`);
   if (typeof v === 'object') throw new Error(`${expr} is not a scalar: use toYaml`);
