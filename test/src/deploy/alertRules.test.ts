@@ -9,7 +9,8 @@ import { parse } from 'yaml';
  * alerts.test.yaml). Skipped without promtool (apt-get install prometheus), failing when
  * WALLETD_REQUIRE_NODES is set (CI installs it).
  */
-const DIR = join(__dirname, '..', '..', '..', 'deploy', 'prometheus');
+const ROOT = join(__dirname, '..', '..', '..');
+const DIR = join(ROOT, 'deploy', 'prometheus');
 const hasPromtool = spawnSync('promtool', ['--version']).status === 0;
 if (!hasPromtool && process.env.WALLETD_REQUIRE_NODES) {
   throw new Error('promtool is required (WALLETD_REQUIRE_NODES is set): apt-get install prometheus');
@@ -40,6 +41,15 @@ function promtool(...args: string[]): { status: number | null; out: string } {
     ]) {
       expect(names).toContain(name);
     }
+  });
+
+  it('reads only metrics walletd declares (core/src/metrics/metrics.ts)', () => {
+    const declared = new Set(
+      [...readFileSync(join(ROOT, 'core', 'src', 'metrics', 'metrics.ts'), 'utf8').matchAll(/name: '(walletd_[a-z_]+)'/g)].map((m) => m[1]),
+    );
+    const used = new Set(readFileSync(join(DIR, 'alerts.yaml'), 'utf8').match(/walletd_[a-z_]+/g));
+    expect(used.size).toBeGreaterThan(10);
+    expect([...used].filter((name) => !declared.has(name))).toEqual([]);
   });
 
   it('passes promtool test rules: each alert fires on its series and stays quiet before', () => {
