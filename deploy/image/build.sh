@@ -66,7 +66,7 @@ printf 'hosts: files dns\n' > "$root/etc/nsswitch.conf"
 cp -L /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"
 chmod 1777 "$root/tmp"
 chown 10001:10001 "$root/var/lib/walletd"
-# Fixed owners and times so the same inputs make the same layer.
+# Fixed owners, order and times: the layer's bytes depend on the inputs, not on when it was built.
 tar --sort=name --mtime=@0 --numeric-owner -C "$root" -cf "$ctx/rootfs.tar" .
 rm -rf "$root"
 
