@@ -4,7 +4,9 @@
 # image's non-root user (uid 10001) against a Debian PostgreSQL started here in a temp dir:
 #   1. `serve` without DATABASE_URL refuses (no embedded PostgreSQL in the image);
 #   2. `migrate`; 3. `serve --roles api`: /healthz 200, /readyz 200; 4. a wallet created through
-#   the API with the key the first start printed, read back. The master key comes from a file
+#   the API with the key the first start printed, read back; 5. a second process as the Helm
+#   chart's dispatcher and indexer pods run it (`dispatcher,indexer,api`, bootstrap off) serves
+#   /healthz and /metrics. The master key comes from a file
 #   mounted at /run/secrets/walletd_master_key, and the database password from a pgpass file at
 #   /run/secrets/pgpass (PGPASSFILE), as secrets would be (deploy/compose.yaml does the same).
 # Needs root (chroot, mounts), podman, PostgreSQL's server binaries (/usr/lib/postgresql/*/bin),
@@ -22,7 +24,7 @@ mnt=$(podman image mount "$image")
 mounted=()
 pgctl_stop() { [ -f "$work/pg/postmaster.pid" ] && runuser -u nobody -- "$pgbin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1 || true; }
 cleanup() {
-  [ -n "${serve_pid:-}" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
+  for pid in ${serve_pid:-} ${second_pid:-}; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
   for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[$i]}" 2>/dev/null || umount -l "${mounted[$i]}" || true; done
   pgctl_stop
   podman image unmount "$image" >/dev/null || true
@@ -109,5 +111,21 @@ got=$(curl -s -w '\n%{http_code}' -H "Authorization: Bearer $key" "$api/v1/walle
 [ "$(tail -1 <<<"$got")" = 200 ] || fail "wallet read answered: $got"
 grep -q '"image proof"' <<<"$got" || fail "wallet read: $got"
 echo "4. wallet $id created and read back through the API"
-grep -q -e "$(cat "$work/secrets/walletd_master_key")" -e "$password" "$work/serve.err" "$work/serve.out" "$work/migrate.log" && fail "a secret appears in the output"
+# 5. The Helm chart's dispatcher and indexer pods: `serve --roles dispatcher,indexer,api` with
+#    bootstrap off serves /healthz and /metrics next to the first process.
+extra=("${extra[@]}" "PORT=$((port + 2))" "WALLETD_BOOTSTRAP=0")
+walletd serve --roles dispatcher,indexer,api > "$work/serve2.out" 2> "$work/serve2.err" &
+second_pid=$!
+for _ in $(seq 1 120); do
+  code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((port + 2))/healthz" || true)
+  [ "$code" = 200 ] && break
+  kill -0 "$second_pid" 2>/dev/null || { cat "$work/serve2.err"; fail "the second serve exited"; }
+  sleep 0.5
+done
+[ "$code" = 200 ] || fail "second serve /healthz answered $code"
+curl -s "http://127.0.0.1:$((port + 2))/metrics" | grep -q '^walletd_webhook_deliveries_pending ' || fail "no walletd metrics on the second serve"
+[ ! -s "$work/serve2.out" ] || fail "bootstrap off, yet the second serve printed: $(cat "$work/serve2.out")"
+kill "$second_pid" && wait "$second_pid" || true
+echo "5. serve --roles dispatcher,indexer,api (WALLETD_BOOTSTRAP=0): /healthz 200, /metrics served"
+grep -q -e "$(cat "$work/secrets/walletd_master_key")" -e "$password" "$work/serve.err" "$work/serve.out" "$work/serve2.err" "$work/migrate.log" && fail "a secret appears in the output"
 echo "prove.sh: the image works (size $((size / 1000000)) MB)"
