@@ -109,7 +109,10 @@ describe('withdrawals through the API on anvil', () => {
     expect(sent.body).toMatchObject({ status: 'broadcast', signedBy: 'server' });
     const txHash: string = sent.body.txHash;
     // The audit log reads like money and says where the key's call came from (issue 47 §4).
-    const logged = await t.db('audit_log').where({ target_type: 'withdrawal', target_id: String(prepared.body.id) }).orderBy('id');
+    const logged = await t
+      .db('audit_log')
+      .where({ target_type: 'withdrawal', target_id: String(prepared.body.id) })
+      .orderBy('id');
     expect(logged.map((r) => [r.action, r.details.amount ?? r.details.txHash])).toEqual([
       ['withdrawal.prepared', '0.25 ETH'],
       ['withdrawal.signed', txHash],
