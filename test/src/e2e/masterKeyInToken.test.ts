@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MasterKey } from '@walletd/core';
+import { isValidMnemonic, MasterKey } from '@walletd/core';
+import { setEncryptionKey } from '@walletd/server';
 import {
   call,
   createTestDatabase,
   describeWithSoftHsm,
   newSoftHsmToken,
+  runWalletd,
   runWalletdAsync,
   SOFTHSM_MODULE,
   seedCompany,
@@ -98,6 +100,18 @@ describeWithSoftHsm('walletd with its master key in a PKCS#11 token (SoftHSM2)',
     const row = await t.db('wallets').where({ id: wallet.body.id }).first();
     const fingerprint = (await t.db('settings').where({ key: 'master_key_fingerprint' }).first()).value as string;
     expect(row.secret_envelope.kid).toBe(fingerprint.slice(0, 16));
+    // A secret export: opened in the token, sealed to the company's key, opened offline.
+    // The company's own pair, kept outside the service's folders.
+    const offline = mkdtempSync(join(tmpdir(), 'walletd-company-'));
+    const priv = join(offline, 'company.pem');
+    const pub = join(offline, 'company.pub');
+    expect((await runWalletdAsync(['secret', 'keygen', '--private-key', priv, '--public-key', pub])).status).toBe(0);
+    await setEncryptionKey(t.db, s.companyId, readFileSync(pub, 'utf8'));
+    const sealed = await call(base, 'GET', `/v1/wallets/${wallet.body.id}/secret`, { key: s.rootKey });
+    expect(sealed.status).toBe(200);
+    const opened = runWalletd(['secret', 'open', '--private-key', priv], {}, sealed.text);
+    expect(opened.status).toBe(0);
+    expect(isValidMnemonic(opened.stdout.trim())).toBe(true);
     // The file form would have written <dataDir>/master.key on this first start.
     const files = readdirSync(dir, { recursive: true }) as string[];
     expect(files.filter((f) => f.endsWith('.key'))).toEqual([]);
