@@ -1,3 +1,4 @@
 export * from './contract';
+export * from './configuredNetwork';
 export * from './confirmByDepth';
 export * from './unreadableSigned';
