@@ -98,6 +98,11 @@ describe('an EVM network declared in chains[] (Base on anvil --chain-id 8453)', 
     expect(address.status).toBe(201);
     source = address.body.address;
     expect(source).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    // The running instance's document lists the chains it serves where a request names one.
+    const doc = JSON.stringify((await api('GET', '/openapi.json')).body);
+    const chainEnums = [...doc.matchAll(/"enum":\[("[a-z0-9-]+",?)+\]/g)].map((m) => m[0]).filter((e) => e.includes('"ethereum"'));
+    expect(chainEnums.length).toBeGreaterThan(0);
+    for (const e of chainEnums) expect(e).toContain('"base"');
     const unknown = await api('POST', '/wallets', { name: 'x', chain: 'optimism', network: 'mainnet' });
     expect(unknown.status).toBe(422);
     expect(unknown.body.code).toBe('chain_not_supported');
