@@ -161,6 +161,44 @@ describe('an EVM network declared in chains[] (Base on anvil --chain-id 8453)', 
     expect(BigInt(await anvil.rpc<string>('eth_getBalance', [recipient, 'latest']))).toBe(250_000_000_000_000_000n);
     expect((await api('GET', `/withdrawals/${id}`)).body.status).toBe('confirmed');
   });
+
+  it('the gas station tops up a token-only address and a sweep rule moves its USDC, both on "base"', async () => {
+    // A wallet of its own: its one token holder is the address the rule sweeps.
+    const sweeping = (await api('POST', '/wallets', { name: 'base sweeps', chain: 'base', network: 'mainnet' })).body.id as number;
+    const treasury = (await api('POST', `/wallets/${sweeping}/addresses`)).body.address as string;
+    const holder = (await api('POST', `/wallets/${sweeping}/addresses`)).body.address as string;
+    const station = (await api('GET', `/wallets/${sweeping}/gas-station`)).body.address as string;
+    await anvil.send(station, 10n ** 18n);
+    await anvil.mine(2);
+    const rule = await api('POST', `/wallets/${sweeping}/sweep-rules`, {
+      asset: 'USDC',
+      destination: treasury,
+      threshold: '1',
+      trigger: 'deposit',
+    });
+    expect(rule.status).toBe(201);
+    await usdc.mint(holder, 40_000_000n);
+    const tokenOf = async (address: string) =>
+      BigInt(
+        await anvil.rpc<string>('eth_call', [
+          { to: usdc.address, data: `0x70a08231${address.slice(2).toLowerCase().padStart(64, '0')}` },
+          'latest',
+        ]),
+      );
+    type Listed = { kind: string; status: string; chain: string; fromAddress: string; toAddress: string; amount: string };
+    const list = async () => {
+      await anvil.mine(1);
+      return (await api('GET', `/wallets/${sweeping}/withdrawals?limit=100`)).body.withdrawals as Listed[];
+    };
+    // Each look mines a block. The deposit confirms and the station tops the holder up (it holds no ETH for gas).
+    const toppedUp = await eventually(list, (l) => l.some((w) => w.kind === 'gas_topup' && w.status === 'confirmed'));
+    expect(toppedUp.find((w) => w.kind === 'gas_topup')).toMatchObject({ chain: 'base', fromAddress: station, toAddress: holder });
+    // The next deposit triggers the rule again, and the holder now pays its own gas: everything goes to the treasury.
+    await usdc.mint(holder, 2_000_000n);
+    const swept = await eventually(list, (l) => l.some((w) => w.kind === 'sweep' && w.status === 'confirmed'));
+    expect(swept.find((w) => w.kind === 'sweep')).toMatchObject({ chain: 'base', fromAddress: holder, toAddress: treasury, amount: '42' });
+    expect([await tokenOf(treasury), await tokenOf(holder)]).toEqual([42_000_000n, 0n]);
+  });
 });
 
 describe('a node whose chain id is not the declared one', () => {
