@@ -48,6 +48,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ file: q, env: {} })).toThrow(/\/chains\/0\/internalTransfers must be equal to one of the allowed values/);
   });
 
+  it('takes an EVM network declared in chains[] and names what a declaration lacks', () => {
+    const base = { chain: 'base', network: 'mainnet', rpcUrl: 'http://127.0.0.1:8545', family: 'evm', nativeSymbol: 'ETH' };
+    const p = file('base.json', JSON.stringify({ chains: [{ ...base, chainId: 8453, confirmations: 10, blockTimeMs: 2000 }] }));
+    // The block time is the poll interval when none is set.
+    expect(loadConfig({ file: p, env: {} }).chains[0]).toMatchObject({ chainId: 8453, pollIntervalMs: 2000 });
+    const q = file('base-no-id.json', JSON.stringify({ chains: [{ ...base, confirmations: 10 }] }));
+    expect(() => loadConfig({ file: q, env: {} })).toThrow(
+      /\/chains\/0 must have properties chainId, nativeSymbol, confirmations when property family is present/,
+    );
+    const r = file('base-family.json', JSON.stringify({ chains: [{ ...base, family: 'cosmos', chainId: 1, confirmations: 1 }] }));
+    expect(() => loadConfig({ file: r, env: {} })).toThrow(/\/chains\/0\/family must be equal to one of the allowed values/);
+  });
+
   it('refuses a delivery lease shorter than twice the attempt timeout', () => {
     const p = file('lease.json', JSON.stringify({ webhooks: { timeoutMs: 10000, leaseMs: 15000 } }));
     expect(() => loadConfig({ file: p, env: {} })).toThrow(

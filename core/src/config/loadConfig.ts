@@ -119,6 +119,10 @@ export function loadConfig(options: LoadConfigOptions = {}): WalletdConfig {
       `invalid config in ${source}: /webhooks/leaseMs (${config.webhooks.leaseMs}) must be at least twice /webhooks/timeoutMs (${config.webhooks.timeoutMs})`,
     );
   }
+  // A declared network's block time is the poll interval unless one is set (docs/guide/chains.md).
+  config.chains = config.chains.map((c) =>
+    c.blockTimeMs !== undefined && c.pollIntervalMs === undefined ? { ...c, pollIntervalMs: c.blockTimeMs } : c,
+  );
   config.dataDir = resolve(config.dataDir);
   config.source = source;
   return config;

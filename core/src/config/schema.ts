@@ -159,8 +159,17 @@ export const configSchema = {
         type: 'object',
         required: ['chain', 'network', 'rpcUrl'],
         additionalProperties: false,
+        // A declared network (docs/guide/chains.md, "EVM networks by configuration") names what no plugin knows.
+        dependencies: { family: ['chainId', 'nativeSymbol', 'confirmations'] },
         properties: {
           chain: { type: 'string' },
+          family: { enum: ['evm'] },
+          chainId: { type: 'integer', minimum: 1, maximum: 4503599627370495 },
+          nativeSymbol: { type: 'string', minLength: 1, maxLength: 20 },
+          nativeDecimals: { type: 'integer', minimum: 0, maximum: 36 },
+          testnet: { type: 'boolean' },
+          blockTimeMs: { type: 'integer', minimum: 50, maximum: 600000 },
+          explorerUrl: { type: 'string', pattern: '^https?://' },
           network: { type: 'string' },
           rpcUrl: { type: 'string', minLength: 1 },
           rpcTimeoutMs: { type: 'integer', minimum: 100, maximum: 30000 },

@@ -238,6 +238,23 @@ export interface ChainSettings {
   /** Overrides `indexer.maxLagBlocks` for this chain (block times differ by chain). */
   maxLagBlocks?: number;
   tokens?: TokenSettings[];
+  /**
+   * A network no plugin ships, served by the plugin of this family (`evm`): the entry declares it
+   * (docs/guide/chains.md, "EVM networks by configuration"). With it, `chainId`, `nativeSymbol`
+   * and `confirmations` are required.
+   */
+  family?: 'evm';
+  /** The chain id the node must report (`eth_chainId`); another stops the chain (`chain_id_mismatch`). */
+  chainId?: number;
+  nativeSymbol?: string;
+  /** Decimals of the native asset's base unit (default 18). */
+  nativeDecimals?: number;
+  /** A test network carries no real value (default false). */
+  testnet?: boolean;
+  /** The network's block time, a hint: the default `pollIntervalMs` when that is not set. */
+  blockTimeMs?: number;
+  /** Where people look a transaction up (`https://basescan.org`), shown as given. */
+  explorerUrl?: string;
 }
 
 export interface WebhookSettings {

@@ -1,3 +1,4 @@
 export * from './registerPlugins';
 export * from './chainAssets';
 export * from './tokenAccounts';
+export * from './configuredNetworks';

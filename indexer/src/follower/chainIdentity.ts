@@ -5,13 +5,27 @@ import type { ChainKey } from '../types';
 
 /**
  * The node must still serve the chain that was indexed: its block 0 and (where the reader knows
- * one) its chain id are recorded the first time and compared on every round. A node swapped for
+ * one) its chain id are recorded the first time and compared on every round; a network declared in
+ * `chains[]` must also report the chain id the entry gives. A node swapped for
  * another network, or a devnet whose state was reset, stops the chain instead of being indexed on
  * top of the old one.
  */
-export async function checkChainIdentity(db: Db, key: ChainKey, reader: ChainReader, fence?: Fence): Promise<void> {
+export async function checkChainIdentity(
+  db: Db,
+  key: ChainKey,
+  reader: ChainReader,
+  fence?: Fence,
+  expectedChainId?: number,
+): Promise<void> {
   const genesis = await reader.blockHash(0n);
   const chainId = reader.chainId ? await reader.chainId() : null;
+  // A network declared in chains[] names its chain id: a node of another network is never indexed under its name.
+  if (expectedChainId !== undefined && chainId !== String(expectedChainId))
+    throw new ChainHaltedError(
+      key,
+      'chain_id_mismatch',
+      `the node at rpcUrl reports chain id ${chainId ?? 'none'}, chains[] declares ${key.chain}/${key.network} with chainId ${expectedChainId}; point rpcUrl at that network's node, or correct chainId`,
+    );
   // A backend that cannot serve block 0 (pruned, or still starting) gives nothing to compare; the
   // parent-hash checks still stop a chain that does not link.
   if (genesis === null) return;

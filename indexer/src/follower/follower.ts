@@ -43,7 +43,7 @@ export function createFollower(deps: FollowerDeps): Follower {
 
   async function followToHead(): Promise<void> {
     // Nothing is read from a node that no longer serves the indexed chain.
-    await checkChainIdentity(db, key, reader, fence);
+    await checkChainIdentity(db, key, reader, fence, settings.chainId);
     // What the node must serve to read every deposit (EVM call traces), checked before any block.
     await probeNode(ctx);
     // The mempool is read before the blocks: a transaction that leaves it for a block is then in a
@@ -97,7 +97,7 @@ export function createFollower(deps: FollowerDeps): Follower {
   /** Withdrawals by the same rule as deposits, against the node's head; in a loop of their own. */
   async function trackRound(): Promise<TrackOutcome> {
     // Never judged against a node that no longer serves the indexed chain.
-    await checkChainIdentity(db, key, reader, fence);
+    await checkChainIdentity(db, key, reader, fence, settings.chainId);
     const head = await reader.head();
     const finalized = await finalizedHeight(ctx);
     const tracked = await trackWithdrawals(db, logger, plugin, reader, key, { head, finalized, threshold, finality }, fence);

@@ -7,7 +7,7 @@ import { persistBlock, recordedBlocksBelow } from '../store/transferStore';
 /** `Follower.rescanFrom`: re-reads blocks from a height, final ones and those the live follower recorded. */
 export async function rescanFrom(ctx: FollowerContext, height: bigint): Promise<{ to: bigint; stoppedAt: bigint | null }> {
   const { db, key, reader, threshold, logger, assets, window } = ctx;
-  await checkChainIdentity(db, key, reader);
+  await checkChainIdentity(db, key, reader, undefined, ctx.settings.chainId);
   await ctx.refreshWatched();
   const head = await reader.head();
   const finalized = await finalizedHeight(ctx);

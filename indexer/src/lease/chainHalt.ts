@@ -10,6 +10,8 @@ export type ChainHaltReason =
   | 'genesis_changed'
   /** The node reports another chain id than the one recorded. */
   | 'chain_id_changed'
+  /** The node reports another chain id than the `chainId` its `chains[]` entry declares. */
+  | 'chain_id_mismatch'
   /** The node's own blocks do not link: a block's parent hash is not the hash it reports for the height below. */
   | 'blocks_do_not_link'
   /** Rewound to the same ancestor again without indexing a block in between. */

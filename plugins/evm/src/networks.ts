@@ -2,10 +2,10 @@ import type { ChainCapabilities, ChainDefinition } from '@walletd/plugin-kit';
 
 /** Native value and ERC-20 amounts are uint256. */
 const UINT256 = 2n ** 256n - 1n;
-const UINT256_BOTH = { native: UINT256, token: UINT256 };
+export const UINT256_BOTH = { native: UINT256, token: UINT256 };
 
 /** A plain EVM transfer carries one recipient and no memo (calldata is the token call). */
-const EVM_CAPABILITIES: ChainCapabilities = { memo: false, destinationTag: false, multipleOutputs: false, feePayer: false };
+export const EVM_CAPABILITIES: ChainCapabilities = { memo: false, destinationTag: false, multipleOutputs: false, feePayer: false };
 
 /**
  * Default confirmation thresholds: the operator overrides them per network. Ethereum mainnet and

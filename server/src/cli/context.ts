@@ -34,7 +34,7 @@ export function chainsOf(config: WalletdConfig): WalletdConfig['chains'] {
 export async function withCommon<T>(opts: GlobalOptions, fn: (common: Common) => Promise<T>): Promise<T> {
   return withRuntime(opts, async (rt, config, logger) => {
     config.chains = chainsOf(config);
-    const plugins = loadPlugins(config.plugins);
+    const plugins = loadPlugins(config.plugins, config.chains);
     try {
       return await fn({ config, logger, db: rt.db, masterKey: rt.masterKey, plugins });
     } finally {

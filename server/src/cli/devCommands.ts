@@ -32,7 +32,7 @@ export function registerDev(program: Command): void {
       if (!m) throw new BaseError('usage_invalid', `--chain ${o.chain ?? wanted}: the local chains are ${names}`);
       const info = readLocalChainInfo(config.dataDir, m.name);
       // The chain's own plugin judges the address first: a typo is refused here, not by the node.
-      const plugin = loadPlugins(config.plugins).forChain(info.chain);
+      const plugin = loadPlugins(config.plugins, config.chains).forChain(info.chain);
       if (plugin && !plugin.validateAddress(info.chain, info.network, String(o.address)))
         throw new BaseError(
           'usage_invalid',
@@ -75,7 +75,7 @@ export function registerDev(program: Command): void {
       const chains = knownPlaygroundChains(config);
       const settings = chains.find((c) => c.chain === o.chain && c.network === o.network);
       if (!settings) throw new BaseError('usage_invalid', `${o.chain}/${o.network} is not in chains[] of the config`);
-      const plugins = loadPlugins(config.plugins);
+      const plugins = loadPlugins(config.plugins, config.chains);
       const plugin = plugins.forChain(settings.chain);
       if (!plugin) throw new BaseError('plugin_invalid', `no plugin serves ${settings.chain}`);
       const rt = await openRuntime(config, logger, { createCluster: false });

@@ -62,7 +62,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const oldNode = nodeVersionWarning();
   if (oldNode) logger.warn({ node: process.versions.node }, oldNode);
   // Plugins are checked before anything starts: a bad plugin stops start-up with its name.
-  const plugins = loadPlugins(config.plugins);
+  const plugins = loadPlugins(config.plugins, config.chains);
   // So is each configured chain's reader (made now, connected on first use): a node URL its plugin
   // cannot use (XRP's WebSocket client given http://) stops start-up naming the chain, where it
   // answered 500 at the first withdrawal.

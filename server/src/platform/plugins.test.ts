@@ -35,6 +35,32 @@ describe('chain plugins loaded by package name (config `plugins`)', () => {
     expect(() => loadPlugins(['@walletd/plugin-evm', '@walletd/plugin-evm'])).toThrow(/chain ethereum is served by both/);
   });
 
+  it('serves an EVM network declared in chains[] under its own name, and refuses a declaration named like a shipped chain', () => {
+    const declared = {
+      network: 'mainnet',
+      rpcUrl: 'http://127.0.0.1:1',
+      family: 'evm' as const,
+      chainId: 8453,
+      nativeSymbol: 'ETH',
+      confirmations: 10,
+    };
+    const registry = loadPlugins(undefined, [{ chain: 'base', ...declared }]);
+    expect(registry.forChain('base')?.name).toBe('@walletd/plugin-evm');
+    expect(registry.chainTable().network('base', 'mainnet')).toEqual({
+      name: 'mainnet',
+      testnet: false,
+      native: { symbol: 'ETH', decimals: 18 },
+    });
+    expect(registry.forChain('base')?.chains.find((c) => c.chain === 'base')?.networks[0]).toMatchObject({
+      chainId: 8453,
+      defaultConfirmations: 10,
+    });
+    expect(() => loadPlugins(undefined, [{ chain: 'ethereum', ...declared }])).toThrow(
+      'chains[]: "ethereum" is a built-in chain; a network declared with family "evm" needs a name of its own (e.g. "base")',
+    );
+    expect(() => loadPlugins(undefined, [{ chain: 'tron', ...declared }])).toThrow(/"tron" is a built-in chain/);
+  });
+
   it('`walletd serve` with an unknown plugin package exits 1 before anything starts, naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'walletd-plugins-'));
     const config = join(dir, 'walletd.json');
