@@ -107,7 +107,7 @@ export const WithdrawalEventData = {
     destinationTag: { type: 'integer', minimum: 0, description: 'with toAddress: the destination tag, when it had one' },
     outputs: { type: 'array', items: RecipientAmount },
     fee: AmountOfAsset,
-    reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error'] },
+    reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error', 'cancelled_onchain'] },
     previousStatus: {
       const: 'confirmed',
       description:

@@ -251,6 +251,26 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'post',
+    path: '/withdrawals/{id}/speed-up',
+    operationId: 'speedUpWithdrawal',
+    summary:
+      'Replace a broadcast, not yet mined transaction with the same one at higher fees (same nonce; EVM: +10 % or the current suggestion, capped by maxFeePerGas); the fee cap reserved grows (422 insufficient_funds). Emits withdrawal.broadcast with the new txHash. 409 unless broadcast or when replaces is stale; 422 for a chain without replacement. 20/min per key.',
+    action: 'withdrawals:create',
+    request: 'WithdrawalReplaceRequest',
+    response: 'Withdrawal',
+  },
+  {
+    method: 'post',
+    path: '/withdrawals/{id}/cancel-onchain',
+    operationId: 'cancelWithdrawalOnchain',
+    summary:
+      'Replace a broadcast, not yet mined transaction with a zero-value transfer from the source to itself on the same nonce; once it lands the withdrawal is rejected (reason cancelled_onchain), its amount released and the fee paid. If the payout lands first it confirms. 409/422 as speed-up. 20/min per key.',
+    action: 'withdrawals:create',
+    request: 'WithdrawalReplaceRequest',
+    response: 'Withdrawal',
+  },
+  {
+    method: 'post',
     path: '/withdrawal-requests',
     operationId: 'createWithdrawalRequest',
     summary:

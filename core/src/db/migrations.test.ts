@@ -47,6 +47,7 @@ describe('migrations', () => {
         '036_member_passkeys',
         '037_request_sending',
         '038_address_book',
+        '041_withdrawal_attempts',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

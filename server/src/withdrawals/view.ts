@@ -1,4 +1,4 @@
-import { type ChainTable, type Db, fromBaseUnits, parseBaseUnits } from '@walletd/core';
+import { type ChainTable, type Db, fromBaseUnits, loadAttempts, parseBaseUnits } from '@walletd/core';
 import { type WithdrawalRow, outputMemo } from '@walletd/core';
 import type { ConsoleWithdrawalView } from '@walletd/schemas';
 import { type IndexedHeights, indexedHeights, liveConfirmations } from '../wallets/liveConfirmations';
@@ -74,6 +74,14 @@ export async function toWithdrawalView(
       created_at: Date;
     }[];
     view.history = lines.map((h) => ({ status: h.status, at: h.created_at.toISOString(), details: h.details }));
+    const attempts = await loadAttempts(db, row.id);
+    if (attempts.length > 0)
+      view.attempts = attempts.map((t) => ({
+        txHash: t.tx_hash,
+        kind: t.kind,
+        feeCap: { amount: fromBaseUnits(parseBaseUnits(t.fee_cap), native.decimals), asset: native },
+        at: t.created_at.toISOString(),
+      }));
   }
   return view;
 }

@@ -33,6 +33,7 @@ import * as m033ReconciliationExplained from './033_reconciliation_explained';
 import * as m035QuorumIntegrity from './035_quorum_integrity';
 import * as m039LeaseHolder from './039_lease_holder';
 import * as m040ClaimFunction from './040_claim_function';
+import * as m041WithdrawalAttempts from './041_withdrawal_attempts';
 import * as m036MemberPasskeys from './036_member_passkeys';
 import * as m037RequestSending from './037_request_sending';
 import * as m038AddressBook from './038_address_book';
@@ -80,6 +81,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '036_member_passkeys': m036MemberPasskeys,
   '037_request_sending': m037RequestSending,
   '038_address_book': m038AddressBook,
+  '041_withdrawal_attempts': m041WithdrawalAttempts,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
