@@ -161,7 +161,7 @@ export interface WithdrawalEventData {
     amount: string;
     asset: Asset;
   };
-  reason?: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error';
+  reason?: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error' | 'cancelled_onchain';
   /**
    * withdrawal.broadcast with reason reorg: a reorg took the confirmed transaction out of its block; it is confirmed again if it lands again, else withdrawal.rejected with reason reorg
    */

@@ -1,6 +1,7 @@
 import type { SchemaId } from './registry';
 import { ADDRESS_BOOK_OPERATIONS } from './addressBookOperations';
 import { TREASURY_OPERATIONS } from './treasuryOperations';
+import { WITHDRAWAL_REPLACE_OPERATIONS } from './withdrawalReplace';
 
 /** One row per operation: the single source for the OpenAPI document. */
 export interface Operation {
@@ -249,26 +250,7 @@ export const OPERATIONS: Operation[] = [
     action: 'withdrawals:create',
     response: 'Withdrawal',
   },
-  {
-    method: 'post',
-    path: '/withdrawals/{id}/speed-up',
-    operationId: 'speedUpWithdrawal',
-    summary:
-      'Replace a broadcast, not yet mined transaction with the same one at higher fees (same nonce; EVM: +10 % or the current suggestion, capped by maxFeePerGas); the fee cap reserved grows (422 insufficient_funds). Emits withdrawal.broadcast with the new txHash. 409 unless broadcast or when replaces is stale; 422 for a chain without replacement. 20/min per key.',
-    action: 'withdrawals:create',
-    request: 'WithdrawalReplaceRequest',
-    response: 'Withdrawal',
-  },
-  {
-    method: 'post',
-    path: '/withdrawals/{id}/cancel-onchain',
-    operationId: 'cancelWithdrawalOnchain',
-    summary:
-      'Replace a broadcast, not yet mined transaction with a zero-value transfer from the source to itself on the same nonce; once it lands the withdrawal is rejected (reason cancelled_onchain), its amount released and the fee paid. If the payout lands first it confirms. 409/422 as speed-up. 20/min per key.',
-    action: 'withdrawals:create',
-    request: 'WithdrawalReplaceRequest',
-    response: 'Withdrawal',
-  },
+  ...WITHDRAWAL_REPLACE_OPERATIONS,
   {
     method: 'post',
     path: '/withdrawal-requests',

@@ -1,5 +1,5 @@
 import { AmountOfAsset, DecimalString, Id, RecipientAmount, Timestamp } from './common';
-import { WithdrawalAttempt } from './withdrawalReplace';
+import { WithdrawalAttempts } from './withdrawalReplace';
 
 const Nullable = (s: Record<string, unknown>) => ({ oneOf: [s, { type: 'null' }] });
 const Memo = {
@@ -188,11 +188,7 @@ export const Withdrawal = {
     signedAt: { type: ['string', 'null'], format: 'date-time' },
     broadcastAt: { type: ['string', 'null'], format: 'date-time' },
     confirmedAt: { type: ['string', 'null'], format: 'date-time' },
-    attempts: {
-      type: 'array',
-      description: 'GET /withdrawals/{id} of a sped-up or cancelled-on-chain withdrawal: every transaction on its nonce, oldest first',
-      items: WithdrawalAttempt,
-    },
+    attempts: WithdrawalAttempts,
     history: {
       type: 'array',
       description: 'GET /withdrawals/{id} only: every state change, oldest first',

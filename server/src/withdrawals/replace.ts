@@ -47,8 +47,7 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
     if (owner) await lockWalletFunds(trx, owner.wallet_id);
     const row = await lockRow(trx, id);
     const access = chainAccess(config, plugins, row.chain, row.network);
-    if (!access.verbs.replace)
-      throw new BaseError('unprocessable', `${row.chain} withdrawals cannot be sped up or cancelled on chain`);
+    if (!access.verbs.replace) throw new BaseError('unprocessable', `${row.chain} withdrawals cannot be sped up or cancelled on chain`);
     if (row.status !== 'broadcast')
       throw new BaseError('conflict', `withdrawal ${row.id} is ${row.status}; only a broadcast withdrawal can be replaced`);
     const attempts = await loadAttempts(trx, row.id);
@@ -63,7 +62,11 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
     const current = latest ? attemptUnsigned(row, latest) : unsignedFromRow(row);
     const reader = access.readers.readerFor(access.settings);
     const next = await onNode(row.chain, row.network, () =>
-      access.verbs.replace!(current, { kind: call.kind, ...(call.maxFeePerGas !== undefined ? { maxFeePerGas: call.maxFeePerGas } : {}) }, reader),
+      access.verbs.replace!(
+        current,
+        { kind: call.kind, ...(call.maxFeePerGas !== undefined ? { maxFeePerGas: call.maxFeePerGas } : {}) },
+        reader,
+      ),
     );
     const reservedFee = unsignedFromRow(row).fee;
     const fee = max(reservedFee, next.fee);

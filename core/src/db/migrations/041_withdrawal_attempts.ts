@@ -19,7 +19,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.index(['withdrawal_id']);
   });
-  await knex.raw(`ALTER TABLE withdrawal_attempts ADD CONSTRAINT withdrawal_attempts_kind CHECK (kind IN ('original', 'speed_up', 'cancel'))`);
+  await knex.raw(
+    `ALTER TABLE withdrawal_attempts ADD CONSTRAINT withdrawal_attempts_kind CHECK (kind IN ('original', 'speed_up', 'cancel'))`,
+  );
   await knex.raw('CREATE UNIQUE INDEX withdrawal_attempts_tx_hash ON withdrawal_attempts (lower(tx_hash))');
 }
 
