@@ -171,7 +171,8 @@ describe('stuck EVM payouts: speed-up and cancel on the same nonce', () => {
   it('a reorg that brings back the original instead of the speed-up confirms with the original hash and fee', async () => {
     const e = await stuckPayout('e', '0.05');
     await underprice();
-    const raw = await anvil.rpc<string>('eth_getRawTransactionByHash', [e.txHash]);
+    // The original's signed bytes, as walletd stored them (anvil does not serve a pending one's raw form).
+    const { signed_tx: raw } = await t.db('withdrawals').where({ id: e.id }).first('signed_tx');
     const snapshot = await anvil.rpc<string>('evm_snapshot');
     const sped = await api('POST', `/withdrawals/${e.id}/speed-up`, { replaces: e.txHash });
     expect(sped.status).toBe(200);
@@ -183,8 +184,9 @@ describe('stuck EVM payouts: speed-up and cancel on the same nonce', () => {
     // The chain goes back to before the speed-up was mined; the original lands on the new chain instead.
     await anvil.rpc('evm_revert', [snapshot]);
     await anvil.rpc('anvil_dropTransaction', [replacement]);
-    if (!(await anvil.rpc('eth_getTransactionByHash', [e.txHash]))) await anvil.rpc('eth_sendRawTransaction', [raw]);
     await anvil.rpc('anvil_setNextBlockBaseFeePerGas', ['0x1']);
+    await anvil.mine(1);
+    if (!(await anvil.rpc('eth_getTransactionByHash', [e.txHash]))) await anvil.rpc('eth_sendRawTransaction', [raw]);
     await round(5);
     await round(1);
     const ended = await get(e.id);
