@@ -189,6 +189,7 @@ export const Withdrawal = {
     broadcastAt: { type: ['string', 'null'], format: 'date-time' },
     confirmedAt: { type: ['string', 'null'], format: 'date-time' },
     attempts: WithdrawalAttempts,
+    blockedBy: { ...Id, description: 'signed or broadcast, waiting behind the earlier nonce of this in-flight withdrawal (EVM)' },
     history: {
       type: 'array',
       description: 'GET /withdrawals/{id} only: every state change, oldest first',

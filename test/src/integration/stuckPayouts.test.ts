@@ -99,6 +99,11 @@ describe('stuck EVM payouts: speed-up and cancel on the same nonce', () => {
     await round(2);
     expect((await get(a.id)).status).toBe('broadcast');
     expect((await get(b.id)).status).toBe('broadcast');
+    // The list and the detail say which payout holds the one queued behind its nonce.
+    expect((await get(b.id)).blockedBy).toBe(a.id);
+    expect((await get(a.id)).blockedBy).toBeUndefined();
+    const listed = (await api('GET', `/wallets/${walletId}/withdrawals`)).body.withdrawals as { id: number; blockedBy?: number }[];
+    expect(listed.find((w) => w.id === b.id)?.blockedBy).toBe(a.id);
     const bCap = wei((await get(b.id)).feeEstimate.amount);
     expect(await balances()).toEqual({ confirmed: eth(credited), reserved: eth(wei('0.3') + a.feeCap + bCap) });
 
@@ -122,6 +127,7 @@ describe('stuck EVM payouts: speed-up and cancel on the same nonce', () => {
     expect(wei(landed.fee.amount)).toBe(feeA);
     const behind = await get(b.id);
     expect(behind.status).toBe('confirmed');
+    expect(behind.blockedBy).toBeUndefined();
     const feeB = await feePaid(behind.txHash);
     credited -= wei('0.3') + feeA + feeB;
     expect(await balances()).toEqual({ confirmed: eth(credited), reserved: '0' });
