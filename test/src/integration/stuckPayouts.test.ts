@@ -204,6 +204,35 @@ describe('stuck EVM payouts: speed-up and cancel on the same nonce', () => {
     expect(await balances()).toEqual({ confirmed: eth(credited), reserved: '0' });
   });
 
+  it('a reorg that takes the cancel out of its block and brings back the payout: confirmed, the amount paid', async () => {
+    const f = await stuckPayout('f', '0.03');
+    await underprice();
+    const { signed_tx: raw } = await t.db('withdrawals').where({ id: f.id }).first('signed_tx');
+    const snapshot = await anvil.rpc<string>('evm_snapshot');
+    const cancelled = await api('POST', `/withdrawals/${f.id}/cancel-onchain`, { replaces: f.txHash });
+    const cancel = cancelled.body.attempts[1].txHash as string;
+    await round(1);
+    await round(2);
+    expect(await get(f.id)).toMatchObject({ status: 'rejected', reason: 'cancelled_onchain', txHash: cancel });
+
+    await anvil.rpc('evm_revert', [snapshot]);
+    await anvil.rpc('anvil_dropTransaction', [cancel]);
+    await anvil.rpc('anvil_setNextBlockBaseFeePerGas', ['0x1']);
+    await anvil.mine(1);
+    if (!(await anvil.rpc('eth_getTransactionByHash', [f.txHash]))) await anvil.rpc('eth_sendRawTransaction', [raw]);
+    await round(5);
+    await round(1);
+    const ended = await get(f.id);
+    expect(ended).toMatchObject({ status: 'confirmed', txHash: f.txHash, reason: null });
+    expect(ended.history.map((h: { status: string }) => h.status)).toEqual(
+      expect.arrayContaining(['cancel_onchain', 'rejected', 'broadcast', 'confirmed']),
+    );
+    const fee = await feePaid(f.txHash);
+    expect(wei(ended.fee.amount)).toBe(fee);
+    credited -= wei('0.03') + fee;
+    expect(await balances()).toEqual({ confirmed: eth(credited), reserved: '0' });
+  });
+
   it('refuses what cannot be replaced: a confirmed withdrawal (409), a cap below the replacement rule (422)', async () => {
     const d = await stuckPayout('d', '0.01');
     const low = await api('POST', `/withdrawals/${d.id}/speed-up`, { maxFeePerGas: '1' });
