@@ -433,6 +433,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/withdrawals/{id}/speed-up': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace a broadcast, not yet mined transaction with the same one at higher fees (same nonce; EVM: +10 % or the current suggestion, capped by maxFeePerGas); the fee cap reserved grows (422 insufficient_funds). Emits withdrawal.broadcast with the new txHash. 409 unless broadcast or when replaces is stale; 422 for a chain without replacement. 20/min per key.
+     * @description Requires the `withdrawals:create` action.
+     */
+    post: operations['speedUpWithdrawal'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/withdrawals/{id}/cancel-onchain': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace a broadcast, not yet mined transaction with a zero-value transfer from the source to itself on the same nonce; once it lands the withdrawal is rejected (reason cancelled_onchain), its amount released and the fee paid. If the payout lands first it confirms. 409/422 as speed-up. 20/min per key.
+     * @description Requires the `withdrawals:create` action.
+     */
+    post: operations['cancelWithdrawalOnchain'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/withdrawal-requests': {
     parameters: {
       query?: never;
@@ -875,12 +915,12 @@ export interface components {
         asset: components['schemas']['Asset'];
       };
       /** @enum {unknown} */
-      reason?: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error';
+      reason?: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error' | 'cancelled_onchain';
       /**
-       * @description withdrawal.broadcast with reason reorg: a reorg took the confirmed transaction out of its block; it is confirmed again if it lands again, else withdrawal.rejected with reason reorg
-       * @constant
+       * @description withdrawal.broadcast with reason reorg: a reorg took the confirmed transaction out of its block; it is confirmed again if it lands again, else withdrawal.rejected with reason reorg. previousStatus rejected: an on-chain cancel (cancelled_onchain) taken out of its block; the withdrawal is judged again by all its transactions
+       * @enum {unknown}
        */
-      previousStatus?: 'confirmed';
+      previousStatus?: 'confirmed' | 'rejected';
     };
     ReconciliationEventData: {
       /** @description the name of a chain a loaded plugin serves */
@@ -1254,7 +1294,7 @@ export interface components {
       txHash: string | null;
       confirmations: number | null;
       /** @enum {unknown} */
-      reason: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error' | null;
+      reason: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error' | 'cancelled_onchain' | null;
       /** @description the last refusal from the node (broadcast) */
       lastError: string | null;
       /** @enum {unknown} */
@@ -1278,6 +1318,22 @@ export interface components {
       broadcastAt: string | null;
       /** Format: date-time */
       confirmedAt: string | null;
+      /** @description GET /withdrawals/{id} of a sped-up or cancelled-on-chain withdrawal: every transaction on its nonce, oldest first */
+      attempts?: {
+        txHash: string;
+        /** @enum {unknown} */
+        kind: 'original' | 'speed_up' | 'cancel';
+        /** @description the most this transaction can cost */
+        feeCap: {
+          /** @description Exact decimal in display units, never a JSON number */
+          amount: string;
+          asset: components['schemas']['Asset'];
+        };
+        /** Format: date-time */
+        at: string;
+      }[];
+      /** @description signed or broadcast, waiting behind the earlier nonce of this in-flight withdrawal (EVM) */
+      blockedBy?: number;
       /** @description GET /withdrawals/{id} only: every state change, oldest first */
       history?: {
         status: string;
@@ -1320,6 +1376,12 @@ export interface components {
     WithdrawalBroadcastRequest: {
       /** @description a transaction signed elsewhere (EVM: 0x-prefixed serialized tx); omitted: the service signs */
       signedTransaction?: string;
+    };
+    WithdrawalReplaceRequest: {
+      /** @description EVM: the most the replacement may pay per gas, in wei; below +10 % of the transaction it replaces: 422 */
+      maxFeePerGas?: string;
+      /** @description the transaction hash the caller saw as current (txHash of the last attempt); another one replaced it since: 409 */
+      replaces?: string;
     };
     WithdrawalRequest: {
       id: number;
@@ -2863,6 +2925,96 @@ export interface operations {
       cookie?: never;
     };
     requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Withdrawal'];
+        };
+      };
+      /** @description Error */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Error */
+      '5XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  speedUpWithdrawal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WithdrawalReplaceRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Withdrawal'];
+        };
+      };
+      /** @description Error */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Error */
+      '5XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  cancelWithdrawalOnchain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WithdrawalReplaceRequest'];
+      };
+    };
     responses: {
       /** @description OK */
       200: {

@@ -161,11 +161,11 @@ export interface WithdrawalEventData {
     amount: string;
     asset: Asset;
   };
-  reason?: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error';
+  reason?: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error' | 'cancelled_onchain';
   /**
-   * withdrawal.broadcast with reason reorg: a reorg took the confirmed transaction out of its block; it is confirmed again if it lands again, else withdrawal.rejected with reason reorg
+   * withdrawal.broadcast with reason reorg: a reorg took the confirmed transaction out of its block; it is confirmed again if it lands again, else withdrawal.rejected with reason reorg. previousStatus rejected: an on-chain cancel (cancelled_onchain) taken out of its block; the withdrawal is judged again by all its transactions
    */
-  previousStatus?: 'confirmed';
+  previousStatus?: 'confirmed' | 'rejected';
 }
 /**
  * A `reconciliation.*` event: the envelope walletd signs and sends, with ReconciliationEventData.

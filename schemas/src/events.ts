@@ -107,11 +107,11 @@ export const WithdrawalEventData = {
     destinationTag: { type: 'integer', minimum: 0, description: 'with toAddress: the destination tag, when it had one' },
     outputs: { type: 'array', items: RecipientAmount },
     fee: AmountOfAsset,
-    reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error'] },
+    reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error', 'cancelled_onchain'] },
     previousStatus: {
-      const: 'confirmed',
+      enum: ['confirmed', 'rejected'],
       description:
-        'withdrawal.broadcast with reason reorg: a reorg took the confirmed transaction out of its block; it is confirmed again if it lands again, else withdrawal.rejected with reason reorg',
+        'withdrawal.broadcast with reason reorg: a reorg took the confirmed transaction out of its block; it is confirmed again if it lands again, else withdrawal.rejected with reason reorg. previousStatus rejected: an on-chain cancel (cancelled_onchain) taken out of its block; the withdrawal is judged again by all its transactions',
     },
   },
 } as const;

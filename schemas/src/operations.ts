@@ -1,6 +1,7 @@
 import type { SchemaId } from './registry';
 import { ADDRESS_BOOK_OPERATIONS } from './addressBookOperations';
 import { TREASURY_OPERATIONS } from './treasuryOperations';
+import { WITHDRAWAL_REPLACE_OPERATIONS } from './withdrawalReplace';
 
 /** One row per operation: the single source for the OpenAPI document. */
 export interface Operation {
@@ -249,6 +250,7 @@ export const OPERATIONS: Operation[] = [
     action: 'withdrawals:create',
     response: 'Withdrawal',
   },
+  ...WITHDRAWAL_REPLACE_OPERATIONS,
   {
     method: 'post',
     path: '/withdrawal-requests',

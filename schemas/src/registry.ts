@@ -38,6 +38,7 @@ import {
   WithdrawalRequestList,
   WithdrawalSignRequest,
 } from './withdrawals';
+import { WithdrawalReplaceRequest } from './withdrawalReplace';
 import { InvariantError } from '@walletd/core';
 
 /** Every schema, by `$id`. Responses are validated in tests; requests on every call. */
@@ -78,6 +79,7 @@ export const SCHEMAS = {
   WithdrawalPrepareRequest,
   WithdrawalSignRequest,
   WithdrawalBroadcastRequest,
+  WithdrawalReplaceRequest,
   WithdrawalRequest,
   WithdrawalRequestList,
   WithdrawalRequestCreateRequest,

@@ -1,4 +1,5 @@
 import { AmountOfAsset, DecimalString, Id, RecipientAmount, Timestamp } from './common';
+import { WithdrawalAttempts } from './withdrawalReplace';
 
 const Nullable = (s: Record<string, unknown>) => ({ oneOf: [s, { type: 'null' }] });
 const Memo = {
@@ -159,7 +160,7 @@ export const Withdrawal = {
     fee: { ...Nullable(AmountOfAsset), description: 'the fee paid on chain, once known' },
     txHash: { type: ['string', 'null'] },
     confirmations: { type: ['integer', 'null'] },
-    reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error', null] },
+    reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error', 'cancelled_onchain', null] },
     lastError: { type: ['string', 'null'], description: 'the last refusal from the node (broadcast)' },
     signedBy: { enum: ['server', 'external', null] },
     unsignedTransaction: {
@@ -187,6 +188,8 @@ export const Withdrawal = {
     signedAt: { type: ['string', 'null'], format: 'date-time' },
     broadcastAt: { type: ['string', 'null'], format: 'date-time' },
     confirmedAt: { type: ['string', 'null'], format: 'date-time' },
+    attempts: WithdrawalAttempts,
+    blockedBy: { ...Id, description: 'signed or broadcast, waiting behind the earlier nonce of this in-flight withdrawal (EVM)' },
     history: {
       type: 'array',
       description: 'GET /withdrawals/{id} only: every state change, oldest first',

@@ -49,6 +49,7 @@ describe('migrations', () => {
         '038_address_book',
         '041_claim_room_for_others',
         '042_token_held_keys',
+        '043_withdrawal_attempts',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -5,12 +5,15 @@ import {
   type Logger,
   type UnsignedWithdrawal,
   type WithdrawalRow,
+  type SignedWithdrawal,
   chainTableOf,
+  loadAttempts,
   moveWithdrawal,
   unsignedFromRow,
 } from '@walletd/core';
 import type { Fence } from '../types';
 import { steppedBack } from '../store/stepBackWithdrawals';
+import { verifyAttempts } from './attemptsVerdict';
 import type { ChainKey } from '../types';
 
 export interface TrackInput {
@@ -64,10 +67,18 @@ export async function trackWithdrawals(
   for (const row of rows) {
     if (!row.tx_hash || !row.signed_tx) continue;
     let verdict: Awaited<ReturnType<typeof verbs.verify>>;
+    // A replaced withdrawal (sped up, cancelled on chain) is judged by all its transactions.
+    let cancel = false;
+    let again: SignedWithdrawal = { raw: row.signed_tx, txHash: row.tx_hash };
     try {
-      verdict = await verbs.verify(unsignedFromRow(row), row.tx_hash, reader, {
-        seenInBlock: row.block_number !== null || reorged.has(Number(row.id)),
-      });
+      const seenInBlock = row.block_number !== null || reorged.has(Number(row.id));
+      const attempts = row.status === 'broadcast' ? await loadAttempts(db, row.id) : [];
+      if (attempts.length > 0) {
+        const judged = await verifyAttempts(verbs, row, attempts, reader, seenInBlock);
+        verdict = judged.verdict;
+        cancel = judged.cancel;
+        if (judged.resend) again = judged.resend;
+      } else verdict = await verbs.verify(unsignedFromRow(row), row.tx_hash, reader, { seenInBlock });
     } catch (err) {
       // One withdrawal the node cannot answer for does not hold up the others. Its status stays (an
       // unknown outcome is never a verdict); why it is unknown is shown as its lastError.
@@ -141,6 +152,12 @@ export async function trackWithdrawals(
               .update({ ...changes, updated_at: trx.fn.now() });
             return;
           }
+          if (cancel) {
+            // The zero-value replacement landed: nothing paid, the amount released, its fee spent.
+            await moveWithdrawal(trx, cur, 'rejected', { ...changes, reason: 'cancelled_onchain' }, { reason: 'cancelled_onchain' });
+            out.rejected++;
+            return;
+          }
           await moveWithdrawal(
             trx,
             cur,
@@ -156,7 +173,7 @@ export async function trackWithdrawals(
     if (resend) {
       // The node forgot it (restart, eviction) and its nonce is still free: the same bytes again.
       try {
-        await verbs.broadcast({ raw: row.signed_tx, txHash: row.tx_hash }, reader);
+        await verbs.broadcast(again, reader);
         out.resent++;
       } catch (err) {
         logger.warn({ err, withdrawalId: row.id }, 'could not re-send a withdrawal the node does not know; retrying next round');

@@ -14,25 +14,35 @@ export const STEPPED_BACK = { reason: 'reorg', previousStatus: 'confirmed' } as 
  * (reason `reorg`) if its nonce or inputs went to another transaction. Returns their ids.
  */
 export async function stepBackWithdrawals(trx: Knex.Transaction, k: ChainKey, ancestor: bigint): Promise<number[]> {
-  const rows = (await trx('withdrawals')
+  const confirmed = (await trx('withdrawals')
     .where(k)
     .andWhere('status', 'confirmed')
     .andWhere('block_number', '>', ancestor.toString())
     .update({ status: 'broadcast', block_number: null, confirmations: 0, confirmed_at: null, updated_at: trx.fn.now() })
     .returning('*')) as WithdrawalRow[];
-  rows.sort((a, b) => Number(a.id) - Number(b.id));
-  for (const row of rows) {
-    await addHistory(trx, row.id, 'broadcast', { ...STEPPED_BACK });
+  // Issue 46: an on-chain cancel whose block left the chain no longer settles the withdrawal either
+  // (its amount is reserved again, its fee no longer paid); the tracker judges all its transactions again.
+  const cancelled = (await trx('withdrawals')
+    .where(k)
+    .andWhere({ status: 'rejected', reason: 'cancelled_onchain' })
+    .andWhere('block_number', '>', ancestor.toString())
+    .update({ status: 'broadcast', block_number: null, confirmations: 0, reason: null, fee: null, updated_at: trx.fn.now() })
+    .returning('*')) as WithdrawalRow[];
+  const rows = [...confirmed.map((r) => ({ r, from: 'confirmed' as const })), ...cancelled.map((r) => ({ r, from: 'rejected' as const }))];
+  rows.sort((a, b) => Number(a.r.id) - Number(b.r.id));
+  for (const { r: row, from } of rows) {
+    const back = { ...STEPPED_BACK, previousStatus: from };
+    await addHistory(trx, row.id, 'broadcast', back);
     await recordEvent(trx, {
       type: 'withdrawal.broadcast',
       chain: row.chain,
       network: row.network,
       companyId: row.company_id,
       walletId: row.wallet_id,
-      data: { ...withdrawalData(row, 'broadcast'), ...STEPPED_BACK },
+      data: { ...withdrawalData(row, 'broadcast'), ...back },
     });
   }
-  return rows.map((r) => Number(r.id));
+  return rows.map(({ r }) => Number(r.id));
 }
 
 /**

@@ -86,6 +86,16 @@ export interface BuildContext {
   inFlight: UnsignedWithdrawal[];
 }
 
+/**
+ * A replacement of a published, not yet mined transaction on the same nonce (chains without a
+ * validity window): `speed_up` pays the same intent with higher fees, `cancel` pays nothing (a
+ * zero-value transfer from the source to itself). `maxFeePerGas`: the caller's cap, in base units.
+ */
+export interface ReplaceRequest {
+  kind: 'speed_up' | 'cancel';
+  maxFeePerGas?: bigint;
+}
+
 /** A signed transaction found to pay the intent, with the payload as signed (nonce, fees). */
 export interface CheckedSignedWithdrawal {
   signed: SignedWithdrawal;
@@ -160,6 +170,13 @@ export interface WithdrawalVerbs<R extends ChainReader = ChainReader> {
    */
   checkSigned(prepared: UnsignedWithdrawal, raw: string, fresh?: UnsignedWithdrawal): CheckedSignedWithdrawal;
   broadcast(signed: SignedWithdrawal, reader: R): Promise<void>;
+  /**
+   * The unsigned replacement of `current` (the latest transaction sent for the withdrawal): the
+   * same nonce, fees high enough for the node to replace it; `fee` is the new cap. A cancel's
+   * `intent` pays the source itself nothing, so `verify` judges it. Optional: a chain without it
+   * cannot speed up or cancel (the API answers 422).
+   */
+  replace?(current: UnsignedWithdrawal, request: ReplaceRequest, reader: R): Promise<UnsignedWithdrawal>;
   /**
    * `confirmed` only once the mined transaction is compared with `unsigned.intent` (sender, each
    * recipient and exact amount, the asset, the memo). A successful transaction under `txHash` that

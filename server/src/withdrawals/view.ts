@@ -1,6 +1,7 @@
-import { type ChainTable, type Db, fromBaseUnits, parseBaseUnits } from '@walletd/core';
+import { type ChainTable, type Db, fromBaseUnits, loadAttempts, parseBaseUnits } from '@walletd/core';
 import { type WithdrawalRow, outputMemo } from '@walletd/core';
 import type { ConsoleWithdrawalView } from '@walletd/schemas';
+import { blockedBy } from './blockedBy';
 import { type IndexedHeights, indexedHeights, liveConfirmations } from '../wallets/liveConfirmations';
 
 /** The API's view of a withdrawal (`GET /v1/withdrawals/:id`), declared once in the schemas' contract the console reads too. */
@@ -67,6 +68,9 @@ export async function toWithdrawalView(
     broadcastAt: iso(row.broadcast_at),
     confirmedAt: iso(row.confirmed_at),
   };
+  // Waiting behind an earlier nonce of the same source: which withdrawal holds it.
+  const holder = await blockedBy(db, row);
+  if (holder !== null) view.blockedBy = holder;
   if (withHistory) {
     const lines = (await db('withdrawal_history').where({ withdrawal_id: row.id }).orderBy('id')) as {
       status: string;
@@ -74,6 +78,14 @@ export async function toWithdrawalView(
       created_at: Date;
     }[];
     view.history = lines.map((h) => ({ status: h.status, at: h.created_at.toISOString(), details: h.details }));
+    const attempts = await loadAttempts(db, row.id);
+    if (attempts.length > 0)
+      view.attempts = attempts.map((t) => ({
+        txHash: t.tx_hash,
+        kind: t.kind,
+        feeCap: { amount: fromBaseUnits(parseBaseUnits(t.fee_cap), native.decimals), asset: native },
+        at: t.created_at.toISOString(),
+      }));
   }
   return view;
 }

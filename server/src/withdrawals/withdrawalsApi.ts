@@ -13,6 +13,7 @@ import { type RequestRow, toRequestView } from './requests/requestView';
 import { listRequests, proposeWithdrawal } from './requests/requests';
 import { broadcastWithdrawal, cancelWithdrawal } from './broadcast';
 import { acceptSigned, signWithdrawal } from './send';
+import { replaceWithdrawal } from './replace';
 import { toWithdrawalView } from './view';
 import { indexedHeights } from '../wallets/liveConfirmations';
 
@@ -98,6 +99,24 @@ export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r:
     const row = await withdrawalFor(auth(req), req.params.id, ['withdrawals:create']);
     res.json(await toWithdrawalView(db, common.plugins.chainTable(), await cancelWithdrawal(common, row.id)));
   });
+
+  // Issue 46: a broadcast payout stuck on its nonce, replaced by a faster one or a zero-value cancel.
+  for (const [path, kind] of [
+    ['speed-up', 'speed_up'],
+    ['cancel-onchain', 'cancel'],
+  ] as const)
+    r.post(`/withdrawals/:id/${path}`, writeLimit, async (req, res) => {
+      const a = auth(req);
+      const row = await withdrawalFor(a, req.params.id, ['withdrawals:create']);
+      const body = checkBody<{ maxFeePerGas?: string; replaces?: string }>('WithdrawalReplaceRequest', req.body ?? {});
+      const replaced = await replaceWithdrawal(common, row.id, {
+        kind,
+        keyId: a.keyId,
+        ...(body.maxFeePerGas !== undefined ? { maxFeePerGas: BigInt(body.maxFeePerGas) } : {}),
+        ...(body.replaces !== undefined ? { replaces: body.replaces } : {}),
+      });
+      res.json(await toWithdrawalView(db, common.plugins.chainTable(), replaced, true));
+    });
 
   r.post('/withdrawal-requests', writeLimit, async (req, res) => {
     const a = auth(req);

@@ -4,6 +4,7 @@ import { buildEvmWithdrawal } from './build';
 import { checkEvmIntent } from './checkIntent';
 import { checkSignedEvmWithdrawal } from './checkSigned';
 import { quoteEvmFee } from './quoteFee';
+import { replaceEvmWithdrawal } from './replace';
 import { signEvmWithdrawal } from './sign';
 import { verifyEvmWithdrawal } from './verify';
 
@@ -33,5 +34,6 @@ export function createEvmWithdrawals(
     checkSigned: checkSignedEvmWithdrawal,
     broadcast: broadcastEvmWithdrawal,
     verify: verifyEvmWithdrawal,
+    replace: replaceEvmWithdrawal,
   });
 }

@@ -89,6 +89,10 @@ export interface ConsoleWithdrawalView {
   signedAt: string | null;
   broadcastAt: string | null;
   confirmedAt: string | null;
+  /** Waiting behind the earlier nonce of this in-flight withdrawal of the same source (EVM). */
+  blockedBy?: number;
+  /** One withdrawal's page only, once sped up or cancelled on chain: every transaction on its nonce. */
+  attempts?: { txHash: string; kind: 'original' | 'speed_up' | 'cancel'; feeCap: { amount: string; asset: ConsoleAssetRef }; at: string }[];
   /** One withdrawal's page only: each status it went through. */
   history?: { status: string; at: string; details: Record<string, unknown> | null }[];
 }
