@@ -225,6 +225,8 @@ describe('a node whose chain id is not the declared one', () => {
       async () =>
         (await fetch(`${url}/readyz`)).json() as Promise<{ chains?: { chain: string; reason?: string; halted?: { message: string } }[] }>,
       (b) => b.chains?.some((c) => c.reason === 'chain_id_mismatch') === true,
+      // The follower's first round comes after start-up work; under a full run's load that took over 10 s.
+      60_000,
     );
     const entry = ready.chains?.find((c) => c.chain === 'base');
     expect(entry?.halted?.message).toContain('reports chain id 31337, chains[] declares base/mainnet with chainId 8453');
