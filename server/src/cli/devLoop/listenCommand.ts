@@ -52,7 +52,7 @@ export function registerListen(program: Command): void {
         signingSecret: secret,
       }).catch((e: Error) => {
         server.close();
-        if (/destination|loopback|private/i.test(e.message))
+        if (/destination|loopback|private|allow-listed/i.test(e.message))
           throw new BaseError(
             'usage_invalid',
             `${e.message}; start walletd with WALLETD_WEBHOOK_ALLOW_CIDRS=127.0.0.0/8 to deliver to this machine`,
