@@ -14,6 +14,7 @@ import { audit } from '../company/audit';
 import { lockWalletFunds } from '../funds/ledger';
 import { fundsNeedOf, requireFunds } from '../funds/requireFunds';
 import { withWalletSecret } from '../wallets/wallets';
+import { withHeldKeys } from '../keys/masterKey/tokenHeldKeys';
 import { chainAccess } from './intent';
 import { lockRow } from './lockRow';
 import { indexesOf, nodeFailure, onNode } from './prepare';
@@ -73,8 +74,9 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
     await requireFunds(trx, { ...fundsNeedOf(row, access.plugin), fee });
     const indexes = await indexesOf(trx, row.wallet_id, next.sourceAddresses);
     const wallet = await trx('wallets').where({ id: row.wallet_id }).first('secret_envelope');
-    const signed = await withWalletSecret(masterKey, row.wallet_id, wallet.secret_envelope, (secret) =>
-      access.verbs.sign(next, secret, indexes),
+    // A source held in the token (a gas station) signs its replacement there too.
+    const { result: signed } = await withWalletSecret(masterKey, row.wallet_id, wallet.secret_envelope, (secret) =>
+      withHeldKeys(common.db, common.config, common.metrics, row.wallet_id, indexes, secret, (s) => access.verbs.sign(next, s, indexes)),
     );
     if (!latest)
       await trx('withdrawal_attempts').insert({
