@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { BaseError } from '@walletd/plugin-kit';
 import type { MasterKeyBackend } from './envelope';
-import { acquireModule, findSlot, tokenRefusal, type Pkcs11, type Pkcs11Lib, pkcs11Lib, releaseModule } from './pkcs11Module';
+import { acquireModule, objectsLabelled, openUserSession, type Pkcs11, type Pkcs11Lib, pkcs11Lib, releaseModule } from './pkcs11Module';
 
 export interface Pkcs11MasterKeyConfig {
   /** Path of the vendor's PKCS#11 library, e.g. /usr/lib/softhsm/libsofthsm2.so. */
@@ -42,30 +42,8 @@ export class Pkcs11KeyBackend implements MasterKeyBackend {
   }
 
   #open(): void {
-    const lib = this.#lib;
-    const slot = findSlot(this.#p11, this.#config);
-    let session: Buffer;
-    try {
-      session = this.#p11.C_OpenSession(slot, lib.CKF_SERIAL_SESSION);
-    } catch (cause) {
-      throw tokenRefusal('opening a session', cause);
-    }
-    try {
-      this.#p11.C_Login(session, lib.CKU_USER, this.#config.pin);
-    } catch (cause) {
-      // A log-in is per token and process: the current and the previous key of a rotation in one
-      // token share it, so the second session finds the token logged in already.
-      if (!(cause instanceof Error && cause.message.startsWith('CKR_USER_ALREADY_LOGGED_IN'))) {
-        this.#p11.C_CloseSession(session);
-        throw tokenRefusal('log-in', cause);
-      }
-    }
-    this.#p11.C_FindObjectsInit(session, [
-      { type: lib.CKA_CLASS, value: lib.CKO_SECRET_KEY },
-      { type: lib.CKA_LABEL, value: this.#config.keyLabel },
-    ]);
-    const keys = this.#p11.C_FindObjects(session, 2);
-    this.#p11.C_FindObjectsFinal(session);
+    const session = openUserSession(this.#p11, this.#config);
+    const keys = objectsLabelled(this.#p11, session, this.#lib.CKO_SECRET_KEY, this.#config.keyLabel);
     if (keys.length !== 1) {
       const found = keys.length === 0 ? 'no secret key' : 'more than one secret key';
       throw new BaseError(

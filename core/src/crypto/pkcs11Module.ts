@@ -76,3 +76,40 @@ export function tokenRefusal(what: string, cause: unknown): BaseError {
         : `${what} failed (${code})`;
   return new BaseError('config_invalid', `masterKey.pkcs11: ${why}`);
 }
+
+/**
+ * A session on the token `where` names, logged in as its user. A log-in is per token and process:
+ * a second session (the current and the previous key of a rotation in one token, a signer beside
+ * the master key) finds the token logged in already and goes on.
+ */
+export function openUserSession(p11: Pkcs11, where: { slot?: number; tokenLabel?: string; pin: string }, rw = false): Buffer {
+  const lib = pkcs11Lib();
+  let session: Buffer;
+  try {
+    session = p11.C_OpenSession(findSlot(p11, where), lib.CKF_SERIAL_SESSION | (rw ? lib.CKF_RW_SESSION : 0));
+  } catch (cause) {
+    if (cause instanceof BaseError) throw cause;
+    throw tokenRefusal('opening a session', cause);
+  }
+  try {
+    p11.C_Login(session, lib.CKU_USER, where.pin);
+  } catch (cause) {
+    if (!(cause instanceof Error && cause.message.startsWith('CKR_USER_ALREADY_LOGGED_IN'))) {
+      p11.C_CloseSession(session);
+      throw tokenRefusal('log-in', cause);
+    }
+  }
+  return session;
+}
+
+/** The token objects of class `cls` labelled `label` (at most two: one is expected, two is an error the caller names). */
+export function objectsLabelled(p11: Pkcs11, session: Buffer, cls: number, label: string): Buffer[] {
+  const lib = pkcs11Lib();
+  p11.C_FindObjectsInit(session, [
+    { type: lib.CKA_CLASS, value: cls },
+    { type: lib.CKA_LABEL, value: label },
+  ]);
+  const found = p11.C_FindObjects(session, 2);
+  p11.C_FindObjectsFinal(session);
+  return found;
+}

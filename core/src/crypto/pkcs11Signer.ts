@@ -1,5 +1,5 @@
 import { BaseError, type KeySigner } from '@walletd/plugin-kit';
-import { acquireModule, findSlot, type Pkcs11, type Pkcs11Lib, pkcs11Lib, releaseModule, tokenRefusal } from './pkcs11Module';
+import { acquireModule, objectsLabelled, openUserSession, type Pkcs11, type Pkcs11Lib, pkcs11Lib, releaseModule } from './pkcs11Module';
 
 export interface TokenKeyConfig {
   module: string;
@@ -29,17 +29,7 @@ function open(config: TokenKeyConfig, rw: boolean): Opened {
   const lib = pkcs11Lib();
   const p11 = acquireModule(config.module);
   try {
-    const session = p11.C_OpenSession(findSlot(p11, config), lib.CKF_SERIAL_SESSION | (rw ? lib.CKF_RW_SESSION : 0));
-    try {
-      p11.C_Login(session, lib.CKU_USER, config.pin);
-    } catch (cause) {
-      // One log-in per token and process: another key's session may hold it already.
-      if (!(cause instanceof Error && cause.message.startsWith('CKR_USER_ALREADY_LOGGED_IN'))) {
-        p11.C_CloseSession(session);
-        throw tokenRefusal('log-in', cause);
-      }
-    }
-    return { lib, p11, session };
+    return { lib, p11, session: openUserSession(p11, config, rw) };
   } catch (e) {
     releaseModule(config.module);
     throw e;
@@ -47,14 +37,9 @@ function open(config: TokenKeyConfig, rw: boolean): Opened {
 }
 
 function find(o: Opened, cls: number, label: string): Buffer | null {
-  o.p11.C_FindObjectsInit(o.session, [
-    { type: o.lib.CKA_CLASS, value: cls },
-    { type: o.lib.CKA_LABEL, value: label },
-  ]);
-  const found = o.p11.C_FindObjects(o.session, 2);
-  o.p11.C_FindObjectsFinal(o.session);
+  const found = objectsLabelled(o.p11, o.session, cls, label);
   if (found.length > 1) throw new BaseError('config_invalid', `the token holds more than one key labelled "${label}"`);
-  return (found[0] as Buffer | undefined) ?? null;
+  return found[0] ?? null;
 }
 
 /** Creates a key pair inside the token: the private half sensitive, never extractable, sign only. */

@@ -13,8 +13,7 @@ import type { Common } from '../platform/context';
 import { audit } from '../company/audit';
 import { lockWalletFunds } from '../funds/ledger';
 import { fundsNeedOf, requireFunds } from '../funds/requireFunds';
-import { withWalletSecret } from '../wallets/wallets';
-import { withHeldKeys } from '../keys/masterKey/tokenHeldKeys';
+import { withSigningKeys } from '../keys/masterKey/tokenHeldKeys';
 import { chainAccess } from './intent';
 import { lockRow } from './lockRow';
 import { indexesOf, nodeFailure, onNode } from './prepare';
@@ -42,7 +41,7 @@ const max = (a: bigint, b: bigint) => (a > b ? a : b);
  * with the new hash); the tracker settles the withdrawal by whichever attempt lands.
  */
 export async function replaceWithdrawal(common: Common, id: number, call: ReplaceCall): Promise<WithdrawalRow> {
-  const { db, config, plugins, masterKey } = common;
+  const { db, config, plugins } = common;
   const made = await db.transaction(async (trx) => {
     const owner = (await trx('withdrawals').where({ id }).first('wallet_id')) as { wallet_id: number } | undefined;
     if (owner) await lockWalletFunds(trx, owner.wallet_id);
@@ -75,8 +74,8 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
     const indexes = await indexesOf(trx, row.wallet_id, next.sourceAddresses);
     const wallet = await trx('wallets').where({ id: row.wallet_id }).first('secret_envelope');
     // A source held in the token (a gas station) signs its replacement there too.
-    const { result: signed } = await withWalletSecret(masterKey, row.wallet_id, wallet.secret_envelope, (secret) =>
-      withHeldKeys(common.db, common.config, common.metrics, row.wallet_id, indexes, secret, (s) => access.verbs.sign(next, s, indexes)),
+    const { result: signed } = await withSigningKeys(common, row.wallet_id, wallet.secret_envelope, indexes, (secret) =>
+      access.verbs.sign(next, secret, indexes),
     );
     if (!latest)
       await trx('withdrawal_attempts').insert({

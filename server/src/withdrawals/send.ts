@@ -5,8 +5,7 @@ import type { Common } from '../platform/context';
 import { audit } from '../company/audit';
 import { addressingOf, loadPolicies, policyDestinations } from './policies/policies';
 import { addressBookView } from './addressBook/bookView';
-import { withWalletSecret } from '../wallets/wallets';
-import { withHeldKeys } from '../keys/masterKey/tokenHeldKeys';
+import { withSigningKeys } from '../keys/masterKey/tokenHeldKeys';
 import { holdsSigningClaim, releaseSigningClaim, takeSigningClaim, untilClaimed } from './claims';
 import { changeAddressOf } from './changeAddress';
 import { type ChainAccess, chainAccess } from './intent';
@@ -134,7 +133,7 @@ async function storeSigned(
  * transaction per withdrawal (the trigger of migration 002 refuses a replacement).
  */
 export async function signWithdrawal(common: Common, id: number, keyId: number | null, ip: string | null = null): Promise<WithdrawalRow> {
-  const { db, config, plugins, masterKey } = common;
+  const { db, config, plugins } = common;
   const { row, token } = await claimSigning(db, id);
   if (!token) {
     if (row.signed_tx) return row;
@@ -147,8 +146,8 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
     const rebuilt = await rebuild(db, row, access);
     const sourceIndexes = await indexesOf(db, row.wallet_id, rebuilt.sourceAddresses);
     const wallet = await db('wallets').where({ id: row.wallet_id }).first('secret_envelope');
-    const { result: signed, tokenHeld } = await withWalletSecret(masterKey, row.wallet_id, wallet.secret_envelope, (secret) =>
-      withHeldKeys(db, config, common.metrics, row.wallet_id, sourceIndexes, secret, (s) => access.verbs.sign(rebuilt, s, sourceIndexes)),
+    const { result: signed, tokenHeld } = await withSigningKeys(common, row.wallet_id, wallet.secret_envelope, sourceIndexes, (secret) =>
+      access.verbs.sign(rebuilt, secret, sourceIndexes),
     );
     return await storeSigned(db, row, token, access, rebuilt, async (trx, cur) => {
       const updated = await moveWithdrawal(

@@ -3,6 +3,7 @@ import {
   type Db,
   generateTokenKey,
   type KeySigner,
+  type MasterKey,
   type Metrics,
   type TokenKeyConfig,
   tokenConfig,
@@ -10,6 +11,7 @@ import {
   type WalletdConfig,
   type WalletSecret,
 } from '@walletd/core';
+import { withWalletSecret } from '../../wallets/wallets';
 
 /** The token of `masterKey.pkcs11`, with another key label: where token-held keys live. */
 export function tokenKeyConfig(config: WalletdConfig, keyLabel: string): TokenKeyConfig {
@@ -81,4 +83,20 @@ export async function withHeldKeys<T>(
   } finally {
     for (const s of signers.values()) s.close();
   }
+}
+
+/**
+ * What signing a withdrawal needs: the wallet's secret opened from its envelope, with the token's
+ * signers for its sources held there (`withHeldKeys`). Signing and replacing both go through it.
+ */
+export function withSigningKeys<T>(
+  common: { db: Db; config: WalletdConfig; metrics?: Metrics; masterKey: MasterKey },
+  walletId: number,
+  envelope: unknown,
+  indexes: number[],
+  use: (secret: WalletSecret) => Promise<T>,
+): Promise<{ result: T; tokenHeld: boolean }> {
+  return withWalletSecret(common.masterKey, walletId, envelope, (secret) =>
+    withHeldKeys(common.db, common.config, common.metrics, walletId, indexes, secret, use),
+  );
 }
