@@ -37,7 +37,24 @@ export async function readCapped(body: AsyncIterable<Uint8Array> | null, limit: 
     if (total > limit) throw new ResponseTooLarge(limit);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, total);
+  return joinChunks(chunks, total);
+}
+
+/**
+ * The chunks in one buffer: the only chunk as it is, or one uninitialised allocation every byte of
+ * which is then written (`Buffer.concat` measured several times slower on the follower's
+ * 360 KB answers, where this runs once per node call on the main thread).
+ */
+function joinChunks(chunks: readonly Uint8Array[], total: number): Buffer {
+  const only = chunks.length === 1 ? chunks[0] : undefined;
+  if (only !== undefined) return Buffer.from(only.buffer, only.byteOffset, only.byteLength);
+  const out = Buffer.allocUnsafeSlow(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
 }
 
 /**
