@@ -8,6 +8,8 @@
  * size.
  * Statements that write (rejection of detached transfers, a rewind, a replay) run in a transaction
  * rolled back. Timings only: nothing is asserted.
+ * BENCH_SCALE_ARCHIVE=1: at the end, the longest list read while archive-month detaches January
+ * 2025 (archiveReadWait.js).
  */
 const { mkdtempSync, rmSync } = require('node:fs');
 const net = require('node:net');
@@ -16,6 +18,7 @@ const { join } = require('node:path');
 const { createDb, createLogger, ensureMonthPartitions, migrateLatest, startEmbeddedPostgres } = require('@walletd/core');
 const { createCompany, loadPlugins } = require('@walletd/server');
 const { seedHistory, seedHistoryScope, historyTime } = require('../../test/src/harness/historySeed');
+const { archiveLine, archiveReadWait } = require('./archiveReadWait');
 const { claimBetweenVacuums } = require('./claimBetweenVacuums');
 const { replayRuns } = require('./replayRuns');
 const { statements } = require('./statements');
@@ -102,6 +105,7 @@ async function main() {
   const results = new Map();
   const claims = new Map();
   const ran = [];
+  let archived;
   try {
     const db = createDb({ url: pg.url, poolMax: 4 });
     await migrateLatest(db);
@@ -139,6 +143,10 @@ async function main() {
           console.log(`  dispatcher claim, ${x.dead} rows delivered since the last vacuum (${name}): ${claimLine(x)}`);
       }
     }
+    if (process.env.BENCH_SCALE_ARCHIVE === '1') {
+      archived = await archiveReadWait(pg.url, scope);
+      console.log(`  ${archiveLine(archived)}`);
+    }
     await db.destroy();
   } finally {
     await pg.stop();
@@ -164,6 +172,7 @@ async function main() {
           `| ${size.toLocaleString('en')} transfers, ${name} | ${x.dead.toLocaleString('en')} rows | ${x.before.first.toFixed(2)} | ${x.before.p50.toFixed(2)} / ${x.before.p99.toFixed(2)} | ${x.after.first.toFixed(2)}, ${x.after.p50.toFixed(2)} / ${x.after.p99.toFixed(2)} |`,
         );
   }
+  if (archived) console.log(`\nAt ${ran.at(-1).size.toLocaleString('en')} transfers, ${archiveLine(archived)}.`);
   return 0;
 }
 
