@@ -42,9 +42,11 @@ async function archiveReadWait(url, scope, { readers = 2, month = '2025-01' } = 
         where status = 'pending' and created_at < '2025-02-01'`,
     );
     const rows = Number((await reads.raw(`select count(*)::int as n from transfers_y2025m01`)).rows[0].n);
-    // The baseline first, as long as the archive took in a dry measurement would be unknown: 10 s.
+    // A 10 s baseline first: the archive's own length is not known before it runs.
     const baseUntil = performance.now() + 10_000;
-    const base = (await Promise.all(Array.from({ length: readers }, () => readLoop(reads, scope, plugins, () => performance.now() > baseUntil)))).flat();
+    const base = (
+      await Promise.all(Array.from({ length: readers }, () => readLoop(reads, scope, plugins, () => performance.now() > baseUntil)))
+    ).flat();
     let done = false;
     const t0 = performance.now();
     const archive = archiveMonth(archiving, { month, tables: ['transfers'], lockTimeoutMs: 60_000 }).finally(() => {
@@ -53,7 +55,14 @@ async function archiveReadWait(url, scope, { readers = 2, month = '2025-01' } = 
     const during = Promise.all(Array.from({ length: readers }, () => readLoop(reads, scope, plugins, () => done)));
     const result = await archive;
     const archiveSeconds = (performance.now() - t0) / 1000;
-    return { rows, settled: settled.rowCount, archiveSeconds, totals: result.totals, before: summary(base), during: summary((await during).flat()) };
+    return {
+      rows,
+      settled: settled.rowCount,
+      archiveSeconds,
+      totals: result.totals,
+      before: summary(base),
+      during: summary((await during).flat()),
+    };
   } finally {
     await reads.destroy();
     await archiving.destroy();
