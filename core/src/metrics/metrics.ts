@@ -38,6 +38,8 @@ export interface Metrics {
   /** Indexer rounds (follow and withdrawal tracking) that failed on the chain's node, by the failure's kind. */
   nodeErrors: Counter<'chain' | 'network' | 'kind'>;
   traceFailures: Counter<'chain' | 'network'>;
+  /** Spans the OTLP exporter failed to send (traces on, issue 48 §4). */
+  traceExportFailures: Counter<string>;
   /** 1 while the embedded PostgreSQL this process supervises runs, 0 while it is down. */
   embeddedPostgresUp: Gauge<string>;
   /** Restart attempts of the embedded PostgreSQL after its postmaster died, by outcome. */
@@ -168,6 +170,11 @@ export function createMetrics(): Metrics {
       name: 'walletd_trace_failures_total',
       help: 'EVM blocks whose call traces failed to read or did not match the block (each read again, never committed without them)',
       labelNames: chain,
+      registers: [registry],
+    }),
+    traceExportFailures: new Counter({
+      name: 'walletd_trace_export_failures_total',
+      help: 'Spans the OpenTelemetry exporter failed to send to the OTLP endpoint (traces on only)',
       registers: [registry],
     }),
     nodeErrors: new Counter({

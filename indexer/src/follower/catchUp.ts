@@ -1,3 +1,5 @@
+import { withSpan } from '@walletd/core';
+import { blockLinks } from './blockSpans';
 import { type Detected, detectAt } from './detectAt';
 import type { FollowerContext } from './followerContext';
 import { checkProgress, handleReorg } from './reorgCheck';
@@ -10,10 +12,11 @@ import { type RecordedBlock, advanceCursor, lastRecordedBlock, persistBlocks, re
  */
 async function recordBlocks(ctx: FollowerContext, results: Detected[], cursorTo: bigint | null): Promise<void> {
   const { db, key, assets, window, stats, fence, m, labels, logger } = ctx;
-  const detected = await persistBlocks(db, key, results, assets.byKey, window, stats.head, {
-    fence,
-    cursorTo: cursorTo ?? undefined,
-  });
+  // Traces on: the write links to each block's span; the events it records are its children.
+  const attributes = { 'walletd.blocks': results.length, 'walletd.block.height': (results[0] as Detected).block.number.toString() };
+  const detected = await withSpan('indexer.persist', { attributes, links: blockLinks(results) }, () =>
+    persistBlocks(db, key, results, assets.byKey, window, stats.head, { fence, cursorTo: cursorTo ?? undefined }),
+  );
   ctx.lastRewind = null;
   ctx.rewindsInPlace = 0;
   const top = (results[results.length - 1] as Detected).block.number;

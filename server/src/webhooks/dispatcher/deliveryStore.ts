@@ -1,6 +1,7 @@
 import { type Db, type PreparedStatement, runPrepared } from '@walletd/core';
 import { BREAKER_FAILURES, FIRST_BACKOFF_SECONDS, MAX_BACKOFF_SECONDS } from './endpointBreaker';
 import { MAX_ATTEMPTS } from './retryPolicy';
+import { attachTraceContexts } from './deliverySpan';
 
 export interface ClaimedDelivery {
   id: number;
@@ -13,6 +14,8 @@ export interface ClaimedDelivery {
   secretEnvelope: unknown;
   /** The claim's token: the lease end in microseconds. Only this claim may record the attempt. */
   leaseUs: number;
+  /** The event's stored `traceparent` when traces are on (deliverySpan.ts). */
+  traceContext?: string | null;
 }
 
 /**
@@ -57,6 +60,7 @@ export async function claimDue(
     fast.otherRoom ?? null,
   ]);
   const claimed = rows.filter((r) => r.id !== null).map(toClaimed) as Claimed;
+  await attachTraceContexts(db, claimed);
   Object.defineProperty(claimed, 'capped', { value: rows.some((r) => r.capped === true), enumerable: false });
   return claimed;
 }
