@@ -1,20 +1,5 @@
-import { type Db, SpanKind, contextOf, tracingOn, withSpan } from '@walletd/core';
+import { SpanKind, contextOf, withSpan } from '@walletd/core';
 import type { AttemptOutcome, ClaimedDelivery } from './deliveryStore';
-
-/**
- * Traces on (docs/operate/monitoring.md, "Traces"): the claimed deliveries' events' stored trace
- * contexts, one query per claim, so each attempt's span is a child of the span that recorded its
- * event. Off: nothing is read (the claim function stays as it is).
- */
-export async function attachTraceContexts(db: Db, claimed: ClaimedDelivery[]): Promise<void> {
-  if (!tracingOn() || claimed.length === 0) return;
-  const { rows } = await db.raw<{ rows: { id: string; trace_context: string }[] }>(
-    'select id, trace_context from events where id = any(?::uuid[]) and trace_context is not null',
-    [[...new Set(claimed.map((d) => d.eventId))]],
-  );
-  const byEvent = new Map(rows.map((r) => [r.id, r.trace_context]));
-  for (const d of claimed) d.traceContext = byEvent.get(d.eventId) ?? null;
-}
 
 /**
  * One attempt in a span: the webhook, delivery and event ids, the attempt's number and its outcome
