@@ -1,5 +1,6 @@
 import { withSpan } from '@walletd/core';
 import { blockLinks } from './blockSpans';
+import { observeBlockTimes } from './blockTimes';
 import { type Detected, detectAt } from './detectAt';
 import type { FollowerContext } from './followerContext';
 import { checkProgress, handleReorg } from './reorgCheck';
@@ -25,6 +26,7 @@ async function recordBlocks(ctx: FollowerContext, results: Detected[], cursorTo:
   m?.blocksIndexed.inc(labels, results.length);
   const total = detected.reduce((a, b) => a + b, 0);
   if (total) m?.deposits.inc({ ...labels, type: 'deposit.detected' }, total);
+  observeBlockTimes(ctx, results, detected);
   ctx.report();
   results.forEach((r, i) => {
     if (detected[i]) logger.info({ height: r.block.number.toString(), detected: detected[i] }, 'deposits detected');

@@ -7,6 +7,7 @@ import {
   type WalletdConfig,
   createLogger,
   countMasterKeyUnwraps,
+  countNodeCalls,
   createMetrics,
   loadConfig,
 } from '@walletd/core';
@@ -80,6 +81,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const tracing = startTracing(roles, logger, metrics);
   const rt = await openRuntime(config, logger, { createCluster: true, supervise: { metrics } });
   countMasterKeyUnwraps(metrics, rt.masterKey);
+  countNodeCalls(metrics);
   const common: Common = {
     config,
     logger: root,
