@@ -9,6 +9,7 @@ export * from './plugin';
 export * from './auth';
 export * from './events';
 export * from './metrics';
+export * from './tracing';
 export * from './process';
 export * from './policy';
 export * from './health';

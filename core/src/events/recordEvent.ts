@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { databaseNowMs } from './databaseClock';
 import { newEventId } from './eventId';
 import { type PreparedStatement, runPrepared } from '../db/prepared';
+import { activeTraceparent, withSpan } from '../tracing/spans';
 import { type EventEnvelope, type EventType, isOptInEventType } from './types';
 
 export interface RecordEventInput {
@@ -28,7 +29,16 @@ export const DELIVERY_CHANNEL = 'walletd_deliveries';
  * and nothing is announced that did not happen. The body bytes are serialised here, once; every
  * attempt posts exactly these bytes.
  */
-export async function recordEvent(trx: Knex | Knex.Transaction, input: RecordEventInput): Promise<RecordedEvent> {
+export function recordEvent(trx: Knex | Knex.Transaction, input: RecordEventInput): Promise<RecordedEvent> {
+  // Its span's context is stored with the event: each delivery attempt continues that trace.
+  return withSpan('walletd.event.record', { attributes: { 'walletd.event.type': input.type } }, async (span) => {
+    const recorded = await insertEvent(trx, input, activeTraceparent());
+    span.setAttributes({ 'walletd.event.id': recorded.envelope.id, 'walletd.deliveries.queued': recorded.queued });
+    return recorded;
+  });
+}
+
+async function insertEvent(trx: Knex | Knex.Transaction, input: RecordEventInput, traceparent: string | null): Promise<RecordedEvent> {
   const envelope: EventEnvelope = {
     id: newEventId(),
     type: input.type,
@@ -53,15 +63,16 @@ export async function recordEvent(trx: Knex | Knex.Transaction, input: RecordEve
     envelope.createdAt,
     DELIVERY_CHANNEL,
     isOptInEventType(input.type),
+    traceparent,
   ]);
   return { envelope, queued: (row as { queued: number }).queued };
 }
 
 const RECORD_EVENT: PreparedStatement = {
-  name: 'walletd_record_event',
+  name: 'walletd_record_event_traced',
   text: `with event as (
-       insert into events (id, company_id, type, chain, network, wallet_id, body, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8)
+       insert into events (id, company_id, type, chain, network, wallet_id, body, created_at, trace_context)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $11)
        returning id
      ), queued as (
        insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)

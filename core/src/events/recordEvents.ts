@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { databaseNowMs } from './databaseClock';
 import { newEventId } from './eventId';
+import { activeTraceparent, withSpan } from '../tracing/spans';
 import { DELIVERY_CHANNEL, type RecordEventInput } from './recordEvent';
 import { type EventEnvelope, OPT_IN_EVENT_TYPES } from './types';
 
@@ -14,6 +15,19 @@ export async function recordEvents(
   inputs: RecordEventInput[],
 ): Promise<{ envelopes: EventEnvelope[]; queued: number }> {
   if (inputs.length === 0) return { envelopes: [], queued: 0 };
+  // One span for the statement; its context is stored with each event (recordEvent.ts says why).
+  return withSpan('walletd.event.record', { attributes: { 'walletd.events': inputs.length } }, async (span) => {
+    const recorded = await insertEvents(trx, inputs, activeTraceparent());
+    span.setAttributes({ 'walletd.event.ids': recorded.envelopes.map((e) => e.id), 'walletd.deliveries.queued': recorded.queued });
+    return recorded;
+  });
+}
+
+async function insertEvents(
+  trx: Knex | Knex.Transaction,
+  inputs: RecordEventInput[],
+  traceparent: string | null,
+): Promise<{ envelopes: EventEnvelope[]; queued: number }> {
   const createdAt = new Date(databaseNowMs()).toISOString();
   const envelopes: EventEnvelope[] = inputs.map((input) => ({
     id: newEventId(),
@@ -29,8 +43,8 @@ export async function recordEvents(
        select * from unnest(?::uuid[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[])
          with ordinality as i(id, company_id, type, chain, network, wallet_id, body, ord)
      ), event as (
-       insert into events (id, company_id, type, chain, network, wallet_id, body, created_at)
-       select id, company_id, type, chain, network, wallet_id, body, ?::timestamptz from input order by ord
+       insert into events (id, company_id, type, chain, network, wallet_id, body, created_at, trace_context)
+       select id, company_id, type, chain, network, wallet_id, body, ?::timestamptz, ?::text from input order by ord
        returning id, company_id, type, wallet_id
      ), queued as (
        insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
@@ -52,6 +66,7 @@ export async function recordEvents(
       inputs.map((i) => i.walletId),
       envelopes.map((e) => JSON.stringify(e)),
       createdAt,
+      traceparent,
       [...OPT_IN_EVENT_TYPES],
       DELIVERY_CHANNEL,
     ],

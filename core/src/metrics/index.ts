@@ -1,2 +1,3 @@
 export * from './metrics';
 export * from './masterKeyUnwraps';
+export * from './nodeCalls';

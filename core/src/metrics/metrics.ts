@@ -38,6 +38,14 @@ export interface Metrics {
   /** Indexer rounds (follow and withdrawal tracking) that failed on the chain's node, by the failure's kind. */
   nodeErrors: Counter<'chain' | 'network' | 'kind'>;
   traceFailures: Counter<'chain' | 'network'>;
+  /** Seconds since the newest indexed block's header time, computed at scrape (blockTimes in the indexer sets the time). */
+  chainTipTime: Map<string, { chain: string; network: string; seconds: number }>;
+  /** From a block's header time to its deposits' `deposit.detected` being recorded, per deposit. */
+  depositDetectionDelay: Histogram<'chain' | 'network'>;
+  /** Node calls (retries included) by the JSON-RPC method or REST path the transport names. */
+  nodeCallDuration: Histogram<'chain' | 'network' | 'method'>;
+  /** Spans the OTLP exporter failed to send (traces on, issue 48 §4). */
+  traceExportFailures: Counter<string>;
   /** 1 while the embedded PostgreSQL this process supervises runs, 0 while it is down. */
   embeddedPostgresUp: Gauge<string>;
   /** Restart attempts of the embedded PostgreSQL after its postmaster died, by outcome. */
@@ -56,8 +64,34 @@ export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'walletd_' });
   const chain = ['chain', 'network'] as const;
+  const chainTipTime = new Map<string, { chain: string; network: string; seconds: number }>();
+  new Gauge({
+    name: 'walletd_chain_tip_age_seconds',
+    help: "Seconds since the header time of the newest block indexed (the node's head while caught up), at scrape time",
+    labelNames: chain,
+    registers: [registry],
+    collect() {
+      const now = Date.now() / 1000;
+      for (const t of chainTipTime.values()) this.set({ chain: t.chain, network: t.network }, Math.max(0, now - t.seconds));
+    },
+  });
   return {
     registry,
+    chainTipTime,
+    depositDetectionDelay: new Histogram({
+      name: 'walletd_deposit_detection_delay_seconds',
+      help: 'From the header time of a deposit block to its deposit.detected event being recorded, per deposit',
+      labelNames: chain,
+      buckets: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600],
+      registers: [registry],
+    }),
+    nodeCallDuration: new Histogram({
+      name: 'walletd_node_call_duration_seconds',
+      help: 'Node calls by JSON-RPC method or REST path (retries included), until answered or failed',
+      labelNames: [...chain, 'method'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
     chainHead: new Gauge({
       name: 'walletd_chain_head',
       help: 'Latest block height reported by the node',
@@ -168,6 +202,11 @@ export function createMetrics(): Metrics {
       name: 'walletd_trace_failures_total',
       help: 'EVM blocks whose call traces failed to read or did not match the block (each read again, never committed without them)',
       labelNames: chain,
+      registers: [registry],
+    }),
+    traceExportFailures: new Counter({
+      name: 'walletd_trace_export_failures_total',
+      help: 'Spans the OpenTelemetry exporter failed to send to the OTLP endpoint (traces on only)',
       registers: [registry],
     }),
     nodeErrors: new Counter({

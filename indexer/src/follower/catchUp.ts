@@ -1,3 +1,6 @@
+import { withSpan } from '@walletd/core';
+import { blockLinks } from './blockSpans';
+import { observeBlockTimes } from './blockTimes';
 import { type Detected, detectAt } from './detectAt';
 import type { FollowerContext } from './followerContext';
 import { checkProgress, handleReorg } from './reorgCheck';
@@ -10,10 +13,11 @@ import { type RecordedBlock, advanceCursor, lastRecordedBlock, persistBlocks, re
  */
 async function recordBlocks(ctx: FollowerContext, results: Detected[], cursorTo: bigint | null): Promise<void> {
   const { db, key, assets, window, stats, fence, m, labels, logger } = ctx;
-  const detected = await persistBlocks(db, key, results, assets.byKey, window, stats.head, {
-    fence,
-    cursorTo: cursorTo ?? undefined,
-  });
+  // Traces on: the write links to each block's span; the events it records are its children.
+  const attributes = { 'walletd.blocks': results.length, 'walletd.block.height': (results[0] as Detected).block.number.toString() };
+  const detected = await withSpan('indexer.persist', { attributes, links: blockLinks(results) }, () =>
+    persistBlocks(db, key, results, assets.byKey, window, stats.head, { fence, cursorTo: cursorTo ?? undefined }),
+  );
   ctx.lastRewind = null;
   ctx.rewindsInPlace = 0;
   const top = (results[results.length - 1] as Detected).block.number;
@@ -22,6 +26,7 @@ async function recordBlocks(ctx: FollowerContext, results: Detected[], cursorTo:
   m?.blocksIndexed.inc(labels, results.length);
   const total = detected.reduce((a, b) => a + b, 0);
   if (total) m?.deposits.inc({ ...labels, type: 'deposit.detected' }, total);
+  observeBlockTimes(ctx, results, detected);
   ctx.report();
   results.forEach((r, i) => {
     if (detected[i]) logger.info({ height: r.block.number.toString(), detected: detected[i] }, 'deposits detected');

@@ -1,4 +1,5 @@
-import { readFailureReason, wrongHeightError } from '@walletd/core';
+import { readFailureReason, withSpan, wrongHeightError } from '@walletd/core';
+import { blockSpan } from './blockSpans';
 import { holdUnbacked } from './holdUnbacked';
 import type { FollowerContext } from './followerContext';
 
@@ -37,15 +38,21 @@ export function dropNonPositive<T extends { amount: bigint; txHash: string; even
  * Fetch on this thread, parse and detect in a worker; format the senders of what matched. null:
  * the height has no block (a skipped slot).
  */
-export async function detectAt(ctx: FollowerContext, height: bigint) {
+export function detectAt(ctx: FollowerContext, height: bigint) {
+  return blockSpan(ctx, height, () => fetchAndDetect(ctx, height));
+}
+
+async function fetchAndDetect(ctx: FollowerContext, height: bigint) {
   const { reader, pool, key } = ctx;
   let result: Awaited<ReturnType<typeof pool.detect>>;
   try {
-    const raw = await reader.fetchBlock(height);
+    const raw = await withSpan('indexer.fetch_block', {}, () => reader.fetchBlock(height));
     if (raw === null) return null;
     // The catch-up window's estimate of a block's size (windowSize.ts): a moving average.
     ctx.blockBytes = ctx.blockBytes === 0 ? raw.byteLength : Math.round(ctx.blockBytes * 0.8 + raw.byteLength * 0.2);
-    result = await pool.detect(detectTask(ctx, raw));
+    result = await withSpan('indexer.detect', { attributes: { 'walletd.block.bytes': raw.byteLength } }, () =>
+      pool.detect(detectTask(ctx, raw)),
+    );
   } catch (err) {
     // Failed on the node or found unusable in the worker: counted per block read.
     if (readFailureReason(err) === 'traces_unavailable') ctx.m?.traceFailures.inc(ctx.labels);

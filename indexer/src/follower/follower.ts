@@ -1,3 +1,4 @@
+import { withSpan } from '@walletd/core';
 import { catchUp } from './catchUp';
 import { checkChainIdentity } from './chainIdentity';
 import { confirmPending, finalizedHeight } from './confirmPending';
@@ -89,9 +90,12 @@ export function createFollower(deps: FollowerDeps): Follower {
     if (confirmed) logger.info({ confirmed, head: head.toString() }, 'deposits confirmed');
   }
 
-  async function followRound(): Promise<void> {
-    await refreshWatched();
-    await followToHead();
+  /** In an `indexer.round` span (traces on): the blocks' fetch, detect and write are its children. */
+  function followRound(): Promise<void> {
+    return withSpan('indexer.round', { attributes: { 'walletd.chain': key.chain, 'walletd.network': key.network } }, async () => {
+      await refreshWatched();
+      await followToHead();
+    });
   }
 
   /** Withdrawals by the same rule as deposits, against the node's head; in a loop of their own. */

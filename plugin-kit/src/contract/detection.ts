@@ -32,6 +32,11 @@ export interface BlockRef {
   number: bigint;
   hash: string;
   parentHash: string;
+  /**
+   * The block header's time, seconds since the epoch, where the plugin reads it (optional): the
+   * indexer's metrics of the tip's age and of the time from block to `deposit.detected`.
+   */
+  timestamp?: number;
 }
 
 /**

@@ -12,3 +12,4 @@ export * from './unreadableBlock';
 export * from './readerClient';
 export * from './nodeHttpRequest';
 export * from './triageNodeError';
+export * from './nodeCallObserver';

@@ -1,5 +1,6 @@
 import type * as Undici from 'undici';
 import { NodeCallError, tooLargeError } from './nodeCallError';
+import { observedNodeCall } from './nodeCallObserver';
 import { ResponseTooLarge, readCapped } from './readCapped';
 import { TransientError, retry } from './retry';
 
@@ -71,11 +72,13 @@ export async function requestNode(
   request: NodeRequest & { attempts: number; backoffMs?: number; name?: string },
 ): Promise<NodeAnswer> {
   try {
-    return await retry(() => requestOnce(url, request), {
-      attempts: request.attempts,
-      ...(request.backoffMs !== undefined ? { backoffMs: request.backoffMs } : {}),
-      ...(request.signal ? { signal: request.signal } : {}),
-    });
+    return await observedNodeCall(request.name, what, () =>
+      retry(() => requestOnce(url, request), {
+        attempts: request.attempts,
+        ...(request.backoffMs !== undefined ? { backoffMs: request.backoffMs } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      }),
+    );
   } catch (e) {
     throw nodeCallFailure(request.name, what, e);
   }

@@ -29,7 +29,7 @@ interface RpcTx {
   value: string;
 }
 interface RawEvmBlock {
-  block: { number: string; hash: string; parentHash: string; transactions: RpcTx[] };
+  block: { number: string; hash: string; parentHash: string; timestamp?: string; transactions: RpcTx[] };
   receipts: RpcReceipt[];
 }
 
@@ -149,7 +149,12 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   // What the credited addresses' token balances must have moved by, for the follower's check.
   const balanceChanges = tokenBalanceChanges(receipts, transfers, tokens, ctx.native.key, TRANSFER_TOPIC);
   return {
-    block: { number: BigInt(block.number), hash: block.hash, parentHash: block.parentHash },
+    block: {
+      number: BigInt(block.number),
+      hash: block.hash,
+      parentHash: block.parentHash,
+      ...(block.timestamp ? { timestamp: Number(BigInt(block.timestamp)) } : {}),
+    },
     transfers,
     ...(balanceChanges.length > 0 ? { balanceChanges } : {}),
   };

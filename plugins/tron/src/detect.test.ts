@@ -86,7 +86,12 @@ describe('Tron detect on real mainnet data', () => {
       { id: tx.txID, blockNumber: 30864544, blockTimeStamp: 1623055923000, contractResult: [''], receipt: { net_usage: 267 } },
     ];
     const r = detect(bytes(block, infos), ctx([key(expected.toHex)]));
-    expect(r.block).toEqual({ number: 30864544n, hash: blockFixture.expected.blockID, parentHash: blockFixture.expected.parentHash });
+    expect(r.block).toEqual({
+      number: 30864544n,
+      hash: blockFixture.expected.blockID,
+      parentHash: blockFixture.expected.parentHash,
+      timestamp: 1623055923,
+    });
     expect(r.transfers).toEqual([
       {
         txHash: expected.txID,

@@ -204,5 +204,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
       });
     }
   }
-  return { block: { number, hash: block.blockID, parentHash: header.parentHash }, transfers };
+  // The header's time is in milliseconds; BlockRef's in seconds.
+  const timestamp = time !== null ? { timestamp: Number(time / 1000n) } : {};
+  return { block: { number, hash: block.blockID, parentHash: header.parentHash, ...timestamp }, transfers };
 }

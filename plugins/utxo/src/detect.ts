@@ -107,7 +107,9 @@ export const detect: DetectFn = (raw: Uint8Array, ctx: DetectContext): DetectRes
   const end = walkTransactions(bytes, at, count, (tx) => match(tx, transfers));
   if (end !== bytes.length)
     throw new BaseError('encoding_invalid', `block has ${bytes.length - end} bytes after its ${count} transactions`);
-  return { block: { number: height, hash: blockHash(bytes), parentHash: reversedHex(bytes.subarray(4, 36)) }, transfers };
+  // The header's time (bytes 68-72, little-endian): the tip's age and the time to deposit.detected.
+  const timestamp = new DataView(bytes.buffer, bytes.byteOffset + 68, 4).getUint32(0, true);
+  return { block: { number: height, hash: blockHash(bytes), parentHash: reversedHex(bytes.subarray(4, 36)), timestamp }, transfers };
 };
 
 /** Pure, in a worker: the same for framed mempool transactions. */

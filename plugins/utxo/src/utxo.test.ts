@@ -30,7 +30,12 @@ describe('UTXO plugin on real mainnet and testnet data', () => {
       utxoMatchKey('bitcoin', 'mainnet', 'bc1qg8m8gcgses87cypwsvzn6nq2u4h6kx7a92ckrn'),
     ];
     const result = detect(frameBlock(542213n, Buffer.from(f.data.hex, 'hex')), ctx('bitcoin', 'mainnet', watched));
-    expect(result.block).toEqual({ number: 542213n, hash: f.expected.blockHash, parentHash: f.expected.prevBlockHash });
+    expect(result.block).toEqual({
+      number: 542213n,
+      hash: f.expected.blockHash,
+      parentHash: f.expected.prevBlockHash,
+      timestamp: f.expected.timestamp,
+    });
     expect(result.transfers.map((t) => [t.txHash, t.eventIndex, t.logIndex, t.to, t.amount, t.assetKey])).toEqual([
       [
         '66beaceb4be99da1e9824448231ab4fd37bacaee912381e779b37cf0e1dadad7',

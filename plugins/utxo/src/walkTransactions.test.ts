@@ -84,7 +84,12 @@ describe('walkTransactions (the bitcoin-family detector without bitcoinjs object
             .filter((o) => watchedKeys.has(o.toKey) && o.amount > 0n),
         );
         const result = detect(frameBlock(7n, bytes), ctx);
-        expect(result.block).toEqual({ number: 7n, hash: reference.getId(), parentHash: Buffer.from(prev).reverse().toString('hex') });
+        expect(result.block).toEqual({
+          number: 7n,
+          hash: reference.getId(),
+          parentHash: Buffer.from(prev).reverse().toString('hex'),
+          timestamp: reference.timestamp,
+        });
         expect(result.transfers.map((t) => ({ txHash: t.txHash, vout: t.eventIndex, toKey: t.toKey, amount: t.amount }))).toEqual(expected);
 
         const mempool = detectMempool(frameTransactions((reference.transactions ?? []).map((t) => new Uint8Array(t.toBuffer()))), ctx);

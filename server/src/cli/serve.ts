@@ -7,6 +7,7 @@ import {
   type WalletdConfig,
   createLogger,
   countMasterKeyUnwraps,
+  countNodeCalls,
   createMetrics,
   loadConfig,
 } from '@walletd/core';
@@ -26,6 +27,7 @@ import { consoleLinkUrl } from '../members/links/consoleUrl';
 import { bootstrapBanner } from './bootstrapBanner';
 import { listen } from './listen';
 import { nodeVersionWarning } from './nodeVersion';
+import { startTracing } from '../platform/tracing/startTracing';
 
 /** Roles this build can run. Each later role (dispatcher, indexer) registers here. */
 export const ROLES = ['api', 'dispatcher', 'indexer', 'console'] as const;
@@ -75,8 +77,11 @@ export async function serve(opts: ServeOptions): Promise<void> {
   }
   checkPlaygroundPlugins(config, plugins);
   const metrics = createMetrics();
+  // Traces only with an OTLP endpoint configured (docs/operate/monitoring.md, "Traces").
+  const tracing = startTracing(roles, logger, metrics);
   const rt = await openRuntime(config, logger, { createCluster: true, supervise: { metrics } });
   countMasterKeyUnwraps(metrics, rt.masterKey);
+  countNodeCalls(metrics);
   const common: Common = {
     config,
     logger: root,
@@ -228,6 +233,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     await step('devnet mail', () => mailbox?.stop());
     for (const s of stores) await step('rate-limit store', () => s.shutdown());
     await step('node readers', () => plugins.closeReaders());
+    await step('traces', () => tracing?.shutdown());
     await step('database', async () => {
       // The server's close ends when the sockets do, not when the handlers running for them do (a
       // client that gave up leaves its request waiting for a connection): let whatever still uses

@@ -1,4 +1,5 @@
 import type { RequestHandler, Router } from 'express';
+import { trace } from '@opentelemetry/api';
 import type { Metrics } from '@walletd/core';
 
 export interface HttpMetrics extends RequestHandler {
@@ -22,11 +23,15 @@ export function httpMetrics(metrics: Metrics): HttpMetrics {
   const templates = new WeakMap<object, string>();
   const middleware = ((req, res, next) => {
     const started = process.hrtime.bigint();
+    // Traces on: the http instrumentation's span for this request, named by the same template
+    // (`GET /v1/wallets/:id`) when it ends (on 'close', after this 'finish'). Off: undefined.
+    const span = trace.getActiveSpan();
     res.once('finish', () => {
       const route = req.route as { path?: unknown } | undefined;
       const template = route ? (templates.get(route) ?? String(route.path)) : 'unmatched';
       const labels = { method: req.method, route: template, status: String(res.statusCode) };
       metrics.httpRequests.inc(labels);
+      span?.setAttribute('http.route', template).updateName(`${req.method} ${template}`);
       metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     });
     next();

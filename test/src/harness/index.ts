@@ -54,3 +54,4 @@ export * from './streamingReplica';
 export * from './balanceSweeper';
 export * from './softPasskey';
 export * from './softhsm';
+export * from './otlpReceiver';

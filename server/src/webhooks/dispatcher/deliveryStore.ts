@@ -1,4 +1,4 @@
-import { type Db, type PreparedStatement, runPrepared } from '@walletd/core';
+import { type Db, type PreparedStatement, runPrepared, tracingOn } from '@walletd/core';
 import { BREAKER_FAILURES, FIRST_BACKOFF_SECONDS, MAX_BACKOFF_SECONDS } from './endpointBreaker';
 import { MAX_ATTEMPTS } from './retryPolicy';
 
@@ -13,6 +13,8 @@ export interface ClaimedDelivery {
   secretEnvelope: unknown;
   /** The claim's token: the lease end in microseconds. Only this claim may record the attempt. */
   leaseUs: number;
+  /** The event's stored `traceparent` when traces are on (deliverySpan.ts). */
+  traceContext?: string | null;
 }
 
 /**
@@ -57,8 +59,27 @@ export async function claimDue(
     fast.otherRoom ?? null,
   ]);
   const claimed = rows.filter((r) => r.id !== null).map(toClaimed) as Claimed;
+  await attachTraceContexts(db, claimed);
   Object.defineProperty(claimed, 'capped', { value: rows.some((r) => r.capped === true), enumerable: false });
   return claimed;
+}
+
+/**
+ * Traces on (docs/operate/monitoring.md, "Traces"): the claimed deliveries' events' stored trace
+ * contexts, one query per claim, so each attempt's span (deliverySpan.ts) is a child of the span that recorded its
+ * event. Off: nothing is read (the claim function stays as it is). A failed read only costs the
+ * link: the claimed rows are leased already and are sent all the same.
+ */
+export async function attachTraceContexts(db: Db, claimed: ClaimedDelivery[]): Promise<void> {
+  if (!tracingOn() || claimed.length === 0) return;
+  const { rows } = await db
+    .raw<{ rows: { id: string; trace_context: string }[] }>(
+      'select id, trace_context from events where id = any(?::uuid[]) and trace_context is not null',
+      [[...new Set(claimed.map((d) => d.eventId))]],
+    )
+    .catch(() => ({ rows: [] as { id: string; trace_context: string }[] }));
+  const byEvent = new Map(rows.map((r) => [r.id, r.trace_context]));
+  for (const d of claimed) d.traceContext = byEvent.get(d.eventId) ?? null;
 }
 
 /** Claimed deliveries; `capped`: some webhook's room was used up (more of its work may be due). */

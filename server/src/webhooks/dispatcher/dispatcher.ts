@@ -16,6 +16,7 @@ import { startPartitionMaintenance } from './partitionMaintenance';
 import { type DeliveryPruner, startDeliveryPruner } from './pruneDeliveries';
 import { MAX_ATTEMPTS, backoffSeconds } from './retryPolicy';
 import { sendDelivery } from './sendDelivery';
+import { tracedAttempt } from './deliverySpan';
 
 export interface Dispatcher {
   start(): void;
@@ -60,7 +61,8 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
     return entry;
   };
 
-  async function attempt(d: ClaimedDelivery): Promise<AttemptOutcome> {
+  const attempt = (d: ClaimedDelivery) => tracedAttempt(d, () => attemptOnce(d));
+  async function attemptOnce(d: ClaimedDelivery): Promise<AttemptOutcome> {
     let redact: Redactor | undefined;
     let result: PostResult;
     try {

@@ -1,0 +1,83 @@
+import {
+  type Attributes,
+  type Context,
+  type Link,
+  ROOT_CONTEXT,
+  type Span,
+  type SpanContext,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  context,
+  isSpanContextValid,
+  trace,
+} from '@opentelemetry/api';
+
+/**
+ * walletd's spans (docs/operate/monitoring.md, "Traces"). Through the OpenTelemetry API only: until
+ * `walletd serve` registers a tracer provider (when an OTLP endpoint is configured) the tracer is
+ * the API's no-op one, so a span here costs a no-op object and nothing is recorded or sent.
+ */
+export const tracer = trace.getTracer('walletd');
+
+let on = false;
+/** Called by `serve` once it registered a provider: the dispatcher then reads events' trace contexts. */
+export function setTracingOn(value: boolean): void {
+  on = value;
+}
+export const tracingOn = (): boolean => on;
+
+export interface SpanOptions {
+  attributes?: Attributes;
+  links?: Link[];
+  kind?: SpanKind;
+  /** The parent; the active context by default. */
+  parent?: Context;
+}
+
+/** Runs `fn` in a new active span; a throw marks the span an error and ends it, then passes on. */
+export async function withSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
+  const { parent, ...rest } = options;
+  return tracer.startActiveSpan(name, { kind: SpanKind.INTERNAL, ...rest }, parent ?? context.active(), async (span) => {
+    try {
+      return await fn(span);
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message?.slice(0, 200) });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** The W3C `traceparent` of the active span, to store with what it wrote; null when none records. */
+export function activeTraceparent(): string | null {
+  const span = trace.getActiveSpan();
+  if (!span?.isRecording()) return null;
+  const sc = span.spanContext();
+  if (!isSpanContextValid(sc)) return null;
+  return `00-${sc.traceId}-${sc.spanId}-0${(sc.traceFlags & TraceFlags.SAMPLED).toString(16)}`;
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** A stored `traceparent` as a remote span context; null for null or anything malformed. */
+export function spanContextOf(traceparent: string | null | undefined): SpanContext | null {
+  const m = traceparent ? TRACEPARENT.exec(traceparent) : null;
+  if (!m) return null;
+  const sc: SpanContext = {
+    traceId: m[1] as string,
+    spanId: m[2] as string,
+    traceFlags: Number.parseInt(m[3] as string, 16),
+    isRemote: true,
+  };
+  return isSpanContextValid(sc) ? sc : null;
+}
+
+/** The context whose parent is the stored span (a delivery attempt continues its event's trace). */
+export function contextOf(traceparent: string | null | undefined): Context | undefined {
+  const sc = spanContextOf(traceparent);
+  return sc ? trace.setSpanContext(ROOT_CONTEXT, sc) : undefined;
+}
+
+export { type Link, type SpanContext, SpanKind } from '@opentelemetry/api';
