@@ -23,19 +23,24 @@ export function tokenKeyConfig(config: WalletdConfig, keyLabel: string): TokenKe
 }
 
 /**
- * The secp256k1 key pair in the token for an address of `walletId` (its label names both), made
+ * The key pair (on `curve`) in the token for an address of `walletId` (its label names both), made
  * on first use. One already there under that label is the one: a start that made it and crashed
  * before recording the address.
  */
-export function newTokenKey(config: WalletdConfig, walletId: number, role: string): { keyLabel: string; signer: KeySigner } {
+export function newTokenKey(
+  config: WalletdConfig,
+  walletId: number,
+  role: string,
+  curve: 'secp256k1' | 'ed25519',
+): { keyLabel: string; signer: KeySigner } {
   const keyLabel = `walletd-${role}-${walletId}`;
   const at = tokenKeyConfig(config, keyLabel);
   try {
-    generateTokenKey(at, 'secp256k1');
+    generateTokenKey(at, curve);
   } catch (e) {
     if (!(e instanceof BaseError && e.code === 'conflict')) throw e;
   }
-  return { keyLabel, signer: tokenSigner(at, 'secp256k1') };
+  return { keyLabel, signer: tokenSigner(at, curve) };
 }
 
 /**
@@ -61,7 +66,8 @@ export async function withHeldKeys<T>(
   const signers = new Map<number, KeySigner>();
   try {
     for (const r of rows) {
-      const signer = tokenSigner(tokenKeyConfig(config, r.key_label), 'secp256k1');
+      // The curve is the key's own (CKA_KEY_TYPE): EVM stations are secp256k1, Solana's ed25519.
+      const signer = tokenSigner(tokenKeyConfig(config, r.key_label));
       signers.set(r.derivation_index, {
         curve: signer.curve,
         publicKey: () => signer.publicKey(),
