@@ -27,7 +27,7 @@ export interface MasterKeySettings {
   /**
    * New gas stations get a key pair generated inside the token (`pkcs11`), which signs their top-ups
    * there, instead of a key derived from the wallet's mnemonic. Chains whose definition declares
-   * `keyHeldInToken` (EVM: secp256k1; Solana: Ed25519, the sweeps' fee payer); false by default.
+   * `keyHeldInToken` (EVM, Tron: secp256k1; Solana: Ed25519, the sweeps' fee payer); false by default.
    */
   gasStationsInToken: boolean;
 }
