@@ -1171,12 +1171,23 @@ export interface components {
       label: string | null;
       /** Format: date-time */
       createdAt: string;
+      /**
+       * @description present when the key pair was generated inside the PKCS#11 token and signs there (`path` is `pkcs11:<label>`); absent: derived from the wallet's mnemonic
+       * @enum {string}
+       */
+      keyHeldIn?: 'token';
     };
     AddressList: {
       addresses: components['schemas']['Address'][];
     };
     AddressCreateRequest: {
       label?: string;
+      /**
+       * @description `token`: generate the address's key pair inside the PKCS#11 token (the master key's, `masterKey.pkcs11`) and sign there, e.g. a treasury address; EVM chains, Tron and Solana. 422 elsewhere or without a token
+       * @default wallet
+       * @enum {string}
+       */
+      keyHeldIn: 'wallet' | 'token';
     };
     Balances: {
       walletId: number;

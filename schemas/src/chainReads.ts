@@ -32,6 +32,12 @@ export const Address = {
     path: { type: 'string' },
     label: { type: ['string', 'null'] },
     createdAt: Timestamp,
+    keyHeldIn: {
+      type: 'string',
+      enum: ['token'],
+      description:
+        "present when the key pair was generated inside the PKCS#11 token and signs there (`path` is `pkcs11:<label>`); absent: derived from the wallet's mnemonic",
+    },
   },
 } as const;
 
@@ -47,7 +53,16 @@ export const AddressCreateRequest = {
   $id: 'AddressCreateRequest',
   type: 'object',
   additionalProperties: false,
-  properties: { label: { type: 'string', maxLength: 100 } },
+  properties: {
+    label: { type: 'string', maxLength: 100 },
+    keyHeldIn: {
+      type: 'string',
+      enum: ['wallet', 'token'],
+      default: 'wallet',
+      description:
+        "`token`: generate the address's key pair inside the PKCS#11 token (the master key's, `masterKey.pkcs11`) and sign there, e.g. a treasury address; EVM chains, Tron and Solana. 422 elsewhere or without a token",
+    },
+  },
 } as const;
 
 export const Balances = {

@@ -26,7 +26,8 @@ export interface MasterKeySettings {
   previous: { file: string } | { pkcs11: Pkcs11KeySettings } | null;
   /**
    * New gas stations get a key pair generated inside the token (`pkcs11`), which signs their top-ups
-   * there, instead of a key derived from the wallet's mnemonic. EVM chains; false by default.
+   * there, instead of a key derived from the wallet's mnemonic. Chains whose definition declares
+   * `keyHeldInToken` (EVM, Tron: secp256k1; Solana: Ed25519, the sweeps' fee payer); false by default.
    */
   gasStationsInToken: boolean;
 }

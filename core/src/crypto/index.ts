@@ -6,3 +6,4 @@ export * from './pkcs11KeyBackend';
 export * from './pkcs11InitKey';
 export * from './openMasterKey';
 export * from './pkcs11Signer';
+export * from './awsKmsSigner';

@@ -1,4 +1,5 @@
-import { BaseError, type KeySigner } from '@walletd/plugin-kit';
+import { BaseError, type SyncKeySigner } from '@walletd/plugin-kit';
+import { lowS } from './secp256k1LowS';
 import { acquireModule, objectsLabelled, openUserSession, type Pkcs11, type Pkcs11Lib, pkcs11Lib, releaseModule } from './pkcs11Module';
 
 export interface TokenKeyConfig {
@@ -17,7 +18,6 @@ const ED25519_OID = Buffer.from('06032b6570', 'hex');
 const CKK_EC_EDWARDS = 0x40;
 const CKM_EC_EDWARDS_KEY_PAIR_GEN = 0x1055;
 const CKM_EDDSA = 0x1057;
-const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 interface Opened {
   lib: Pkcs11Lib;
@@ -72,15 +72,20 @@ export function generateTokenKey(config: TokenKeyConfig, curve: 'secp256k1' | 'e
   }
 }
 
-/** The token key pair labelled `keyLabel`, as a signer; one session, kept until `close`. */
-export function tokenSigner(config: TokenKeyConfig, curve: 'secp256k1' | 'ed25519'): KeySigner {
+/**
+ * The token key pair labelled `keyLabel`, as a signer; one session, kept until `close`. Without
+ * `curve`, the key's own type says it (CKK_EC: secp256k1, the only Weierstrass curve walletd makes;
+ * CKK_EC_EDWARDS: ed25519).
+ */
+export function tokenSigner(config: TokenKeyConfig, wanted?: 'secp256k1' | 'ed25519'): SyncKeySigner {
   const o = open(config, false);
   try {
     const priv = find(o, o.lib.CKO_PRIVATE_KEY, config.keyLabel);
     const pub = find(o, o.lib.CKO_PUBLIC_KEY, config.keyLabel);
     if (!priv || !pub) throw new BaseError('config_invalid', `the token holds no key pair labelled "${config.keyLabel}"`);
-    const [attr] = o.p11.C_GetAttributeValue(o.session, pub, [{ type: o.lib.CKA_EC_POINT }]);
+    const [attr, type] = o.p11.C_GetAttributeValue(o.session, pub, [{ type: o.lib.CKA_EC_POINT }, { type: o.lib.CKA_KEY_TYPE }]);
     const point = unwrapOctetString(attr?.value as Buffer);
+    const curve = wanted ?? (keyTypeOf(type?.value) === CKK_EC_EDWARDS ? 'ed25519' : 'secp256k1');
     let closed = false;
     return {
       curve,
@@ -105,6 +110,13 @@ export function tokenSigner(config: TokenKeyConfig, curve: 'secp256k1' | 'ed2551
   }
 }
 
+/** CKA_KEY_TYPE as pkcs11js returns it: a CK_ULONG in the machine's byte order. */
+function keyTypeOf(value: unknown): number {
+  if (typeof value === 'number') return value;
+  const b = value as Buffer;
+  return b.length >= 8 ? Number(b.readBigUInt64LE(0)) : b.readUInt32LE(0);
+}
+
 /** CKA_EC_POINT is DER: an OCTET STRING around the point (some tokens give the bare point). */
 function unwrapOctetString(der: Buffer): Buffer {
   if (der[0] !== 0x04 || der.length < 2) return der;
@@ -112,12 +124,4 @@ function unwrapOctetString(der: Buffer): Buffer {
   if (len < 0x80 && der.length === len + 2) return der.subarray(2);
   if (len === 0x81 && der.length === (der[2] as number) + 3) return der.subarray(3);
   return der;
-}
-
-/** ECDSA signatures are malleable: (r, n − s) verifies too; chains accept only the low one. */
-function lowS(sig: Buffer): Uint8Array {
-  const r = sig.subarray(0, 32);
-  let s = BigInt(`0x${sig.subarray(32).toString('hex')}`);
-  if (s > SECP256K1_N / 2n) s = SECP256K1_N - s;
-  return Uint8Array.from(Buffer.concat([r, Buffer.from(s.toString(16).padStart(64, '0'), 'hex')]));
 }

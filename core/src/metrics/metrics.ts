@@ -148,7 +148,7 @@ export function createMetrics(): Metrics {
     }),
     tokenSignatures: new Counter({
       name: 'walletd_token_signatures_total',
-      help: 'Signatures made by keys held in the PKCS#11 token (gas stations with masterKey.gasStationsInToken), by curve',
+      help: 'Signatures made by keys held in the PKCS#11 token (gas stations with masterKey.gasStationsInToken, addresses made with keyHeldIn token), by curve',
       labelNames: ['curve'],
       registers: [registry],
     }),

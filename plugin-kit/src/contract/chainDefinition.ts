@@ -64,6 +64,12 @@ export interface ChainDefinition {
    * transfer to index (TON storage fees): reconciliation tolerates it. Absent: nothing.
    */
   unrecordedDebit?: { below: bigint; why: string };
+  /**
+   * The curve a key generated inside a PKCS#11 token (or a KMS) needs to control an address on this
+   * chain, when the plugin can sign with such a key (`WalletSecret.signerAt`) and name its address
+   * (`ChainPlugin.addressOfKey`). Absent: the chain's keys stay derived from the wallet's secret.
+   */
+  keyHeldInToken?: 'secp256k1' | 'ed25519';
 }
 
 /**

@@ -2,6 +2,7 @@ import type { AssetRef, Chain } from '../chains';
 import type { ChainDefinition, DerivedAddress, TokenAccount, WalletSecret } from './chainDefinition';
 import type { BlockRef, ConfirmFn, TokenBalanceChange, TokenDefinition } from './detection';
 import type { ChainReader, ReaderOptions } from './reader';
+import type { KeySigner } from './keySigner';
 import type { WithdrawalVerbs } from './withdrawalVerbs';
 
 export * from './chainDefinition';
@@ -67,6 +68,11 @@ export interface ChainPlugin<R extends ChainReader = ChainReader> {
    * handed out as a deposit address. `withdrawals.sign` receives each source's index within its own
    * branch and uses the key that controls the address.
    */
+  /**
+   * Chains that declare `keyHeldInToken`: the address of a key held in a token or a KMS, from its
+   * public key (the caller names the path).
+   */
+  addressOfKey?(chain: Chain, network: string, signer: KeySigner): { address: string; matchKey: string };
   deriveChangeAddress?(chain: Chain, network: string, secret: WalletSecret, index: number): DerivedAddress;
   /**
    * Chains where tokens arrive at accounts of their own: the token accounts `owner` has for the

@@ -8,8 +8,14 @@ export interface KeySigner {
   publicKey(): Uint8Array;
   /**
    * secp256k1: signs a 32-byte digest, `r‖s` (64 bytes) with a low `s` (BIP-62 / EIP-2), the
-   * recovery id worked out by the caller; ed25519: signs the whole message (64 bytes).
+   * recovery id worked out by the caller; ed25519: signs the whole message (64 bytes). A token
+   * answers at once; a cloud KMS over the network (a promise): callers await either.
    */
-  sign(data: Uint8Array): Uint8Array;
+  sign(data: Uint8Array): Uint8Array | Promise<Uint8Array>;
   close(): void;
+}
+
+/** A signer that answers at once (a PKCS#11 token in the process). */
+export interface SyncKeySigner extends KeySigner {
+  sign(data: Uint8Array): Uint8Array;
 }

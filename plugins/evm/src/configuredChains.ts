@@ -21,6 +21,7 @@ export function evmChainsWith(configured: readonly ConfiguredNetwork[] = []): Ch
       chain: n.chain,
       addressing: 'key-per-address' as const,
       capabilities: EVM_CAPABILITIES,
+      keyHeldInToken: 'secp256k1',
       amountCeiling: UINT256_BOTH,
       networks: [],
     };

@@ -5,6 +5,7 @@ import { checkBalances } from './verbs/checkBalances';
 import { createEvmReader } from './reader';
 import { evmChainsWith } from './configuredChains';
 import { createEvmWithdrawals } from './verbs';
+import { evmAddressOf } from './signWithKeySigner';
 
 /**
  * One plugin for the four EVM chains, and the EVM networks the operator declares in `chains[]`
@@ -30,6 +31,10 @@ export function createEvmPlugin(options: CreatePluginOptions = {}): ChainPlugin 
       } finally {
         seed.fill(0);
       }
+    },
+    addressOfKey: (_chain, _network, signer) => {
+      const address = evmAddressOf(signer);
+      return { address, matchKey: address.toLowerCase() };
     },
     createReader: (_chain, _network, options) => createEvmReader(options),
     checkBalances,

@@ -16,6 +16,7 @@ export const EVM_CHAINS: ChainDefinition[] = [
     chain: 'ethereum',
     addressing: 'key-per-address',
     capabilities: EVM_CAPABILITIES,
+    keyHeldInToken: 'secp256k1',
     amountCeiling: UINT256_BOTH,
     networks: [
       {
@@ -48,6 +49,7 @@ export const EVM_CHAINS: ChainDefinition[] = [
     chain: 'bsc',
     addressing: 'key-per-address',
     capabilities: EVM_CAPABILITIES,
+    keyHeldInToken: 'secp256k1',
     amountCeiling: UINT256_BOTH,
     networks: [
       {
@@ -72,6 +74,7 @@ export const EVM_CHAINS: ChainDefinition[] = [
     chain: 'polygon',
     addressing: 'key-per-address',
     capabilities: EVM_CAPABILITIES,
+    keyHeldInToken: 'secp256k1',
     amountCeiling: UINT256_BOTH,
     networks: [
       {
@@ -96,6 +99,7 @@ export const EVM_CHAINS: ChainDefinition[] = [
     chain: 'arbitrum',
     addressing: 'key-per-address',
     capabilities: EVM_CAPABILITIES,
+    keyHeldInToken: 'secp256k1',
     amountCeiling: UINT256_BOTH,
     networks: [
       {

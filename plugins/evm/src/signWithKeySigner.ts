@@ -11,10 +11,10 @@ export function evmAddressOf(signer: KeySigner): string {
  * Signs a transaction with a key that only returns `r‖s`: the recovery id (y parity) is the one of
  * the two that recovers the key's own address, the check every signer outside the process needs.
  */
-export function signTransactionWith(signer: KeySigner, request: TransactionLike<string>): string {
+export async function signTransactionWith(signer: KeySigner, request: TransactionLike<string>): Promise<string> {
   const tx = Transaction.from(request);
   const digest = getBytes(tx.unsignedHash);
-  const rs = signer.sign(digest);
+  const rs = await signer.sign(digest);
   const address = evmAddressOf(signer);
   for (const yParity of [0, 1] as const) {
     const signature = Signature.from({ r: hexlify(rs.subarray(0, 32)), s: hexlify(rs.subarray(32, 64)), yParity });

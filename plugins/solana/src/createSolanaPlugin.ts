@@ -1,5 +1,5 @@
 import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
-import { deriveSolanaAddress, solanaMatchKey, validateSolanaAddress } from './addresses';
+import { addressOfPublicKey, deriveSolanaAddress, solanaMatchKey, validateSolanaAddress } from './addresses';
 import { SOLANA_CHAINS, servesNetwork } from './networks';
 import { type SolanaReader, createSolanaReader } from './reader';
 import { solanaTokenAccounts } from './verbs/tokenAccounts';
@@ -33,6 +33,12 @@ export function createSolanaPlugin(): ChainPlugin<SolanaReader> {
       } finally {
         seed.fill(0);
       }
+    },
+    addressOfKey: (chain, network, signer) => {
+      serve(chain, network);
+      if (signer.curve !== 'ed25519') throw new BaseError('internal', 'a Solana address needs an ed25519 key');
+      const address = addressOfPublicKey(signer.publicKey());
+      return { address, matchKey: address };
     },
     tokenAccounts: async (chain, network, owner, tokens) => {
       serve(chain, network);

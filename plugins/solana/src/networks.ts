@@ -20,6 +20,7 @@ export const SOLANA_CHAINS: ChainDefinition[] = [
     chain: 'solana',
     addressing: 'key-per-address',
     capabilities: SOLANA_CAPABILITIES,
+    keyHeldInToken: 'ed25519',
     // u64: lamports and SPL token amounts.
     amountCeiling: { native: 2n ** 64n - 1n, token: 2n ** 64n - 1n },
     networks: [

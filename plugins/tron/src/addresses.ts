@@ -1,5 +1,5 @@
 import { BaseError, type DerivedAddress } from '@walletd/plugin-kit';
-import { addressOfPrivateKey, base58CheckAddress, decodeBase58CheckAddress, hdPrivateKey } from './tronweb';
+import { addressOfPrivateKey, addressOfPublicKey, base58CheckAddress, decodeBase58CheckAddress, hdPrivateKey } from './tronweb';
 
 /** Every Tron network (mainnet, nile, shasta) uses the 0x41 prefix: base58check addresses start with T. */
 const PREFIX = 0x41;
@@ -59,6 +59,11 @@ export function deriveTronKey(seed: Uint8Array, index: number): Uint8Array {
 /** The match form of the address a private key controls. */
 export function matchKeyOfKey(privateKey: Uint8Array): string {
   return Buffer.from(addressOfPrivateKey(privateKey).subarray(1)).toString('hex');
+}
+
+/** The match form of the address a secp256k1 public key (a token's or a KMS's key) controls. */
+export function matchKeyOfPublicKey(publicKey: Uint8Array): string {
+  return Buffer.from(addressOfPublicKey(publicKey).subarray(1)).toString('hex');
 }
 
 /** BIP-44 coin type 195, account 0, external chain: m/44'/195'/0'/0/index (TronLink, Ledger, tronweb's default path). */

@@ -1,5 +1,5 @@
 import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
-import { deriveTronAddress, formatTronAddress, tronMatchKey, validateTronAddress } from './addresses';
+import { deriveTronAddress, formatTronAddress, matchKeyOfPublicKey, tronMatchKey, validateTronAddress } from './addresses';
 import { TRON_CHAINS, servesNetwork } from './networks';
 import { type TronReader, createTronReader } from './reader';
 import { createTronWithdrawals } from './verbs';
@@ -25,6 +25,12 @@ export function createTronPlugin(): ChainPlugin<TronReader> {
       } finally {
         seed.fill(0);
       }
+    },
+    addressOfKey: (chain, network, signer) => {
+      check(chain, network);
+      if (signer.curve !== 'secp256k1') throw new BaseError('internal', 'a Tron address needs a secp256k1 key');
+      const matchKey = matchKeyOfPublicKey(signer.publicKey());
+      return { address: formatTronAddress(matchKey), matchKey };
     },
     createReader: (chain, network, options) => {
       check(chain, network);

@@ -19,6 +19,7 @@ export const TRON_CHAINS: ChainDefinition[] = [
     chain: 'tron',
     addressing: 'key-per-address',
     capabilities: TRON_CAPABILITIES,
+    keyHeldInToken: 'secp256k1',
     // TRX amounts are int64 in the transaction protobuf; TRC-20 amounts are uint256.
     amountCeiling: { native: 2n ** 63n - 1n, token: 2n ** 256n - 1n },
     networks: TRON_NETWORKS.map((network) => ({

@@ -22,6 +22,9 @@ export function decodeBase58CheckAddress(address: string): Uint8Array | null {
 /** 0x41 + the 20 bytes of the address a secp256k1 private key controls. */
 export const addressOfPrivateKey = (key: Uint8Array): Uint8Array => Uint8Array.from(crypto.getAddressFromPriKey(key));
 
+/** 0x41 + the 20 bytes of the address of an uncompressed secp256k1 public key (65 bytes, 0x04…). */
+export const addressOfPublicKey = (publicKey: Uint8Array): Uint8Array => Uint8Array.from(crypto.computeAddress(publicKey));
+
 /** A 65-byte recoverable signature (r ‖ s ‖ v, v = 27 + recovery id) of a 32-byte hash. */
 export const signHash = (hash: Uint8Array, key: Uint8Array): string => crypto.ECKeySign(hash, key);
 

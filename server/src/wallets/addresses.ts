@@ -19,6 +19,7 @@ import { addressRow } from './addressRow';
 import { chainNotServed } from './chainNotServed';
 import { refuseUnfollowed } from './followedNetwork';
 import { withWalletSecret } from './wallets';
+import { tokenHeldAddress } from '../keys/masterKey/tokenHeldKeys';
 
 export interface AddressView {
   id: number;
@@ -32,6 +33,8 @@ export interface AddressView {
   path: string;
   label: string | null;
   createdAt: string;
+  /** Present on an address whose key pair was generated in the PKCS#11 token (issue 45 §3). */
+  keyHeldIn?: 'token';
 }
 
 interface AddressRow {
@@ -46,6 +49,7 @@ interface AddressRow {
   derivation_path: string;
   label: string | null;
   created_at: Date;
+  key_label?: string | null;
 }
 
 const toView = (r: AddressRow): AddressView => ({
@@ -60,6 +64,7 @@ const toView = (r: AddressRow): AddressView => ({
   path: r.derivation_path,
   label: r.label,
   createdAt: r.created_at.toISOString(),
+  ...(r.key_label ? { keyHeldIn: 'token' as const } : {}),
 });
 
 export interface AddressServices {
@@ -80,10 +85,41 @@ export async function issueDepositAddress(
   s: AddressServices & { config: WalletdConfig },
   wallet: WalletRow,
   label: string | null,
+  keyHeldIn: 'wallet' | 'token' = 'wallet',
 ): Promise<AddressView> {
-  if (!s.plugins.forChain(wallet.chain)) throw chainNotServed(wallet.chain, 'addresses');
+  const plugin = s.plugins.forChain(wallet.chain);
+  if (!plugin) throw chainNotServed(wallet.chain, 'addresses');
   refuseUnfollowed(s.config, wallet.chain, wallet.network);
+  if (keyHeldIn === 'token') return generateTokenHeldAddress(s, plugin, wallet, label);
   return generateAddress(s, wallet, label);
+}
+
+/**
+ * An address of the wallet whose key pair is generated inside the token (a treasury or hot address
+ * that signs there, never derived from the mnemonic): it still takes the next index, so no
+ * derived address ever lands on it, and signing it goes through the token (`withHeldKeys`).
+ */
+async function generateTokenHeldAddress(
+  s: AddressServices & { config: WalletdConfig },
+  plugin: ChainPlugin,
+  wallet: WalletRow,
+  label: string | null,
+): Promise<AddressView> {
+  if (!s.config.masterKey.pkcs11) {
+    throw new BaseError('unprocessable', 'an address held in the token needs the master key in a PKCS#11 token (masterKey.pkcs11)');
+  }
+  if (plugin.chains.find((c) => c.chain === wallet.chain)?.addressing === 'account-tag') {
+    throw new BaseError('unprocessable', `${wallet.chain} addresses are tags of the wallet's account: none is held in the token`);
+  }
+  const view = await s.db.transaction(async (trx) => {
+    const locked = await lockForNewAddress(trx, wallet);
+    const index = locked.next_address_index;
+    const held = tokenHeldAddress(s.config, plugin, wallet, `walletd-address-${wallet.id}-${index}`);
+    const row = { ...addressRow(wallet, held, index, 'deposit', label), key_label: held.key_label };
+    return insertDeposit(trx, wallet, row, index);
+  });
+  await registerTokenAccounts(s, plugin, wallet, view.id);
+  return view;
 }
 
 /**

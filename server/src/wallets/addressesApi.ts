@@ -8,8 +8,8 @@ import { issueDepositAddress, listAddresses } from './addresses';
 export function addressesRouter(common: Common, r: Router = Router()): Router {
   r.post('/wallets/:id/addresses', async (req, res) => {
     const wallet = await walletFor(common.db, auth(req), req.params.id, ['wallets:generate_address']);
-    const label = checkBody<{ label?: string }>('AddressCreateRequest', req.body).label ?? null;
-    res.status(201).json(await issueDepositAddress(common, wallet, label));
+    const body = checkBody<{ label?: string; keyHeldIn?: 'wallet' | 'token' }>('AddressCreateRequest', req.body);
+    res.status(201).json(await issueDepositAddress(common, wallet, body.label ?? null, body.keyHeldIn));
   });
   r.get('/wallets/:id/addresses', async (req, res) => {
     const wallet = await walletFor(common.db, auth(req), req.params.id, ['wallets:read']);

@@ -35,6 +35,11 @@ export type PlaygroundOptions = {
   coin: string;
   token?: string;
   payout?: string;
+  /** More local chains run beside `devnet` (they get wallets of their own from the caller). */
+  alsoDevnets?: string[];
+  /** Config keys beside the playground's (e.g. `masterKey`), and env beside its own (e.g. the token's PIN). */
+  config?: Record<string, unknown>;
+  env?: Record<string, string>;
 };
 export type PlaygroundRun = Awaited<ReturnType<typeof playgroundLoop>>;
 
@@ -69,7 +74,8 @@ export async function playgroundLoop(
       bootstrap: false,
       dataDir: join(dir, '.walletd'),
       plugins: [...new Set(['@walletd/plugin-evm', '@walletd/plugin-utxo', o.plugin])],
-      devnet: { chains: [o.devnet], ports: { [o.devnet]: await freePort() } },
+      devnet: { chains: [o.devnet, ...(o.alsoDevnets ?? [])], ports: await devnetPorts([o.devnet, ...(o.alsoDevnets ?? [])]) },
+      ...o.config,
     }),
   );
   const port = await freePort();
@@ -80,6 +86,7 @@ export async function playgroundLoop(
     PORT: String(port),
     HOST: '127.0.0.1',
     WALLETD_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8', // the README's setting for a local receiver
+    ...o.env,
   };
   const events = () =>
     receiver.requests.map((r) => {
@@ -148,6 +155,12 @@ export async function playgroundLoop(
         .slice(-6000)}\n--- receiver got: ${JSON.stringify(events())}`,
     );
   }
+}
+
+async function devnetPorts(names: string[]): Promise<Record<string, number>> {
+  const ports: Record<string, number> = {};
+  for (const n of names) ports[n] = await freePort();
+  return ports;
 }
 
 type Api = (method: string, path: string, body?: unknown) => ReturnType<typeof call>;

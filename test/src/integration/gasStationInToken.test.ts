@@ -93,4 +93,58 @@ describeWithSoftHsm('a gas station whose key is held in the token', () => {
     expect(metric?.values.find((v) => v.labels.curve === 'secp256k1')?.value).toBe(1);
     expect(baseUnits((await b.gasStation(walletId)).body.available, 18)).toBeLessThan(ETH);
   });
+
+  it('a treasury address held in the token: its key made there, a withdrawal from it signed there and mined from it', async () => {
+    const walletId = await b.newWallet('treasury');
+    const made = await b.api('POST', `/wallets/${walletId}/addresses`, { label: 'hot', keyHeldIn: 'token' });
+    expect(made.status).toBe(201);
+    expectSchema('Address', made.body);
+    const label = `walletd-address-${walletId}-${made.body.index}`;
+    expect(made.body).toMatchObject({ keyHeldIn: 'token', path: `pkcs11:${label}`, label: 'hot' });
+    const held = tokenSigner({ module: SOFTHSM_MODULE, tokenLabel: token.label, pin: token.pin, keyLabel: label });
+    expect(made.body.address).toBe(evmAddressOf(held));
+    held.close();
+    const listed = (await b.api('GET', `/wallets/${walletId}/addresses`)).body.addresses;
+    expect(listed.find((a: { id: number }) => a.id === made.body.id)).toMatchObject({ keyHeldIn: 'token' });
+    // A derived address of the same wallet does not say it.
+    const derived = await b.api('POST', `/wallets/${walletId}/addresses`);
+    expect(derived.body.keyHeldIn).toBeUndefined();
+
+    await anvil.send(made.body.address, 2n * ETH);
+    await round(2);
+    // The API's own counter (its process's /metrics), as an operator reads it.
+    const tokenSignatures = async () =>
+      Number(
+        /^walletd_token_signatures_total\{curve="secp256k1"\} (\d+)$/m.exec(await (await fetch(`${b.app.url}/metrics`)).text())?.[1] ?? 0,
+      );
+    const before = await tokenSignatures();
+    const prepared = await b.api('POST', `/wallets/${walletId}/withdrawals`, {
+      asset: 'ETH',
+      toAddress: derived.body.address,
+      amount: '0.25',
+      fromAddress: made.body.address,
+      idempotencyKey: 'hot-out',
+    });
+    expect(prepared.status).toBe(201);
+    const sent = await b.api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
+    expect(sent.status).toBe(200);
+    await round(3);
+    const done = (await b.api('GET', `/withdrawals/${prepared.body.id}`)).body;
+    expect(done).toMatchObject({ status: 'confirmed', fromAddress: made.body.address, amount: '0.25' });
+    const onChain = await anvil.rpc<{ from: string }>('eth_getTransactionByHash', [done.txHash]);
+    expect(onChain.from.toLowerCase()).toBe(made.body.address.toLowerCase());
+    const signed = await t
+      .db('audit_log')
+      .where({ action: 'withdrawal.signed', target_id: String(prepared.body.id) })
+      .first();
+    expect(signed.details).toMatchObject({ keyHeldIn: 'token', txHash: done.txHash });
+    expect(await tokenSignatures()).toBe(before + 1);
+  });
+
+  it('refuses an unknown keyHeldIn with 400, before anything is written', async () => {
+    const walletId = await b.newWallet('other');
+    const bad = await b.api('POST', `/wallets/${walletId}/addresses`, { keyHeldIn: 'hsm' });
+    expect(bad.status).toBe(400);
+    expect(await t.db('addresses').where({ wallet_id: walletId }).count()).toEqual([{ count: 0 }]);
+  });
 });

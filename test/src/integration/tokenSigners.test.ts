@@ -31,7 +31,7 @@ describeWithSoftHsm('keys that sign inside a SoftHSM2 token', () => {
       const address = evmAddressOf(signer);
       await anvil.receipt(await anvil.send(address, 10n ** 18n));
       const chainId = BigInt(await anvil.rpc<string>('eth_chainId'));
-      const raw = signTransactionWith(signer, {
+      const raw = await signTransactionWith(signer, {
         type: 2,
         chainId,
         nonce: 0,

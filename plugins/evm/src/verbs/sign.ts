@@ -29,7 +29,7 @@ export async function signEvmWithdrawal(
     if (evmAddressOf(held).toLowerCase() !== unsigned.sourceAddresses[0]?.toLowerCase()) {
       throw new BaseError('internal', 'the token-held key does not control the source address');
     }
-    const raw = signTransactionWith(held, request);
+    const raw = await signTransactionWith(held, request);
     return { raw, txHash: keccak256(raw) };
   }
   const seed = secret.seed();

@@ -1,9 +1,9 @@
 import { BaseError, type SignedWithdrawal, type UnsignedWithdrawal, type WalletSecret } from '@walletd/plugin-kit';
-import { deriveTronKey, matchKeyOfKey, tronMatchKey } from '../addresses';
+import { deriveTronKey, matchKeyOfKey, matchKeyOfPublicKey, tronMatchKey } from '../addresses';
 import { bytesToHex, hexToBytes } from '../hex';
 import { type TronTxPayload, assemble, payloadOf } from '../payload';
 import { encodeSignedTransaction } from '../protobuf';
-import { signHash } from '../tronweb';
+import { recoverSigner, signHash } from '../tronweb';
 
 /** The payload's raw_data pays its own intent (a stored payload is re-read, never trusted). */
 function checkPayload(unsigned: UnsignedWithdrawal): TronTxPayload {
@@ -24,6 +24,15 @@ function checkPayload(unsigned: UnsignedWithdrawal): TronTxPayload {
   return p;
 }
 
+/** `r‖s` from a signer that gives no recovery id, as Tron's `r‖s‖v` (v = 27 + the id that recovers the owner). */
+function recoverable(rs: Uint8Array, txID: string, ownerMatchKey: string): Uint8Array {
+  for (const v of [27, 28]) {
+    const signature = Uint8Array.from([...rs, v]);
+    if (recoverSigner(txID, bytesToHex(signature)) === `41${ownerMatchKey}`) return signature;
+  }
+  throw new BaseError('internal', 'the signature does not recover the source address (not a secp256k1 signature of this txID)');
+}
+
 export async function signTronWithdrawal(
   unsigned: UnsignedWithdrawal,
   secret: WalletSecret,
@@ -32,6 +41,14 @@ export async function signTronWithdrawal(
   const p = checkPayload(unsigned);
   const index = derivationIndexes[0];
   if (index === undefined) throw new BaseError('internal', 'a derivation index is required to sign');
+  // A key held in a token (or a KMS) signs the txID there (issue 45 §3): the seed is not opened.
+  const held = secret.signerAt?.(index);
+  if (held) {
+    if (held.curve !== 'secp256k1' || matchKeyOfPublicKey(held.publicKey()) !== tronMatchKey(p.owner))
+      throw new BaseError('internal', 'the token-held key does not control the source address');
+    const signature = recoverable(await held.sign(hexToBytes(p.txID)), p.txID, tronMatchKey(p.owner));
+    return { raw: bytesToHex(encodeSignedTransaction(hexToBytes(p.rawDataHex), [signature])), txHash: p.txID };
+  }
   const seed = secret.seed();
   let key: Uint8Array;
   try {

@@ -1,6 +1,9 @@
 import {
   BaseError,
+  type Chain,
+  type ChainPlugin,
   type Db,
+  type DerivedAddress,
   generateTokenKey,
   type KeySigner,
   type MasterKey,
@@ -23,19 +26,48 @@ export function tokenKeyConfig(config: WalletdConfig, keyLabel: string): TokenKe
 }
 
 /**
- * The secp256k1 key pair in the token for an address of `walletId` (its label names both), made
- * on first use. One already there under that label is the one: a start that made it and crashed
- * before recording the address.
+ * The key pair (on `curve`) in the token labelled `keyLabel` (the label names the wallet and the
+ * address's role), made on first use. One already there under that label is the one: a call that
+ * made it and crashed before recording the address.
  */
-export function newTokenKey(config: WalletdConfig, walletId: number, role: string): { keyLabel: string; signer: KeySigner } {
-  const keyLabel = `walletd-${role}-${walletId}`;
+export function newTokenKey(
+  config: WalletdConfig,
+  keyLabel: string,
+  curve: 'secp256k1' | 'ed25519',
+): { keyLabel: string; signer: KeySigner } {
   const at = tokenKeyConfig(config, keyLabel);
   try {
-    generateTokenKey(at, 'secp256k1');
+    generateTokenKey(at, curve);
   } catch (e) {
     if (!(e instanceof BaseError && e.code === 'conflict')) throw e;
   }
-  return { keyLabel, signer: tokenSigner(at, 'secp256k1') };
+  return { keyLabel, signer: tokenSigner(at, curve) };
+}
+
+/**
+ * An address of `wallet` whose key pair is generated in the token (label `keyLabel`): on chains
+ * whose definition says which curve a token key needs (`keyHeldInToken`: EVM secp256k1, Solana
+ * ed25519), its address from the token's public key; elsewhere 422 naming the chain.
+ */
+export function tokenHeldAddress(
+  config: WalletdConfig,
+  plugin: ChainPlugin,
+  wallet: { chain: string; network: string },
+  keyLabel: string,
+): DerivedAddress & { key_label: string } {
+  const curve = plugin.chains.find((c) => c.chain === wallet.chain)?.keyHeldInToken;
+  if (!curve || !plugin.addressOfKey) {
+    throw new BaseError(
+      'unprocessable',
+      `a key held in the token is not built for ${wallet.chain} (its plugin names no address for a token key); its keys derive from the wallet`,
+    );
+  }
+  const { signer } = newTokenKey(config, keyLabel, curve);
+  try {
+    return { ...plugin.addressOfKey(wallet.chain as Chain, wallet.network, signer), path: `pkcs11:${keyLabel}`, key_label: keyLabel };
+  } finally {
+    signer.close();
+  }
 }
 
 /**
@@ -61,7 +93,8 @@ export async function withHeldKeys<T>(
   const signers = new Map<number, KeySigner>();
   try {
     for (const r of rows) {
-      const signer = tokenSigner(tokenKeyConfig(config, r.key_label), 'secp256k1');
+      // The curve is the key's own (CKA_KEY_TYPE): EVM stations are secp256k1, Solana's ed25519.
+      const signer = tokenSigner(tokenKeyConfig(config, r.key_label));
       signers.set(r.derivation_index, {
         curve: signer.curve,
         publicKey: () => signer.publicKey(),

@@ -1,11 +1,10 @@
-import { BaseError, type Chain, type DerivedAddress } from '@walletd/core';
+import { BaseError, type Chain } from '@walletd/core';
 import type { Common } from '../../platform/context';
 import type { WalletRow } from '../../http/scope';
 import { addressRow } from '../../wallets/addressRow';
 import { pooledFunds } from '../../funds/requireFunds';
 import { withWalletSecret } from '../../wallets/wallets';
-import { newTokenKey } from '../../keys/masterKey/tokenHeldKeys';
-import { evmAddressOf } from '@walletd/plugin-evm';
+import { tokenHeldAddress } from '../../keys/masterKey/tokenHeldKeys';
 
 /**
  * What one top-up adds to the fee the node quotes for the sweep (gas estimate + 20%, times twice
@@ -74,7 +73,7 @@ export async function ensureGasStation(common: Common, wallet: WalletRow): Promi
     if (common.config.masterKey.gasStationsInToken) {
       // Its key pair made inside the token, which signs its top-ups there (issue 45 §3); the index
       // is still taken, so no deposit address is ever derived at it.
-      const held = tokenHeldAddress(common, wallet);
+      const held = tokenHeldAddress(common.config, plugin, wallet, `walletd-gas-station-${wallet.id}`);
       await trx('addresses').insert({ ...addressRow(wallet, held, index, 'gas_station', 'gas station'), key_label: held.key_label });
     } else {
       const derived = await withWalletSecret(common.masterKey, wallet.id, locked.secret_envelope, (secret) =>
@@ -87,21 +86,4 @@ export async function ensureGasStation(common: Common, wallet: WalletRow): Promi
       .update({ next_address_index: index + 1 });
   });
   return (await gasStationOf(common, wallet.id)) as GasStation;
-}
-
-/** A gas station whose key pair is generated in the token: EVM chains only (secp256k1, an address from the public key). */
-function tokenHeldAddress(common: Common, wallet: WalletRow): DerivedAddress & { key_label: string } {
-  if (common.plugins.forChain(wallet.chain)?.name !== '@walletd/plugin-evm') {
-    throw new BaseError(
-      'unprocessable',
-      `a gas station held in the token is built for EVM chains only; ${wallet.chain} derives its station from the wallet`,
-    );
-  }
-  const { keyLabel, signer } = newTokenKey(common.config, wallet.id, 'gas-station');
-  try {
-    const address = evmAddressOf(signer);
-    return { address, matchKey: address.toLowerCase(), path: `pkcs11:${keyLabel}`, key_label: keyLabel };
-  } finally {
-    signer.close();
-  }
 }

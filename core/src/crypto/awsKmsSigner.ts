@@ -1,0 +1,116 @@
+import { createPublicKey } from 'node:crypto';
+import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
+import { BaseError, type KeySigner } from '@walletd/plugin-kit';
+import { lowS } from './secp256k1LowS';
+
+/** An asymmetric AWS KMS key that signs (`KeyUsage` SIGN_VERIFY): `ECC_SECG_P256K1` or `ECC_NIST_EDWARDS25519`. */
+export interface AwsKmsKeyConfig {
+  /** Key id, ARN or alias (`alias/walletd-treasury`). */
+  keyId: string;
+  region: string;
+  /** Another endpoint than the region's (a VPC endpoint; a replaying server in tests). */
+  endpoint?: string;
+  /** Absent: the SDK's default chain (instance role, environment, profile). */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+}
+
+const SPECS = { ECC_SECG_P256K1: 'secp256k1', ECC_NIST_EDWARDS25519: 'ed25519' } as const;
+
+/**
+ * A `KeySigner` over AWS KMS: the public key is read once (`GetPublicKey`, DER SPKI), each
+ * signature is one `Sign` call. secp256k1 signs the 32-byte digest (`MessageType: DIGEST`,
+ * `ECDSA_SHA_256`: KMS does not hash it again) and answers DER, unpacked to `r‖s` with a low `s`
+ * (the recovery id is the caller's, as for a token); Ed25519 signs the whole message
+ * (`ED25519_SHA_512`, `RAW`). The private key never leaves KMS.
+ */
+export async function awsKmsSigner(config: AwsKmsKeyConfig, client = kmsClient(config)): Promise<KeySigner> {
+  const key = await call('GetPublicKey', config.keyId, () => client.send(new GetPublicKeyCommand({ KeyId: config.keyId })));
+  const curve = SPECS[key.KeySpec as keyof typeof SPECS];
+  if (!curve || key.KeyUsage !== 'SIGN_VERIFY' || !key.PublicKey) {
+    throw new BaseError(
+      'config_invalid',
+      `the KMS key ${config.keyId} is ${key.KeySpec} for ${key.KeyUsage}: walletd signs with ECC_SECG_P256K1 or ECC_NIST_EDWARDS25519 keys for SIGN_VERIFY`,
+    );
+  }
+  const publicKey = publicKeyOf(key.PublicKey, curve);
+  return {
+    curve,
+    publicKey: () => Uint8Array.from(publicKey),
+    async sign(data) {
+      const out = await call('Sign', config.keyId, () =>
+        client.send(
+          new SignCommand({
+            KeyId: config.keyId,
+            Message: data,
+            ...(curve === 'secp256k1'
+              ? { MessageType: 'DIGEST', SigningAlgorithm: 'ECDSA_SHA_256' }
+              : { MessageType: 'RAW', SigningAlgorithm: 'ED25519_SHA_512' }),
+          }),
+        ),
+      );
+      if (!out.Signature) throw new BaseError('node_error', `KMS answered no signature for ${config.keyId}`);
+      return curve === 'secp256k1' ? lowS(rsOfDer(out.Signature)) : Uint8Array.from(out.Signature);
+    },
+    close: () => undefined,
+  };
+}
+
+function kmsClient(config: AwsKmsKeyConfig): KMSClient {
+  return new KMSClient({
+    region: config.region,
+    ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+    ...(config.credentials ? { credentials: config.credentials } : {}),
+    maxAttempts: 3, // the SDK retries throttling (the per-account signing quota) with backoff
+  });
+}
+
+/** A KMS failure as walletd's own error: the service's name and message, never the credentials. */
+async function call<T>(operation: string, keyId: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    const name = (e as { name?: string }).name ?? 'Error';
+    const throttled = name === 'ThrottlingException' || name === 'KMSInternalException' || name === 'DependencyTimeoutException';
+    throw new BaseError(
+      throttled ? 'unavailable' : 'node_error',
+      `KMS ${operation} for ${keyId} failed: ${name}: ${(e as Error).message}`,
+      {
+        cause: e,
+        retriable: throttled,
+      },
+    );
+  }
+}
+
+/** The key from the SPKI KMS returns: secp256k1 as the uncompressed point, Ed25519 as its 32 bytes. */
+function publicKeyOf(spki: Uint8Array, curve: 'secp256k1' | 'ed25519'): Buffer {
+  const jwk = createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' }).export({ format: 'jwk' });
+  const x = Buffer.from(jwk.x as string, 'base64url');
+  if (curve === 'ed25519') {
+    if (jwk.crv !== 'Ed25519') throw new BaseError('config_invalid', `KMS returned a ${jwk.crv} key for an Ed25519 key spec`);
+    return x;
+  }
+  if (jwk.crv !== 'secp256k1') throw new BaseError('config_invalid', `KMS returned a ${jwk.crv} key for ECC_SECG_P256K1`);
+  return Buffer.concat([Buffer.from([4]), x, Buffer.from(jwk.y as string, 'base64url')]);
+}
+
+/** ECDSA-Sig-Value (RFC 3279): SEQUENCE { INTEGER r, INTEGER s }, each as 32 big-endian bytes. */
+export function rsOfDer(der: Uint8Array): Uint8Array {
+  const b = Buffer.from(der);
+  const bad = () => new BaseError('node_error', 'KMS answered a signature that is not DER ECDSA');
+  if (b[0] !== 0x30) throw bad();
+  let at = b[1] === 0x81 ? 3 : 2;
+  const int = (): Buffer => {
+    if (b[at] !== 0x02) throw bad();
+    const len = b[at + 1] as number;
+    let v = b.subarray(at + 2, at + 2 + len);
+    at += 2 + len;
+    while (v.length > 32 && v[0] === 0) v = v.subarray(1);
+    if (v.length > 32) throw bad();
+    return Buffer.concat([Buffer.alloc(32 - v.length), v]);
+  };
+  const r = int();
+  const s = int();
+  if (at !== b.length) throw bad();
+  return Uint8Array.from(Buffer.concat([r, s]));
+}
