@@ -3,6 +3,7 @@ import { type Anvil, type TestToken, call, deployTestToken, eventually, seedComp
 import { startLoad } from './apiLoad';
 import { type CountingReceiver, startCountingReceiver } from './countingReceiver';
 import { type PrimaryAndReplica, debianPostgresBin, startPrimaryAndReplica } from './debianPostgres';
+import { type SentDeposit, sendDeposits } from './drillDeposits';
 import { type DrillProcess, DrillProcesses } from './drillProcesses';
 import { portsOwnedBy } from './socketOwner';
 
@@ -39,15 +40,20 @@ drill('several processes and a replica (the drill)', () => {
   let key: string;
   let walletId: number;
   const addresses: string[] = [];
-  const sent: { hash: string; asset: 'ETH' | 'USDC'; amount: bigint }[] = [];
+  const sent: SentDeposit[] = [];
 
   beforeAll(async () => {
     const t0 = Date.now();
+    // The database pair and the chain side by side.
+    const chain = (async () => {
+      anvil = await startAnvil();
+      usdc = await deployTestToken(anvil, 'USD Coin', 'USDC', 6);
+      return Date.now() - t0;
+    })();
     pg = await startPrimaryAndReplica(bin as string);
-    const tPg = Date.now();
+    const tPg = Date.now() - t0;
+    const tChain = await chain;
     db = createDb({ url: pg.primaryUrl, poolMax: 4 });
-    anvil = await startAnvil();
-    usdc = await deployTestToken(anvil, 'USD Coin', 'USDC', 6);
     rx = await startCountingReceiver();
     procs = new DrillProcesses({
       primaryUrl: pg.primaryUrl,
@@ -57,11 +63,11 @@ drill('several processes and a replica (the drill)', () => {
       leaseTtlMs: LEASE_TTL_MS,
       replicaMaxLagMs: REPLICA_MAX_LAG_MS,
     });
-    const tChain = Date.now();
+    const tMigrate = Date.now();
     await procs.migrate();
     key = (await seedCompany(db)).rootKey;
-    figure(`setup: primary and replica ${tPg - t0} ms, anvil and the token ${tChain - tPg} ms, migrate ${Date.now() - tChain} ms`);
-  }, 180_000);
+    figure(`setup: primary and replica ${tPg} ms, anvil and the token ${tChain} ms (side by side), migrate ${Date.now() - tMigrate} ms`);
+  }, 300_000);
   afterAll(async () => {
     procs?.killAll();
     await pg?.resumeReplay().catch(() => undefined);
@@ -71,20 +77,7 @@ drill('several processes and a replica (the drill)', () => {
     await pg?.stop();
   });
 
-  /** Deposit `n` more: every fourth a USDC mint, the rest ETH, each its own block, spread over the addresses. */
-  async function deposit(n: number): Promise<void> {
-    for (let i = 0; i < n; i++) {
-      const k = sent.length;
-      const to = addresses[k % addresses.length] as string;
-      if (k % 4 === 3) {
-        const amount = BigInt(k + 1) * 1_000_000n + 1n;
-        sent.push({ hash: await usdc.mint(to, amount), asset: 'USDC', amount });
-      } else {
-        const amount = 10n ** 15n + BigInt(k);
-        sent.push({ hash: await anvil.send(to, amount), asset: 'ETH', amount });
-      }
-    }
-  }
+  const deposit = (n: number) => sendDeposits({ anvil, usdc }, addresses, sent, n);
   const eventCount = async (type: string) => Number((await db('events').where({ type }).count('* as n'))[0]?.n);
   const leaseHolder = async () =>
     String((await db('indexer_leases').where({ chain: 'ethereum', network: 'devnet' }).first('holder'))?.holder ?? '');
@@ -95,14 +88,16 @@ drill('several processes and a replica (the drill)', () => {
     // The processes, as an operator starts them; the first indexer leads, the second stands by.
     const started = Date.now();
     const idxA = await procs.start('indexer-a', 'indexer', /"msg":"following"/);
-    const idxB = await procs.start('indexer-b', 'indexer', /standing by/);
-    const dispatchers = [
-      await procs.start('dispatcher-a', 'dispatcher', /dispatcher started/),
-      await procs.start('dispatcher-b', 'dispatcher', /dispatcher started/),
-    ];
-    const api1 = await procs.start('api-1', 'api', /API listening/);
-    const api2 = await procs.start('api-2', 'api', /API listening/);
-    const consoleProc = await procs.start('console', 'console', /console listening/);
+    // The rest side by side, as an orchestrator starts them.
+    const [idxB, dispA, dispB, api1, api2, consoleProc] = await Promise.all([
+      procs.start('indexer-b', 'indexer', /standing by/),
+      procs.start('dispatcher-a', 'dispatcher', /dispatcher started/),
+      procs.start('dispatcher-b', 'dispatcher', /dispatcher started/),
+      procs.start('api-1', 'api', /API listening/),
+      procs.start('api-2', 'api', /API listening/),
+      procs.start('console', 'console', /console listening/),
+    ]);
+    const dispatchers = [dispA, dispB];
     figure(`seven walletd processes started in ${Date.now() - started} ms`);
     expect((await fetch(`${consoleProc.base}/console/`)).status).toBe(200);
     // Each process answers its probes; the lease's holder says so in its /metrics.
