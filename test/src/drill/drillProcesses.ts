@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, runWalletdAsync, spawnWalletd, type WalletdProcess } from '@walletd/test-harness';
@@ -105,7 +105,11 @@ export class DrillProcesses {
     return Object.fromEntries(live.map((p, i) => [p.name, codes[i] as number | null]));
   }
 
-  killAll(): void {
-    for (const p of this.all) if (p.proc.child.exitCode === null) p.proc.child.kill('SIGKILL');
+  /** SIGKILL to whatever still runs, its config and data folder removed. */
+  async killAll(): Promise<void> {
+    const live = this.all.filter((p) => p.proc.child.exitCode === null && p.proc.child.signalCode === null);
+    for (const p of live) p.proc.child.kill('SIGKILL');
+    await Promise.all(live.map((p) => p.proc.exited));
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -69,7 +69,7 @@ drill('several processes and a replica (the drill)', () => {
     figure(`setup: primary and replica ${tPg} ms, anvil and the token ${tChain} ms (side by side), migrate ${Date.now() - tMigrate} ms`);
   }, 300_000);
   afterAll(async () => {
-    procs?.killAll();
+    await procs?.killAll();
     await pg?.resumeReplay().catch(() => undefined);
     await rx?.close();
     await anvil?.stop();
