@@ -5,8 +5,8 @@
 #   1. `serve` without DATABASE_URL refuses (no embedded PostgreSQL in the image);
 #   2. `migrate`; 3. `serve --roles api`: /healthz 200, /readyz 200; 4. a wallet created through
 #   the API with the key the first start printed, read back; 5. a second process as the Helm
-#   chart's dispatcher and indexer pods run it (`dispatcher,indexer,api`, bootstrap off) serves
-#   /healthz and /metrics. The master key comes from a file
+#   chart's dispatcher and indexer pods run it (`dispatcher,indexer`, bootstrap off, the probes
+#   listener on WALLETD_PROBES_PORT) serves /healthz and /metrics there, and no API. The master key comes from a file
 #   mounted at /run/secrets/walletd_master_key, and the database password from a pgpass file at
 #   /run/secrets/pgpass (PGPASSFILE), as secrets would be (deploy/compose.yaml does the same).
 # Needs root (chroot, mounts), podman, PostgreSQL's server binaries (/usr/lib/postgresql/*/bin),
@@ -121,10 +121,10 @@ got=$(curl -s -w '\n%{http_code}' -H "Authorization: Bearer $key" "$api/v1/walle
 [ "$(tail -1 <<<"$got")" = 200 ] || fail "wallet read answered: $got"
 grep -q '"image proof"' <<<"$got" || fail "wallet read: $got"
 echo "4. wallet $id created and read back through the API"
-# 5. The Helm chart's dispatcher and indexer pods: `serve --roles dispatcher,indexer,api` with
-#    bootstrap off serves /healthz and /metrics next to the first process.
-extra=("${extra[@]}" "PORT=$((port + 2))" "WALLETD_BOOTSTRAP=0")
-env -i "${imgenv[@]}" "${extra[@]}" "${entry[@]}" serve --roles dispatcher,indexer,api > "$work/serve2.out" 2> "$work/serve2.err" &
+# 5. The Helm chart's dispatcher and indexer pods: `serve --roles dispatcher,indexer` with
+#    bootstrap off serves /healthz and /metrics on its probes listener (server.probesPort), no API.
+extra=("${extra[@]}" "PORT=$((port + 3))" "WALLETD_PROBES_PORT=$((port + 2))" "WALLETD_BOOTSTRAP=0")
+env -i "${imgenv[@]}" "${extra[@]}" "${entry[@]}" serve --roles dispatcher,indexer > "$work/serve2.out" 2> "$work/serve2.err" &
 second_pid=$!
 for _ in $(seq 1 120); do
   code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((port + 2))/healthz" || true)
@@ -135,8 +135,11 @@ done
 [ "$code" = 200 ] || fail "second serve /healthz answered $code"
 curl -s "http://127.0.0.1:$((port + 2))/metrics" | grep -q '^walletd_webhook_deliveries_pending ' || fail "no walletd metrics on the second serve"
 [ ! -s "$work/serve2.out" ] || fail "bootstrap off, yet the second serve printed: $(cat "$work/serve2.out")"
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((port + 2))/v1/me" || true)
+[ "$code" = 404 ] || fail "the probes listener answered /v1/me with $code"
+! curl -s -o /dev/null "http://127.0.0.1:$((port + 3))/healthz" || fail "the second serve listens on its API port"
 kill "$second_pid"
 wait "$second_pid" || true
-echo "5. serve --roles dispatcher,indexer,api (WALLETD_BOOTSTRAP=0): /healthz 200, /metrics served"
+echo "5. serve --roles dispatcher,indexer (WALLETD_BOOTSTRAP=0, WALLETD_PROBES_PORT): /healthz 200, /metrics served, no API"
 grep -q -e "$(cat "$work/secrets/walletd_master_key")" -e "$password" "$work/serve.err" "$work/serve.out" "$work/serve2.err" "$work/migrate.log" && fail "a secret appears in the output"
 echo "prove.sh: the image works (size $((size / 1000000)) MB)"

@@ -14,7 +14,15 @@ export const BUILT_IN_PLUGINS = [
 
 export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   dataDir: '.walletd',
-  server: { host: '0.0.0.0', port: 8080, trustProxy: false, bodyLimitBytes: 102400, headersTimeoutMs: 20000, requestTimeoutMs: 30000 },
+  server: {
+    host: '0.0.0.0',
+    port: 8080,
+    trustProxy: false,
+    bodyLimitBytes: 102400,
+    headersTimeoutMs: 20000,
+    requestTimeoutMs: 30000,
+    probesPort: null,
+  },
   database: {
     url: null,
     embeddedPort: 54329,

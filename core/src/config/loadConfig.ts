@@ -84,6 +84,7 @@ export function loadConfig(options: LoadConfigOptions = {}): WalletdConfig {
   if (env.DATABASE_REPLICA_URL) set(['database', 'replicaUrl'], env.DATABASE_REPLICA_URL);
   if (env.PORT) set(['server', 'port'], intFromEnv('PORT', env.PORT));
   if (env.HOST) set(['server', 'host'], env.HOST);
+  if (env.WALLETD_PROBES_PORT) set(['server', 'probesPort'], intFromEnv('WALLETD_PROBES_PORT', env.WALLETD_PROBES_PORT));
   if (env.LOG_LEVEL) set(['log', 'level'], env.LOG_LEVEL as LogLevel);
   if (env.WALLETD_DATA_DIR) set(['dataDir'], env.WALLETD_DATA_DIR);
   if (env.WALLETD_MASTER_KEY_FILE) set(['masterKeyFile'], env.WALLETD_MASTER_KEY_FILE);

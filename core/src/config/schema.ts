@@ -27,6 +27,12 @@ export const configSchema = {
         bodyLimitBytes: { type: 'integer', minimum: 1024, maximum: 10485760 },
         headersTimeoutMs: { type: 'integer', minimum: 100, maximum: 600000 },
         requestTimeoutMs: { type: 'integer', minimum: 100, maximum: 3600000 },
+        probesPort: {
+          description: 'A listener answering only /healthz, /readyz and /metrics (for dispatcher and indexer processes); null: none',
+          type: ['integer', 'null'],
+          minimum: 0,
+          maximum: 65535,
+        },
       },
     },
     database: {

@@ -50,6 +50,8 @@ export interface WalletdConfig {
     /** Headers, and the whole request with its body, within these (API and console): else 408, connection closed. */
     headersTimeoutMs: number;
     requestTimeoutMs: number;
+    /** A listener of its own answering only /healthz, /readyz and /metrics, on `host` (null: none). */
+    probesPort: number | null;
   };
   database: {
     /** null: start the embedded PostgreSQL under `<dataDir>/pg`. */

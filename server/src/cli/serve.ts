@@ -26,6 +26,7 @@ import { chainReconciler } from '../reconciliation/index';
 import { consoleLinkUrl } from '../members/links/consoleUrl';
 import { bootstrapBanner } from './bootstrapBanner';
 import { listen } from './listen';
+import { createProbesApp } from '../platform/health/probesApp';
 import { nodeVersionWarning } from './nodeVersion';
 import { startTracing } from '../platform/tracing/startTracing';
 
@@ -96,6 +97,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   let mailbox: { port: number; stop(): Promise<void> } | undefined;
   let server: Server | undefined;
   let consoleServer: Server | undefined;
+  let probesServer: Server | undefined;
   let dispatcher: Dispatcher | undefined;
   let indexer: Indexer | undefined;
   const stores: { shutdown(): void }[] = [];
@@ -152,6 +154,19 @@ export async function serve(opts: ServeOptions): Promise<void> {
       logger.info({ port: typeof addr === 'object' && addr ? addr.port : config.server.port }, 'API listening');
     }
 
+    if (config.server.probesPort !== null) {
+      // Probes and metrics for a process that serves no API (docs/operate/deployment.md#probes-for-the-dispatcher-and-the-indexer).
+      probesServer = await listen(createProbesApp(common), config.server.probesPort, config.server.host, {
+        portKnob: 'WALLETD_PROBES_PORT or server.probesPort',
+        ...httpDeadlines(config),
+      });
+      const addr = probesServer.address();
+      logger.info(
+        { port: typeof addr === 'object' && addr ? addr.port : config.server.probesPort },
+        'probes listening (/healthz, /readyz, /metrics)',
+      );
+    }
+
     if (roles.includes('dispatcher')) {
       dispatcher = createDispatcher(common);
       dispatcher.start();
@@ -190,6 +205,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     // A start that fails half-way (a port in use, a node down) stops what it started.
     server?.close();
     consoleServer?.close();
+    probesServer?.close();
     await dispatcher?.stop().catch(() => undefined);
     await indexer?.stop().catch(() => undefined);
     await devnet?.stop().catch(() => undefined);
@@ -226,6 +242,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
     await step('console', async () => {
       consoleServer?.closeAllConnections();
       await new Promise<void>((r) => (consoleServer ? consoleServer.close(() => r()) : r()));
+    });
+    await step('probes', async () => {
+      probesServer?.closeAllConnections();
+      await new Promise<void>((r) => (probesServer ? probesServer.close(() => r()) : r()));
     });
     await step('dispatcher', () => dispatcher?.stop());
     await step('indexer', () => indexer?.stop());

@@ -72,6 +72,11 @@ describe('deploy/compose.yaml', () => {
       expect(s[name].secrets).toEqual(expect.arrayContaining(['walletd_master_key', 'pgpass']));
       expect(env.WALLETD_MASTER_KEY_FILE).toBe('/run/secrets/walletd_master_key');
     }
+    // The roles that serve no API are health-checked on their probes listener (server.probesPort).
+    for (const name of ['dispatcher', 'indexer-a', 'indexer-b']) {
+      expect(s[name].environment.WALLETD_PROBES_PORT).toBe('9090');
+      expect(s[name].healthcheck.test.join(' ')).toContain('http://127.0.0.1:9090/healthz');
+    }
     expect(s['postgres-replica'].depends_on.postgres.condition).toBe('service_healthy');
     expect(s.api.depends_on.migrate.condition).toBe('service_completed_successfully');
     // Everything referenced is declared, every file exists.

@@ -63,6 +63,12 @@ function checkWiring(docs: Obj[]): void {
       .filter((d) => matches(svcs[0]!.spec.selector, d.spec.template.metadata.labels))
       .map((d) => d.spec.template.metadata.labels['app.kubernetes.io/component']);
     expect(scraped).toEqual(expect.arrayContaining(['api', 'dispatcher', 'indexer']));
+    // …and each of those declares the named port the Service targets.
+    const target = svcs[0]!.spec.ports[0].targetPort;
+    for (const d of deployments.filter((x) =>
+      ['api', 'dispatcher', 'indexer'].includes(x.spec.template.metadata.labels['app.kubernetes.io/component']),
+    ))
+      expect(d.spec.template.spec.containers[0].ports.map((p: Obj) => p.name)).toContain(target);
   }
 }
 
@@ -73,7 +79,14 @@ describe('deploy/helm/walletd', () => {
     expect(results.filter((r) => r.error)).toEqual([]);
     expect(results.filter((r) => r.schema === 'none').map((r) => r.kind)).toEqual(['ServiceMonitor']);
     const roles = byKind(docs, 'Deployment').map((d) => d.spec.template.spec.containers[0].args[2]);
-    expect(roles.sort()).toEqual(['api', 'console', 'dispatcher,api', 'indexer,api']);
+    expect(roles.sort()).toEqual(['api', 'console', 'dispatcher', 'indexer']);
+    // The roles that serve no API are probed on their probes listener (server.probesPort).
+    for (const role of ['dispatcher', 'indexer']) {
+      const c = named(docs, 'Deployment', `walletd-walletd-${role}`).spec.template.spec.containers[0];
+      expect(c.env.find((e: Obj) => e.name === 'WALLETD_PROBES_PORT').value).toBe('9090');
+      expect(c.ports).toEqual([{ name: 'probes', containerPort: 9090 }]);
+      expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'probes' });
+    }
     expect(named(docs, 'Deployment', 'walletd-walletd-dispatcher').spec.replicas).toBeGreaterThanOrEqual(2);
     expect(named(docs, 'Deployment', 'walletd-walletd-indexer').spec.replicas).toBe(2);
     // With the HPA on, the Deployment leaves replicas to it.
