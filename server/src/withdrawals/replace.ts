@@ -14,6 +14,7 @@ import { audit } from '../company/audit';
 import { lockWalletFunds } from '../funds/ledger';
 import { fundsNeedOf, requireFunds } from '../funds/requireFunds';
 import { withSigningKeys } from '../keys/masterKey/tokenHeldKeys';
+import { changeAddressOf } from './changeAddress';
 import { chainAccess } from './intent';
 import { lockRow } from './lockRow';
 import { indexesOf, nodeFailure, onNode } from './prepare';
@@ -22,6 +23,8 @@ export interface ReplaceCall {
   kind: 'speed_up' | 'cancel';
   /** The caller's cap on the replacement's max fee per gas, base units. */
   maxFeePerGas?: bigint;
+  /** Bitcoin family: the caller's cap on the replacement's fee rate, base units per vbyte. */
+  maxFeeRate?: bigint;
   /** The transaction the caller means to replace: refused (409) once another replaced it. */
   replaces?: string;
   keyId: number | null;
@@ -59,12 +62,19 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
       if (call.kind === 'cancel') return { row, attempt: null };
       throw new BaseError('conflict', `withdrawal ${row.id} is being cancelled on chain (${latestHash})`);
     }
-    const current = latest ? attemptUnsigned(row, latest) : unsignedFromRow(row);
+    const replaced = latest ? attemptUnsigned(row, latest) : unsignedFromRow(row);
+    // UTXO: a cancel pays the inputs back to the wallet's change address.
+    const change = await changeAddressOf(trx, row.wallet_id);
+    const current = change ? { ...replaced, intent: { ...replaced.intent, change } } : replaced;
     const reader = access.readers.readerFor(access.settings);
     const next = await onNode(row.chain, row.network, () =>
       access.verbs.replace!(
         current,
-        { kind: call.kind, ...(call.maxFeePerGas !== undefined ? { maxFeePerGas: call.maxFeePerGas } : {}) },
+        {
+          kind: call.kind,
+          ...(call.maxFeePerGas !== undefined ? { maxFeePerGas: call.maxFeePerGas } : {}),
+          ...(call.maxFeeRate !== undefined ? { maxFeeRate: call.maxFeeRate } : {}),
+        },
         reader,
       ),
     );
