@@ -176,9 +176,10 @@ describeWithLitecoind('stuck bitcoin-family payouts: RBF speed-up and cancel', (
     const before = Number(await depositEvents().then((r) => r[0]?.count));
     const p = await stuckPayout('rbf-cancel-1', '0.2');
     const original = await rawTx(p.txHash);
-    const inputs = (
-      await Promise.all(original.vin.map(async (i) => sat(String((await rawTx(i.txid)).vout[i.vout]?.value))))
-    ).reduce((a, b) => a + b, 0n);
+    const inputs = (await Promise.all(original.vin.map(async (i) => sat(String((await rawTx(i.txid)).vout[i.vout]?.value))))).reduce(
+      (a, b) => a + b,
+      0n,
+    );
 
     const cancelled = await api('POST', `/withdrawals/${p.id}/cancel-onchain`, { replaces: p.txHash });
     expect(cancelled.status).toBe(200);

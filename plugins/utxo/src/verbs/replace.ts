@@ -71,7 +71,10 @@ export async function replaceUtxoWithdrawal(
   if (cancel) {
     const value = sum(p.inputs) - fee;
     if (value < net.dustLimit)
-      throw new BaseError('unprocessable', `the inputs (${sum(p.inputs)} base units) cannot pay the cancel's fee of ${fee} and a change output`);
+      throw new BaseError(
+        'unprocessable',
+        `the inputs (${sum(p.inputs)} base units) cannot pay the cancel's fee of ${fee} and a change output`,
+      );
     (outputs[0] as { value: string }).value = value.toString();
   } else {
     const change = BigInt((changeOutput as { value: string }).value) - (fee - oldFee);
