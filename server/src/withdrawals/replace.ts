@@ -28,6 +28,8 @@ export interface ReplaceCall {
   /** The transaction the caller means to replace: refused (409) once another replaced it. */
   replaces?: string;
   keyId: number | null;
+  /** Who asked, when not an API key: a member in the console (after a step-up), or walletd itself (auto-bump). */
+  actor?: { type: 'member' | 'system'; id: number | null };
 }
 
 const max = (a: bigint, b: bigint) => (a > b ? a : b);
@@ -116,8 +118,8 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
     await addHistory(trx, row.id, call.kind === 'cancel' ? 'cancel_onchain' : 'speed_up', { txHash: signed.txHash, replaces: latestHash });
     await audit(trx, {
       companyId: row.company_id,
-      actorType: 'api_key',
-      actorId: call.keyId,
+      actorType: call.actor?.type ?? 'api_key',
+      actorId: call.actor ? call.actor.id : call.keyId,
       action: call.kind === 'cancel' ? 'withdrawal.cancel_onchain' : 'withdrawal.speed_up',
       targetType: 'withdrawal',
       targetId: row.id,
