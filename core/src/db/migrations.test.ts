@@ -50,6 +50,7 @@ describe('migrations', () => {
         '041_claim_room_for_others',
         '042_token_held_keys',
         '043_withdrawal_attempts',
+        '044_auto_bump',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -97,6 +97,8 @@ export interface ReplaceRequest {
   kind: 'speed_up' | 'cancel';
   maxFeePerGas?: bigint;
   maxFeeRate?: bigint;
+  /** Auto-bump: the new fees at least this many thousandths of the replaced ones (1250: ×1.25), within the cap. */
+  factorPermille?: bigint;
 }
 
 /** A signed transaction found to pay the intent, with the payload as signed (nonce, fees). */

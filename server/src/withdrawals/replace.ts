@@ -25,6 +25,8 @@ export interface ReplaceCall {
   maxFeePerGas?: bigint;
   /** Bitcoin family: the caller's cap on the replacement's fee rate, base units per vbyte. */
   maxFeeRate?: bigint;
+  /** Auto-bump: fees at least this many thousandths of the replaced ones. */
+  factorPermille?: bigint;
   /** The transaction the caller means to replace: refused (409) once another replaced it. */
   replaces?: string;
   keyId: number | null;
@@ -76,6 +78,7 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
           kind: call.kind,
           ...(call.maxFeePerGas !== undefined ? { maxFeePerGas: call.maxFeePerGas } : {}),
           ...(call.maxFeeRate !== undefined ? { maxFeeRate: call.maxFeeRate } : {}),
+          ...(call.factorPermille !== undefined ? { factorPermille: call.factorPermille } : {}),
         },
         reader,
       ),
@@ -112,7 +115,8 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
     // The reservation grows to the highest cap of any attempt (only one can land; it is not known which).
     const [updated] = (await trx('withdrawals')
       .where({ id: row.id })
-      .update({ unsigned_tx: JSON.stringify({ ...row.unsigned_tx, fee: fee.toString() }), updated_at: trx.fn.now() })
+      // auto_bump_from: the auto-bumper counts its blocks from this replacement on (migration 044).
+      .update({ unsigned_tx: JSON.stringify({ ...row.unsigned_tx, fee: fee.toString() }), auto_bump_from: null, updated_at: trx.fn.now() })
       .returning('*')) as WithdrawalRow[];
     const fees = { previous: current.payload, next: next.payload, previousFeeCap: current.fee.toString(), feeCap: next.fee.toString() };
     await addHistory(trx, row.id, call.kind === 'cancel' ? 'cancel_onchain' : 'speed_up', { txHash: signed.txHash, replaces: latestHash });

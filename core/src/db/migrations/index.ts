@@ -36,6 +36,7 @@ import * as m040ClaimFunction from './040_claim_function';
 import * as m041ClaimRoomForOthers from './041_claim_room_for_others';
 import * as m042TokenHeldKeys from './042_token_held_keys';
 import * as m043WithdrawalAttempts from './043_withdrawal_attempts';
+import * as m044AutoBump from './044_auto_bump';
 import * as m036MemberPasskeys from './036_member_passkeys';
 import * as m037RequestSending from './037_request_sending';
 import * as m038AddressBook from './038_address_book';
@@ -86,6 +87,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '041_claim_room_for_others': m041ClaimRoomForOthers,
   '042_token_held_keys': m042TokenHeldKeys,
   '043_withdrawal_attempts': m043WithdrawalAttempts,
+  '044_auto_bump': m044AutoBump,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -57,6 +57,9 @@ export async function replaceUtxoWithdrawal(
   const [incremental, estimate] = await Promise.all([incrementalFeeRate(utxo, net), estimatedFeeRate(utxo, net)]);
   const least = oldFee + incremental * BigInt(vsize);
   let fee = max(least, estimate * BigInt(vsize));
+  // An auto-bump's factor: at least that multiple of the replaced fee rate, over the replacement's size.
+  if (request.factorPermille !== undefined)
+    fee = max(fee, (oldFee * request.factorPermille * BigInt(vsize) + 1000n * BigInt(p.vsize) - 1n) / (1000n * BigInt(p.vsize)));
   if (request.maxFeeRate !== undefined) {
     const cap = request.maxFeeRate * BigInt(vsize);
     if (cap < least)
