@@ -909,6 +909,7 @@ export interface components {
         /** @description withdrawals: its destination tag, when it has one */
         destinationTag?: number;
       }[];
+      /** @description withdrawal.confirmed: the fee paid; withdrawal.rejected cancelled_onchain: the fee the landed cancel paid */
       fee?: {
         /** @description Exact decimal in display units, never a JSON number */
         amount: string;

@@ -66,6 +66,15 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
       if (call.kind === 'cancel') return { row, attempt: null };
       throw new BaseError('conflict', `withdrawal ${row.id} is being cancelled on chain (${latestHash})`);
     }
+    // A speed-up that names no transaction, when the latest is a speed-up and the chain has not
+    // indexed a block since: the same call twice (a double click, two parallel requests). It
+    // answers the withdrawal unchanged rather than replacing a replacement nothing could mine yet.
+    if (call.replaces === undefined && call.kind === 'speed_up' && latest?.kind === 'speed_up') {
+      const cursor = (await trx('chain_cursors').where({ chain: row.chain, network: row.network }).first('updated_at')) as
+        | { updated_at: Date }
+        | undefined;
+      if (!cursor || cursor.updated_at <= latest.created_at) return { row, attempt: null };
+    }
     const replaced = latest ? attemptUnsigned(row, latest) : unsignedFromRow(row);
     // UTXO: a cancel pays the inputs back to the wallet's change address.
     const change = await changeAddressOf(trx, row.wallet_id);

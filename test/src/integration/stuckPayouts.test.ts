@@ -233,6 +233,26 @@ describe('stuck EVM payouts: speed-up and cancel on the same nonce', () => {
     expect(await balances()).toEqual({ confirmed: eth(credited), reserved: '0' });
   });
 
+  it('two parallel speed-ups that name no transaction make one replacement; after a new block another may', async () => {
+    const g = await stuckPayout('g', '0.02');
+    await underprice();
+    const first = await api('POST', `/withdrawals/${g.id}/speed-up`, { replaces: g.txHash });
+    expect(first.status).toBe(200);
+    // The speed-up was not mined (a base fee far above it again), and no block was indexed since it.
+    const [x, y] = await Promise.all([0, 1].map(() => api('POST', `/withdrawals/${g.id}/speed-up`)));
+    expect([x?.status, y?.status]).toEqual([200, 200]);
+    expect((await get(g.id)).attempts.map((a: { kind: string }) => a.kind)).toEqual(['original', 'speed_up']);
+    await underprice();
+    const again = await api('POST', `/withdrawals/${g.id}/speed-up`);
+    expect(again.body.attempts.map((a: { kind: string }) => a.kind)).toEqual(['original', 'speed_up', 'speed_up']);
+    await anvil.rpc('anvil_setNextBlockBaseFeePerGas', ['0x1']);
+    await round(3);
+    const landed = await get(g.id);
+    expect(landed).toMatchObject({ status: 'confirmed', txHash: again.body.attempts[2].txHash });
+    credited -= wei('0.02') + (await feePaid(landed.txHash));
+    expect(await balances()).toEqual({ confirmed: eth(credited), reserved: '0' });
+  });
+
   it('refuses what cannot be replaced: a confirmed withdrawal (409), a cap below the replacement rule (422)', async () => {
     const d = await stuckPayout('d', '0.01');
     const low = await api('POST', `/withdrawals/${d.id}/speed-up`, { maxFeePerGas: '1' });

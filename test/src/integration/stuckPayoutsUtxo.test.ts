@@ -203,7 +203,11 @@ describeWithLitecoind('stuck bitcoin-family payouts: RBF speed-up and cancel', (
     await mineOnly([cancelHash]);
     await follower.tick();
     const done = await get(p.id);
-    expect(done).toMatchObject({ status: 'rejected', reason: 'cancelled_onchain', txHash: cancelHash });
+    expect(done).toMatchObject({ status: 'rejected', reason: 'cancelled_onchain', txHash: cancelHash, fee: { amount: btc(fee) } });
+    const rejected = (await t.db('events').where({ type: 'withdrawal.rejected' }).pluck('body')).map((b: string) => JSON.parse(b).data);
+    expect(rejected.filter((d: { withdrawalId: number }) => d.withdrawalId === p.id)).toEqual([
+      expect.objectContaining({ reason: 'cancelled_onchain', txHash: cancelHash, fee: expect.objectContaining({ amount: btc(fee) }) }),
+    ]);
     credited -= fee;
     expect(await balances()).toEqual({ confirmed: btc(credited), reserved: '0', available: btc(credited), onchain: btc(credited) });
     expect(Number(await depositEvents().then((r) => r[0]?.count))).toBe(before);
