@@ -93,7 +93,11 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
       ),
     );
     const reservedFee = unsignedFromRow(row).fee;
-    const fee = max(reservedFee, next.fee);
+    // Only one transaction lands. A cancel of a payout in the native coin spends its fee instead of
+    // the amount plus the payout's fee: holding the larger of the two is enough (a payout that
+    // emptied the wallet can still be cancelled). Otherwise the highest fee cap of any attempt.
+    const cancelInNative = call.kind === 'cancel' && !row.asset.contractAddress;
+    const fee = max(reservedFee, cancelInNative ? next.fee - BigInt(row.amount) : next.fee);
     await requireFunds(trx, { ...fundsNeedOf(row, access.plugin), fee });
     const indexes = await indexesOf(trx, row.wallet_id, next.sourceAddresses);
     const wallet = await trx('wallets').where({ id: row.wallet_id }).first('secret_envelope');

@@ -198,7 +198,8 @@ describeWithLitecoind('stuck bitcoin-family payouts: RBF speed-up and cancel', (
     expect(tx.vout.map((o) => [o.scriptPubKey.hex, sat(String(o.value))])).toEqual([
       [Buffer.from(scriptOf(net, change.address)).toString('hex'), inputs - fee],
     ]);
-    expect(await balances()).toMatchObject({ confirmed: btc(credited), reserved: btc(sat('0.2') + fee) });
+    // Only one can land: the payout (0.2 and its fee) or the cancel (its fee); the larger is held.
+    expect(await balances()).toMatchObject({ confirmed: btc(credited), reserved: btc(sat('0.2') + p.fee) });
 
     await mineOnly([cancelHash]);
     await follower.tick();
@@ -213,5 +214,29 @@ describeWithLitecoind('stuck bitcoin-family payouts: RBF speed-up and cancel', (
     expect(Number(await depositEvents().then((r) => r[0]?.count))).toBe(before);
     // The recipient got nothing.
     expect(await node.rpc<number>('getreceivedbyaddress', [toNode(p.to), 0])).toBe(0);
+  });
+
+  it('a payout without change cannot be sped up (422, nothing signed); it can still be cancelled', async () => {
+    // The wallet's one coin less a fee of 110 vB at 1 sat/vB and 500 base units of change, below dust: no change output.
+    const p = await stuckPayout('rbf-no-change', btc(credited - 610n));
+    const tx = await rawTx(p.txHash);
+    expect(tx.vout).toHaveLength(1);
+    const refused = await api('POST', `/withdrawals/${p.id}/speed-up`, { replaces: p.txHash });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      code: 'unprocessable',
+      message: expect.stringMatching(/no change output.*cancel it on chain instead/),
+    });
+    expect(await t.db('withdrawal_attempts').where({ withdrawal_id: p.id })).toHaveLength(0);
+    expect(await node.rpc<string[]>('getrawmempool', [])).toContain(p.txHash);
+    const cancelled = await api('POST', `/withdrawals/${p.id}/cancel-onchain`, { replaces: p.txHash });
+    expect(cancelled.status).toBe(200);
+    const cancelHash: string = cancelled.body.attempts[1].txHash;
+    const fee = sat(String((await entry(cancelHash)).fees.base));
+    await mineOnly([cancelHash]);
+    await follower.tick();
+    expect(await get(p.id)).toMatchObject({ status: 'rejected', reason: 'cancelled_onchain' });
+    credited -= fee;
+    expect(await balances()).toEqual({ confirmed: btc(credited), reserved: '0', available: btc(credited), onchain: btc(credited) });
   });
 });
