@@ -32,6 +32,8 @@ export function WithdrawalDetail({ params, me }: PageProps) {
   const [w, setW] = useState<Withdrawal | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
+    // Another withdrawal (a "Waiting behind" link): never show, or act on, the previous one meanwhile.
+    setW(null);
     api<Withdrawal>('GET', `/withdrawals/${encodeURIComponent(id)}`)
       .then(setW)
       .catch((e) => setError(errorText(e)));

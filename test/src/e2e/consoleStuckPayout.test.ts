@@ -61,6 +61,7 @@ describeWithChromium('speed up a stuck payout from the console', () => {
     // The sign-in code is long past: the speed-up asks for a fresh one, then goes through.
     f.con.clock.now += 6 * 60_000;
     await page.getByRole('link', { name: `withdrawal #${a.id}` }).click();
+    await page.getByRole('heading', { name: `Withdrawal #${a.id}` }).waitFor();
     await page.getByRole('button', { name: 'Speed up' }).click();
     await page.getByText(`To speed up withdrawal #${a.id}, confirm with a fresh code`).waitFor();
     expect(await f.t.db('withdrawal_attempts').where({ withdrawal_id: a.id })).toHaveLength(0);
