@@ -12,6 +12,7 @@ const DEAD = '0x000000000000000000000000000000000000dEaD';
  * broadcast and the one after it waits behind its nonce (the page says which); an owner speeds it
  * up from the withdrawal page, asked for a fresh authenticator code first, sees the replacement
  * listed with its fee cap, and both payouts land. The replacement is audited under the member.
+ * Another stuck payout is cancelled on chain from its page and ends rejected, cancelled_onchain.
  */
 describeWithChromium('speed up a stuck payout from the console', () => {
   let f: FundedTreasury;
@@ -39,7 +40,7 @@ describeWithChromium('speed up a stuck payout from the console', () => {
     return { id: prepared.body.id as number, txHash: sent.body.txHash as string };
   };
 
-  it('an owner sees what waits behind a stuck payout and speeds it up with a step-up; both land', async () => {
+  it('an owner sees what waits behind a stuck payout, speeds it up with a step-up (both land) and cancels another on chain', async () => {
     const a = await payout('a', '0.1');
     const { baseFeePerGas } = await f.anvil.rpc<{ baseFeePerGas: string }>('eth_getBlockByNumber', ['latest', false]);
     await f.anvil.rpc('anvil_setNextBlockBaseFeePerGas', [`0x${(BigInt(baseFeePerGas) * 20n + 10n ** 10n).toString(16)}`]);
@@ -89,5 +90,23 @@ describeWithChromium('speed up a stuck payout from the console', () => {
     await f.follower.tick();
     expect((await f.api('GET', `/withdrawals/${a.id}`)).body).toMatchObject({ status: 'confirmed', txHash: attempts[1].tx_hash });
     expect((await f.api('GET', `/withdrawals/${b.id}`)).body.status).toBe('confirmed');
+
+    // Cancel on chain from the page (the step-up above is still fresh): the cancel is listed, and
+    // once it lands the page reads rejected, cancelled_onchain.
+    const c = await payout('c', '0.3');
+    const { baseFeePerGas: base } = await f.anvil.rpc<{ baseFeePerGas: string }>('eth_getBlockByNumber', ['latest', false]);
+    await f.anvil.rpc('anvil_setNextBlockBaseFeePerGas', [`0x${(BigInt(base) * 20n + 10n ** 10n).toString(16)}`]);
+    await f.anvil.mine(1);
+    await f.follower.tick();
+    await page.goto(`${f.con.url}/console/withdrawals/${c.id}`);
+    await page.getByRole('heading', { name: `Withdrawal #${c.id}` }).waitFor();
+    await page.getByRole('button', { name: 'Cancel on chain' }).click();
+    await rows.nth(1).filter({ hasText: 'cancel on chain' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Speed up' }).isDisabled()).toBe(true);
+    await f.anvil.mine(1);
+    await f.follower.tick();
+    expect((await f.api('GET', `/withdrawals/${c.id}`)).body).toMatchObject({ status: 'rejected', reason: 'cancelled_onchain' });
+    await page.reload();
+    await page.getByTestId('withdrawal-facts').filter({ hasText: 'cancelled_onchain' }).waitFor();
   });
 });
