@@ -106,7 +106,10 @@ export const WithdrawalEventData = {
     memo: { type: 'string', description: 'with toAddress: the memo the transaction carried, when it had one' },
     destinationTag: { type: 'integer', minimum: 0, description: 'with toAddress: the destination tag, when it had one' },
     outputs: { type: 'array', items: RecipientAmount },
-    fee: AmountOfAsset,
+    fee: {
+      ...AmountOfAsset,
+      description: 'withdrawal.confirmed: the fee paid; withdrawal.rejected cancelled_onchain: the fee the landed cancel paid',
+    },
     reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error', 'cancelled_onchain'] },
     previousStatus: {
       enum: ['confirmed', 'rejected'],

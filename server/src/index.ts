@@ -18,6 +18,7 @@ export * from './withdrawals/intent';
 export * from './withdrawals/prepare';
 export * from './withdrawals/send';
 export * from './withdrawals/broadcast';
+export * from './withdrawals/autoBump';
 export * from './withdrawals/requests/requests';
 export * from './withdrawals/requests/requestView';
 export * from './withdrawals/view';

@@ -4,6 +4,7 @@ import { ErrorLine } from '../fields';
 import { fromBaseUnits } from '../money';
 import type { PageProps } from '../routes';
 import { navigate } from '../router';
+import { Attempts, StuckPayoutActions } from './StuckPayout';
 import { approversText, feeText, kindText, startedByText } from './Withdrawals';
 
 /** History details that are fee amounts in the fee asset's base units. */
@@ -26,11 +27,13 @@ function detailText(d: Record<string, unknown> | null, feeAsset: Withdrawal['ass
 }
 
 /** One withdrawal: what it pays where, who asked and approved, and each status it passed with the time. */
-export function WithdrawalDetail({ params }: PageProps) {
+export function WithdrawalDetail({ params, me }: PageProps) {
   const id = params[0] ?? '';
   const [w, setW] = useState<Withdrawal | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
+    // Another withdrawal (a "Waiting behind" link): never show, or act on, the previous one meanwhile.
+    setW(null);
     api<Withdrawal>('GET', `/withdrawals/${encodeURIComponent(id)}`)
       .then(setW)
       .catch((e) => setError(errorText(e)));
@@ -105,7 +108,20 @@ export function WithdrawalDetail({ params }: PageProps) {
                 <dd class="error">{w.lastError}</dd>
               </>
             )}
+            {w.blockedBy !== undefined && (
+              <>
+                <dt>Waiting behind</dt>
+                <dd data-testid="blocked-by">
+                  <a href={`/console/withdrawals/${w.blockedBy}`} onClick={go(`/console/withdrawals/${w.blockedBy}`)}>
+                    withdrawal #{w.blockedBy}
+                  </a>{' '}
+                  (its earlier nonce must land or be replaced first)
+                </dd>
+              </>
+            )}
           </dl>
+          <StuckPayoutActions w={w} me={me} onDone={setW} setError={setError} />
+          <Attempts w={w} />
           <h2>History</h2>
           <ol data-testid="history">
             {(w.history ?? []).map((h, i) => (

@@ -188,6 +188,20 @@ export const configSchema = {
           startBlock: { oneOf: [{ type: 'integer', minimum: 0 }, { const: 'latest' }] },
           reorgWindow: { type: 'integer', minimum: 1, maximum: 10000 },
           maxLagBlocks: { type: 'integer', minimum: 0, maximum: 1000000 },
+          autoBump: {
+            type: 'object',
+            description:
+              'off unless set: speed up a broadcast payout whose latest transaction waited afterBlocks indexed blocks, fees times factor (at least the replacement rule), never above the cap (maxFeePerGas on EVM, maxFeeRate per vbyte on bitcoin/dogecoin); audited as the system',
+            required: ['afterBlocks', 'factor'],
+            additionalProperties: false,
+            anyOf: [{ required: ['maxFeePerGas'] }, { required: ['maxFeeRate'] }],
+            properties: {
+              afterBlocks: { type: 'integer', minimum: 1, maximum: 10000 },
+              factor: { type: 'number', minimum: 1.1, maximum: 10 },
+              maxFeePerGas: { type: 'string', pattern: '^[0-9]{1,30}$' },
+              maxFeeRate: { type: 'string', pattern: '^[0-9]{1,30}$' },
+            },
+          },
           tokens: {
             type: 'array',
             items: {

@@ -257,6 +257,24 @@ export interface ChainSettings {
   blockTimeMs?: number;
   /** Where people look a transaction up (`https://basescan.org`), shown as given. */
   explorerUrl?: string;
+  /** Issue 46 §5, off unless set: speed up a payout still unconfirmed after some blocks. */
+  autoBump?: AutoBumpSettings;
+}
+
+/**
+ * Automatic speed-up of stuck payouts on one chain (EVM, bitcoin, dogecoin): a `broadcast`
+ * withdrawal whose latest transaction has waited `afterBlocks` indexed blocks is sped up with fees
+ * `factor` times the latest (at least the replacement rule), never above the cap; then again
+ * `afterBlocks` later, until the cap is reached.
+ */
+export interface AutoBumpSettings {
+  afterBlocks: number;
+  /** 1.1 to 10 (read to three decimals): a multiplier of the fees, not an amount. */
+  factor: number;
+  /** EVM: the most a bumped transaction may pay per gas, wei (decimal string). */
+  maxFeePerGas?: string;
+  /** Bitcoin family: the most a bumped transaction may pay per vbyte, base units (decimal string). */
+  maxFeeRate?: string;
 }
 
 export interface WebhookSettings {

@@ -51,6 +51,7 @@ describe('migrations', () => {
         '042_token_held_keys',
         '043_withdrawal_attempts',
         '044_event_trace_context',
+        '045_auto_bump',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -146,7 +146,11 @@ export function withdrawalData(
       data.fee = { amount: fromBaseUnits(parseBaseUnits(row.fee), native.decimals), asset: native };
     }
   }
-  if (status === 'rejected') data.reason = row.reason ?? 'provider_error';
+  if (status === 'rejected') {
+    data.reason = row.reason ?? 'provider_error';
+    // A landed on-chain cancel (issue 46) paid its fee: the event says how much, as a confirmation does.
+    if (row.fee !== null && native) data.fee = { amount: fromBaseUnits(parseBaseUnits(row.fee), native.decimals), asset: native };
+  }
   return data;
 }
 

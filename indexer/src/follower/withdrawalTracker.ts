@@ -154,7 +154,14 @@ export async function trackWithdrawals(
           }
           if (cancel) {
             // The zero-value replacement landed: nothing paid, the amount released, its fee spent.
-            await moveWithdrawal(trx, cur, 'rejected', { ...changes, reason: 'cancelled_onchain' }, { reason: 'cancelled_onchain' });
+            await moveWithdrawal(
+              trx,
+              cur,
+              'rejected',
+              { ...changes, reason: 'cancelled_onchain' },
+              { reason: 'cancelled_onchain' },
+              native,
+            );
             out.rejected++;
             return;
           }

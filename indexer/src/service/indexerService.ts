@@ -52,6 +52,8 @@ export interface IndexerDeps {
   /** The chain's sweep rules and its balance ledger check while leading it (docs/guide/sweeps-and-gas.md; docs/guide/withdrawals.md, "the balance ledger"): the same loop, own intervals. */
   sweeper?: Reconciler;
   ledgerCheck?: Reconciler;
+  /** Speeds up stuck payouts of a chain with `autoBump` (docs/guide/withdrawals.md, "Stuck payouts"). */
+  autoBump?: Reconciler;
 }
 
 /** One configured chain's parts, as its loops use them. */
@@ -155,7 +157,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     // Withdrawals and reconciliation in loops of their own under the same lease: neither holds up deposits.
     const withdrawals = trackWithdrawalsWhileLeading(shared, settings, follower, lease, outage, held);
     const loop = { key: where, logger, leading: () => running && lease.epoch() !== null, held, caughtUp: () => caughtUp, sleep };
-    const side = [deps.reconciler, deps.sweeper, deps.ledgerCheck].map((r) => reconcileWhileLeading(r, loop));
+    const side = [deps.reconciler, deps.sweeper, deps.ledgerCheck, deps.autoBump].map((r) => reconcileWhileLeading(r, loop));
     try {
       while (running && lease.epoch() !== null) {
         const poll = settings.pollIntervalMs ?? 2000;

@@ -88,12 +88,17 @@ export interface BuildContext {
 
 /**
  * A replacement of a published, not yet mined transaction on the same nonce (chains without a
- * validity window): `speed_up` pays the same intent with higher fees, `cancel` pays nothing (a
- * zero-value transfer from the source to itself). `maxFeePerGas`: the caller's cap, in base units.
+ * validity window): `speed_up` pays the same intent with higher fees, `cancel` pays nothing (EVM:
+ * a zero-value transfer from the source to itself; UTXO: every input back to the wallet's change).
+ * `maxFeePerGas` (EVM, base units per gas) and `maxFeeRate` (UTXO, base units per vbyte): the
+ * caller's cap.
  */
 export interface ReplaceRequest {
   kind: 'speed_up' | 'cancel';
   maxFeePerGas?: bigint;
+  maxFeeRate?: bigint;
+  /** Auto-bump: the new fees at least this many thousandths of the replaced ones (1250: ×1.25), within the cap. */
+  factorPermille?: bigint;
 }
 
 /** A signed transaction found to pay the intent, with the payload as signed (nonce, fees). */

@@ -11,7 +11,7 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 /**
  * The transaction spends exactly the prepared coins (the wallet's: the sender) and has exactly the
  * prepared outputs, script and value in order; and those outputs pay each of the intent's
- * recipients its exact amount. Without this, any transaction mined under the hash `verify` is
+ * recipients its exact amount (an on-chain cancel: no output but the change). Without this, any transaction mined under the hash `verify` is
  * handed would read as this withdrawal paid (the conformance kit's "mined but not the intent").
  */
 export function paysIntent(unsigned: UnsignedWithdrawal, raw: string): boolean {
@@ -31,6 +31,8 @@ export function paysIntent(unsigned: UnsignedWithdrawal, raw: string): boolean {
   const outs = tx.outs.map((o) => `${hex(o.script)}:${BigInt(o.value)}`);
   if (outs.join() !== p.outputs.map((o) => `${o.script}:${BigInt(o.value)}`).join()) return false;
   const paid = p.outputs.filter((o) => !o.change);
+  // An on-chain cancel (core's attempts.ts: nothing paid, 0 to the source) pays only the wallet's change.
+  if (intent.outputs.every((o) => o.amount === 0n)) return paid.length === 0;
   return (
     paid.length === intent.outputs.length &&
     intent.outputs.every((o, i) => paid[i]?.script === hex(scriptOf(net, o.to)) && BigInt(paid[i].value) === o.amount)

@@ -11,6 +11,7 @@ export const RPC_CALLS = [
   'getrawtransaction',
   'scantxoutset',
   'estimatesmartfee',
+  'getnetworkinfo',
   'gettxout',
   'sendrawtransaction',
 ] as const;

@@ -1,4 +1,5 @@
 import { SWEEP_TICK_MS, runSweeps } from '../sweeps/index';
+import { AUTO_BUMP_TICK_MS, runAutoBumps } from '../withdrawals/autoBump';
 import type { Server } from 'node:http';
 import {
   BaseError,
@@ -193,6 +194,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
         reconciler: chainReconciler({ db: rt.db, config, plugins }),
         // Sweep rules run where the chain is led: one process per chain (docs/guide/sweeps-and-gas.md).
         sweeper: { name: 'sweep', intervalMs: SWEEP_TICK_MS, run: (key, shouldStop) => runSweeps(common, key, shouldStop) },
+        // Opt-in per chain (chains[].autoBump): stuck payouts sped up where the chain is led.
+        autoBump: { name: 'auto-bump', intervalMs: AUTO_BUMP_TICK_MS, run: (key, shouldStop) => runAutoBumps(common, key, shouldStop) },
         ledgerCheck: {
           name: 'ledger check',
           intervalMs: config.reconciliation.ledgerCheckIntervalMs,

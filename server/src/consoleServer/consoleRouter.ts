@@ -12,6 +12,7 @@ import { mountMemberRoutes } from '../members/memberRoutes';
 import { mountRequestRoutes } from '../withdrawals/requests/requestRoutes';
 import { mountTransactionRoutes } from '../wallets/transactionRoutes';
 import { mountWithdrawalRoutes } from '../withdrawals/withdrawalRoutes';
+import { mountReplaceRoutes } from '../withdrawals/replaceRoutes';
 import { mountAuditRoutes } from '../company/auditRoutes';
 import { mountEncryptionKeyRoutes } from '../keys/encryptionKeyRoutes';
 import { mountPolicyRoutes } from '../withdrawals/policies/policyRoutes';
@@ -48,6 +49,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   mountOverviewRoutes(r, common, session);
   mountTransactionRoutes(r, common, session);
   mountWithdrawalRoutes(r, common, session);
+  mountReplaceRoutes(r, common, clock, session);
   mountPolicyRoutes(r, common, clock, session);
   mountSweepRoutes(r, common, clock, session);
   mountAddressBookRoutes(r, common, clock, session);

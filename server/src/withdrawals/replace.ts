@@ -14,6 +14,7 @@ import { audit } from '../company/audit';
 import { lockWalletFunds } from '../funds/ledger';
 import { fundsNeedOf, requireFunds } from '../funds/requireFunds';
 import { withSigningKeys } from '../keys/masterKey/tokenHeldKeys';
+import { changeAddressOf } from './changeAddress';
 import { chainAccess } from './intent';
 import { lockRow } from './lockRow';
 import { indexesOf, nodeFailure, onNode } from './prepare';
@@ -22,9 +23,15 @@ export interface ReplaceCall {
   kind: 'speed_up' | 'cancel';
   /** The caller's cap on the replacement's max fee per gas, base units. */
   maxFeePerGas?: bigint;
+  /** Bitcoin family: the caller's cap on the replacement's fee rate, base units per vbyte. */
+  maxFeeRate?: bigint;
+  /** Auto-bump: fees at least this many thousandths of the replaced ones. */
+  factorPermille?: bigint;
   /** The transaction the caller means to replace: refused (409) once another replaced it. */
   replaces?: string;
   keyId: number | null;
+  /** Who asked, when not an API key: a member in the console (after a step-up), or walletd itself (auto-bump). */
+  actor?: { type: 'member' | 'system'; id: number | null };
 }
 
 const max = (a: bigint, b: bigint) => (a > b ? a : b);
@@ -59,17 +66,38 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
       if (call.kind === 'cancel') return { row, attempt: null };
       throw new BaseError('conflict', `withdrawal ${row.id} is being cancelled on chain (${latestHash})`);
     }
-    const current = latest ? attemptUnsigned(row, latest) : unsignedFromRow(row);
+    // A speed-up that names no transaction, when the latest is a speed-up and the chain has not
+    // indexed a block since: the same call twice (a double click, two parallel requests). It
+    // answers the withdrawal unchanged rather than replacing a replacement nothing could mine yet.
+    if (call.replaces === undefined && call.kind === 'speed_up' && latest?.kind === 'speed_up') {
+      const cursor = (await trx('chain_cursors').where({ chain: row.chain, network: row.network }).first('updated_at')) as
+        | { updated_at: Date }
+        | undefined;
+      if (!cursor || cursor.updated_at <= latest.created_at) return { row, attempt: null };
+    }
+    const replaced = latest ? attemptUnsigned(row, latest) : unsignedFromRow(row);
+    // UTXO: a cancel pays the inputs back to the wallet's change address.
+    const change = await changeAddressOf(trx, row.wallet_id);
+    const current = change ? { ...replaced, intent: { ...replaced.intent, change } } : replaced;
     const reader = access.readers.readerFor(access.settings);
     const next = await onNode(row.chain, row.network, () =>
       access.verbs.replace!(
         current,
-        { kind: call.kind, ...(call.maxFeePerGas !== undefined ? { maxFeePerGas: call.maxFeePerGas } : {}) },
+        {
+          kind: call.kind,
+          ...(call.maxFeePerGas !== undefined ? { maxFeePerGas: call.maxFeePerGas } : {}),
+          ...(call.maxFeeRate !== undefined ? { maxFeeRate: call.maxFeeRate } : {}),
+          ...(call.factorPermille !== undefined ? { factorPermille: call.factorPermille } : {}),
+        },
         reader,
       ),
     );
     const reservedFee = unsignedFromRow(row).fee;
-    const fee = max(reservedFee, next.fee);
+    // Only one transaction lands. A cancel of a payout in the native coin spends its fee instead of
+    // the amount plus the payout's fee: holding the larger of the two is enough (a payout that
+    // emptied the wallet can still be cancelled). Otherwise the highest fee cap of any attempt.
+    const cancelInNative = call.kind === 'cancel' && !row.asset.contractAddress;
+    const fee = max(reservedFee, cancelInNative ? next.fee - BigInt(row.amount) : next.fee);
     await requireFunds(trx, { ...fundsNeedOf(row, access.plugin), fee });
     const indexes = await indexesOf(trx, row.wallet_id, next.sourceAddresses);
     const wallet = await trx('wallets').where({ id: row.wallet_id }).first('secret_envelope');
@@ -100,14 +128,15 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
     // The reservation grows to the highest cap of any attempt (only one can land; it is not known which).
     const [updated] = (await trx('withdrawals')
       .where({ id: row.id })
-      .update({ unsigned_tx: JSON.stringify({ ...row.unsigned_tx, fee: fee.toString() }), updated_at: trx.fn.now() })
+      // auto_bump_from: the auto-bumper counts its blocks from this replacement on (migration 045).
+      .update({ unsigned_tx: JSON.stringify({ ...row.unsigned_tx, fee: fee.toString() }), auto_bump_from: null, updated_at: trx.fn.now() })
       .returning('*')) as WithdrawalRow[];
     const fees = { previous: current.payload, next: next.payload, previousFeeCap: current.fee.toString(), feeCap: next.fee.toString() };
     await addHistory(trx, row.id, call.kind === 'cancel' ? 'cancel_onchain' : 'speed_up', { txHash: signed.txHash, replaces: latestHash });
     await audit(trx, {
       companyId: row.company_id,
-      actorType: 'api_key',
-      actorId: call.keyId,
+      actorType: call.actor?.type ?? 'api_key',
+      actorId: call.actor ? call.actor.id : call.keyId,
       action: call.kind === 'cancel' ? 'withdrawal.cancel_onchain' : 'withdrawal.speed_up',
       targetType: 'withdrawal',
       targetId: row.id,

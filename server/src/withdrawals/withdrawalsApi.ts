@@ -108,11 +108,12 @@ export function withdrawalsRouter(common: Common, writeLimit: RequestHandler, r:
     r.post(`/withdrawals/:id/${path}`, writeLimit, async (req, res) => {
       const a = auth(req);
       const row = await withdrawalFor(a, req.params.id, ['withdrawals:create']);
-      const body = checkBody<{ maxFeePerGas?: string; replaces?: string }>('WithdrawalReplaceRequest', req.body ?? {});
+      const body = checkBody<{ maxFeePerGas?: string; maxFeeRate?: string; replaces?: string }>('WithdrawalReplaceRequest', req.body ?? {});
       const replaced = await replaceWithdrawal(common, row.id, {
         kind,
         keyId: a.keyId,
         ...(body.maxFeePerGas !== undefined ? { maxFeePerGas: BigInt(body.maxFeePerGas) } : {}),
+        ...(body.maxFeeRate !== undefined ? { maxFeeRate: BigInt(body.maxFeeRate) } : {}),
         ...(body.replaces !== undefined ? { replaces: body.replaces } : {}),
       });
       res.json(await toWithdrawalView(db, common.plugins.chainTable(), replaced, true));

@@ -160,7 +160,13 @@ describe('stuck EVM payouts: speed-up and cancel on the same nonce', () => {
     // A speed-up after the cancel is refused; the cancel again changes nothing.
     expect((await api('POST', `/withdrawals/${c.id}/speed-up`)).status).toBe(409);
     expect((await api('POST', `/withdrawals/${c.id}/cancel-onchain`)).body.attempts).toHaveLength(view.attempts.length);
-    expect(await balances()).toEqual({ confirmed: eth(credited), reserved: eth(wei('0.4') + wei(cancel.feeCap.amount)) });
+    // Only one lands: the payout (0.4 plus its highest fee cap) or the cancel (its fee cap, far less): the larger is held.
+    const payoutCap = view.attempts
+      .filter((a: { kind: string }) => a.kind !== 'cancel')
+      .map((a: { feeCap: { amount: string } }) => wei(a.feeCap.amount))
+      .reduce((a: bigint, b: bigint) => (b > a ? b : a), 0n);
+    expect(wei(cancel.feeCap.amount)).toBeLessThan(wei('0.4'));
+    expect(await balances()).toEqual({ confirmed: eth(credited), reserved: eth(wei('0.4') + payoutCap) });
 
     const deadBefore = BigInt(await anvil.rpc<string>('eth_getBalance', [DEAD, 'latest']));
     await round(1);
@@ -230,6 +236,26 @@ describe('stuck EVM payouts: speed-up and cancel on the same nonce', () => {
     const fee = await feePaid(f.txHash);
     expect(wei(ended.fee.amount)).toBe(fee);
     credited -= wei('0.03') + fee;
+    expect(await balances()).toEqual({ confirmed: eth(credited), reserved: '0' });
+  });
+
+  it('two parallel speed-ups that name no transaction make one replacement; after a new block another may', async () => {
+    const g = await stuckPayout('g', '0.02');
+    await underprice();
+    const first = await api('POST', `/withdrawals/${g.id}/speed-up`, { replaces: g.txHash });
+    expect(first.status).toBe(200);
+    // The speed-up was not mined (a base fee far above it again), and no block was indexed since it.
+    const [x, y] = await Promise.all([0, 1].map(() => api('POST', `/withdrawals/${g.id}/speed-up`)));
+    expect([x?.status, y?.status]).toEqual([200, 200]);
+    expect((await get(g.id)).attempts.map((a: { kind: string }) => a.kind)).toEqual(['original', 'speed_up']);
+    await underprice();
+    const again = await api('POST', `/withdrawals/${g.id}/speed-up`);
+    expect(again.body.attempts.map((a: { kind: string }) => a.kind)).toEqual(['original', 'speed_up', 'speed_up']);
+    await anvil.rpc('anvil_setNextBlockBaseFeePerGas', ['0x1']);
+    await round(3);
+    const landed = await get(g.id);
+    expect(landed).toMatchObject({ status: 'confirmed', txHash: again.body.attempts[2].txHash });
+    credited -= wei('0.02') + (await feePaid(landed.txHash));
     expect(await balances()).toEqual({ confirmed: eth(credited), reserved: '0' });
   });
 

@@ -37,6 +37,7 @@ import * as m041ClaimRoomForOthers from './041_claim_room_for_others';
 import * as m042TokenHeldKeys from './042_token_held_keys';
 import * as m043WithdrawalAttempts from './043_withdrawal_attempts';
 import * as m044EventTraceContext from './044_event_trace_context';
+import * as m045AutoBump from './045_auto_bump';
 import * as m036MemberPasskeys from './036_member_passkeys';
 import * as m037RequestSending from './037_request_sending';
 import * as m038AddressBook from './038_address_book';
@@ -88,6 +89,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '042_token_held_keys': m042TokenHeldKeys,
   '043_withdrawal_attempts': m043WithdrawalAttempts,
   '044_event_trace_context': m044EventTraceContext,
+  '045_auto_bump': m045AutoBump,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
