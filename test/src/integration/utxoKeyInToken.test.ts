@@ -206,6 +206,12 @@ describeBoth('bitcoin keys held in the token', () => {
     const witnessKeys = (await rawTx(original)).vin.map((i) => i.txinwitness?.[1]);
     expect(witnessKeys.length).toBeGreaterThanOrEqual(2);
     expect(witnessKeys.filter((k) => k === held.witnessKey)).toHaveLength(1);
+    // The first payout's change sits on the wallet's change address …/1/0, whose index is the token
+    // address's (0): the token is asked only for the input its key's script controls.
+    const change = await t.db('addresses').where({ wallet_id: walletId, kind: 'change' }).first('derivation_index');
+    expect(change.derivation_index).toBe(
+      (await t.db('addresses').where({ key_label: held.label }).first('derivation_index')).derivation_index,
+    );
     expect(await tokenSignatures()).toBe(before + 1);
 
     const sped = await api('POST', `/withdrawals/${prepared.body.id}/speed-up`, { replaces: original });
