@@ -1,5 +1,5 @@
 import { InvariantError, BaseError, type DerivedAddress } from '@walletd/plugin-kit';
-import { bip32, bitcoin } from './libs';
+import { bip32, bitcoin, ecc } from './libs';
 import { type UtxoNetwork, utxoNetwork } from './networks';
 import { segwitAddress } from './segwitAddress';
 import { witnessScript } from './witnessScript';
@@ -93,4 +93,24 @@ export function deriveUtxoAddress(chain: string, network: string, seed: Uint8Arr
   const address = addressOfScript(net, output);
   if (!address) throw new InvariantError('address derivation produced no address');
   return { address, matchKey: hex(output), path };
+}
+
+/** The compressed form (33 bytes) of a secp256k1 public key: what a P2WPKH / P2PKH script commits to. */
+export function compressedKey(publicKey: Uint8Array): Uint8Array {
+  if (publicKey.length === 33) return publicKey;
+  const compressed = ecc.pointCompress(publicKey, true);
+  if (!compressed) throw new BaseError('internal', 'not a secp256k1 public key');
+  return compressed;
+}
+
+/**
+ * The address a secp256k1 public key held outside walletd (a PKCS#11 token, a KMS) controls: its
+ * compressed key's P2WPKH on bitcoin, P2PKH on dogecoin, as a derived key's (issue 45 §3).
+ */
+export function addressOfPublicKey(chain: string, network: string, publicKey: Uint8Array): { address: string; matchKey: string } {
+  const net = utxoNetwork(chain, network);
+  const output = keyScript(net, compressedKey(publicKey));
+  const address = addressOfScript(net, output);
+  if (!address) throw new InvariantError('no address for the key');
+  return { address, matchKey: hex(output) };
 }

@@ -1,5 +1,5 @@
-import { type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
-import { deriveUtxoAddress, formatUtxoAddress, utxoMatchKey, validateUtxoAddress } from './addresses';
+import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
+import { addressOfPublicKey, deriveUtxoAddress, formatUtxoAddress, utxoMatchKey, validateUtxoAddress } from './addresses';
 import { UTXO_CHAINS } from './networks';
 import { createUtxoReader } from './reader';
 import { createUtxoWithdrawals } from './verbs';
@@ -33,6 +33,10 @@ export function createUtxoPlugin(): ChainPlugin {
       } finally {
         seed.fill(0);
       }
+    },
+    addressOfKey: (chain, network, signer) => {
+      if (signer.curve !== 'secp256k1') throw new BaseError('internal', `a ${chain} address needs a secp256k1 key`);
+      return addressOfPublicKey(chain, network, signer.publicKey());
     },
     createReader: (chain, network, options) => createUtxoReader({ ...options, scriptOf: (a) => utxoMatchKey(chain, network, a) }),
     confirm: confirmByDepth,

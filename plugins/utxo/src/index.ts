@@ -5,7 +5,7 @@ export * from './detect';
 export * from './networks';
 export * from './reader';
 export * from './verbs';
-export { bip32, bitcoin } from './libs';
+export { bip32, bitcoin, ecc } from './libs';
 
 /** What walletd calls when the package is named in the config's `plugins` (see plugins/README.md). */
 export { createUtxoPlugin as createPlugin } from './createUtxoPlugin';

@@ -131,6 +131,8 @@ export const UTXO_CHAINS: ChainDefinition[] = [
     chain: 'bitcoin',
     addressing: 'key-per-address',
     capabilities: UTXO_CAPABILITIES,
+    // A token key signs P2WPKH / P2PKH inputs (ECDSA); Taproot's Schnorr has no PKCS#11 mechanism.
+    keyHeldInToken: 'secp256k1',
     // MAX_MONEY: nodes refuse larger outputs (bad-txns-vout-toolarge).
     amountCeiling: { native: 21_000_000n * 100_000_000n, token: 21_000_000n * 100_000_000n },
     networks: [
@@ -144,6 +146,8 @@ export const UTXO_CHAINS: ChainDefinition[] = [
     chain: 'dogecoin',
     addressing: 'key-per-address',
     capabilities: UTXO_CAPABILITIES,
+    // A token key signs P2WPKH / P2PKH inputs (ECDSA); Taproot's Schnorr has no PKCS#11 mechanism.
+    keyHeldInToken: 'secp256k1',
     // Dogecoin Core's MAX_MONEY, 10 000 000 000 DOGE.
     amountCeiling: { native: 10_000_000_000n * 100_000_000n, token: 10_000_000_000n * 100_000_000n },
     networks: [
