@@ -443,7 +443,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Replace a broadcast, not yet mined transaction with the same one at higher fees (EVM: same nonce, +10 % or the current suggestion, capped by maxFeePerGas; bitcoin/dogecoin: BIP-125, same inputs and recipients, the higher fee taken from the change, capped by maxFeeRate); the fee cap reserved grows (422 insufficient_funds). Emits withdrawal.broadcast with the new txHash. 409 unless broadcast or when replaces is stale; 422 for a chain without replacement. 20/min per key.
+     * Replace a broadcast, not yet mined transaction with the same one at higher fees (EVM: same nonce, +10 % or the current suggestion, capped by maxFeePerGas; UTXO chains: BIP-125, same inputs and recipients, the higher fee taken from the change, capped by maxFeeRate); the fee cap reserved grows (422 insufficient_funds). Emits withdrawal.broadcast with the new txHash. 409 unless broadcast or when replaces is stale; 422 for a chain without replacement. 20/min per key.
      * @description Requires the `withdrawals:create` action.
      */
     post: operations['speedUpWithdrawal'];
@@ -463,7 +463,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Replace a broadcast, not yet mined transaction with a zero-value transfer from the source to itself on the same nonce (bitcoin/dogecoin: its inputs paid back to the wallet change address, less the fee); once it lands the withdrawal is rejected (reason cancelled_onchain), its amount released and the fee paid. If the payout lands first it confirms. 409/422 as speed-up. 20/min per key.
+     * Replace a broadcast, not yet mined transaction with a zero-value transfer from the source to itself on the same nonce (UTXO chains: its inputs paid back to the wallet change address, less the fee); once it lands the withdrawal is rejected (reason cancelled_onchain), its amount released and the fee paid. If the payout lands first it confirms. 409/422 as speed-up. 20/min per key.
      * @description Requires the `withdrawals:create` action.
      */
     post: operations['cancelWithdrawalOnchain'];
@@ -1184,7 +1184,7 @@ export interface components {
     AddressCreateRequest: {
       label?: string;
       /**
-       * @description `token`: generate the address's key pair inside the PKCS#11 token (the master key's, `masterKey.pkcs11`) and sign there, e.g. a treasury address; EVM chains, Tron, Solana, bitcoin (P2WPKH) and dogecoin (P2PKH). 422 elsewhere or without a token
+       * @description `token`: generate the address's key pair inside the PKCS#11 token (the master key's, `masterKey.pkcs11`) and sign there, e.g. a treasury address; the chains whose plugin declares keyHeldInToken (docs/operate/keys-and-hsms.md lists them: EVM, Tron, Solana and the Bitcoin family). 422 elsewhere or without a token
        * @default wallet
        * @enum {string}
        */
@@ -1392,7 +1392,7 @@ export interface components {
     WithdrawalReplaceRequest: {
       /** @description EVM: the most the replacement may pay per gas, in wei; below +10 % of the transaction it replaces: 422 */
       maxFeePerGas?: string;
-      /** @description bitcoin and dogecoin: the most the replacement may pay per vbyte, in base units (satoshi); below the replaced fee plus the incremental relay fee: 422 */
+      /** @description UTXO chains: the most the replacement may pay per vbyte, in base units (satoshi); below the replaced fee plus the incremental relay fee: 422 */
       maxFeeRate?: string;
       /** @description the transaction hash the caller saw as current (txHash of the last attempt); another one replaced it since: 409 */
       replaces?: string;

@@ -154,6 +154,9 @@ export interface WithdrawalEventData {
      */
     destinationTag?: number;
   }[];
+  /**
+   * withdrawal.confirmed: the fee paid; withdrawal.rejected cancelled_onchain: the fee the landed cancel paid
+   */
   fee?: {
     /**
      * Exact decimal in display units, never a JSON number

@@ -8,7 +8,7 @@ export const WITHDRAWAL_REPLACE_OPERATIONS: Operation[] = [
     path: '/withdrawals/{id}/speed-up',
     operationId: 'speedUpWithdrawal',
     summary:
-      'Replace a broadcast, not yet mined transaction with the same one at higher fees (EVM: same nonce, +10 % or the current suggestion, capped by maxFeePerGas; bitcoin/dogecoin: BIP-125, same inputs and recipients, the higher fee taken from the change, capped by maxFeeRate); the fee cap reserved grows (422 insufficient_funds). Emits withdrawal.broadcast with the new txHash. 409 unless broadcast or when replaces is stale; 422 for a chain without replacement. 20/min per key.',
+      'Replace a broadcast, not yet mined transaction with the same one at higher fees (EVM: same nonce, +10 % or the current suggestion, capped by maxFeePerGas; UTXO chains: BIP-125, same inputs and recipients, the higher fee taken from the change, capped by maxFeeRate); the fee cap reserved grows (422 insufficient_funds). Emits withdrawal.broadcast with the new txHash. 409 unless broadcast or when replaces is stale; 422 for a chain without replacement. 20/min per key.',
     action: 'withdrawals:create',
     request: 'WithdrawalReplaceRequest',
     response: 'Withdrawal',
@@ -18,7 +18,7 @@ export const WITHDRAWAL_REPLACE_OPERATIONS: Operation[] = [
     path: '/withdrawals/{id}/cancel-onchain',
     operationId: 'cancelWithdrawalOnchain',
     summary:
-      'Replace a broadcast, not yet mined transaction with a zero-value transfer from the source to itself on the same nonce (bitcoin/dogecoin: its inputs paid back to the wallet change address, less the fee); once it lands the withdrawal is rejected (reason cancelled_onchain), its amount released and the fee paid. If the payout lands first it confirms. 409/422 as speed-up. 20/min per key.',
+      'Replace a broadcast, not yet mined transaction with a zero-value transfer from the source to itself on the same nonce (UTXO chains: its inputs paid back to the wallet change address, less the fee); once it lands the withdrawal is rejected (reason cancelled_onchain), its amount released and the fee paid. If the payout lands first it confirms. 409/422 as speed-up. 20/min per key.',
     action: 'withdrawals:create',
     request: 'WithdrawalReplaceRequest',
     response: 'Withdrawal',
@@ -40,7 +40,7 @@ export const WithdrawalReplaceRequest = {
       type: 'string',
       pattern: '^[0-9]{1,30}$',
       description:
-        'bitcoin and dogecoin: the most the replacement may pay per vbyte, in base units (satoshi); below the replaced fee plus the incremental relay fee: 422',
+        'UTXO chains: the most the replacement may pay per vbyte, in base units (satoshi); below the replaced fee plus the incremental relay fee: 422',
     },
     replaces: {
       type: 'string',

@@ -191,7 +191,7 @@ export const configSchema = {
           autoBump: {
             type: 'object',
             description:
-              'off unless set: speed up a broadcast payout whose latest transaction waited afterBlocks indexed blocks, fees times factor (at least the replacement rule), never above the cap (maxFeePerGas on EVM, maxFeeRate per vbyte on bitcoin/dogecoin); audited as the system',
+              'off unless set: speed up a broadcast payout whose latest transaction waited afterBlocks indexed blocks, fees times factor (at least the replacement rule), never above the cap (maxFeePerGas on EVM chains, maxFeeRate per vbyte on UTXO chains); audited as the system',
             required: ['afterBlocks', 'factor'],
             additionalProperties: false,
             anyOf: [{ required: ['maxFeePerGas'] }, { required: ['maxFeeRate'] }],
