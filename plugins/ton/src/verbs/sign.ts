@@ -26,7 +26,8 @@ async function keyOf(
       const signer = async (message: Cell) => {
         const hash = message.hash();
         const signature = Buffer.from(await held.sign(hash));
-        if (!signVerify(hash, signature, publicKey)) throw new BaseError('internal', 'the token’s signature does not verify against its key');
+        if (!signVerify(hash, signature, publicKey))
+          throw new BaseError('internal', 'the token’s signature does not verify against its key');
         return signature;
       };
       return { wallet, sign: { signer }, done: () => {} };
