@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Address } from '@ton/core';
+import { Address, beginCell, toNano } from '@ton/core';
 import { WalletContractV5R1 } from '@ton/ton';
 import { type ChainSettings, MasterKey, tokenSigner } from '@walletd/core';
 import {
@@ -30,7 +30,10 @@ describeWithSoftHsm('a TON address whose key is held in the token (sandbox)', ()
   process.env.WALLETD_TEST_HSM_PIN = '1234';
   const label = `ton-key-${process.pid}`;
   const b = sweepBench(new MasterKey(randomBytes(32)), {
-    masterKey: { pkcs11: { module: SOFTHSM_MODULE, tokenLabel: label, pinEnv: 'WALLETD_TEST_HSM_PIN', keyLabel: 'walletd-master' } },
+    masterKey: {
+      gasStationsInToken: true,
+      pkcs11: { module: SOFTHSM_MODULE, tokenLabel: label, pinEnv: 'WALLETD_TEST_HSM_PIN', keyLabel: 'walletd-master' },
+    },
   });
   const round = async () => {
     node.mine();
@@ -40,11 +43,26 @@ describeWithSoftHsm('a TON address whose key is held in the token (sandbox)', ()
   const tokenSignatures = async () =>
     Number(/^walletd_token_signatures_total\{curve="ed25519"\} (\d+)$/m.exec(await (await fetch(`${b.app.url}/metrics`)).text())?.[1] ?? 0);
 
+  let mint: (to: Address, amount: bigint) => Promise<void>;
+
   beforeAll(async () => {
     token = newSoftHsmToken(label);
     t = await createTestDatabase();
     node = await TonSandboxNode.start();
-    const settings: ChainSettings = { chain: 'ton', network: 'localnet', rpcUrl: node.url, startBlock: node.mine() + 1 };
+    const { JettonMinter } = require('@ton-community/assets-sdk') as typeof import('@ton-community/assets-sdk');
+    const admin = await node.chain.treasury('admin');
+    const m = node.chain.openContract(JettonMinter.createFromConfig({ admin: admin.address, content: beginCell().endCell() }));
+    node.record(await m.sendDeploy(admin.getSender(), toNano('0.1')));
+    mint = async (to, amount) => {
+      node.record(await m.sendMint(admin.getSender(), to, amount, { value: toNano('0.2'), notify: { amount: 1n } }));
+    };
+    const settings: ChainSettings = {
+      chain: 'ton',
+      network: 'localnet',
+      rpcUrl: node.url,
+      startBlock: node.mine() + 1,
+      tokens: [{ contract: m.address.toString(), symbol: 'USDT', decimals: 6 }],
+    };
     await b.start(t.db, settings);
   }, 120_000);
   afterAll(async () => {
@@ -97,5 +115,45 @@ describeWithSoftHsm('a TON address whose key is held in the token (sandbox)', ()
     // Audited as signed in the token (its txHash is the external message's; the row's is the chain's transaction's).
     expect(signed.details).toMatchObject({ keyHeldIn: 'token', txHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(await tokenSignatures()).toBe(before + 1);
+  });
+
+  it('a gas station held in the token: its top-up of an undeployed jetton holder is signed there and executed, then the sweep follows', async () => {
+    const walletId = await b.newWallet('customers');
+    const treasury = await b.newAddress(walletId);
+    const holder = await b.newAddress(walletId);
+    await mint(Address.parse(holder), 25_000_000n);
+    await round();
+    const station = (await b.gasStation(walletId)).body;
+    expectSchema('GasStation', station);
+    const keyLabel = `walletd-gas-station-${walletId}`;
+    expect(station).toMatchObject({ keyHeldIn: 'token', path: `pkcs11:${keyLabel}` });
+    const held = tokenSigner({ module: SOFTHSM_MODULE, tokenLabel: token.label, pin: token.pin, keyLabel }, 'ed25519');
+    const wallet = WalletContractV5R1.create({ publicKey: Buffer.from(held.publicKey()), walletId: { networkGlobalId: -239 } });
+    held.close();
+    expect(Address.parse(station.address).equals(wallet.address)).toBe(true);
+    const admin = await node.chain.treasury('admin');
+    node.record(await admin.send({ to: wallet.address, value: 1n * TON, bounce: false }));
+    await round();
+
+    const counted = async () =>
+      (await b.common.metrics?.tokenSignatures.get())?.values.find((v) => v.labels.curve === 'ed25519')?.value ?? 0;
+    const before = await counted();
+    expect((await b.addRule(walletId, { asset: 'USDT', destination: treasury })).status).toBe(201);
+    expect(await b.runSweeps()).toMatchObject({ toppedUp: 1, sent: 0, failed: 0 });
+    await round();
+    expect(await b.runSweeps()).toMatchObject({ toppedUp: 0, sent: 1, failed: 0 });
+    await round();
+    await round();
+    const all = await b.withdrawals(walletId);
+    expect(all.find((w) => w.kind === 'gas_topup')).toMatchObject({ fromAddress: station.address, toAddress: holder, status: 'confirmed' });
+    expect(all.find((w) => w.kind === 'sweep')).toMatchObject({
+      fromAddress: holder,
+      toAddress: treasury,
+      amount: '25',
+      status: 'confirmed',
+    });
+    // The station's wallet ran its code on the token's signature: deployed, seqno 1.
+    expect(await node.chain.openContract(wallet).getSeqno()).toBe(1);
+    expect(await counted()).toBe(before + 1);
   });
 });
