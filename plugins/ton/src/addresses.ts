@@ -1,4 +1,4 @@
-import { BaseError, type DerivedAddress, ed25519Key, publicKeyOf, slip10Ed25519 } from '@walletd/plugin-kit';
+import { BaseError, type DerivedAddress, type KeySigner, ed25519Key, publicKeyOf, slip10Ed25519 } from '@walletd/plugin-kit';
 import { Address } from '@ton/core';
 import { WalletContractV5R1 } from '@ton/ton';
 import { NETWORK_GLOBAL_ID, isTestNetwork } from './networks';
@@ -67,4 +67,14 @@ export function deriveTonAddress(network: string, seed: Uint8Array, index: numbe
   secretKey.fill(0);
   const wallet = walletOf(network, publicKey);
   return { address: displayForm(network, wallet.address), matchKey: rawKey(wallet.address), path: tonPath(index) };
+}
+
+/**
+ * The address of a key held in a token (issue 45 §3): the same wallet v5r1 contract, network id and
+ * workchain as a derived address, for the token's 32-byte Ed25519 public key.
+ */
+export function addressOfTonKey(network: string, signer: KeySigner): { address: string; matchKey: string } {
+  if (signer.curve !== 'ed25519') throw new BaseError('internal', 'a TON wallet needs an ed25519 key');
+  const wallet = walletOf(network, Buffer.from(signer.publicKey()));
+  return { address: displayForm(network, wallet.address), matchKey: rawKey(wallet.address) };
 }

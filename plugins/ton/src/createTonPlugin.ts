@@ -1,6 +1,6 @@
 import { Address } from '@ton/core';
 import { BaseError, type ChainPlugin, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
-import { deriveTonAddress, parseTonAddress, tonMatchKey } from './addresses';
+import { addressOfTonKey, deriveTonAddress, parseTonAddress, tonMatchKey } from './addresses';
 import { TON_CHAINS, isTestNetwork, servesNetwork } from './networks';
 import { jettonWallets } from './verbs/tokenAccounts';
 import { type TonReader, createTonReader } from './reader';
@@ -33,6 +33,10 @@ export function createTonPlugin(): ChainPlugin<TonReader> {
       } finally {
         seed.fill(0);
       }
+    },
+    addressOfKey: (chain, network, signer) => {
+      check(chain, network);
+      return addressOfTonKey(network, signer);
     },
     tokenAccounts: (chain, network, owner, tokens, reader) => {
       check(chain, network);

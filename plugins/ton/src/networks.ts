@@ -29,6 +29,8 @@ export const TON_CHAINS: ChainDefinition[] = [
     amountCeiling: { native: 2n ** 120n - 1n, token: 2n ** 120n - 1n },
     // Storage fees are taken from an account's balance by the chain itself, with no transfer to index.
     unrecordedDebit: { below: 10_000_000n, why: 'storage fees the chain takes from the account (up to 0.01 TON)' },
+    // A wallet contract's key is Ed25519: a token signs it with CKM_EDDSA (issue 45 §3).
+    keyHeldInToken: 'ed25519',
     networks: TON_NETWORKS.map((network) => ({
       network,
       defaultConfirmations: 1,
