@@ -60,7 +60,7 @@ export const AddressCreateRequest = {
       enum: ['wallet', 'token'],
       default: 'wallet',
       description:
-        "`token`: generate the address's key pair inside the PKCS#11 token (the master key's, `masterKey.pkcs11`) and sign there, e.g. a treasury address; the chains whose plugin declares keyHeldInToken (docs/operate/keys-and-hsms.md lists them: EVM, Tron, Solana and the Bitcoin family). 422 elsewhere or without a token",
+        "`token`: generate the address's key pair inside the PKCS#11 token (the master key's, `masterKey.pkcs11`) and sign there, e.g. a treasury address; the chains whose plugin declares keyHeldInToken (docs/operate/keys-and-hsms.md lists them: EVM, Tron, Solana, TON and the Bitcoin family). 422 elsewhere or without a token",
     },
   },
 } as const;
