@@ -13,6 +13,7 @@ import {
   call,
   createTestDatabase,
   eventually,
+  freePort,
   seedCompany,
   serveWithConfig,
   startAnvil,
@@ -82,7 +83,9 @@ describe('traces: walletd serve sends linked spans to an OTLP endpoint, and noth
 
   it('a deposit is traced from its block through the event recorded to the delivery attempt; the API request span names its route', async () => {
     let base: string;
+    const consolePort = await freePort();
     ({ proc, base } = await serveWithConfig(t.url, chainConfig(anvil), {
+      WALLETD_CONSOLE_PORT: String(consolePort),
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
       OTEL_SERVICE_NAME: 'walletd-traced',
       OTEL_BSP_SCHEDULE_DELAY: '100',
@@ -93,6 +96,9 @@ describe('traces: walletd serve sends linked spans to an OTLP endpoint, and noth
     expect(hook.status).toBe(201);
     const walletId = (await api('POST', '/wallets', { name: 'hot', chain: 'ethereum', network: 'devnet' })).body.id as number;
     const address = (await api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    // An invitation link's token is in its path: the span keeps the route, never the token.
+    const linkToken = randomBytes(24).toString('base64url');
+    await fetch(`http://127.0.0.1:${consolePort}/console/links/${linkToken}`);
     const txHash = await anvil.send(address, 10n ** 18n);
     const receipt = await anvil.rpc<{ blockNumber: string }>('eth_getTransactionReceipt', [txHash]);
     const height = BigInt(receipt.blockNumber).toString();
@@ -148,6 +154,8 @@ describe('traces: walletd serve sends linked spans to an OTLP endpoint, and noth
     const everything = JSON.stringify(otlp.spans);
     expect(everything).not.toContain(hook.body.signingSecret);
     expect(everything).not.toContain(s.rootKey);
+    expect(everything).not.toContain(linkToken);
+    expect(otlp.spans.some((x) => x.attributes['url.path'] === '/console/links/:token')).toBe(true);
     expect(otlp.posts.every((p) => p.path === '/v1/traces' && p.contentType.startsWith('application/json'))).toBe(true);
 
     await stop(proc);

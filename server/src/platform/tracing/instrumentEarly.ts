@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { redactPath } from '../../http/tokenPaths';
 import { tracingConfigured } from './tracingConfigured';
 
 type Instrumentation = typeof import('@opentelemetry/instrumentation');
@@ -14,7 +15,7 @@ type Pg = typeof import('@opentelemetry/instrumentation-pg');
  * Incoming requests only (the API's and the console's): outgoing ones are webhook POSTs, whose URL
  * may hold a secret (a Slack URL, a bot token) and which have spans of their own (deliverySpan.ts),
  * and node calls (undici, not instrumented here). The query string is dropped from the request's
- * attributes (a console link's token). pg: statements under one of walletd's spans only, their
+ * attributes, and a token-bearing path (an invitation link) is redacted as the access log does. pg: statements under one of walletd's spans only, their
  * text without the values.
  */
 export function instrumentEarly(): void {
@@ -28,8 +29,10 @@ export function instrumentEarly(): void {
         disableOutgoingRequestInstrumentation: true,
         ignoreIncomingRequestHook: (req) => req.url === '/metrics' || req.url === '/healthz' || req.url === '/readyz',
         applyCustomAttributesOnSpan: (span, request) => {
-          const req = request as IncomingMessage;
-          const path = (req.url ?? '/').split('?')[0] as string;
+          // originalUrl: by the response's end express has cut a mounted app's prefix off `url`
+          // (the console's `/console`), and the redaction matches whole routes.
+          const req = request as IncomingMessage & { originalUrl?: string };
+          const path = redactPath((req.originalUrl ?? req.url ?? '/').split('?')[0] as string);
           const url = `http://${req.headers.host ?? 'localhost'}${path}`;
           span.setAttributes({ 'http.target': path, 'url.path': path, 'url.query': '', 'http.url': url, 'url.full': url });
         },
