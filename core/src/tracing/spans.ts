@@ -7,9 +7,10 @@ import {
   type SpanContext,
   SpanKind,
   SpanStatusCode,
-  TraceFlags,
+  type TextMapPropagator,
   context,
-  isSpanContextValid,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
   trace,
 } from '@opentelemetry/api';
 
@@ -50,34 +51,33 @@ export async function withSpan<T>(name: string, options: SpanOptions, fn: (span:
   });
 }
 
+// The W3C Trace Context format (`traceparent`) as OpenTelemetry's own propagator writes and reads
+// it. Loaded on first use: with traces off nothing of OpenTelemetry but the API is loaded.
+let propagator: TextMapPropagator | undefined;
+const w3c = (): TextMapPropagator => {
+  propagator ??= new (require('@opentelemetry/core') as typeof import('@opentelemetry/core')).W3CTraceContextPropagator();
+  return propagator;
+};
+
 /** The W3C `traceparent` of the active span, to store with what it wrote; null when none records. */
 export function activeTraceparent(): string | null {
-  const span = trace.getActiveSpan();
-  if (!span?.isRecording()) return null;
-  const sc = span.spanContext();
-  if (!isSpanContextValid(sc)) return null;
-  return `00-${sc.traceId}-${sc.spanId}-0${(sc.traceFlags & TraceFlags.SAMPLED).toString(16)}`;
-}
-
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
-
-/** A stored `traceparent` as a remote span context; null for null or anything malformed. */
-export function spanContextOf(traceparent: string | null | undefined): SpanContext | null {
-  const m = traceparent ? TRACEPARENT.exec(traceparent) : null;
-  if (!m) return null;
-  const sc: SpanContext = {
-    traceId: m[1] as string,
-    spanId: m[2] as string,
-    traceFlags: Number.parseInt(m[3] as string, 16),
-    isRemote: true,
-  };
-  return isSpanContextValid(sc) ? sc : null;
+  if (!trace.getActiveSpan()?.isRecording()) return null;
+  const carrier: Record<string, string> = {};
+  w3c().inject(context.active(), carrier, defaultTextMapSetter);
+  return carrier.traceparent ?? null;
 }
 
 /** The context whose parent is the stored span (a delivery attempt continues its event's trace). */
 export function contextOf(traceparent: string | null | undefined): Context | undefined {
-  const sc = spanContextOf(traceparent);
-  return sc ? trace.setSpanContext(ROOT_CONTEXT, sc) : undefined;
+  if (!traceparent) return undefined;
+  const extracted = w3c().extract(ROOT_CONTEXT, { traceparent }, defaultTextMapGetter);
+  return trace.getSpanContext(extracted) ? extracted : undefined;
+}
+
+/** A stored `traceparent` as a remote span context; null for null or anything malformed. */
+export function spanContextOf(traceparent: string | null | undefined): SpanContext | null {
+  const parent = contextOf(traceparent);
+  return (parent && trace.getSpanContext(parent)) ?? null;
 }
 
 export { type Link, type SpanContext, SpanKind } from '@opentelemetry/api';
