@@ -85,9 +85,11 @@ describe('walletd with its database down', () => {
     expect(new Set(parsed.map((p) => p.role))).toEqual(new Set(['api,dispatcher,indexer', 'api', 'dispatcher', 'indexer']));
     const knex = parsed.find((p) => p.component === 'knex' && String(p.msg).startsWith('Acquire connection error'));
     expect(knex).toMatchObject({ level: 40, role: 'api,dispatcher,indexer' });
-    // The first failed connection names the database as down: refused once the server is gone, or
-    // refused by the server itself while it shuts down (a pool connection racing the stop, seen
-    // under load): either is the cause, never a pool that is "probably full".
-    expect(String(knex?.msg)).toMatch(/ECONNREFUSED|the database system is shutting down/);
+    // The first failed connection names the database as down: refused once the server is gone,
+    // refused by the server itself while it shuts down, or reset by it mid-handshake (a pool
+    // connection racing the stop; the last two seen under load, the reset in CI): each is the
+    // cause, never a pool that is "probably full" or a timeout.
+    expect(String(knex?.msg)).toMatch(/ECONNREFUSED|ECONNRESET|the database system is shutting down/);
+    expect(String(knex?.msg)).not.toMatch(/probably full|timeout/i);
   });
 });
