@@ -15,6 +15,7 @@ import { WebhookDetail } from './pages/WebhookDetail';
 import { Webhooks } from './pages/Webhooks';
 import { DepositDetail } from './pages/DepositDetail';
 import { Transactions } from './pages/Transactions';
+import { WalletAddresses } from './pages/WalletAddresses';
 import { WithdrawalDetail } from './pages/WithdrawalDetail';
 import { Withdrawals } from './pages/Withdrawals';
 
@@ -38,6 +39,7 @@ export interface Route {
  */
 export const ROUTES: Route[] = [
   { pattern: /^\/console\/?$/, page: Overview, nav: { label: 'Overview', href: '/console/', match: /^\/console\/?$/ } },
+  { pattern: /^\/console\/wallets\/([^/]+)\/addresses\/?$/, page: WalletAddresses },
   {
     pattern: /^\/console\/requests\/?$/,
     page: Requests,

@@ -20,3 +20,4 @@ export type * from './console/views/keys';
 export type * from './console/views/sweeps';
 export type * from './console/views/company';
 export type * from './console/views/requestFacts';
+export type * from './console/views/addresses';

@@ -106,7 +106,17 @@ export function Overview({ me }: PageProps) {
                 {data.wallets.flatMap((w) =>
                   w.balances.map((b, i) => (
                     <tr key={`${w.id}:${b.asset.key}`}>
-                      <td>{i === 0 ? w.name : ''}</td>
+                      <td>
+                        {i === 0 && (
+                          <a
+                            href={`/console/wallets/${w.id}/addresses`}
+                            onClick={go(`/console/wallets/${w.id}/addresses`)}
+                            title={`The addresses of ${w.name}`}
+                          >
+                            {w.name}
+                          </a>
+                        )}
+                      </td>
                       <td>{i === 0 ? `${w.chain} / ${w.network}` : ''}</td>
                       <td>{b.asset.symbol}</td>
                       <td class="num">
@@ -130,7 +140,7 @@ export function Overview({ me }: PageProps) {
           )}
           <p class="muted">
             Confirmed is credited; pending is detected but not final; reserved is held by withdrawals in flight; available is what a new
-            withdrawal can take.
+            withdrawal can take. A wallet's name opens its addresses (and which of their keys are held in the token).
           </p>
           <h2>Indexers</h2>
           {data.chains.length === 0 ? (

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type InboxRequest, type Me, mayMoveFunds, when, type Withdrawal } from '../api';
 import { ErrorLine } from '../fields';
 import { navigate } from '../router';
+import { shownHash } from '../withdrawalHash';
 import { StepUpForm, useStepUp } from '../stepUp';
 
 /** Withdrawal states that still move on their own (the tracker), so the page keeps reading them. */
@@ -59,6 +60,7 @@ export function RequestSending({ req, me, onChange }: { req: InboxRequest; me: M
     });
 
   if (req.status === 'pending' || req.status === 'rejected') return null;
+  const hash = w && shownHash(w);
   const canSend = req.status === 'approved' && (wid === null || (w !== null && UNSENT.has(w.status)));
   return (
     <section class="sending" data-testid="request-sending">
@@ -94,10 +96,11 @@ export function RequestSending({ req, me, onChange }: { req: InboxRequest; me: M
               {w?.confirmations !== null &&
                 w?.confirmations !== undefined &&
                 ` · ${w.confirmations} confirmation${w.confirmations === 1 ? '' : 's'}`}
-              {w?.txHash && (
+              {hash && (
                 <>
                   {' '}
-                  <code>{w.txHash}</code>
+                  <code>{hash.hash}</code>
+                  {hash.note && <span class="muted"> ({hash.note})</span>}
                 </>
               )}
               {w !== null && (w.status === 'signed' || w.status === 'broadcast') && <span class="muted"> (updating)</span>}

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, type Withdrawal, when } from '../api';
 import { ErrorLine } from '../fields';
+import { TokenKeyMark } from '../keyHeld';
 import { fromBaseUnits } from '../money';
 import type { PageProps } from '../routes';
 import { navigate } from '../router';
+import { shownHash } from '../withdrawalHash';
 import { Attempts, StuckPayoutActions } from './StuckPayout';
 import { approversText, feeText, kindText, startedByText } from './Withdrawals';
 
@@ -43,6 +45,7 @@ export function WithdrawalDetail({ params, me }: PageProps) {
     navigate(to);
   };
   const feeAsset = w?.fee?.asset ?? w?.feeEstimate?.asset;
+  const hash = w && shownHash(w);
   return (
     <>
       <p>
@@ -67,6 +70,12 @@ export function WithdrawalDetail({ params, me }: PageProps) {
             <dt>From wallet</dt>
             <dd>
               {w.walletName} <code>{w.fromAddress}</code>
+              {w.fromKeyHeldIn === 'token' && (
+                <>
+                  {' '}
+                  <TokenKeyMark />
+                </>
+              )}
             </dd>
             <dt>To</dt>
             <dd>
@@ -78,8 +87,8 @@ export function WithdrawalDetail({ params, me }: PageProps) {
             </dd>
             <dt>Fee</dt>
             <dd>{feeText(w)}</dd>
-            <dt>Hash</dt>
-            <dd>{w.txHash ? <code>{w.txHash}</code> : '—'}</dd>
+            <dt>{hash?.label ?? 'Hash'}</dt>
+            <dd data-testid="withdrawal-hash">{hash ? <code>{hash.hash}</code> : '—'}</dd>
             <dt>Started by</dt>
             <dd>
               {startedByText(w)}

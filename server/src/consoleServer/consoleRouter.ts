@@ -11,6 +11,7 @@ import { mountPasskeyRoutes } from '../members/passkeys/passkeyRoutes';
 import { mountMemberRoutes } from '../members/memberRoutes';
 import { mountRequestRoutes } from '../withdrawals/requests/requestRoutes';
 import { mountTransactionRoutes } from '../wallets/transactionRoutes';
+import { mountAddressRoutes } from '../wallets/addressRoutes';
 import { mountWithdrawalRoutes } from '../withdrawals/withdrawalRoutes';
 import { mountReplaceRoutes } from '../withdrawals/replaceRoutes';
 import { mountAuditRoutes } from '../company/auditRoutes';
@@ -48,6 +49,7 @@ export function consoleRouter(common: Common, clock: Clock): Router {
   mountKeyRoutes(r, common, clock, session);
   mountOverviewRoutes(r, common, session);
   mountTransactionRoutes(r, common, session);
+  mountAddressRoutes(r, common, session);
   mountWithdrawalRoutes(r, common, session);
   mountReplaceRoutes(r, common, clock, session);
   mountPolicyRoutes(r, common, clock, session);
