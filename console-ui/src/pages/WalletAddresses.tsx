@@ -86,25 +86,27 @@ export function WalletAddresses({ params }: PageProps) {
                     </td>
                     <td>{a.label ?? '—'}</td>
                     <td>{KIND_TEXT[a.kind]}</td>
-                    <td>
+                    <td class="key">
                       <KeyCell a={a} />
                     </td>
-                    <td>{when(a.createdAt)}</td>
+                    <td class="when">{when(a.createdAt)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           )}
-          <p class="muted" data-testid="key-legend">
-            Key: <strong>#index and path</strong>: derived from the wallet's mnemonic (in its secret export).{' '}
-            {anyInToken ? (
-              <>
-                <TokenKeyMark />: {TOKEN_KEY_TEXT}
-              </>
-            ) : (
-              'With the master key in a PKCS#11 token, an address made with keyHeldIn "token" is marked "key in the token".'
-            )}
-          </p>
+          <dl class="muted key-legend" data-testid="key-legend">
+            <dt>#index and path</dt>
+            <dd>derived from the wallet's mnemonic (in its secret export).</dd>
+            <dt>
+              <TokenKeyMark />
+            </dt>
+            <dd>
+              {anyInToken
+                ? TOKEN_KEY_TEXT
+                : 'an address made with keyHeldIn "token" while the master key is in a PKCS#11 token: its key never leaves the token.'}
+            </dd>
+          </dl>
         </>
       )}
       <Pager cursors={cursors} setCursors={setCursors} next={page?.next} />

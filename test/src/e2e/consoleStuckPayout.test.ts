@@ -13,6 +13,7 @@ const DEAD = '0x000000000000000000000000000000000000dEaD';
  * up from the withdrawal page, asked for a fresh authenticator code first, sees the replacement
  * listed with its fee cap, and both payouts land. The replacement is audited under the member.
  * Another stuck payout is cancelled on chain from its page and ends rejected, cancelled_onchain.
+ * The page's Hash line names the latest broadcast after a replacement, then the one that landed.
  */
 describeWithChromium('speed up a stuck payout from the console', () => {
   let f: FundedTreasury;
@@ -78,6 +79,10 @@ describeWithChromium('speed up a stuck payout from the console', () => {
       [attempts[1].tx_hash, 'speed-up'],
     ]);
     expect(cells[1]?.[2]).toMatch(/^[0-9.]+ ETH$/);
+    // The Hash line names the replacement, the one that can still land, not the row's original.
+    const facts = page.getByTestId('withdrawal-facts');
+    await expect(facts.locator('dt', { hasText: /^Hash/ })).toHaveText('Hash (latest broadcast of 2)');
+    await expect(page.getByTestId('withdrawal-hash')).toHaveText(attempts[1].tx_hash);
     mkdirSync(DOCS, { recursive: true });
     await page.screenshot({ path: join(DOCS, 'console-stuck-payout.png'), fullPage: true });
     const [member] = await f.t.db('members').where({ email }).select('id');
@@ -90,6 +95,9 @@ describeWithChromium('speed up a stuck payout from the console', () => {
     await f.follower.tick();
     expect((await f.api('GET', `/withdrawals/${a.id}`)).body).toMatchObject({ status: 'confirmed', txHash: attempts[1].tx_hash });
     expect((await f.api('GET', `/withdrawals/${b.id}`)).body.status).toBe('confirmed');
+    await page.reload();
+    await facts.locator('dt', { hasText: 'Hash (landed)' }).waitFor();
+    await expect(page.getByTestId('withdrawal-hash')).toHaveText(attempts[1].tx_hash);
 
     // Cancel on chain from the page (the step-up above is still fresh): the cancel is listed, and
     // once it lands the page reads rejected, cancelled_onchain.
@@ -108,5 +116,10 @@ describeWithChromium('speed up a stuck payout from the console', () => {
     expect((await f.api('GET', `/withdrawals/${c.id}`)).body).toMatchObject({ status: 'rejected', reason: 'cancelled_onchain' });
     await page.reload();
     await page.getByTestId('withdrawal-facts').filter({ hasText: 'cancelled_onchain' }).waitFor();
+    // The cancel landed: the Hash line is its hash, not the payout's.
+    const cancel = await f.t.db('withdrawal_attempts').where({ withdrawal_id: c.id, kind: 'cancel' }).first('tx_hash');
+    await expect(facts.locator('dt', { hasText: /^Hash/ })).toHaveText('Hash (landed)');
+    await expect(page.getByTestId('withdrawal-hash')).toHaveText(cancel.tx_hash);
+    expect(cancel.tx_hash).not.toBe(c.txHash);
   });
 });

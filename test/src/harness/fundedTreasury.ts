@@ -5,22 +5,22 @@ import { type Anvil, startAnvil } from './anvil';
 import { startConsole } from './consoleApp';
 import { testFollower } from './follower';
 import { seedCompany } from './seed';
-import { call, startTestApp } from './testApp';
+import { type ConfigOverrides, call, startTestApp } from './testApp';
 import { createTestDatabase } from './testDatabase';
 
 /**
  * What the console's withdrawal suites start from: a company whose `treasury` wallet on an anvil
- * devnet holds 5 ETH (seen by a follower), the API and the console sharing one master key.
- * Test-only.
+ * devnet holds 5 ETH (seen by a follower), the API and the console sharing one master key and
+ * the configuration `over` adds (e.g. `masterKey.pkcs11`, for keys held in a token). Test-only.
  */
-export async function startFundedTreasury() {
+export async function startFundedTreasury(over: Omit<ConfigOverrides, 'chains'> = {}) {
   const t = await createTestDatabase();
   const anvil: Anvil = await startAnvil();
   const pool = createDetectPool(1);
   const hexKey = randomBytes(32).toString('hex');
   const settings: ChainSettings = { chain: 'ethereum', network: 'devnet', rpcUrl: anvil.url, confirmations: 1, startBlock: 0 };
-  const app = await startTestApp(t.db, { chains: [settings] }, new MasterKey(Buffer.from(hexKey, 'hex')));
-  const con = await startConsole(t.db, { chains: [settings] }, new MasterKey(Buffer.from(hexKey, 'hex')));
+  const app = await startTestApp(t.db, { ...over, chains: [settings] }, new MasterKey(Buffer.from(hexKey, 'hex')));
+  const con = await startConsole(t.db, { ...over, chains: [settings] }, new MasterKey(Buffer.from(hexKey, 'hex')));
   const follower = testFollower(t.db, pool, settings);
   const s = await seedCompany(t.db);
   const api = (method: string, path: string, body?: unknown, key = s.rootKey) => call(app.url, method, `/v1${path}`, { key, body });
@@ -37,6 +37,8 @@ export async function startFundedTreasury() {
     follower,
     s,
     walletId,
+    /** The wallet's first address (derived, index 0): the one holding the 5 ETH. */
+    source,
     hexKey,
     api,
     async close() {

@@ -49,3 +49,16 @@ export function newSoftHsmToken(label: string, conf = process.env.SOFTHSM2_CONF 
   const slot = Number(/slot (\d+)/.exec(out)?.[1]);
   return { conf, label, slot, pin };
 }
+
+/** The environment variable the suites' `masterKey.pkcs11` reads the PIN from (`pinEnv`). */
+export const TEST_HSM_PIN_ENV = 'WALLETD_TEST_HSM_PIN';
+
+/**
+ * `masterKey.pkcs11` for a SoftHSM2 token labelled `tokenLabel` (made by `newSoftHsmToken`, PIN
+ * 1234): the settings under which walletd generates keys in the token and signs there (issue 45
+ * §3). Sets the PIN's variable in this process, which the in-process app reads.
+ */
+export function softHsmKeySettings(tokenLabel: string, keyLabel = 'walletd-master') {
+  process.env[TEST_HSM_PIN_ENV] = '1234';
+  return { module: SOFTHSM_MODULE, tokenLabel, pinEnv: TEST_HSM_PIN_ENV, keyLabel };
+}
