@@ -65,7 +65,9 @@ export function WalletAddresses({ params }: PageProps) {
             {page.wallet.chain} / {page.wallet.network}
           </p>
           {page.addresses.length === 0 ? (
-            <p data-testid="addresses-empty">No addresses yet: they are issued through the API (POST /v1/wallets/{page.wallet.id}/addresses).</p>
+            <p data-testid="addresses-empty">
+              No addresses yet: they are issued through the API (POST /v1/wallets/{page.wallet.id}/addresses).
+            </p>
           ) : (
             <table data-testid="addresses" class="addresses">
               <thead>

@@ -48,9 +48,10 @@ export function mountAddressRoutes(r: Router, common: Common, session: RequestHa
     const { after, limit = '50' } = req.query as Record<string, unknown>;
     if (typeof limit !== 'string' || !/^[0-9]{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 200)
       throw new BaseError('validation_failed', 'limit must be an integer from 1 to 200');
-    const wallet = (await db('wallets').where({ id, company_id: s.companyId }).whereNull('deleted_at').first('id', 'name', 'chain', 'network')) as
-      | ConsoleAddressPage['wallet']
-      | undefined;
+    const wallet = (await db('wallets')
+      .where({ id, company_id: s.companyId })
+      .whereNull('deleted_at')
+      .first('id', 'name', 'chain', 'network')) as ConsoleAddressPage['wallet'] | undefined;
     if (!wallet) throw new BaseError('not_found', 'Wallet not found');
     const q = db('addresses')
       .where({ wallet_id: id })

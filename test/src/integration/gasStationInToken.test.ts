@@ -8,6 +8,7 @@ import {
   expectSchema,
   newSoftHsmToken,
   SOFTHSM_MODULE,
+  softHsmKeySettings,
   type SoftHsmToken,
   startOnAnvilWithUsdc,
   sweepBench,
@@ -29,11 +30,10 @@ describeWithSoftHsm('a gas station whose key is held in the token', () => {
   let anvil: Anvil;
   let usdc: TestToken;
   let token: SoftHsmToken;
-  process.env.WALLETD_TEST_HSM_PIN = '1234';
   const b = sweepBench(new MasterKey(randomBytes(32)), {
     masterKey: {
       gasStationsInToken: true,
-      pkcs11: { module: SOFTHSM_MODULE, tokenLabel: `gas-${process.pid}`, pinEnv: 'WALLETD_TEST_HSM_PIN', keyLabel: 'walletd-master' },
+      pkcs11: softHsmKeySettings(`gas-${process.pid}`),
     },
   });
   const round = async (blocks = 1) => {

@@ -8,6 +8,7 @@ import {
   expectSchema,
   newSoftHsmToken,
   SOFTHSM_MODULE,
+  softHsmKeySettings,
   type SolanaSvmNode,
   type SoftHsmToken,
   startSolanaSvm,
@@ -34,12 +35,11 @@ describeWithSoftHsm('a Solana fee payer whose key is held in the token (litesvm)
   let node: SolanaSvmNode;
   let token: SoftHsmToken;
   let mint: string;
-  process.env.WALLETD_TEST_HSM_PIN = '1234';
   const label = `sol-fee-${process.pid}`;
   const b = sweepBench(new MasterKey(randomBytes(32)), {
     masterKey: {
       gasStationsInToken: true,
-      pkcs11: { module: SOFTHSM_MODULE, tokenLabel: label, pinEnv: 'WALLETD_TEST_HSM_PIN', keyLabel: 'walletd-master' },
+      pkcs11: softHsmKeySettings(label),
     },
   });
   const round = async () => {

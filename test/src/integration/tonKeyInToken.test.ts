@@ -8,6 +8,7 @@ import {
   expectSchema,
   newSoftHsmToken,
   SOFTHSM_MODULE,
+  softHsmKeySettings,
   type SoftHsmToken,
   sweepBench,
   type TestDatabase,
@@ -27,12 +28,11 @@ describeWithSoftHsm('a TON address whose key is held in the token (sandbox)', ()
   let t: TestDatabase;
   let node: TonSandboxNode;
   let token: SoftHsmToken;
-  process.env.WALLETD_TEST_HSM_PIN = '1234';
   const label = `ton-key-${process.pid}`;
   const b = sweepBench(new MasterKey(randomBytes(32)), {
     masterKey: {
       gasStationsInToken: true,
-      pkcs11: { module: SOFTHSM_MODULE, tokenLabel: label, pinEnv: 'WALLETD_TEST_HSM_PIN', keyLabel: 'walletd-master' },
+      pkcs11: softHsmKeySettings(label),
     },
   });
   const round = async () => {

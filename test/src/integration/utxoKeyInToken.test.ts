@@ -17,6 +17,7 @@ import {
   expectSchema,
   newSoftHsmToken,
   SOFTHSM_MODULE,
+  softHsmKeySettings,
   seedCompany,
   startLitecoind,
   startTestApp,
@@ -51,7 +52,6 @@ describeBoth('bitcoin keys held in the token', () => {
   let token: SoftHsmToken;
   let walletId: number;
   let credited = 0n;
-  process.env.WALLETD_TEST_HSM_PIN = '1234';
   const net = utxoNetwork('bitcoin', 'regtest');
   const nodeParams = asLitecoind(net);
   const toNode = (address: string) => addressOfScript(nodeParams, scriptOf(net, address)) as string;
@@ -108,7 +108,7 @@ describeBoth('bitcoin keys held in the token', () => {
         chains: [settings],
         rateLimit: { writesPerKeyPerMinute: 1000 },
         masterKey: {
-          pkcs11: { module: SOFTHSM_MODULE, tokenLabel: token.label, pinEnv: 'WALLETD_TEST_HSM_PIN', keyLabel: 'walletd-master' },
+          pkcs11: softHsmKeySettings(token.label),
         },
       },
       new MasterKey(randomBytes(32)),
