@@ -105,6 +105,12 @@ describeWithSoftHsm('token-held addresses in the console', () => {
       ]);
       const third = await owner.b.call('GET', `/console/api/wallets/${f.walletId}/addresses?limit=1&after=${second.body.next}`);
       expect(third.body).toMatchObject({ addresses: [], next: null });
+      // A caller's mistake is the spec's 400, in words.
+      for (const bad of ['limit=0', 'limit=201', 'after=x'])
+        expect(await owner.b.call('GET', `/console/api/wallets/${f.walletId}/addresses?${bad}`)).toMatchObject({
+          status: 400,
+          body: { code: 'validation_failed' },
+        });
 
       // Another company's owner: the wallet is not theirs, as if it did not exist.
       const other = await seedCompany(f.t.db, 'paid', 'Other');
