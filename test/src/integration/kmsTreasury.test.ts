@@ -9,11 +9,13 @@ import {
   startOnAnvilWithUsdc,
   sweepBench,
   type TestDatabase,
+  type TestToken,
 } from '@walletd/test-harness';
 import { computeAddress, hexlify } from 'ethers';
 import { randomBytes } from 'node:crypto';
 
 const ETH = 10n ** 18n;
+const USDC = 10n ** 6n;
 const REGION = 'eu-west-1';
 
 /**
@@ -28,6 +30,7 @@ describe('a treasury address held in AWS KMS (wire-protocol emulator)', () => {
   let t: TestDatabase;
   let anvil: Anvil;
   let kms: KmsEmulator;
+  let usdc: TestToken;
   const signers = { awsKms: { region: REGION, endpoint: '' } };
   const b = sweepBench(new MasterKey(randomBytes(32)), { signers });
   const round = async (blocks = 1) => {
@@ -58,7 +61,7 @@ describe('a treasury address held in AWS KMS (wire-protocol emulator)', () => {
     process.env.AWS_ACCESS_KEY_ID = kms.accessKeyId;
     process.env.AWS_SECRET_ACCESS_KEY = kms.secretAccessKey;
     t = await createTestDatabase();
-    ({ anvil } = await startOnAnvilWithUsdc(b, t.db));
+    ({ anvil, usdc } = await startOnAnvilWithUsdc(b, t.db));
   });
   afterAll(async () => {
     await b.stop();
@@ -209,5 +212,54 @@ describe('a treasury address held in AWS KMS (wire-protocol emulator)', () => {
     await round(3);
     expect((await b.api('GET', `/withdrawals/${prepared.body.id}`)).body).toMatchObject({ status: 'confirmed' });
     expect(await balance(to)).toBe(ETH / 10n);
+  });
+
+  it('a gas station held in KMS: made with POST, its top-up signed in KMS lands and the USDC sweep it paid for follows', async () => {
+    const keyId = kms.createKey('ECC_SECG_P256K1');
+    const walletId = await b.newWallet('customers');
+    const treasury = await b.newAddress(walletId);
+    const source = await b.newAddress(walletId);
+    const ed = await b.api('POST', `/wallets/${walletId}/gas-station`, {
+      keyHeldIn: 'kms',
+      kmsKeyId: kms.createKey('ECC_NIST_EDWARDS25519'),
+    });
+    expect(ed.status).toBe(422);
+    const made = await b.api('POST', `/wallets/${walletId}/gas-station`, { keyHeldIn: 'kms', kmsKeyId: keyId });
+    expect(made.status).toBe(201);
+    expectSchema('GasStation', made.body);
+    expect(made.body).toMatchObject({ keyHeldIn: 'kms', path: `awskms:${keyId}` });
+    expect(made.body.address).toBe(computeAddress(hexlify(kms.publicKey(keyId).subarray(-65))));
+    expect((await b.gasStation(walletId)).body).toMatchObject({ address: made.body.address, keyHeldIn: 'kms' });
+    const again = await b.api('POST', `/wallets/${walletId}/gas-station`, { keyHeldIn: 'kms', kmsKeyId: kms.createKey('ECC_SECG_P256K1') });
+    expect(again.status).toBe(409);
+
+    await usdc.mint(source, 50n * USDC);
+    await anvil.send(made.body.address, ETH);
+    await round(2);
+    const before = await kmsSignatures();
+    await b.addRule(walletId, { asset: 'USDC', destination: treasury, threshold: '5', trigger: 'schedule', intervalSeconds: 3600 });
+    const now = Date.now();
+    expect(await b.runSweeps(now)).toMatchObject({ toppedUp: 1, failed: 0 });
+    await round(3);
+    expect(await b.runSweeps(now)).toMatchObject({ sent: 1, failed: 0 });
+    await round(3);
+
+    const all = await b.withdrawals(walletId);
+    const topUp = all.find((w) => w.kind === 'gas_topup');
+    expect(topUp).toMatchObject({ fromAddress: made.body.address, toAddress: source, status: 'confirmed' });
+    expect(all.find((w) => w.kind === 'sweep')).toMatchObject({ fromAddress: source, toAddress: treasury, status: 'confirmed' });
+    const balanceOf = `0x70a08231${treasury.slice(2).toLowerCase().padStart(64, '0')}`;
+    expect(BigInt(await anvil.rpc<string>('eth_call', [{ to: usdc.address, data: balanceOf }, 'latest']))).toBe(50n * USDC);
+    const onChain = await anvil.rpc<{ from: string }>('eth_getTransactionByHash', [topUp?.txHash]);
+    expect(onChain.from.toLowerCase()).toBe(made.body.address.toLowerCase());
+    const signed = await t
+      .db('audit_log')
+      .where({ action: 'withdrawal.signed', target_id: String(topUp?.id) })
+      .first();
+    expect(signed.details).toEqual({ keyHeldIn: 'kms', txHash: topUp?.txHash });
+    // The runner's own process counts it (b.common.metrics), not the API's.
+    const runner = await b.common.metrics?.kmsSignatures.get();
+    expect(runner?.values.find((v) => v.labels.curve === 'secp256k1')?.value).toBe(1);
+    expect(await kmsSignatures()).toBe(before);
   });
 });
