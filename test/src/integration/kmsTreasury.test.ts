@@ -62,7 +62,8 @@ describe('a treasury address held in AWS KMS (wire-protocol emulator)', () => {
     process.env.AWS_SECRET_ACCESS_KEY = kms.secretAccessKey;
     t = await createTestDatabase();
     ({ anvil, usdc } = await startOnAnvilWithUsdc(b, t.db));
-  });
+    // A database, anvil and a compiled token on a loaded machine: more than the default 60 s may pass.
+  }, 180_000);
   afterAll(async () => {
     await b.stop();
     await anvil.stop();
