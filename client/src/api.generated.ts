@@ -1313,7 +1313,7 @@ export interface components {
       confirmations: number | null;
       /** @enum {unknown} */
       reason: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error' | 'cancelled_onchain' | null;
-      /** @description the last refusal from the node (broadcast), or from the cloud KMS holding the source key (signing; the withdrawal stays prepared) */
+      /** @description the last refusal from the node (broadcast) or from a KMS key (signing) */
       lastError: string | null;
       /** @enum {unknown} */
       signedBy: 'server' | 'external' | null;
