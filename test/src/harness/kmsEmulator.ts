@@ -17,6 +17,8 @@ export interface KmsEmulator {
   secretAccessKey: string;
   /** A new key: `ECC_SECG_P256K1` (secp256k1), `ECC_NIST_EDWARDS25519` or `ECC_NIST_P256`; its ARN. */
   createKey(spec: KeySpec): string;
+  /** Points `alias/<name>` at a key (KMS's UpdateAlias, done here by the test, not over the wire). */
+  alias(name: string, keyId: string): void;
   /** The key's DER SPKI, as GetPublicKey answers it: to check an address independently of walletd. */
   publicKey(keyId: string): Buffer;
   /** The next `times` calls of `operation` on `keyId` answer the KMS exception `error` (400). */
@@ -47,6 +49,7 @@ export async function startKmsEmulator(region = 'eu-west-1'): Promise<KmsEmulato
   const accessKeyId = `AKIA${randomBytes(8).toString('hex').toUpperCase()}`;
   const secretAccessKey = randomBytes(30).toString('base64');
   const keys = new Map<string, HeldKey>();
+  const aliases = new Map<string, string>();
   const failures: { keyId: string; operation: string; error: KmsError; left: number }[] = [];
   const calls: KmsEmulator['calls'] = [];
 
@@ -63,7 +66,8 @@ export async function startKmsEmulator(region = 'eu-west-1'): Promise<KmsEmulato
     }
     const operation = String(req.headers['x-amz-target']).replace('TrentService.', '');
     const body = JSON.parse(raw.toString('utf8')) as { KeyId: string; Message?: string; MessageType?: string; SigningAlgorithm?: string };
-    const arn = [...keys.keys()].find((k) => k === body.KeyId || k.endsWith(`/${body.KeyId}`));
+    const wanted = aliases.get(body.KeyId) ?? body.KeyId;
+    const arn = [...keys.keys()].find((k) => k === wanted || k.endsWith(`/${wanted}`));
     const key = arn ? keys.get(arn) : undefined;
     const failure = failures.find((f) => f.left > 0 && f.operation === operation && f.keyId === arn);
     calls.push({ operation, keyId: arn ?? body.KeyId, ok: !!key && !failure });
@@ -110,6 +114,9 @@ export async function startKmsEmulator(region = 'eu-west-1'): Promise<KmsEmulato
       const arn = `arn:aws:kms:${region}:111122223333:key/${randomUUID()}`;
       keys.set(arn, spec === 'ECC_SECG_P256K1' ? secp256k1Key() : nodeKey(spec));
       return arn;
+    },
+    alias: (name, keyId) => {
+      aliases.set(name, keyId);
     },
     publicKey: (keyId) => (keys.get(keyId) as HeldKey).spki,
     fail(keyId, operation, error, times = 1) {

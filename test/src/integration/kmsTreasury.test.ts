@@ -192,6 +192,37 @@ describe('a treasury address held in AWS KMS (wire-protocol emulator)', () => {
     expect(await balance(source.address)).toBe(ETH);
   });
 
+  it('an alias moved to another key signs nothing: 409 naming the address, the withdrawal left prepared', async () => {
+    const first = kms.createKey('ECC_SECG_P256K1');
+    kms.alias('alias/walletd-moved', first);
+    const walletId = await b.newWallet('moved');
+    const source = await kmsAddress(walletId, 'alias/walletd-moved');
+    expect(source.address).toBe(computeAddress(hexlify(kms.publicKey(first).subarray(-65))));
+    const to = (await b.api('POST', `/wallets/${walletId}/addresses`)).body.address as string;
+    await anvil.send(source.address, ETH);
+    await round(2);
+    kms.alias('alias/walletd-moved', kms.createKey('ECC_SECG_P256K1'));
+    const prepared = await b.api('POST', `/wallets/${walletId}/withdrawals`, {
+      asset: 'ETH',
+      toAddress: to,
+      amount: '0.1',
+      fromAddress: source.address,
+      idempotencyKey: 'kms-moved',
+    });
+    const signs = () => kms.calls.filter((c) => c.operation === 'Sign').length;
+    const signsBefore = signs();
+    const refused = await b.api('POST', `/withdrawals/${prepared.body.id}/broadcast`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(
+      new RegExp(
+        `^the KMS key alias/walletd-moved is no longer the key of ${source.address} \\(it gives 0x[0-9a-fA-F]{40}\\): nothing was signed$`,
+      ),
+    );
+    expect((await b.api('GET', `/withdrawals/${prepared.body.id}`)).body).toMatchObject({ status: 'prepared', txHash: null });
+    expect(signs()).toBe(signsBefore);
+    expect(await balance(source.address)).toBe(ETH);
+  });
+
   it('a throttled Sign is retried by the SDK and the withdrawal goes through', async () => {
     const keyId = kms.createKey('ECC_SECG_P256K1');
     const walletId = await b.newWallet('throttled');
