@@ -1,4 +1,4 @@
-import { MasterKey } from '@walletd/core';
+import { awsKmsSigner, BaseError, MasterKey } from '@walletd/core';
 import {
   type Anvil,
   baseUnits,
@@ -221,6 +221,19 @@ describe('a treasury address held in AWS KMS (wire-protocol emulator)', () => {
     expect((await b.api('GET', `/withdrawals/${prepared.body.id}`)).body).toMatchObject({ status: 'prepared', txHash: null });
     expect(signs()).toBe(signsBefore);
     expect(await balance(source.address)).toBe(ETH);
+  });
+
+  it('the emulator checks SigV4: a wrong secret is refused as KMS would, the secret never in the error', async () => {
+    const keyId = kms.createKey('ECC_SECG_P256K1');
+    const wrong = { accessKeyId: kms.accessKeyId, secretAccessKey: 'not-the-secret-000000000000000000000000' };
+    const refused = await awsKmsSigner({ keyId, region: REGION, endpoint: kms.url, credentials: wrong }).catch((e) => e);
+    expect(refused).toBeInstanceOf(BaseError);
+    expect(refused.code).toBe('kms_error');
+    expect(refused.message).toMatch(new RegExp(`^KMS GetPublicKey for ${keyId} failed: InvalidSignatureException`));
+    expect(refused.message).not.toContain(wrong.secretAccessKey);
+    const right = await awsKmsSigner({ keyId, region: REGION, endpoint: kms.url });
+    expect(Buffer.from(right.publicKey())).toEqual(kms.publicKey(keyId).subarray(-65));
+    right.close();
   });
 
   it('a throttled Sign is retried by the SDK and the withdrawal goes through', async () => {
