@@ -642,7 +642,11 @@ export interface paths {
      */
     get: operations['getGasStation'];
     put?: never;
-    post?: never;
+    /**
+     * Make the wallet's gas station with its key in AWS KMS (`keyHeldIn: kms`, `kmsKeyId`; config `signers.awsKms`): its address is the KMS key's, its top-ups (Solana: fee-payer signatures) are signed in KMS. 409 conflict once the wallet has a station (a GET makes a derived one); 422 for a key of another curve than the chain's, a key KMS will not show, or without signers.awsKms
+     * @description Requires the `withdrawals:create` action.
+     */
+    post: operations['createGasStation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1173,10 +1177,10 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
       /**
-       * @description present when the key pair was generated inside the PKCS#11 token and signs there (`path` is `pkcs11:<label>`); absent: derived from the wallet's mnemonic
+       * @description present when the key is held outside walletd and signs there: `token`, generated inside the PKCS#11 token (`path` is `pkcs11:<label>`); `kms`, an AWS KMS key (`path` is `awskms:<key id>`). Absent: derived from the wallet's mnemonic
        * @enum {string}
        */
-      keyHeldIn?: 'token';
+      keyHeldIn?: 'token' | 'kms';
     };
     AddressList: {
       addresses: components['schemas']['Address'][];
@@ -1184,11 +1188,13 @@ export interface components {
     AddressCreateRequest: {
       label?: string;
       /**
-       * @description `token`: generate the address's key pair inside the PKCS#11 token (the master key's, `masterKey.pkcs11`) and sign there, e.g. a treasury address; the chains whose plugin declares keyHeldInToken (docs/operate/keys-and-hsms.md lists them: EVM, Tron, Solana, TON and the Bitcoin family). 422 elsewhere or without a token
+       * @description `token`: generate the address's key pair inside the PKCS#11 token (the master key's, `masterKey.pkcs11`) and sign there, e.g. a treasury address. `kms`: the address of the AWS KMS key `kmsKeyId` (config `signers.awsKms`), which signs there. Both on the chains whose plugin declares keyHeldInToken (docs/operate/keys-and-hsms.md lists them: EVM, Tron, Solana, TON and the Bitcoin family); 422 elsewhere, without the token or KMS configured, or for a KMS key of another curve than the chain's
        * @default wallet
        * @enum {string}
        */
-      keyHeldIn: 'wallet' | 'token';
+      keyHeldIn: 'wallet' | 'token' | 'kms';
+      /** @description with keyHeldIn `kms` (and only then): the KMS key id, ARN or alias; an asymmetric SIGN_VERIFY key, ECC_SECG_P256K1 for secp256k1 chains, ECC_NIST_EDWARDS25519 for Ed25519 ones. Only the id is stored */
+      kmsKeyId?: string;
     };
     Balances: {
       walletId: number;
@@ -1307,7 +1313,7 @@ export interface components {
       confirmations: number | null;
       /** @enum {unknown} */
       reason: 'reorg' | 'mempool_dropped' | 'failed_on_chain' | 'expired' | 'provider_error' | 'cancelled_onchain' | null;
-      /** @description the last refusal from the node (broadcast) */
+      /** @description the last refusal from the node (broadcast) or from a KMS key (signing) */
       lastError: string | null;
       /** @enum {unknown} */
       signedBy: 'server' | 'external' | null;
@@ -1696,13 +1702,13 @@ export interface components {
       network: string;
       /** @description fund this address with the native coin; it pays every gas top-up of the wallet */
       address: string;
-      /** @description its derivation path from the wallet's mnemonic, or `pkcs11:<label>` for a key held in the token */
+      /** @description its derivation path from the wallet's mnemonic, `pkcs11:<label>` for a key held in the token, or `awskms:<key id>` for an AWS KMS key */
       path: string;
       /**
-       * @description where its key is: derived from the wallet's mnemonic, or generated inside the PKCS#11 token and signing there (masterKey.gasStationsInToken)
+       * @description where its key is: derived from the wallet's mnemonic, generated inside the PKCS#11 token and signing there (masterKey.gasStationsInToken), or an AWS KMS key signing there (made with POST, keyHeldIn kms)
        * @enum {unknown}
        */
-      keyHeldIn: 'wallet' | 'token';
+      keyHeldIn: 'wallet' | 'token' | 'kms';
       asset: components['schemas']['Asset'];
       /** @description credited: confirmed deposits less confirmed top-ups and their fees */
       confirmed: string;
@@ -1727,6 +1733,15 @@ export interface components {
         /** @description how many top-ups available pays: available / (topUp + topUpFee), rounded down; on Solana how many sweep fees: available / sweepFee */
         runway: number;
       };
+    };
+    GasStationCreateRequest: {
+      /**
+       * @description where the station's key is: an AWS KMS key (config `signers.awsKms`)
+       * @enum {unknown}
+       */
+      keyHeldIn: 'kms';
+      /** @description the KMS key id, ARN or alias: an asymmetric SIGN_VERIFY key of the chain's curve (ECC_SECG_P256K1 for EVM chains and Tron, ECC_NIST_EDWARDS25519 for Solana and TON); only the id is stored */
+      kmsKeyId: string;
     };
     AddressBookEntry: {
       id: number;
@@ -3561,6 +3576,51 @@ export interface operations {
       };
     };
   };
+  createGasStation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the resource id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['GasStationCreateRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GasStation'];
+        };
+      };
+      /** @description Error */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Error */
+      '5XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   listAddressBook: {
     parameters: {
       query?: never;
@@ -3817,6 +3877,7 @@ export const ERROR_CODES = [
   'invalid_address',
   'invalid_amount',
   'ip_not_allowed',
+  'kms_error',
   'malformed_json',
   'method_not_allowed',
   'mfa_enrollment_required',

@@ -34,9 +34,9 @@ export const Address = {
     createdAt: Timestamp,
     keyHeldIn: {
       type: 'string',
-      enum: ['token'],
+      enum: ['token', 'kms'],
       description:
-        "present when the key pair was generated inside the PKCS#11 token and signs there (`path` is `pkcs11:<label>`); absent: derived from the wallet's mnemonic",
+        "present when the key is held outside walletd and signs there: `token`, generated inside the PKCS#11 token (`path` is `pkcs11:<label>`); `kms`, an AWS KMS key (`path` is `awskms:<key id>`). Absent: derived from the wallet's mnemonic",
     },
   },
 } as const;
@@ -57,10 +57,17 @@ export const AddressCreateRequest = {
     label: { type: 'string', maxLength: 100 },
     keyHeldIn: {
       type: 'string',
-      enum: ['wallet', 'token'],
+      enum: ['wallet', 'token', 'kms'],
       default: 'wallet',
       description:
-        "`token`: generate the address's key pair inside the PKCS#11 token (the master key's, `masterKey.pkcs11`) and sign there, e.g. a treasury address; the chains whose plugin declares keyHeldInToken (docs/operate/keys-and-hsms.md lists them: EVM, Tron, Solana, TON and the Bitcoin family). 422 elsewhere or without a token",
+        "`token`: generate the address's key pair inside the PKCS#11 token (the master key's, `masterKey.pkcs11`) and sign there, e.g. a treasury address. `kms`: the address of the AWS KMS key `kmsKeyId` (config `signers.awsKms`), which signs there. Both on the chains whose plugin declares keyHeldInToken (docs/operate/keys-and-hsms.md lists them: EVM, Tron, Solana, TON and the Bitcoin family); 422 elsewhere, without the token or KMS configured, or for a KMS key of another curve than the chain's",
+    },
+    kmsKeyId: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        'with keyHeldIn `kms` (and only then): the KMS key id, ARN or alias; an asymmetric SIGN_VERIFY key, ECC_SECG_P256K1 for secp256k1 chains, ECC_NIST_EDWARDS25519 for Ed25519 ones. Only the id is stored',
     },
   },
 } as const;

@@ -12,7 +12,7 @@ import {
   ReconciliationDriftList,
   WalletReconciliation,
 } from './reconciliation';
-import { GasStation, SweepRule, SweepRuleCreateRequest, SweepRuleList, SweepRuleUpdateRequest } from './sweeps';
+import { GasStation, GasStationCreateRequest, SweepRule, SweepRuleCreateRequest, SweepRuleList, SweepRuleUpdateRequest } from './sweeps';
 import {
   Delivery,
   DeliveryDetail,
@@ -93,6 +93,7 @@ export const SCHEMAS = {
   SweepRuleCreateRequest,
   SweepRuleUpdateRequest,
   GasStation,
+  GasStationCreateRequest,
   AddressBookEntry,
   AddressBookEntryList,
   AddressBookEntryCreateRequest,

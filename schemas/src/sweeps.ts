@@ -114,6 +114,24 @@ export const SweepRuleUpdateRequest = {
   properties: { destination, threshold, minLeft, trigger, intervalSeconds, enabled: { type: 'boolean' }, gasDailyCap, feeRate },
 } as const;
 
+/** Issue 45 §4: the wallet's gas station made with its key in AWS KMS (docs/operate/keys-and-hsms.md). */
+export const GasStationCreateRequest = {
+  $id: 'GasStationCreateRequest',
+  type: 'object',
+  required: ['keyHeldIn', 'kmsKeyId'],
+  additionalProperties: false,
+  properties: {
+    keyHeldIn: { enum: ['kms'], description: "where the station's key is: an AWS KMS key (config `signers.awsKms`)" },
+    kmsKeyId: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        "the KMS key id, ARN or alias: an asymmetric SIGN_VERIFY key of the chain's curve (ECC_SECG_P256K1 for EVM chains and Tron, ECC_NIST_EDWARDS25519 for Solana and TON); only the id is stored",
+    },
+  },
+} as const;
+
 /** docs/guide/sweeps-and-gas.md, gas station: the wallet's funding address for token sweeps (EVM, Tron, TON and Polkadot top-ups, Solana fee payer). */
 export const GasStation = {
   $id: 'GasStation',
@@ -141,12 +159,13 @@ export const GasStation = {
     address: { type: 'string', description: 'fund this address with the native coin; it pays every gas top-up of the wallet' },
     path: {
       type: 'string',
-      description: "its derivation path from the wallet's mnemonic, or `pkcs11:<label>` for a key held in the token",
+      description:
+        "its derivation path from the wallet's mnemonic, `pkcs11:<label>` for a key held in the token, or `awskms:<key id>` for an AWS KMS key",
     },
     keyHeldIn: {
-      enum: ['wallet', 'token'],
+      enum: ['wallet', 'token', 'kms'],
       description:
-        "where its key is: derived from the wallet's mnemonic, or generated inside the PKCS#11 token and signing there (masterKey.gasStationsInToken)",
+        "where its key is: derived from the wallet's mnemonic, generated inside the PKCS#11 token and signing there (masterKey.gasStationsInToken), or an AWS KMS key signing there (made with POST, keyHeldIn kms)",
     },
     asset: { $ref: 'Asset' },
     confirmed: { ...DecimalString, description: 'credited: confirmed deposits less confirmed top-ups and their fees' },

@@ -82,4 +82,15 @@ export const TREASURY_OPERATIONS: Operation[] = [
     action: 'withdrawals:read',
     response: 'GasStation',
   },
+  {
+    method: 'post',
+    path: '/wallets/{id}/gas-station',
+    operationId: 'createGasStation',
+    summary:
+      "Make the wallet's gas station with its key in AWS KMS (`keyHeldIn: kms`, `kmsKeyId`; config `signers.awsKms`): its address is the KMS key's, its top-ups (Solana: fee-payer signatures) are signed in KMS. 409 conflict once the wallet has a station (a GET makes a derived one); 422 for a key of another curve than the chain's, a key KMS will not show, or without signers.awsKms",
+    action: 'withdrawals:create',
+    request: 'GasStationCreateRequest',
+    response: 'GasStation',
+    status: 201,
+  },
 ];

@@ -161,7 +161,7 @@ export const Withdrawal = {
     txHash: { type: ['string', 'null'] },
     confirmations: { type: ['integer', 'null'] },
     reason: { enum: ['reorg', 'mempool_dropped', 'failed_on_chain', 'expired', 'provider_error', 'cancelled_onchain', null] },
-    lastError: { type: ['string', 'null'], description: 'the last refusal from the node (broadcast)' },
+    lastError: { type: ['string', 'null'], description: 'the last refusal from the node (broadcast) or from a KMS key (signing)' },
     signedBy: { enum: ['server', 'external', null] },
     unsignedTransaction: {
       ...Nullable({

@@ -11,8 +11,8 @@ function Station({ s }: { s: GasStation }) {
   return (
     <p data-testid="gas-station">
       Gas station <code>{s.address}</code>
-      {s.keyHeldIn === 'token' ? ' (key held in the HSM token)' : ''}: {s.available} {sym} available ({s.reserved} {sym} held by top-ups in
-      flight, {s.spentLast24h} {sym} spent in 24 hours).{' '}
+      {s.keyHeldIn === 'token' ? ' (key held in the HSM token)' : s.keyHeldIn === 'kms' ? ' (key held in AWS KMS)' : ''}: {s.available}{' '}
+      {sym} available ({s.reserved} {sym} held by top-ups in flight, {s.spentLast24h} {sym} spent in 24 hours).{' '}
       {s.estimate
         ? `One ${s.estimate.token.symbol} top-up costs ${s.estimate.topUp} + ${s.estimate.topUpFee} ${sym} now (fee + ${s.marginPercent}%, and its own fee): runway ${s.estimate.runway} top-ups.`
         : 'Fund it with the native coin; it pays the gas of token sweeps.'}

@@ -1,4 +1,5 @@
 import { DEFAULT_MASTER_KEY } from './masterKeySettings';
+import { DEFAULT_SIGNERS } from './signerSettings';
 import type { WalletdConfig } from './types';
 
 /** The chain plugins shipped with walletd, all loaded unless `plugins` names others. */
@@ -46,6 +47,7 @@ export const DEFAULT_CONFIG: Omit<WalletdConfig, 'source'> = {
   log: { level: 'info' },
   masterKeyFile: null,
   masterKey: DEFAULT_MASTER_KEY,
+  signers: DEFAULT_SIGNERS,
   rateLimit: { perIpPerMinute: 300, writesPerKeyPerMinute: 20 },
   bootstrap: true,
   console: {

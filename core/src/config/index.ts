@@ -4,3 +4,4 @@ export * from './defaults';
 export * from './mailSettings';
 export { configSchema } from './schema';
 export * from './masterKeySettings';
+export * from './signerSettings';

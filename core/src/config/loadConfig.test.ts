@@ -68,6 +68,22 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes signers.awsKms as a region and an endpoint, never a credential', () => {
+    expect(loadConfig({ env: {} }).signers).toEqual({ awsKms: null });
+    const p = file(
+      'kms.json',
+      JSON.stringify({ signers: { awsKms: { region: 'eu-west-1', endpoint: 'https://vpce-1.kms.eu-west-1.vpce.amazonaws.com' } } }),
+    );
+    expect(loadConfig({ file: p, env: {} }).signers.awsKms).toEqual({
+      region: 'eu-west-1',
+      endpoint: 'https://vpce-1.kms.eu-west-1.vpce.amazonaws.com',
+    });
+    const q = file('kms-keys.json', JSON.stringify({ signers: { awsKms: { region: 'eu-west-1', secretAccessKey: 'x' } } }));
+    expect(() => loadConfig({ file: q, env: {} })).toThrow(/\/signers\/awsKms/);
+    const r = file('kms-region.json', JSON.stringify({ signers: { awsKms: { region: 'Ireland' } } }));
+    expect(() => loadConfig({ file: r, env: {} })).toThrow(/\/signers\/awsKms/);
+  });
+
   it('names a bad environment variable', () => {
     expect(() => loadConfig({ env: { PORT: 'abc' } })).toThrow(/PORT="abc" is not an integer/);
     expect(() => loadConfig({ env: { LOG_LEVEL: 'loud' } })).toThrow(/\/log\/level/);

@@ -1,4 +1,5 @@
 import { masterKeySchema } from './masterKeySettings';
+import { signersSchema } from './signerSettings';
 
 /** JSON Schema of the walletd config file. Every knob is documented in docs/operate/configuration.md (its keys and defaults: docs/reference/configuration.md, generated). */
 export const configSchema = {
@@ -74,6 +75,7 @@ export const configSchema = {
     },
     masterKeyFile: { type: ['string', 'null'] },
     masterKey: masterKeySchema,
+    signers: signersSchema,
     rateLimit: {
       type: 'object',
       additionalProperties: false,

@@ -1,4 +1,5 @@
 import type { MasterKeySettings } from './masterKeySettings';
+import type { SignerSettings } from './signerSettings';
 import type { MailSettings } from './mailSettings';
 import type { ChainSettings, DevnetChain } from './chainSettings';
 
@@ -111,6 +112,8 @@ export interface WalletdConfig {
   masterKeyFile: string | null;
   /** The master key in a PKCS#11 token, and the previous key during a rotation (docs/operate/keys-and-hsms.md). */
   masterKey: MasterKeySettings;
+  /** Keys held in a cloud KMS (treasury addresses with keyHeldIn "kms"): where the service is (docs/operate/keys-and-hsms.md). */
+  signers: SignerSettings;
   rateLimit: { perIpPerMinute: number; writesPerKeyPerMinute: number };
   /** On an empty database, create a first company, owner and all-powerful API key. */
   bootstrap: boolean;

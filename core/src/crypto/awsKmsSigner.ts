@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { BaseError, type KeySigner } from '@walletd/plugin-kit';
-import { lowS } from './secp256k1LowS';
+import { secp256k1 } from '@noble/curves/secp256k1';
 
 /** An asymmetric AWS KMS key that signs (`KeyUsage` SIGN_VERIFY): `ECC_SECG_P256K1` or `ECC_NIST_EDWARDS25519`. */
 export interface AwsKmsKeyConfig {
@@ -24,15 +24,23 @@ const SPECS = { ECC_SECG_P256K1: 'secp256k1', ECC_NIST_EDWARDS25519: 'ed25519' }
  * (`ED25519_SHA_512`, `RAW`). The private key never leaves KMS.
  */
 export async function awsKmsSigner(config: AwsKmsKeyConfig, client = kmsClient(config)): Promise<KeySigner> {
-  const key = await call('GetPublicKey', config.keyId, () => client.send(new GetPublicKeyCommand({ KeyId: config.keyId })));
-  const curve = SPECS[key.KeySpec as keyof typeof SPECS];
-  if (!curve || key.KeyUsage !== 'SIGN_VERIFY' || !key.PublicKey) {
-    throw new BaseError(
-      'config_invalid',
-      `the KMS key ${config.keyId} is ${key.KeySpec} for ${key.KeyUsage}: walletd signs with ECC_SECG_P256K1 or ECC_NIST_EDWARDS25519 keys for SIGN_VERIFY`,
-    );
+  let curve: 'secp256k1' | 'ed25519';
+  let publicKey: Buffer;
+  try {
+    const key = await call('GetPublicKey', config.keyId, () => client.send(new GetPublicKeyCommand({ KeyId: config.keyId })));
+    const spec = SPECS[key.KeySpec as keyof typeof SPECS];
+    if (!spec || key.KeyUsage !== 'SIGN_VERIFY' || !key.PublicKey) {
+      throw new BaseError(
+        'config_invalid',
+        `the KMS key ${config.keyId} is ${key.KeySpec} for ${key.KeyUsage}: walletd signs with ECC_SECG_P256K1 or ECC_NIST_EDWARDS25519 keys for SIGN_VERIFY`,
+      );
+    }
+    curve = spec;
+    publicKey = publicKeyOf(key.PublicKey, curve);
+  } catch (e) {
+    client.destroy();
+    throw e;
   }
-  const publicKey = publicKeyOf(key.PublicKey, curve);
   return {
     curve,
     publicKey: () => Uint8Array.from(publicKey),
@@ -48,10 +56,11 @@ export async function awsKmsSigner(config: AwsKmsKeyConfig, client = kmsClient(c
           }),
         ),
       );
-      if (!out.Signature) throw new BaseError('node_error', `KMS answered no signature for ${config.keyId}`);
-      return curve === 'secp256k1' ? lowS(rsOfDer(out.Signature)) : Uint8Array.from(out.Signature);
+      if (!out.Signature) throw new BaseError('kms_error', `KMS answered no signature for ${config.keyId}`);
+      return curve === 'secp256k1' ? rsOfDer(out.Signature) : Uint8Array.from(out.Signature);
     },
-    close: () => undefined,
+    // The SDK client's sockets (keep-alive to KMS) end with the signer.
+    close: () => client.destroy(),
   };
 }
 
@@ -71,14 +80,10 @@ async function call<T>(operation: string, keyId: string, run: () => Promise<T>):
   } catch (e) {
     const name = (e as { name?: string }).name ?? 'Error';
     const throttled = name === 'ThrottlingException' || name === 'KMSInternalException' || name === 'DependencyTimeoutException';
-    throw new BaseError(
-      throttled ? 'unavailable' : 'node_error',
-      `KMS ${operation} for ${keyId} failed: ${name}: ${(e as Error).message}`,
-      {
-        cause: e,
-        retriable: throttled,
-      },
-    );
+    throw new BaseError(throttled ? 'unavailable' : 'kms_error', `KMS ${operation} for ${keyId} failed: ${name}: ${(e as Error).message}`, {
+      cause: e,
+      retriable: throttled,
+    });
   }
 }
 
@@ -94,23 +99,14 @@ function publicKeyOf(spki: Uint8Array, curve: 'secp256k1' | 'ed25519'): Buffer {
   return Buffer.concat([Buffer.from([4]), x, Buffer.from(jwk.y as string, 'base64url')]);
 }
 
-/** ECDSA-Sig-Value (RFC 3279): SEQUENCE { INTEGER r, INTEGER s }, each as 32 big-endian bytes. */
+/**
+ * ECDSA-Sig-Value (RFC 3279) as `r‖s`, 32 bytes each, `s` normalised to the low half (KMS returns
+ * either): @noble/curves' strict DER parser, not a hand-written one.
+ */
 export function rsOfDer(der: Uint8Array): Uint8Array {
-  const b = Buffer.from(der);
-  const bad = () => new BaseError('node_error', 'KMS answered a signature that is not DER ECDSA');
-  if (b[0] !== 0x30) throw bad();
-  let at = b[1] === 0x81 ? 3 : 2;
-  const int = (): Buffer => {
-    if (b[at] !== 0x02) throw bad();
-    const len = b[at + 1] as number;
-    let v = b.subarray(at + 2, at + 2 + len);
-    at += 2 + len;
-    while (v.length > 32 && v[0] === 0) v = v.subarray(1);
-    if (v.length > 32) throw bad();
-    return Buffer.concat([Buffer.alloc(32 - v.length), v]);
-  };
-  const r = int();
-  const s = int();
-  if (at !== b.length) throw bad();
-  return Uint8Array.from(Buffer.concat([r, s]));
+  try {
+    return secp256k1.Signature.fromDER(der).normalizeS().toCompactRawBytes();
+  } catch (e) {
+    throw new BaseError('kms_error', 'KMS answered a signature that is not DER ECDSA', { cause: e });
+  }
 }

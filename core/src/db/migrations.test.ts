@@ -52,6 +52,7 @@ describe('migrations', () => {
         '043_withdrawal_attempts',
         '044_event_trace_context',
         '045_auto_bump',
+        '046_kms_held_keys',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

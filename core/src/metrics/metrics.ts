@@ -22,6 +22,8 @@ export interface Metrics {
   webhookBackoffs: Counter<string>;
   /** Signatures made inside the PKCS#11 token (issue 45 §3), by curve. */
   tokenSignatures: Counter<string>;
+  /** Signatures made by a cloud KMS (issue 45 §4), by backend (`aws_kms`) and curve. */
+  kmsSignatures: Counter<'backend' | 'curve'>;
   /** By route template (`/v1/wallets/:id`, `unmatched` for no route), never the raw path: bounded label values. */
   httpRequests: Counter<'method' | 'route' | 'status'>;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
@@ -150,6 +152,12 @@ export function createMetrics(): Metrics {
       name: 'walletd_token_signatures_total',
       help: 'Signatures made by keys held in the PKCS#11 token (gas stations with masterKey.gasStationsInToken, addresses made with keyHeldIn token), by curve',
       labelNames: ['curve'],
+      registers: [registry],
+    }),
+    kmsSignatures: new Counter({
+      name: 'walletd_kms_signatures_total',
+      help: 'Signatures made by keys held in a cloud KMS (addresses made with keyHeldIn kms), by backend and curve',
+      labelNames: ['backend', 'curve'],
       registers: [registry],
     }),
     httpRequests: new Counter({

@@ -40,6 +40,8 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   node_error: 502,
+  /** A cloud KMS holding a key refused or failed a call (access denied, key disabled or missing): the message names its exception. */
+  kms_error: 502,
   unavailable: 503,
 } as const;
 

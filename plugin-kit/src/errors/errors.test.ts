@@ -103,6 +103,7 @@ describe('public and internal codes', () => {
       rate_limited: 429,
       internal: 500,
       node_error: 502,
+      kms_error: 502,
       unavailable: 503,
     });
   });

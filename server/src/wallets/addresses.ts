@@ -20,6 +20,7 @@ import { chainNotServed } from './chainNotServed';
 import { refuseUnfollowed } from './followedNetwork';
 import { withWalletSecret } from './wallets';
 import { tokenHeldAddress } from '../keys/masterKey/tokenHeldKeys';
+import { generateKmsHeldAddress } from './kmsHeldAddress';
 
 export interface AddressView {
   id: number;
@@ -33,11 +34,11 @@ export interface AddressView {
   path: string;
   label: string | null;
   createdAt: string;
-  /** Present on an address whose key pair was generated in the PKCS#11 token (issue 45 §3). */
-  keyHeldIn?: 'token';
+  /** Present on an address whose key is held in the PKCS#11 token (issue 45 §3) or AWS KMS (§4). */
+  keyHeldIn?: 'token' | 'kms';
 }
 
-interface AddressRow {
+export interface AddressRow {
   id: number;
   wallet_id: number;
   chain: string;
@@ -50,9 +51,10 @@ interface AddressRow {
   label: string | null;
   created_at: Date;
   key_label?: string | null;
+  kms_key_id?: string | null;
 }
 
-const toView = (r: AddressRow): AddressView => ({
+export const toView = (r: AddressRow): AddressView => ({
   id: r.id,
   walletId: r.wallet_id,
   chain: r.chain,
@@ -64,7 +66,7 @@ const toView = (r: AddressRow): AddressView => ({
   path: r.derivation_path,
   label: r.label,
   createdAt: r.created_at.toISOString(),
-  ...(r.key_label ? { keyHeldIn: 'token' as const } : {}),
+  ...(r.key_label ? { keyHeldIn: 'token' as const } : r.kms_key_id ? { keyHeldIn: 'kms' as const } : {}),
 });
 
 export interface AddressServices {
@@ -85,12 +87,18 @@ export async function issueDepositAddress(
   s: AddressServices & { config: WalletdConfig },
   wallet: WalletRow,
   label: string | null,
-  keyHeldIn: 'wallet' | 'token' = 'wallet',
+  keyHeldIn: 'wallet' | 'token' | 'kms' = 'wallet',
+  kmsKeyId?: string,
 ): Promise<AddressView> {
+  // The key id goes with a KMS-held address and nothing else: checked before anything is asked of a plugin.
+  if ((keyHeldIn === 'kms') !== (kmsKeyId !== undefined)) {
+    throw new BaseError('validation_failed', 'kmsKeyId is required with keyHeldIn "kms", and allowed only with it');
+  }
   const plugin = s.plugins.forChain(wallet.chain);
   if (!plugin) throw chainNotServed(wallet.chain, 'addresses');
   refuseUnfollowed(s.config, wallet.chain, wallet.network);
   if (keyHeldIn === 'token') return generateTokenHeldAddress(s, plugin, wallet, label);
+  if (keyHeldIn === 'kms') return generateKmsHeldAddress(s, plugin, wallet, label, kmsKeyId as string);
   return generateAddress(s, wallet, label);
 }
 
@@ -178,7 +186,7 @@ async function generateTagAddress(
   });
 }
 
-async function lockForNewAddress(
+export async function lockForNewAddress(
   trx: Knex.Transaction,
   wallet: WalletRow,
 ): Promise<{ next_address_index: number; secret_envelope: unknown }> {
@@ -190,7 +198,12 @@ async function lockForNewAddress(
   return locked;
 }
 
-async function insertDeposit(trx: Knex.Transaction, wallet: WalletRow, row: Record<string, unknown>, index: number): Promise<AddressView> {
+export async function insertDeposit(
+  trx: Knex.Transaction,
+  wallet: WalletRow,
+  row: Record<string, unknown>,
+  index: number,
+): Promise<AddressView> {
   const [inserted] = await trx('addresses').insert(row).returning('*');
   await trx('wallets')
     .where({ id: wallet.id })
@@ -228,7 +241,7 @@ export async function ensureAccount(
  * Best effort here: the address is committed and valid; if the node cannot name a token account
  * now, the indexer registers it before it reads the next block (it checks every new address).
  */
-async function registerTokenAccounts(s: AddressServices, plugin: ChainPlugin, wallet: WalletRow, addressId: number): Promise<void> {
+export async function registerTokenAccounts(s: AddressServices, plugin: ChainPlugin, wallet: WalletRow, addressId: number): Promise<void> {
   if (!plugin.tokenAccounts || !s.config) return;
   const settings = s.config.chains.find((c) => c.chain === wallet.chain && c.network === wallet.network);
   if (!settings) return;

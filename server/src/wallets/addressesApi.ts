@@ -8,8 +8,8 @@ import { issueDepositAddress, listAddresses } from './addresses';
 export function addressesRouter(common: Common, r: Router = Router()): Router {
   r.post('/wallets/:id/addresses', async (req, res) => {
     const wallet = await walletFor(common.db, auth(req), req.params.id, ['wallets:generate_address']);
-    const body = checkBody<{ label?: string; keyHeldIn?: 'wallet' | 'token' }>('AddressCreateRequest', req.body);
-    res.status(201).json(await issueDepositAddress(common, wallet, body.label ?? null, body.keyHeldIn));
+    const body = checkBody<{ label?: string; keyHeldIn?: 'wallet' | 'token' | 'kms'; kmsKeyId?: string }>('AddressCreateRequest', req.body);
+    res.status(201).json(await issueDepositAddress(common, wallet, body.label ?? null, body.keyHeldIn, body.kmsKeyId));
   });
   r.get('/wallets/:id/addresses', async (req, res) => {
     const wallet = await walletFor(common.db, auth(req), req.params.id, ['wallets:read']);

@@ -102,7 +102,7 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
     const indexes = await indexesOf(trx, row.wallet_id, next.sourceAddresses);
     const wallet = await trx('wallets').where({ id: row.wallet_id }).first('secret_envelope');
     // A source held in the token (a gas station) signs its replacement there too.
-    const { result: signed, tokenHeld } = await withSigningKeys(common, row.wallet_id, wallet.secret_envelope, indexes, (secret) =>
+    const { result: signed, heldIn } = await withSigningKeys(common, row.wallet_id, wallet.secret_envelope, indexes, (secret) =>
       access.verbs.sign(next, secret, indexes),
     );
     if (!latest)
@@ -140,7 +140,7 @@ export async function replaceWithdrawal(common: Common, id: number, call: Replac
       action: call.kind === 'cancel' ? 'withdrawal.cancel_onchain' : 'withdrawal.speed_up',
       targetType: 'withdrawal',
       targetId: row.id,
-      details: { txHash: signed.txHash, replaces: latestHash, ...fees, ...(tokenHeld ? { keyHeldIn: 'token' } : {}) },
+      details: { txHash: signed.txHash, replaces: latestHash, ...fees, ...(heldIn ? { keyHeldIn: heldIn } : {}) },
     });
     return { row: updated as WithdrawalRow, attempt };
   });

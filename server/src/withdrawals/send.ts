@@ -1,4 +1,4 @@
-import { BaseError, type Chain, type Db, type UnsignedWithdrawal, evaluatePolicies } from '@walletd/core';
+import { BaseError, type Chain, type Db, type UnsignedWithdrawal, evaluatePolicies, isPublicError } from '@walletd/core';
 import { type WithdrawalRow, moveWithdrawal, storedUnsigned, unsignedFromRow } from '@walletd/core';
 import type { Knex } from 'knex';
 import type { Common } from '../platform/context';
@@ -146,9 +146,15 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
     const rebuilt = await rebuild(db, row, access);
     const sourceIndexes = await indexesOf(db, row.wallet_id, rebuilt.sourceAddresses);
     const wallet = await db('wallets').where({ id: row.wallet_id }).first('secret_envelope');
-    const { result: signed, tokenHeld } = await withSigningKeys(common, row.wallet_id, wallet.secret_envelope, sourceIndexes, (secret) =>
+    const { result: signed, heldIn } = await withSigningKeys(common, row.wallet_id, wallet.secret_envelope, sourceIndexes, (secret) =>
       access.verbs.sign(rebuilt, secret, sourceIndexes),
-    );
+    ).catch(async (e) => {
+      // A signer that refused (a KMS key access denied, disabled or throttled) is said on the row,
+      // which stays prepared, its funds held, until a retry signs it or a cancel releases them.
+      if (isPublicError(e))
+        await db('withdrawals').where({ id: row.id, status: 'prepared' }).update({ last_error: e.message, updated_at: db.fn.now() });
+      throw e;
+    });
     return await storeSigned(db, row, token, access, rebuilt, async (trx, cur) => {
       const updated = await moveWithdrawal(
         trx,
@@ -174,8 +180,8 @@ export async function signWithdrawal(common: Common, id: number, keyId: number |
         action: 'withdrawal.signed',
         targetType: 'withdrawal',
         targetId: cur.id,
-        // A key held in the token signed it there (issue 45 §3): every such signature is in the log.
-        details: tokenHeld ? { txHash: signed.txHash, keyHeldIn: 'token' } : { txHash: signed.txHash },
+        // A key held in the token or a KMS signed it there (issue 45 §3–4): every such signature is in the log.
+        details: heldIn ? { txHash: signed.txHash, keyHeldIn: heldIn } : { txHash: signed.txHash },
       });
       return updated;
     });

@@ -55,3 +55,4 @@ export * from './balanceSweeper';
 export * from './softPasskey';
 export * from './softhsm';
 export * from './otlpReceiver';
+export * from './kmsEmulator';

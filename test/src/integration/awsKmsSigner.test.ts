@@ -130,7 +130,7 @@ describe('AWS KMS KeySigner (replayed KMS responses)', () => {
     expect(refused.message).toContain('is ECC_NIST_P256 for SIGN_VERIFY');
     const missing = await awsKmsSigner(config(kms.url, k.keyId)).catch((e) => e);
     expect(missing).toBeInstanceOf(BaseError);
-    expect(missing.code).toBe('node_error');
+    expect(missing.code).toBe('kms_error');
     expect(missing.message).toMatch(/^KMS GetPublicKey for arn:aws:kms:.* failed: NotFoundException/);
     expect(missing.message).not.toContain('wJalrXUtnFEMI');
   });

@@ -38,6 +38,7 @@ import * as m042TokenHeldKeys from './042_token_held_keys';
 import * as m043WithdrawalAttempts from './043_withdrawal_attempts';
 import * as m044EventTraceContext from './044_event_trace_context';
 import * as m045AutoBump from './045_auto_bump';
+import * as m046KmsHeldKeys from './046_kms_held_keys';
 import * as m036MemberPasskeys from './036_member_passkeys';
 import * as m037RequestSending from './037_request_sending';
 import * as m038AddressBook from './038_address_book';
@@ -90,6 +91,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '043_withdrawal_attempts': m043WithdrawalAttempts,
   '044_event_trace_context': m044EventTraceContext,
   '045_auto_bump': m045AutoBump,
+  '046_kms_held_keys': m046KmsHeldKeys,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

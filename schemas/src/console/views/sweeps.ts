@@ -32,7 +32,7 @@ export interface ConsoleGasStation {
   address: string;
   path: string;
   /** Where its key is: derived from the wallet's mnemonic, or generated and signing in the PKCS#11 token. */
-  keyHeldIn: 'wallet' | 'token';
+  keyHeldIn: 'wallet' | 'token' | 'kms';
   asset: ConsoleAssetRef;
   confirmed: string;
   reserved: string;

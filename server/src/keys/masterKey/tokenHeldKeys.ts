@@ -8,6 +8,7 @@ import {
   type KeySigner,
   type MasterKey,
   type Metrics,
+  type PluginRegistry,
   type TokenKeyConfig,
   tokenConfig,
   tokenSigner,
@@ -15,6 +16,7 @@ import {
   type WalletSecret,
 } from '@walletd/core';
 import { withWalletSecret } from '../../wallets/wallets';
+import { kmsSignerFor } from '../kmsHeldKeys';
 
 /** The token of `masterKey.pkcs11`, with another key label: where token-held keys live. */
 export function tokenKeyConfig(config: WalletdConfig, keyLabel: string): TokenKeyConfig {
@@ -70,31 +72,40 @@ export function tokenHeldAddress(
   }
 }
 
+/** Where the keys that signed were held (said in the audit): the token, a cloud KMS, or both. */
+export type HeldIn = 'token' | 'kms' | Array<'token' | 'kms'> | undefined;
+
 /**
- * `use` with the wallet secret, and for each of `indexes` whose address is held in the token its
- * signer (`signerAt`): every token signature is counted; the signers' sessions end with the call.
- * Returns whether a token key was among them (said in the audit).
+ * `use` with the wallet secret, and for each of `indexes` whose address is held in the token or in
+ * a KMS its signer (`signerAt`): every such signature is counted; the signers end with the call.
+ * Returns where the held keys were (said in the audit), undefined when every key was derived.
  */
 export async function withHeldKeys<T>(
-  db: Db,
-  config: WalletdConfig,
-  metrics: Metrics | undefined,
+  common: { db: Db; config: WalletdConfig; metrics?: Metrics; plugins: PluginRegistry },
   walletId: number,
   indexes: number[],
   secret: WalletSecret,
   use: (secret: WalletSecret) => Promise<T>,
-): Promise<{ result: T; tokenHeld: boolean }> {
+): Promise<{ result: T; heldIn: HeldIn }> {
+  const { db, config, metrics } = common;
   const rows = (await db('addresses')
     .where({ wallet_id: walletId })
     .whereIn('derivation_index', indexes)
-    .whereNotNull('key_label')
-    .select('derivation_index', 'key_label')) as { derivation_index: number; key_label: string }[];
-  if (rows.length === 0) return { result: await use(secret), tokenHeld: false };
+    .where((q) => q.whereNotNull('key_label').orWhereNotNull('kms_key_id'))
+    .select('derivation_index', 'key_label', 'kms_key_id', 'address', 'chain', 'network')) as HeldRow[];
+  if (rows.length === 0) return { result: await use(secret), heldIn: undefined };
   const signers = new Map<number, KeySigner>();
+  const kinds = new Set<'token' | 'kms'>();
   try {
     for (const r of rows) {
+      if (r.kms_key_id) {
+        signers.set(r.derivation_index, await kmsSignerFor(config, common.plugins, metrics, { ...r, kms_key_id: r.kms_key_id }));
+        kinds.add('kms');
+        continue;
+      }
       // The curve is the key's own (CKA_KEY_TYPE): EVM stations are secp256k1, Solana's ed25519.
-      const signer = tokenSigner(tokenKeyConfig(config, r.key_label));
+      const signer = tokenSigner(tokenKeyConfig(config, r.key_label as string));
+      kinds.add('token');
       signers.set(r.derivation_index, {
         curve: signer.curve,
         publicKey: () => signer.publicKey(),
@@ -112,24 +123,32 @@ export async function withHeldKeys<T>(
       mnemonic: () => secret.mnemonic(),
       signerAt: (index) => signers.get(index),
     };
-    return { result: await use(held), tokenHeld: true };
+    const heldIn = [...kinds];
+    return { result: await use(held), heldIn: heldIn.length === 1 ? heldIn[0] : heldIn };
   } finally {
     for (const s of signers.values()) s.close();
   }
 }
 
+interface HeldRow {
+  derivation_index: number;
+  key_label: string | null;
+  kms_key_id: string | null;
+  address: string;
+  chain: string;
+  network: string;
+}
+
 /**
- * What signing a withdrawal needs: the wallet's secret opened from its envelope, with the token's
- * signers for its sources held there (`withHeldKeys`). Signing and replacing both go through it.
+ * What signing a withdrawal needs: the wallet's secret opened from its envelope, with the
+ * signers of its sources held in the token or a KMS (`withHeldKeys`). Signing and replacing both go through it.
  */
 export function withSigningKeys<T>(
-  common: { db: Db; config: WalletdConfig; metrics?: Metrics; masterKey: MasterKey },
+  common: { db: Db; config: WalletdConfig; metrics?: Metrics; masterKey: MasterKey; plugins: PluginRegistry },
   walletId: number,
   envelope: unknown,
   indexes: number[],
   use: (secret: WalletSecret) => Promise<T>,
-): Promise<{ result: T; tokenHeld: boolean }> {
-  return withWalletSecret(common.masterKey, walletId, envelope, (secret) =>
-    withHeldKeys(common.db, common.config, common.metrics, walletId, indexes, secret, use),
-  );
+): Promise<{ result: T; heldIn: HeldIn }> {
+  return withWalletSecret(common.masterKey, walletId, envelope, (secret) => withHeldKeys(common, walletId, indexes, secret, use));
 }

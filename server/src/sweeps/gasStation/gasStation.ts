@@ -5,6 +5,7 @@ import { addressRow } from '../../wallets/addressRow';
 import { pooledFunds } from '../../funds/requireFunds';
 import { withWalletSecret } from '../../wallets/wallets';
 import { tokenHeldAddress } from '../../keys/masterKey/tokenHeldKeys';
+import { kmsHeldAddress } from '../../keys/kmsHeldKeys';
 
 /**
  * What one top-up adds to the fee the node quotes for the sweep (gas estimate + 20%, times twice
@@ -21,6 +22,8 @@ export interface GasStation {
   derivation_path: string;
   /** The token's key pair label when its key is held there (issue 45 §3), else null. */
   key_label: string | null;
+  /** The AWS KMS key's id when its key is held there (issue 45 §4, `createKmsGasStation`), else null. */
+  kms_key_id: string | null;
 }
 
 /**
@@ -50,7 +53,7 @@ export async function gasStationOf(common: Pick<Common, 'db'>, walletId: number)
   return (await common
     .db('addresses')
     .where({ wallet_id: walletId, kind: 'gas_station' })
-    .first('id', 'address', 'match_key', 'derivation_index', 'derivation_path', 'key_label')) as GasStation | undefined;
+    .first('id', 'address', 'match_key', 'derivation_index', 'derivation_path', 'key_label', 'kms_key_id')) as GasStation | undefined;
 }
 
 /**
@@ -81,6 +84,39 @@ export async function ensureGasStation(common: Common, wallet: WalletRow): Promi
       );
       await trx('addresses').insert(addressRow(wallet, derived, index, 'gas_station', 'gas station'));
     }
+    await trx('wallets')
+      .where({ id: wallet.id })
+      .update({ next_address_index: index + 1 });
+  });
+  return (await gasStationOf(common, wallet.id)) as GasStation;
+}
+
+/**
+ * `POST /v1/wallets/:id/gas-station` with a KMS key: the wallet's station made as the address of
+ * the AWS KMS key `kmsKeyId` (its curve the chain's), which signs its top-ups (or, on Solana, its
+ * fee-payer signatures) in KMS. KMS is asked before the transaction; the index is still taken so no
+ * deposit address is ever derived at it. A wallet has one station and its key never changes: 409
+ * when it already has one.
+ */
+export async function createKmsGasStation(common: Common, wallet: WalletRow, kmsKeyId: string): Promise<GasStation> {
+  refuseNoGasStation(common, wallet);
+  const plugin = common.plugins.forChain(wallet.chain);
+  if (!plugin) throw new BaseError('unprocessable', `no plugin serves ${wallet.chain}`);
+  const stationTaken = (s: GasStation | { address: string }) =>
+    new BaseError('conflict', `wallet ${wallet.id} already has its gas station ${s.address}; a station's key never changes`);
+  const existing = await gasStationOf(common, wallet.id);
+  if (existing) throw stationTaken(existing);
+  const held = await kmsHeldAddress(common.config, plugin, wallet, kmsKeyId);
+  await common.db.transaction(async (trx) => {
+    const locked = await trx('wallets').where({ id: wallet.id }).forUpdate().first('next_address_index');
+    const raced = await trx('addresses').where({ wallet_id: wallet.id, kind: 'gas_station' }).first('address');
+    if (raced) throw stationTaken(raced);
+    const taken = await trx('addresses')
+      .where({ chain: wallet.chain, network: wallet.network, match_key: held.matchKey })
+      .first('id', 'wallet_id');
+    if (taken) throw new BaseError('conflict', `the KMS key ${kmsKeyId} is already address ${taken.id} of wallet ${taken.wallet_id}`);
+    const index = locked.next_address_index as number;
+    await trx('addresses').insert({ ...addressRow(wallet, held, index, 'gas_station', 'gas station'), kms_key_id: held.kms_key_id });
     await trx('wallets')
       .where({ id: wallet.id })
       .update({ next_address_index: index + 1 });

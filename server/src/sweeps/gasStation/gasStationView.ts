@@ -14,7 +14,7 @@ export interface GasStationView {
   network: string;
   address: string;
   path: string;
-  keyHeldIn: 'wallet' | 'token';
+  keyHeldIn: 'wallet' | 'token' | 'kms';
   asset: AssetRef;
   confirmed: string;
   reserved: string;
@@ -115,7 +115,7 @@ export async function gasStationView(common: Common, wallet: WalletRow): Promise
     network: wallet.network,
     address: station.address,
     path: station.derivation_path,
-    keyHeldIn: station.key_label ? 'token' : 'wallet',
+    keyHeldIn: station.key_label ? 'token' : station.kms_key_id ? 'kms' : 'wallet',
     asset: publicAsset(native),
     confirmed: show(held.credited),
     reserved: show(held.reserved),
