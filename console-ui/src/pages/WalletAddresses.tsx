@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleAddress, ConsoleAddressPage } from '@walletd/schemas';
 import { api, errorText, when } from '../api';
 import { ErrorLine, Pager } from '../fields';
-import { TOKEN_KEY_TEXT, TokenKeyMark } from '../keyHeld';
+import { KMS_KEY_TEXT, KeyHeldMark, KmsKeyMark, TOKEN_KEY_TEXT, TokenKeyMark } from '../keyHeld';
 import type { PageProps } from '../routes';
 import { navigate } from '../router';
 
@@ -12,9 +12,9 @@ const KIND_TEXT: Record<ConsoleAddress['kind'], string> = {
   gas_station: 'gas station',
 };
 
-/** Where the key is: its derivation from the wallet's mnemonic (index and path), or the mark of a key held in the token. */
+/** Where the key is: its derivation from the wallet's mnemonic (index and path), or the mark of a key held in the token or KMS. */
 function KeyCell({ a }: { a: ConsoleAddress }) {
-  if (a.keyHeldIn === 'token') return <TokenKeyMark />;
+  if (a.keyHeldIn) return <KeyHeldMark held={a.keyHeldIn} />;
   return (
     <>
       #{a.index} <code class="muted">{a.path}</code>
@@ -49,6 +49,7 @@ export function WalletAddresses({ params }: PageProps) {
     navigate(to);
   };
   const anyInToken = page?.addresses.some((a) => a.keyHeldIn === 'token');
+  const anyInKms = page?.addresses.some((a) => a.keyHeldIn === 'kms');
   return (
     <>
       <p>
@@ -108,6 +109,14 @@ export function WalletAddresses({ params }: PageProps) {
                 ? TOKEN_KEY_TEXT
                 : 'an address made with keyHeldIn "token" while the master key is in a PKCS#11 token: its key never leaves the token.'}
             </dd>
+            {anyInKms && (
+              <>
+                <dt>
+                  <KmsKeyMark />
+                </dt>
+                <dd>{KMS_KEY_TEXT}</dd>
+              </>
+            )}
           </dl>
         </>
       )}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, type Withdrawal, when } from '../api';
 import { ErrorLine } from '../fields';
-import { TokenKeyMark } from '../keyHeld';
+import { KeyHeldMark } from '../keyHeld';
 import { fromBaseUnits } from '../money';
 import type { PageProps } from '../routes';
 import { navigate } from '../router';
@@ -70,10 +70,10 @@ export function WithdrawalDetail({ params, me }: PageProps) {
             <dt>From wallet</dt>
             <dd>
               {w.walletName} <code>{w.fromAddress}</code>
-              {w.fromKeyHeldIn === 'token' && (
+              {w.fromKeyHeldIn && (
                 <>
                   {' '}
-                  <TokenKeyMark />
+                  <KeyHeldMark held={w.fromKeyHeldIn} />
                 </>
               )}
             </dd>

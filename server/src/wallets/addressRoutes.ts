@@ -18,6 +18,7 @@ interface Row {
   label: string | null;
   created_at: Date;
   key_label: string | null;
+  kms_key_id: string | null;
 }
 
 const toConsoleAddress = (r: Row): ConsoleAddress => ({
@@ -29,13 +30,14 @@ const toConsoleAddress = (r: Row): ConsoleAddress => ({
   path: r.derivation_path,
   label: r.label,
   createdAt: r.created_at.toISOString(),
-  // A key label is set only on a key pair generated in the token (migration 042).
-  ...(r.key_label ? { keyHeldIn: 'token' as const } : {}),
+  // A key label is set only on a key pair generated in the token (migration 042), a KMS key id only
+  // on an address whose key is in AWS KMS (migration 046): as the API's address says.
+  ...(r.key_label ? { keyHeldIn: 'token' as const } : r.kms_key_id ? { keyHeldIn: 'kms' as const } : {}),
 });
 
 /**
  * A wallet's addresses (`GET /console/api/wallets/:id/addresses`), oldest first, paged by id
- * (`after`, `limit`), each saying whether its key is held in the PKCS#11 token (issue 45 §3). Any
+ * (`after`, `limit`), each saying whether its key is held in the PKCS#11 token or AWS KMS (issue 45). Any
  * member of the wallet's company may read, as the overview; a wallet of another company, or an
  * archived one, is 404 exactly like a missing one.
  */
@@ -58,7 +60,7 @@ export function mountAddressRoutes(r: Router, common: Common, session: RequestHa
       .whereIn('kind', LISTED_KINDS)
       .orderBy('id')
       .limit(Number(limit))
-      .select('id', 'kind', 'address', 'destination_tag', 'derivation_index', 'derivation_path', 'label', 'created_at', 'key_label');
+      .select('id', 'kind', 'address', 'destination_tag', 'derivation_index', 'derivation_path', 'label', 'created_at', 'key_label', 'kms_key_id');
     if (after !== undefined) q.andWhere('id', '>', parseId(after, 'after'));
     const rows = (await q) as Row[];
     const last = rows[rows.length - 1];

@@ -7,7 +7,7 @@ import { toWithdrawalView } from './view';
 import { requireMfaEnrolled } from '../members/sessions/memberGuards';
 import { walletNames } from '../wallets/transactionRoutes';
 import { withdrawalPeople } from './withdrawalPeople';
-import { tokenHeldSources } from './tokenHeldSources';
+import { keyHeldSources } from './keyHeldSources';
 
 /** The kinds a withdrawal is (the console's filter): a payout, or what a sweep rule or the gas station started. */
 const WITHDRAWAL_KINDS: readonly ConsoleWithdrawal['kind'][] = ['payout', 'sweep', 'gas_topup'];
@@ -22,13 +22,13 @@ export function mountWithdrawalRoutes(r: Router, common: Common, session: Reques
   const enrolled = requireMfaEnrolled(db);
 
   const present = async (companyId: number, rows: WithdrawalRow[], withHistory: boolean): Promise<ConsoleWithdrawal[]> => {
-    const [names, people, held] = await Promise.all([walletNames(db, companyId), withdrawalPeople(db, rows), tokenHeldSources(db, rows)]);
+    const [names, people, held] = await Promise.all([walletNames(db, companyId), withdrawalPeople(db, rows), keyHeldSources(db, rows)]);
     return Promise.all(
       rows.map(async (w) => ({
         ...(await toWithdrawalView(db, common.plugins.chainTable(), w, withHistory)),
         walletName: names.get(w.wallet_id) ?? null,
         ...(people.get(w.id) ?? { proposedBy: null, approvedBy: [] }),
-        ...(held.has(w.id) ? { fromKeyHeldIn: 'token' as const } : {}),
+        ...(held.has(w.id) ? { fromKeyHeldIn: held.get(w.id) } : {}),
       })),
     );
   };

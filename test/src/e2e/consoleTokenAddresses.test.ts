@@ -4,11 +4,13 @@ import type { BrowserContext } from 'playwright-core';
 import {
   type FundedTreasury,
   describeWithSoftHsm,
+  type KmsEmulator,
   newSoftHsmToken,
   onboardMember,
   seedCompany,
   softHsmKeySettings,
   startFundedTreasury,
+  startKmsEmulator,
 } from '@walletd/test-harness';
 import { describeWithChromium, screenshotDir, signInInBrowser } from '../harness/chromium';
 
@@ -26,15 +28,25 @@ const DEAD = '0x000000000000000000000000000000000000dEaD';
 describeWithSoftHsm('token-held addresses in the console', () => {
   describeWithChromium('in a real browser', () => {
     let f: FundedTreasury;
+    let kms: KmsEmulator;
     const browsers: BrowserContext[] = [];
 
     beforeAll(async () => {
       const token = newSoftHsmToken(`console-${process.pid}`);
-      f = await startFundedTreasury({ masterKey: { pkcs11: softHsmKeySettings(token.label) } });
-    });
+      // An emulator of the KMS wire protocol (kmsEmulator.ts), for the KMS-held address's mark; the
+      // SDK's default chain reads these (jest gives this file its own copy of process.env).
+      kms = await startKmsEmulator();
+      process.env.AWS_ACCESS_KEY_ID = kms.accessKeyId;
+      process.env.AWS_SECRET_ACCESS_KEY = kms.secretAccessKey;
+      f = await startFundedTreasury({
+        masterKey: { pkcs11: softHsmKeySettings(token.label) },
+        signers: { awsKms: { region: 'eu-west-1', endpoint: kms.url } },
+      });
+    }, 180_000);
     afterAll(async () => {
       for (const b of browsers) await b.close();
       await f?.close();
+      await kms?.stop();
     });
 
     const payout = async (key: string, fromAddress: string) => {
@@ -125,6 +137,39 @@ describeWithSoftHsm('token-held addresses in the console', () => {
       await expect(strangerPage.getByTestId('addresses')).toHaveCount(0);
       expect(await strangerPage.content()).not.toContain(held.body.address);
       expect(await strangerPage.content()).not.toContain(f.source);
+    });
+
+    it('marks a KMS-held address as such, there and on its withdrawal, and never as token-held', async () => {
+      const made = await f.api('POST', `/wallets/${f.walletId}/addresses`, {
+        label: 'kms hot',
+        keyHeldIn: 'kms',
+        kmsKeyId: kms.createKey('ECC_SECG_P256K1'),
+      });
+      expect(made.status).toBe(201);
+      await f.anvil.send(made.body.address, 10n ** 18n);
+      await f.follower.tick();
+      const fromKms = await payout('from-kms', made.body.address);
+
+      const owner = await onboardMember(f.con, f.t.db, { companyId: f.s.companyId, email: 'kms-owner@example.com', role: 'owner' });
+      const page = await signInInBrowser(f.con.url, owner, browsers);
+      await page.goto(`${f.con.url}/console/wallets/${f.walletId}/addresses`);
+      const row = page.getByTestId('addresses').locator('tbody tr').filter({ hasText: made.body.address });
+      await expect(row.getByTestId('kms-key')).toHaveText('key in AWS KMS');
+      expect(await row.getByTestId('kms-key').getAttribute('title')).toContain('never leaves KMS');
+      await expect(row.getByTestId('token-key')).toHaveCount(0);
+      await expect(page.getByTestId('addresses').getByTestId('kms-key')).toHaveCount(1);
+      await expect(page.getByTestId('key-legend')).toContainText('AWS KMS key');
+
+      await page.goto(`${f.con.url}/console/withdrawals/${fromKms}`);
+      const facts = page.getByTestId('withdrawal-facts');
+      await facts.filter({ hasText: made.body.address }).waitFor();
+      await expect(facts.getByTestId('kms-key')).toHaveCount(1);
+      await expect(facts.getByTestId('token-key')).toHaveCount(0);
+      const listed = await owner.b.call('GET', `/console/api/wallets/${f.walletId}/addresses?limit=200`);
+      expect(listed.body.addresses.find((a: { address: string }) => a.address === made.body.address)).toMatchObject({
+        keyHeldIn: 'kms',
+        path: expect.stringMatching(/^awskms:/),
+      });
     });
   });
 });

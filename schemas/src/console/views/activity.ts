@@ -100,8 +100,8 @@ export interface ConsoleWithdrawalView {
 /** A withdrawal as the console lists it: the API's view, the wallet's name, and who asked and approved (WithdrawalPeople). */
 export interface ConsoleWithdrawal extends ConsoleWithdrawalView, WithdrawalPeople {
   walletName: string | null;
-  /** Present when the source address's key was generated in the PKCS#11 token and signs there (issue 45 §3). */
-  fromKeyHeldIn?: 'token';
+  /** Present when the source address's key signs outside walletd: in the PKCS#11 token (issue 45 §3) or in AWS KMS (§4). */
+  fromKeyHeldIn?: 'token' | 'kms';
 }
 
 /** A page of withdrawals (`GET /console/api/withdrawals`); `next` is the `after` of the following page. */

@@ -11,12 +11,15 @@ export interface ConsoleAddress {
   address: string;
   destinationTag: number | null;
   index: number;
-  /** The derivation path, or `pkcs11:<key label>` for a key generated in the token. */
+  /** The derivation path, `pkcs11:<key label>` for a key generated in the token, or `awskms:<key id>` for a key in AWS KMS. */
   path: string;
   label: string | null;
   createdAt: string;
-  /** Present when the key pair was generated inside the PKCS#11 token and signs there (issue 45 §3): it never leaves it. */
-  keyHeldIn?: 'token';
+  /**
+   * Present when the key never leaves a signer outside walletd (issue 45): `token`, generated inside
+   * the PKCS#11 token and signing there (§3); `kms`, an AWS KMS key that signs in KMS (§4).
+   */
+  keyHeldIn?: 'token' | 'kms';
 }
 
 /** A page of a wallet's addresses, oldest first; `next` is the `after` of the following page. */
