@@ -60,7 +60,18 @@ export function mountAddressRoutes(r: Router, common: Common, session: RequestHa
       .whereIn('kind', LISTED_KINDS)
       .orderBy('id')
       .limit(Number(limit))
-      .select('id', 'kind', 'address', 'destination_tag', 'derivation_index', 'derivation_path', 'label', 'created_at', 'key_label', 'kms_key_id');
+      .select(
+        'id',
+        'kind',
+        'address',
+        'destination_tag',
+        'derivation_index',
+        'derivation_path',
+        'label',
+        'created_at',
+        'key_label',
+        'kms_key_id',
+      );
     if (after !== undefined) q.andWhere('id', '>', parseId(after, 'after'));
     const rows = (await q) as Row[];
     const last = rows[rows.length - 1];
