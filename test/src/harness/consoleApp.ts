@@ -39,6 +39,10 @@ export async function startConsole(
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  // As `serve` (cli/serve.ts): idle keep-alive sockets stay 65 s. With Node's default 5 s, a client
+  // reusing a socket the server closed meanwhile (its timers late on a loaded machine) reads
+  // ECONNRESET: seen in openApiFuzz under load.
+  server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   // Passkeys are bound to a host name (WebAuthn takes no IP address): the console's public URL is
