@@ -105,7 +105,15 @@ async function drive(url, key, server) {
     const seconds = cpuDelta(before[k], after[k]);
     return seconds === null ? null : (seconds * 1000) / r.total;
   };
-  return { rps: r.rps, p50: r.p50, p99: r.p99, cpuMs: perRequest('server'), userMs: perRequest('user'), pgMs: perRequest('pg') };
+  return {
+    rps: r.rps,
+    p50: r.p50,
+    p99: r.p99,
+    unanswered: r.unanswered ?? 0,
+    cpuMs: perRequest('server'),
+    userMs: perRequest('user'),
+    pgMs: perRequest('pg'),
+  };
 }
 
 async function main() {
@@ -176,7 +184,8 @@ async function main() {
         const before = other ? await drive(`http://127.0.0.1:${other.port}${path}`, k, { pid: other.child.pid, dataDir }) : undefined;
         rows.push({ size, label, base, ours, before });
         const ms = (v) => (v === null ? '?' : v.toFixed(2));
-        const cpu = (x) => ` cpu ${ms(x.cpuMs)} ms (user ${ms(x.userMs)}) pg ${ms(x.pgMs)} ms`;
+        const cpu = (x) =>
+          ` cpu ${ms(x.cpuMs)} ms (user ${ms(x.userMs)}) pg ${ms(x.pgMs)} ms${x.unanswered ? ` UNANSWERED ${x.unanswered}` : ''}`;
         const cpuRatio = (x) => (x.cpuMs === null || !base.cpuMs ? '?' : `${(x.cpuMs / base.cpuMs).toFixed(2)}x`);
         console.log(
           `${label.padEnd(width)} baseline ${base.rps.toFixed(0).padStart(6)} req/s p50 ${base.p50} ms p99 ${base.p99} ms${cpu(base)} | walletd ${ours.rps.toFixed(0).padStart(6)} req/s p50 ${ours.p50} ms p99 ${ours.p99} ms${cpu(ours)} | ${(ours.rps / base.rps).toFixed(2)}x, p99 ${(ours.p99 / Math.max(base.p99, 0.01)).toFixed(2)}x, cpu ${cpuRatio(ours)}`,

@@ -6,6 +6,9 @@
 const ms = (v) => (v === null || v === undefined ? '?' : v.toFixed(2));
 const ratio = (a, b) => (a === null || b === null || !b ? '?' : `${(a / b).toFixed(2)}x`);
 
+/** p50 / p99, and how many requests got no answer in time when some did not (an overloaded run). */
+const lat = (x) => `${ms(x.p50)} / ${ms(x.p99)}${x.unanswered ? ` (${x.unanswered} unanswered)` : ''}`;
+
 function historyTable(rows) {
   const lines = [
     '| endpoint | transfers | walletd p50 / p99 ms | baseline p50 / p99 ms | CPU ms/req walletd / baseline | CPU ratio | walletd p50 / p99 ÷ first size |',
@@ -16,7 +19,7 @@ function historyTable(rows) {
     if (!first.has(r.label)) first.set(r.label, r.ours);
     const f = first.get(r.label);
     lines.push(
-      `| \`${r.label}\` | ${r.size.toLocaleString('en')} | ${ms(r.ours.p50)} / ${ms(r.ours.p99)} | ${ms(r.base.p50)} / ${ms(r.base.p99)} | ${ms(r.ours.cpuMs)} / ${ms(r.base.cpuMs)} | ${ratio(r.ours.cpuMs, r.base.cpuMs)} | ${ratio(r.ours.p50, f.p50)} / ${ratio(r.ours.p99, f.p99)} |`,
+      `| \`${r.label}\` | ${r.size.toLocaleString('en')} | ${lat(r.ours)} | ${lat(r.base)} | ${ms(r.ours.cpuMs)} / ${ms(r.base.cpuMs)} | ${ratio(r.ours.cpuMs, r.base.cpuMs)} | ${ratio(r.ours.p50, f.p50)} / ${ratio(r.ours.p99, f.p99)} |`,
     );
   }
   return lines.join('\n');
