@@ -54,7 +54,8 @@ async function pageCursor(baseUrl, key, page) {
       headers: { authorization: `Bearer ${key}` },
     });
     const body = await r.json();
-    if (r.status !== 200 || !body.next) throw new Error(`page ${i}: ${r.status} ${JSON.stringify(body).slice(0, 200)}`);
+    if (r.status !== 200) throw new Error(`page ${i}: ${r.status} ${JSON.stringify(body).slice(0, 200)}`);
+    if (!body.next) throw new Error(`the history holds ${i} pages of 50, fewer than the ${page} asked for: seed more transfers`);
     after = body.next;
   }
   return after;

@@ -61,7 +61,9 @@ function freePort() {
   });
 }
 
-async function waitHttp(url, ms = 30_000) {
+// 90 s: a walletd start loads every plugin, and on this shared 2-core machine at load 12–15 that took
+// over 30 s (the smoke run failed waiting).
+async function waitHttp(url, ms = 90_000) {
   const until = Date.now() + ms;
   for (;;) {
     try {
