@@ -37,7 +37,16 @@ const SMOKE = {
     BENCH_SYNTHETIC_BLOCKS: '2',
     BENCH_THREADS: '1',
   },
-  api: { BENCH_SECONDS: '1', BENCH_WARMUP: '0', BENCH_CONNECTIONS: '2', BENCH_CLIENTS: '2', BENCH_ENDPOINTS: '/v1/me' },
+  // A history over 20 wallets (past the 16 a scoped key walks one by one), with
+  // ten pages of 50 for the page-10 cursor: every endpoint of a history run.
+  api: {
+    BENCH_SECONDS: '1',
+    BENCH_WARMUP: '0',
+    BENCH_CONNECTIONS: '2',
+    BENCH_CLIENTS: '2',
+    BENCH_API_TRANSFERS: '500',
+    BENCH_API_WALLETS: '20',
+  },
   'api-ab': { BENCH_ROUNDS: '1', BENCH_REQUESTS: '20', BENCH_RATE: '100', BENCH_CONNECTIONS: '2', BENCH_CLIENTS: '2', BENCH_WARMUP: '0' },
   'api-inprocess': { BENCH_BURST: '5', BENCH_BURSTS: '2', BENCH_CONNECTIONS: '2', BENCH_CLIENTS: '2' },
   polkadot: { BENCH_BLOCKS: '2', BENCH_WATCHED: '1000', BENCH_ENGINE_BLOCKS: '2', BENCH_THREADS: '1' },

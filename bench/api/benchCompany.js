@@ -17,9 +17,11 @@ async function seedBenchCompany(url, dir) {
   const masterHex = randomBytes(32).toString('hex');
   const db = createDb({ url });
   let key;
+  let companyId;
   try {
     await migrateLatest(db);
     const company = await createCompany(db, { name: 'Bench', plan: 'paid' });
+    companyId = company.id;
     await addMember(db, { companyId: company.id, email: 'owner@bench.example', role: 'owner' });
     ({ key } = await createApiKey(db, { companyId: company.id, name: 'bench', actions: ALL_ACTIONS }));
     const masterKey = new MasterKey(Buffer.from(masterHex, 'hex'));
@@ -39,7 +41,7 @@ async function seedBenchCompany(url, dir) {
       rateLimit: { perIpPerMinute: 1_000_000_000, writesPerKeyPerMinute: 20 },
     }),
   );
-  return { key, masterHex, configPath, plugins };
+  return { key, masterHex, configPath, plugins, companyId };
 }
 
 module.exports = { seedBenchCompany };

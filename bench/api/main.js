@@ -18,11 +18,17 @@ const { seedBenchCompany } = require('./benchCompany');
 const { stopBench } = require('./stopBench');
 const { sourceState } = require('./sourceState');
 const { pacedRun } = require('./paced');
+const { cpuDelta, cpuSeconds, postgresPids } = require('./procCpu');
+const { endpointSpecs, resolveEndpoints } = require('./endpoints');
+const { historySizes, openHistory, pageCursor } = require('./history');
+const { historyTable } = require('./summary');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const EPHEMERAL = process.env.BENCH_EPHEMERAL === '1';
-const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? '/v1/wallets,/v1/me,/v1/transactions').split(',');
+/** BENCH_API_TRANSFERS: the history sizes to measure at, in one run (history.js); none by default. */
+const SIZES = historySizes();
+const ENDPOINTS = endpointSpecs(SIZES.length > 0);
 /**
  * Client addresses the requests come from (X-Forwarded-For through the one trusted proxy, loopback).
  * Spec 8 caps one address at 300 requests a minute, so real load at these rates comes from many
@@ -55,7 +61,9 @@ function freePort() {
   });
 }
 
-async function waitHttp(url, ms = 30_000) {
+// 90 s: a walletd start loads every plugin, and on this shared 2-core machine at load 12–15 that took
+// over 30 s (the smoke run failed waiting).
+async function waitHttp(url, ms = 90_000) {
   const until = Date.now() + ms;
   for (;;) {
     try {
@@ -64,55 +72,6 @@ async function waitHttp(url, ms = 30_000) {
     } catch {}
     if (Date.now() > until) throw new Error(`${url} did not come up`);
     await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** CPU seconds used so far by each process, from /proc (Linux): pid → seconds (user + system, or user alone). */
-function cpuSeconds(pids, which = 'all') {
-  const out = new Map();
-  for (const pid of pids) {
-    try {
-      const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const user = Number(fields[11]);
-      out.set(pid, (which === 'user' ? user : user + Number(fields[12])) / 100); // USER_HZ is 100 on Linux
-    } catch {}
-  }
-  return out;
-}
-
-/** CPU seconds between two readings, over the processes present in both (null when none was). */
-function cpuDelta(before, after) {
-  let sum = 0;
-  let seen = 0;
-  for (const [pid, s] of after) {
-    if (!before.has(pid)) continue;
-    sum += s - before.get(pid);
-    seen++;
-  }
-  return seen === 0 ? null : sum;
-}
-
-/** The PostgreSQL processes of the bench's own cluster (postmaster and its backends). */
-function postgresPids(dataDir) {
-  const fs = require('node:fs');
-  try {
-    const postmaster = Number(fs.readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const children = fs
-      .readdirSync('/proc')
-      .filter((d) => /^\d+$/.test(d))
-      .filter((d) => {
-        try {
-          const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
-    return [postmaster, ...children];
-  } catch {
-    return [];
   }
 }
 
@@ -148,7 +107,15 @@ async function drive(url, key, server) {
     const seconds = cpuDelta(before[k], after[k]);
     return seconds === null ? null : (seconds * 1000) / r.total;
   };
-  return { rps: r.rps, p50: r.p50, p99: r.p99, cpuMs: perRequest('server'), userMs: perRequest('user'), pgMs: perRequest('pg') };
+  return {
+    rps: r.rps,
+    p50: r.p50,
+    p99: r.p99,
+    unanswered: r.unanswered ?? 0,
+    cpuMs: perRequest('server'),
+    userMs: perRequest('user'),
+    pgMs: perRequest('pg'),
+  };
 }
 
 async function main() {
@@ -159,7 +126,7 @@ async function main() {
   const pg = await startEmbeddedPostgres({ dataDir, port: pgPort, logger, database: 'walletd_bench', ephemeral: EPHEMERAL });
   const children = [];
   try {
-    const { key, masterHex, configPath: config } = await seedBenchCompany(pg.url, dir);
+    const { key, masterHex, configPath: config, companyId } = await seedBenchCompany(pg.url, dir);
     // BENCH_PROFILE=<dir>: a CPU profile of the walletd process (--cpu-prof), written when it exits.
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
     // BENCH_WALLETD_NODE_ARGS: more node flags for the walletd process (e.g. --trace-deopt, printed on its stdout).
@@ -203,22 +170,53 @@ async function main() {
     console.log(
       `api bench: ${os.cpus().length} cores, node ${process.version}, commit ${sourceState()}, PostgreSQL ${EPHEMERAL ? 'fsync off' : 'durable (fsync on)'}, ${PACED ? `${RATE} req/s evenly paced` : `${CONNECTIONS} connections`} from ${CLIENTS} client address${CLIENTS === 1 ? '' : 'es'}, ${SECONDS} s per run`,
     );
-    const rows = [];
-    for (const path of ENDPOINTS) {
-      const base = await drive(`http://127.0.0.1:${basePort}${path}`, key, { pid: baseline.pid, dataDir });
-      const ours = await drive(`http://127.0.0.1:${walletdPort}${path}`, key, { pid: walletd.pid, dataDir });
-      const before = other ? await drive(`http://127.0.0.1:${other.port}${path}`, key, { pid: other.child.pid, dataDir }) : undefined;
-      rows.push({ path, base, ours, before });
-      const ms = (v) => (v === null ? '?' : v.toFixed(2));
-      const cpu = (x) => ` cpu ${ms(x.cpuMs)} ms (user ${ms(x.userMs)}) pg ${ms(x.pgMs)} ms`;
-      const cpuRatio = (x) => (x.cpuMs === null || !base.cpuMs ? '?' : `${(x.cpuMs / base.cpuMs).toFixed(2)}x`);
+    const history = SIZES.length > 0 ? await openHistory(pg.url, companyId) : undefined;
+    if (history)
       console.log(
-        `${path.padEnd(18)} baseline ${base.rps.toFixed(0).padStart(6)} req/s p50 ${base.p50} ms p99 ${base.p99} ms${cpu(base)} | walletd ${ours.rps.toFixed(0).padStart(6)} req/s p50 ${ours.p50} ms p99 ${ours.p99} ms${cpu(ours)} | ${(ours.rps / base.rps).toFixed(2)}x, p99 ${(ours.p99 / Math.max(base.p99, 0.01)).toFixed(2)}x, cpu ${cpuRatio(ours)}`,
+        `history: ${history.wallets} wallets with an address each, the scoped key limited to ${history.inScope} of them, sizes ${SIZES.join(', ')} transfers`,
       );
-      if (before)
+    const rows = [];
+    const width = Math.max(18, ...ENDPOINTS.map((e) => e.length + 16));
+    const measure = async (size) => {
+      const cursor = () => pageCursor(`http://127.0.0.1:${walletdPort}`, key, 10);
+      for (const { label, path, scoped } of await resolveEndpoints(ENDPOINTS, cursor)) {
+        const k = scoped ? history.scopedKey : key;
+        const base = await drive(`http://127.0.0.1:${basePort}${path}`, k, { pid: baseline.pid, dataDir });
+        const ours = await drive(`http://127.0.0.1:${walletdPort}${path}`, k, { pid: walletd.pid, dataDir });
+        const before = other ? await drive(`http://127.0.0.1:${other.port}${path}`, k, { pid: other.child.pid, dataDir }) : undefined;
+        rows.push({ size, label, base, ours, before });
+        const ms = (v) => (v === null ? '?' : v.toFixed(2));
+        const cpu = (x) =>
+          ` cpu ${ms(x.cpuMs)} ms (user ${ms(x.userMs)}) pg ${ms(x.pgMs)} ms${x.unanswered ? ` UNANSWERED ${x.unanswered}` : ''}`;
+        const cpuRatio = (x) => (x.cpuMs === null || !base.cpuMs ? '?' : `${(x.cpuMs / base.cpuMs).toFixed(2)}x`);
         console.log(
-          `${''.padEnd(18)} compare (BENCH_COMPARE) ${before.rps.toFixed(0).padStart(6)} req/s p50 ${before.p50} ms p99 ${before.p99} ms${cpu(before)} | ${(before.rps / base.rps).toFixed(2)}x, p99 ${(before.p99 / Math.max(base.p99, 0.01)).toFixed(2)}x, cpu ${cpuRatio(before)}`,
+          `${label.padEnd(width)} baseline ${base.rps.toFixed(0).padStart(6)} req/s p50 ${base.p50} ms p99 ${base.p99} ms${cpu(base)} | walletd ${ours.rps.toFixed(0).padStart(6)} req/s p50 ${ours.p50} ms p99 ${ours.p99} ms${cpu(ours)} | ${(ours.rps / base.rps).toFixed(2)}x, p99 ${(ours.p99 / Math.max(base.p99, 0.01)).toFixed(2)}x, cpu ${cpuRatio(ours)}`,
         );
+        if (before)
+          console.log(
+            `${''.padEnd(width)} compare (BENCH_COMPARE) ${before.rps.toFixed(0).padStart(6)} req/s p50 ${before.p50} ms p99 ${before.p99} ms${cpu(before)} | ${(before.rps / base.rps).toFixed(2)}x, p99 ${(before.p99 / Math.max(base.p99, 0.01)).toFixed(2)}x, cpu ${cpuRatio(before)}`,
+          );
+      }
+    };
+    if (!history) await measure(undefined);
+    for (const size of SIZES) {
+      const grown = await history.growTo(size);
+      console.log(
+        `\n${size.toLocaleString('en')} transfers: seeded, analyzed and checkpointed in ${grown.seconds.toFixed(1)} s, database ${grown.bytes}, load ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+      );
+      await measure(size);
+    }
+    if (history) {
+      await history.close();
+      console.log(
+        `\n${historyTable(rows)}\nload at the end ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+      );
     }
     return 0;
   } finally {

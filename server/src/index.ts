@@ -9,6 +9,7 @@ export * from './platform/historyReadsPool';
 export * from './webhooks/dispatcher/dispatcher';
 export * from './webhooks/webhooks';
 export * from './webhooks/deliveries';
+export * from './webhooks/eventsFeed';
 export { DestinationPolicy } from './webhooks/destinationPolicy';
 export { loadPlugins } from './platform/plugins';
 export * from './wallets/addresses';

@@ -1,4 +1,4 @@
-import { BaseError, DELIVERY_CHANNEL, type Db, EVENT_TYPES, OPT_IN_EVENT_TYPES } from '@walletd/core';
+import { BaseError, DELIVERY_CHANNEL, type Db, OPT_IN_EVENT_TYPES } from '@walletd/core';
 import type { WebhookRow } from './webhooks';
 
 interface DeliveryRow {
@@ -226,50 +226,4 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput, pa
     }
     return { queued: r.queued, hasMore: r.has_more, next: r.has_more ? r.last_seq : null };
   });
-}
-
-/**
- * The durable, ordered event feed: the API as the source of truth a receiver reconciles against.
- * Pages by (transaction id, sequence) and serves only events whose transaction ended before every
- * transaction still running: a long transaction that commits late cannot slip behind a cursor
- * already handed out. The cursor is opaque: "<xid>.<seq>".
- */
-export async function listEvents(
-  db: Db,
-  companyId: number,
-  walletIds: ReadonlySet<number> | null,
-  after: string,
-  limit: number,
-  /** The types listed; the spec's six when omitted. */
-  types: readonly string[] = EVENT_TYPES,
-) {
-  const [xid, seq] = parseCursor(after);
-  const q = db('events')
-    .where('company_id', companyId)
-    .andWhereRaw('(events.xid, events.seq) > (?::xid8, ?)', [xid, seq])
-    .andWhereRaw('events.xid < pg_snapshot_xmin(pg_current_snapshot())')
-    // Qualified on purpose: a bare ORDER BY name prefers an output column of that name, and the
-    // text form sorts 1000 before 999 while the cursor compares xid8 values.
-    .orderByRaw('events.xid, events.seq')
-    .limit(limit)
-    .select(db.raw('events.xid::text as cursor_xid'), 'seq', 'body');
-  if (walletIds !== null) q.whereIn('wallet_id', [...walletIds]);
-  q.whereIn('type', [...types]);
-  const rows = (await q) as { cursor_xid: string; seq: number; body: string }[];
-  const last = rows[rows.length - 1];
-  return {
-    events: rows.map((r) => JSON.parse(r.body) as unknown),
-    next: last ? `${last.cursor_xid}.${last.seq}` : `${xid}.${seq}`,
-    hasMore: rows.length === limit,
-  };
-}
-
-/** xid8 is an unsigned 64-bit integer; a larger value would fail the cast in PostgreSQL (a 500). */
-const MAX_XID8 = 2n ** 64n - 1n;
-
-function parseCursor(text: string): [string, number] {
-  if (text === '0') return ['0', 0];
-  const m = /^(0|[1-9][0-9]{0,19})\.(0|[1-9][0-9]{0,14})$/.exec(text);
-  if (!m || BigInt(m[1] as string) > MAX_XID8) throw new BaseError('validation_failed', 'after must be a cursor returned as `next`');
-  return [m[1] as string, Number(m[2])];
 }

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { BaseError, EVENT_TYPES, isEventType } from '@walletd/core';
 import type { Common } from '../platform/context';
 import { auth, requireGlobal } from '../http/scope';
-import { listEvents } from './deliveries';
+import { listEvents } from './eventsFeed';
 
 /**
  * GET /v1/events?after=CURSOR&limit=N[&types=a,b]: the events of the key's wallets, in commit order.
