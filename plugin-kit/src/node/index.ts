@@ -13,3 +13,4 @@ export * from './readerClient';
 export * from './nodeHttpRequest';
 export * from './triageNodeError';
 export * from './nodeCallObserver';
+export * from './parseJsonBytes';

@@ -6,7 +6,7 @@ import { createEvmPlugin } from './createEvmPlugin';
 
 // The native asset as this plugin declares it (no list of chains outside the plugins).
 const nativeAsset = (chain: string, network: string) => chainTableOf(createEvmPlugin().chains).nativeAsset(chain, network);
-import { detect } from './detect';
+import { TRANSFER_TOPIC, detect } from './detect';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'ethereum');
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
@@ -98,6 +98,25 @@ describe('EVM detect on real mainnet data', () => {
         eventType: 'erc20_transfer',
       },
     ]);
+  });
+
+  it('reads a block over 128 KiB (parsed in pieces) as it reads a small one: the same credit, its log behind 600 others', () => {
+    const filler = (i: number) => ({
+      ...swapReceipt.logs[0],
+      address: USDT.contractAddress,
+      topics: [TRANSFER_TOPIC, `0x${'0'.repeat(24)}${'11'.repeat(20)}`, `0x${'0'.repeat(24)}${i.toString(16).padStart(40, '0')}`],
+      data: `0x${(i + 1).toString(16).padStart(64, '0')}`,
+    });
+    const logs = [...Array.from({ length: 600 }, (_, i) => filler(i)), ...swapReceipt.logs];
+    const block = { number: swapTx.blockNumber, hash: swapTx.blockHash, parentHash: `0x${'00'.repeat(32)}`, transactions: [swapTx] };
+    // Indented, as some nodes answer: whitespace between every token.
+    const raw = new TextEncoder().encode(JSON.stringify({ block, receipts: [{ ...swapReceipt, logs }] }, null, 2));
+    expect(raw.byteLength).toBeGreaterThan(128 * 1024);
+    const small = detect(rawBlock(swapTx, swapReceipt), ctx([credit.to], [USDT]));
+    const large = detect(raw, ctx([credit.to], [USDT]));
+    expect(small.transfers).toHaveLength(1);
+    expect(large.transfers).toEqual(small.transfers.map((t) => ({ ...t, eventIndex: t.eventIndex + 600 })));
+    expect(large.block).toEqual(small.block);
   });
 
   it('never credits a contract that is not allow-listed, even one calling itself USDT', () => {
