@@ -2,7 +2,7 @@ import { BaseError, type ChainPlugin } from '@walletd/core';
 import type { WalletRow } from '../http/scope';
 import { kmsHeldAddress } from '../keys/kmsHeldKeys';
 import { addressRow } from './addressRow';
-import { type AddressServices, type AddressView, insertDeposit, lockForNewAddress, registerTokenAccounts } from './addresses';
+import { type AddressServices, type AddressView, insertDeposit, lockForNewAddress, registerTokenAccounts } from './addressWrites';
 
 /**
  * An address of the wallet whose key is an AWS KMS key the operator made (`kmsKeyId`): a treasury

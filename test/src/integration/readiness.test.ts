@@ -27,6 +27,10 @@ describe('readiness follows the indexed chains', () => {
   let anvilStopped = false;
   // Block fetches wait on this while a test holds it: a catch-up held part-way, lag observable.
   let held: Promise<void> = Promise.resolve();
+  // Head reads wait on this while a test holds it: anvil_mine makes its blocks one by one, and a
+  // head read part-way (3 of 8, seen under load) left the indexer's round held at that head, so its
+  // record aged into `stalled` and never showed the lag.
+  let headHeld: Promise<void> = Promise.resolve();
 
   /** The shipped EVM plugin, its reader's block fetch behind the gate above. */
   function gatedPlugin(): ChainPlugin {
@@ -36,6 +40,10 @@ describe('readiness follows the indexed chains', () => {
       createReader: (chain, network, options) => {
         const reader = evm.createReader(chain, network, options);
         const gated: ChainReader = Object.create(reader);
+        gated.head = async () => {
+          await headHeld;
+          return reader.head();
+        };
         gated.fetchBlock = async (height) => {
           await held;
           return reader.fetchBlock(height);
@@ -94,12 +102,19 @@ describe('readiness follows the indexed chains', () => {
     held = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let releaseHead = () => {};
+    headHeld = new Promise<void>((resolve) => {
+      releaseHead = resolve;
+    });
     const head = await anvil.head();
     let lagging: CallResult;
     try {
       await anvil.mine(8);
+      // The indexer reads the head only once all eight blocks are there.
+      releaseHead();
       lagging = await until((r) => r.status === 503);
     } finally {
+      releaseHead();
       release();
     }
     expect(lagging.body).toMatchObject({
