@@ -4,6 +4,7 @@ import { BaseError } from '@walletd/core';
 import type { Common } from '../platform/context';
 import { parseId } from '../http/scope';
 import { requireMfaEnrolled } from '../members/sessions/memberGuards';
+import { keyHeldIn } from './addressWrites';
 
 /** What the page lists: what the API lists (deposit addresses, an account-tag wallet's account) and the wallet's gas station. */
 const LISTED_KINDS: readonly ConsoleAddress['kind'][] = ['deposit', 'account', 'gas_station'];
@@ -30,9 +31,7 @@ const toConsoleAddress = (r: Row): ConsoleAddress => ({
   path: r.derivation_path,
   label: r.label,
   createdAt: r.created_at.toISOString(),
-  // A key label is set only on a key pair generated in the token (migration 042), a KMS key id only
-  // on an address whose key is in AWS KMS (migration 046): as the API's address says.
-  ...(r.key_label ? { keyHeldIn: 'token' as const } : r.kms_key_id ? { keyHeldIn: 'kms' as const } : {}),
+  ...keyHeldIn(r),
 });
 
 /**

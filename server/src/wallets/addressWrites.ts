@@ -51,6 +51,13 @@ export interface AddressRow {
   kms_key_id?: string | null;
 }
 
+/**
+ * Where an address's key is held, as the API and the console say it: a key label is set only on a
+ * key pair generated in the token (migration 042), a KMS key id only on a key in AWS KMS (046).
+ */
+export const keyHeldIn = (r: { key_label?: string | null; kms_key_id?: string | null }): { keyHeldIn?: 'token' | 'kms' } =>
+  r.key_label ? { keyHeldIn: 'token' } : r.kms_key_id ? { keyHeldIn: 'kms' } : {};
+
 export const toView = (r: AddressRow): AddressView => ({
   id: r.id,
   walletId: r.wallet_id,
@@ -63,7 +70,7 @@ export const toView = (r: AddressRow): AddressView => ({
   path: r.derivation_path,
   label: r.label,
   createdAt: r.created_at.toISOString(),
-  ...(r.key_label ? { keyHeldIn: 'token' as const } : r.kms_key_id ? { keyHeldIn: 'kms' as const } : {}),
+  ...keyHeldIn(r),
 });
 
 export interface AddressServices {
