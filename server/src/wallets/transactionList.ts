@@ -11,6 +11,7 @@ import {
 } from '@walletd/core';
 import { knownAssets } from './transactions';
 import { indexedHeights, liveConfirmations } from './liveConfirmations';
+import { scopeCoversCompany } from './scopeCoversCompany';
 import { type StoredWithdrawalOutput, outputMemo } from '@walletd/core';
 
 export interface TransactionQuery {
@@ -164,6 +165,10 @@ export async function listTransactions(db: Db, config: WalletdConfig, plugins: P
   // under one generic plan (`perWallet` below), instead of the company's index filtered by wallet
   // and planned afresh on every call (issue 48 §5: 9.0 -> 14.5 ms p50 from 10k to 1M transfers).
   const perWallet = q.walletIds !== null && q.walletId === undefined && q.walletIds.size <= PER_WALLET_SCOPE;
+  // A larger scope that names every live wallet of the company: the company's page and its generic
+  // plan, the filter by the key's wallets kept (scopeCoversCompany.ts says why that is safe).
+  const wholeCompany =
+    q.walletIds !== null && q.walletId === undefined && !perWallet && (await scopeCoversCompany(db, q.companyId, q.walletIds));
   const filters = (alias: 't' | 'w', timeColumn: string) => {
     // One wallet's page: its company is checked on the wallet's row, so the wallet's index is the
     // only one that fits. Why: the plan kept for the statement is generic (no value known), and
@@ -197,12 +202,13 @@ export async function listTransactions(db: Db, config: WalletdConfig, plugins: P
   // afresh per call it cost 2.9 ms of planning (a branch per month and index) against 0.3 ms of
   // execution at 1M transfers, where PostgreSQL's own rule had stopped keeping a generic plan
   // (bench/README.md, scale). The API's `search` is planned as PostgreSQL chooses, and so is the
-  // page of a key limited to more than PER_WALLET_SCOPE wallets: a generic plan, not knowing them,
-  // walked the company's withdrawals filtering by wallet (all 4,000 of them, listPlans.test) where
-  // a plan made for the values reads about a page per wallet. Their LIMIT stays a parameter, which
+  // page of a key limited to more than PER_WALLET_SCOPE wallets that leaves some of the company's
+  // out: a generic plan, not knowing them, walked the company's withdrawals filtering by wallet
+  // (all 4,000 of them, listPlans.test) where a plan made for the values reads about a page per
+  // wallet. Their LIMIT stays a parameter, which
   // keeps PostgreSQL from preferring a generic plan for them. A smaller scope is walked wallet by
   // wallet, which one generic plan does well.
-  const genericPlan = q.search === undefined && (q.walletIds === null || q.walletId !== undefined || perWallet);
+  const genericPlan = q.search === undefined && (q.walletIds === null || q.walletId !== undefined || perWallet || wholeCompany);
   const sideLimit = genericPlan ? String(pageBound(q.limit)) : param(q.limit, '::int');
   const limit = param(q.limit, '::int');
   // The rows of each side: the company's (or one wallet's) history, or each scoped wallet's in turn.
