@@ -223,6 +223,20 @@ describe('a key limited to many wallets', () => {
     expect(ids).toEqual(await companyPages(scope, 500));
     // The first page and the pages by cursor: two statements, each on its kept plan.
     expect(ran).toEqual({ generic: 10, custom: 0 });
+    // That generic plan walks the company's index and stops at the page (it could have read and
+    // sorted the history of every wallet named).
+    sent = [];
+    await list({ walletIds: scope });
+    const last = sent.filter((x) => x.prepared?.startsWith('walletd_list_transactions_')).pop() as Sent;
+    await one.raw('set plan_cache_mode = force_generic_plan');
+    const { rows: explained } = await one.raw(
+      `explain (analyze, format json) execute ${last.prepared}(${last.bindings.map(literal).join(', ')})`,
+    );
+    await one.raw('reset plan_cache_mode');
+    const plan = nodes((explained[0] as { 'QUERY PLAN': [{ Plan: PlanNode }] })['QUERY PLAN'][0].Plan);
+    const history = plan.filter((n) => n['Relation Name'] && /^(transfers|withdrawals)/.test(n['Relation Name']));
+    const touched = (n: PlanNode) => ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)) * (n['Actual Loops'] ?? 1);
+    expect(history.reduce((sum, n) => sum + touched(n), 0)).toBeLessThanOrEqual(200);
   });
 
   it('leaving one live wallet out: exactly the named wallets’ history, planned for them', async () => {
