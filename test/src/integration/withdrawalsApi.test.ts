@@ -380,8 +380,9 @@ describe('withdrawals through the API on anvil', () => {
       const recorded = await recordDeposit(t.db, s.companyId, walletId, 'deposit.detected', '0.5');
       // The feed serves below the oldest transaction running anywhere in the cluster, and other
       // test files share this PostgreSQL: wait for theirs to end, with the node call still held.
-      // A transaction held open across that call would keep the event out until the release.
-      const served = await eventually(feed, (ids) => ids.includes(recorded.envelope.id), 10_000);
+      // A transaction held open across that call would keep the event out until the release. (A
+      // suite seeding its history in one long statement beside this one held it 10 s and more.)
+      const served = await eventually(feed, (ids) => ids.includes(recorded.envelope.id), 60_000, 250);
       release();
       const answer = await pending;
       expect(served).toContain(recorded.envelope.id);
@@ -400,7 +401,7 @@ describe('withdrawals through the API on anvil', () => {
       await slow.close();
       await proxy.close();
     }
-  });
+  }, 180_000);
 
   it('accepts a transaction signed elsewhere only when it pays exactly the prepared intent', async () => {
     const prepared = await prepare({ asset: 'USDC', toAddress: recipient, amount: '3', idempotencyKey: 'ext-1' });
