@@ -53,6 +53,7 @@ describe('migrations', () => {
         '044_event_trace_context',
         '045_auto_bump',
         '046_kms_held_keys',
+        '047_delivery_event_time',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -81,16 +81,18 @@ export async function getDelivery(db: Db, webhookId: number, deliveryId: number)
  * event) makes this hold for concurrent calls as well.
  */
 export async function redeliver(db: Db, webhook: WebhookRow, deliveryId: number) {
-  const source = await db('webhook_deliveries').where({ id: deliveryId, webhook_id: webhook.id }).first('event_id', 'event_type');
+  const source = await db('webhook_deliveries')
+    .where({ id: deliveryId, webhook_id: webhook.id })
+    .first('event_id', 'event_type', 'event_created_at');
   if (!source) throw new BaseError('not_found', 'Delivery not found');
   if (!webhook.enabled) throw new BaseError('conflict', 'The webhook is disabled; enable it before redelivering');
   return db.transaction(async (trx) => {
     const { rows } = await trx.raw(
-      `insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
-       values (?, ?, ?, 'pending', now())
+      `insert into webhook_deliveries (webhook_id, event_id, event_created_at, event_type, status, next_attempt_at)
+       values (?, ?, ?, ?, 'pending', now())
        on conflict (webhook_id, event_id) where status = 'pending' do nothing
        returning *`,
-      [webhook.id, source.event_id, source.event_type],
+      [webhook.id, source.event_id, source.event_created_at ?? null, source.event_type],
     );
     const created = rows[0] as DeliveryRow | undefined;
     if (created) {
@@ -167,7 +169,7 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput, pa
     // One more candidate than the page: whether any remain, without a second scan.
     const { rows } = await trx.raw(
       `with candidates as (
-         select e.id, e.type, e.seq
+         select e.id, e.type, e.seq, e.created_at
          from events e
          -- One probe per event, in webhook_deliveries_by_event (webhook_id, event_id, id): newest
          -- first, LIMIT 1, so the cost is the event's own deliveries. Not a probe of the pending
@@ -191,10 +193,10 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput, pa
          order by e.seq
          limit :pageSize::int + 1
        ), page as (
-         select id, type, seq from candidates order by seq limit :pageSize::int
+         select id, type, seq, created_at from candidates order by seq limit :pageSize::int
        ), queued as (
-         insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
-         select :webhookId, id, type, 'pending', now() from page order by seq
+         insert into webhook_deliveries (webhook_id, event_id, event_created_at, event_type, status, next_attempt_at)
+         select :webhookId, id, created_at, type, 'pending', now() from page order by seq
          on conflict (webhook_id, event_id) where status = 'pending' do nothing
          returning 1
        )
