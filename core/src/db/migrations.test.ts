@@ -54,6 +54,7 @@ describe('migrations', () => {
         '045_auto_bump',
         '046_kms_held_keys',
         '047_delivery_event_time',
+        '048_claim_says_busy',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -81,18 +81,17 @@ export async function getDelivery(db: Db, webhookId: number, deliveryId: number)
  * event) makes this hold for concurrent calls as well.
  */
 export async function redeliver(db: Db, webhook: WebhookRow, deliveryId: number) {
-  const source = await db('webhook_deliveries')
-    .where({ id: deliveryId, webhook_id: webhook.id })
-    .first('event_id', 'event_type', 'event_created_at');
+  const source = await db('webhook_deliveries').where({ id: deliveryId, webhook_id: webhook.id }).first('event_id', 'event_type');
   if (!source) throw new BaseError('not_found', 'Delivery not found');
   if (!webhook.enabled) throw new BaseError('conflict', 'The webhook is disabled; enable it before redelivering');
   return db.transaction(async (trx) => {
     const { rows } = await trx.raw(
       `insert into webhook_deliveries (webhook_id, event_id, event_created_at, event_type, status, next_attempt_at)
-       values (?, ?, ?, ?, 'pending', now())
+       -- The event's created_at, for the claim's one-month lookup (migration 047).
+       values (?, ?, (select e.created_at from events e where e.id = ?), ?, 'pending', now())
        on conflict (webhook_id, event_id) where status = 'pending' do nothing
        returning *`,
-      [webhook.id, source.event_id, source.event_created_at ?? null, source.event_type],
+      [webhook.id, source.event_id, source.event_id, source.event_type],
     );
     const created = rows[0] as DeliveryRow | undefined;
     if (created) {

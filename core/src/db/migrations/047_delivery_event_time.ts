@@ -10,7 +10,7 @@ import { CLAIM_FUNCTION as CLAIM_041 } from './041_claim_room_for_others';
  * before this migration (or by a previous version during a rolling upgrade) have none and are
  * looked up in every month, as before. Same arguments and columns as 041's function.
  */
-const CLAIM_FUNCTION = `
+export const CLAIM_FUNCTION = `
 
 create or replace function walletd_claim_deliveries(p_batch int, p_lease_secs float8, p_cap int, p_leased_by int, p_fast int[], p_fast_cap int, p_other_room int)
 returns table(id bigint, attempts int, event_id uuid, lease_us bigint, body text, webhook_id int, type text, config jsonb, secret_envelope jsonb, capped boolean)
@@ -89,13 +89,15 @@ begin
     from claimed c
     join due u on u.id = c.id
     cross join flag f
-    -- The event by its partition key too: one month's index probed, not every month's (a row
-    -- queued before this migration, or by a previous version, has none: every month, as before).
-    -- An event that is gone (its month detached) drops the row, as the plain join did.
+    -- The event by its partition key too: one month's index probed, not every month's. Only when
+    -- that finds nothing (a row queued before this migration or by a previous version has no
+    -- created_at) is every month probed by id, as before: LIMIT 1 stops the append at the first
+    -- branch's row. An event that is gone (its month detached) drops the row, as the plain join did.
     cross join lateral (
-      select e.body from events e where e.id = c.event_id and e.created_at = c.event_created_at
+      (select e.body from events e where e.id = c.event_id and e.created_at = c.event_created_at)
       union all
-      select e.body from events e where e.id = c.event_id and c.event_created_at is null
+      (select e.body from events e where e.id = c.event_id)
+      limit 1
     ) e
     cross join lateral (select w.id, w.type, w.config, w.secret_envelope from webhooks w where w.id = c.webhook_id) w
     union all
