@@ -84,22 +84,22 @@ it("claims each delivery with its own event's body, by the event's month when th
      from generate_series(1, 3) n returning id, body`,
     [s.companyId, walletId],
   );
-  const [named, unnamed, skewed] = old.rows as { id: string; body: string }[];
+  const [named, unnamed, skewed] = old.rows as [{ id: string; body: string }, { id: string; body: string }, { id: string; body: string }];
   await t.db.raw(
     `insert into webhook_deliveries (webhook_id, event_id, event_created_at, event_type, next_attempt_at)
      select ?, e.id, case when e.id = ? then e.created_at when e.id = ? then date_trunc('milliseconds', e.created_at) end,
        'deposit.confirmed', now()
      from events e where e.id = any(?::uuid[])`,
-    [webhookId, named?.id, skewed?.id, [named?.id, unnamed?.id, skewed?.id]],
+    [webhookId, named.id, skewed.id, [named.id, unnamed.id, skewed.id]],
   );
 
   const { claimed, conds } = await claimWithPlans(() => claimDue(one, 10, 60_000, 10));
   const bodies = new Map(claimed.map((d) => [d.eventId, d.body]));
   expect(bodies.size).toBe(4);
   expect(JSON.parse(bodies.get(fresh) as string).id).toBe(fresh);
-  expect(bodies.get(named?.id as string)).toBe(named?.body);
-  expect(bodies.get(unnamed?.id as string)).toBe(unnamed?.body);
-  expect(bodies.get(skewed?.id as string)).toBe(skewed?.body);
+  expect(bodies.get(named.id as string)).toBe(named.body);
+  expect(bodies.get(unnamed.id as string)).toBe(unnamed.body);
+  expect(bodies.get(skewed.id as string)).toBe(skewed.body);
   // The lookup names the partition key (pruned to one month at run time) and keeps the by-id
   // probe for rows without it.
   expect(conds).toContain('((id = c.event_id) AND (created_at = c.event_created_at))');
@@ -111,7 +111,7 @@ it("claims each delivery with its own event's body, by the event's month when th
     one,
     claimed.map((d) => ({ ...d, ok: true, responseCode: 200, responseBody: null, error: null, retryInSeconds: 0 })),
   );
-  const first = await t.db('webhook_deliveries').where({ event_id: unnamed?.id }).first('id');
+  const first = await t.db('webhook_deliveries').where({ event_id: unnamed.id }).first('id');
   expect((await call(app.url, 'POST', `/v1/webhooks/${webhookId}/deliveries/${first.id}/redeliver`, { key: s.rootKey })).status).toBe(202);
   const since = new Date(Date.now() - 401 * 86_400_000).toISOString();
   expect((await call(app.url, 'POST', `/v1/webhooks/${webhookId}/replay`, { key: s.rootKey, body: { since } })).status).toBe(202);
