@@ -53,6 +53,8 @@ describe('migrations', () => {
         '044_event_trace_context',
         '045_auto_bump',
         '046_kms_held_keys',
+        '047_delivery_event_time',
+        '048_claim_says_busy',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

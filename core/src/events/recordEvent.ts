@@ -73,10 +73,11 @@ const RECORD_EVENT: PreparedStatement = {
   text: `with event as (
        insert into events (id, company_id, type, chain, network, wallet_id, body, created_at, trace_context)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $11)
-       returning id
+       returning id, created_at
      ), queued as (
-       insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
-       select w.id, (select id from event), $3, 'pending', now()
+       -- The event's created_at too: the claim finds the event in its month alone (migration 047).
+       insert into webhook_deliveries (webhook_id, event_id, event_created_at, event_type, status, next_attempt_at)
+       select w.id, (select id from event), (select created_at from event), $3, 'pending', now()
        from webhooks w
        where w.company_id = $2 and w.enabled and w.deleted_at is null
          -- '*' is the spec's six: an opt-in type (reconciliation.*) goes only where it is named.

@@ -45,10 +45,10 @@ async function insertEvents(
      ), event as (
        insert into events (id, company_id, type, chain, network, wallet_id, body, created_at, trace_context)
        select id, company_id, type, chain, network, wallet_id, body, ?::timestamptz, ?::text from input order by ord
-       returning id, company_id, type, wallet_id
+       returning id, company_id, type, wallet_id, created_at
      ), queued as (
-       insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
-       select w.id, e.id, e.type, 'pending', now()
+       insert into webhook_deliveries (webhook_id, event_id, event_created_at, event_type, status, next_attempt_at)
+       select w.id, e.id, e.created_at, e.type, 'pending', now()
        from event e
        join webhooks w on w.company_id = e.company_id and w.enabled and w.deleted_at is null
          -- '*' is the spec's six: an opt-in type (reconciliation.*) goes only where it is named.

@@ -86,11 +86,12 @@ export async function redeliver(db: Db, webhook: WebhookRow, deliveryId: number)
   if (!webhook.enabled) throw new BaseError('conflict', 'The webhook is disabled; enable it before redelivering');
   return db.transaction(async (trx) => {
     const { rows } = await trx.raw(
-      `insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
-       values (?, ?, ?, 'pending', now())
+      `insert into webhook_deliveries (webhook_id, event_id, event_created_at, event_type, status, next_attempt_at)
+       -- The event's created_at, for the claim's one-month lookup (migration 047).
+       values (?, ?, (select e.created_at from events e where e.id = ?), ?, 'pending', now())
        on conflict (webhook_id, event_id) where status = 'pending' do nothing
        returning *`,
-      [webhook.id, source.event_id, source.event_type],
+      [webhook.id, source.event_id, source.event_id, source.event_type],
     );
     const created = rows[0] as DeliveryRow | undefined;
     if (created) {
@@ -167,7 +168,7 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput, pa
     // One more candidate than the page: whether any remain, without a second scan.
     const { rows } = await trx.raw(
       `with candidates as (
-         select e.id, e.type, e.seq
+         select e.id, e.type, e.seq, e.created_at
          from events e
          -- One probe per event, in webhook_deliveries_by_event (webhook_id, event_id, id): newest
          -- first, LIMIT 1, so the cost is the event's own deliveries. Not a probe of the pending
@@ -191,10 +192,10 @@ export async function replay(db: Db, webhook: WebhookRow, input: ReplayInput, pa
          order by e.seq
          limit :pageSize::int + 1
        ), page as (
-         select id, type, seq from candidates order by seq limit :pageSize::int
+         select id, type, seq, created_at from candidates order by seq limit :pageSize::int
        ), queued as (
-         insert into webhook_deliveries (webhook_id, event_id, event_type, status, next_attempt_at)
-         select :webhookId, id, type, 'pending', now() from page order by seq
+         insert into webhook_deliveries (webhook_id, event_id, event_created_at, event_type, status, next_attempt_at)
+         select :webhookId, id, created_at, type, 'pending', now() from page order by seq
          on conflict (webhook_id, event_id) where status = 'pending' do nothing
          returning 1
        )

@@ -12,7 +12,7 @@ import type { Knex } from 'knex';
  * webhook's row) held up the next claim for the healthy receiver by 400 ms. The 6-argument function stays for a
  * dispatcher of the previous version during a rolling upgrade.
  */
-const CLAIM_FUNCTION = `
+export const CLAIM_FUNCTION = `
 create or replace function walletd_claim_deliveries(p_batch int, p_lease_secs float8, p_cap int, p_leased_by int, p_fast int[], p_fast_cap int, p_other_room int)
 returns table(id bigint, attempts int, event_id uuid, lease_us bigint, body text, webhook_id int, type text, config jsonb, secret_envelope jsonb, capped boolean)
 language plpgsql volatile

@@ -39,6 +39,8 @@ import * as m043WithdrawalAttempts from './043_withdrawal_attempts';
 import * as m044EventTraceContext from './044_event_trace_context';
 import * as m045AutoBump from './045_auto_bump';
 import * as m046KmsHeldKeys from './046_kms_held_keys';
+import * as m047DeliveryEventTime from './047_delivery_event_time';
+import * as m048ClaimSaysBusy from './048_claim_says_busy';
 import * as m036MemberPasskeys from './036_member_passkeys';
 import * as m037RequestSending from './037_request_sending';
 import * as m038AddressBook from './038_address_book';
@@ -92,6 +94,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '044_event_trace_context': m044EventTraceContext,
   '045_auto_bump': m045AutoBump,
   '046_kms_held_keys': m046KmsHeldKeys,
+  '047_delivery_event_time': m047DeliveryEventTime,
+  '048_claim_says_busy': m048ClaimSaysBusy,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -28,6 +28,7 @@ export interface Dispatcher {
 
 /** Attempts in flight, slow ones included, never exceed this many times `concurrency`. */
 const HARD_LIMIT_FACTOR = 4;
+const BUSY_PAUSE_MS = 2; // after a claim that took nothing while work was due (a claim lasts a few ms)
 
 export function createDispatcher(common: Common, settings: WebhookSettings = common.config.webhooks): Dispatcher {
   const { db } = common;
@@ -142,12 +143,12 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   let young = 0;
   // Set by a NOTIFY that arrives while we are busy, so it is not lost: the next claim runs at once.
   let notified = false;
-  // Why the loop sleeps: a slot freed or an attempt recorded wakes it only when it waits for a
-  // slot, or when the last claim used up some webhook's room (`capped`: more of its work may be
-  // due). Otherwise nothing more was due and a claim now would come back empty: half of the
-  // paced rounds did (issue 43 §5); new work wakes it by NOTIFY, retries by the poll.
+  // A slot freed or an attempt recorded wakes the loop only when it waits for a slot, or the last claim
+  // used up some webhook's room (`capped`: more may be due). Else a claim now would come back empty (half
+  // of the paced rounds did, issue 43 §5): new work wakes it by NOTIFY, retries by the poll.
   let waitingForSlot = false;
   let capped = false;
+  let busyPause = 0;
   const slotFreed = () => {
     if (waitingForSlot || capped) wake?.();
   };
@@ -255,11 +256,14 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       }
       capped = claimed.capped === true;
       for (const d of claimed) launch(d);
+      // Nothing taken though work is due (another claim held the webhook, or no room): claim again after a
+      // pause doubling from BUSY_PAUSE_MS to the poll, not a whole poll with free slots (issue 43 §5, 048).
+      busyPause = claimed.length === 0 && capped ? Math.min(settings.pollIntervalMs, busyPause * 2 || BUSY_PAUSE_MS) : 0;
       // Nothing more due right now (or no slot left): wait for a notification, a finished attempt or the poll.
       const drained = claimed.length < Math.min(free, settings.batchSize);
       if (running && !notified && (drained || young >= settings.concurrency)) {
         waitingForSlot = young >= settings.concurrency;
-        await sleep(settings.pollIntervalMs);
+        await sleep(busyPause || settings.pollIntervalMs);
         waitingForSlot = false;
       }
     }
