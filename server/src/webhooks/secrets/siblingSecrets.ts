@@ -1,9 +1,16 @@
-import type { Db, Envelope, MasterKey } from '@walletd/core';
+import { type Db, type Envelope, type MasterKey, runPrepared } from '@walletd/core';
 import { type Redactor, redactorFor } from './redactSecrets';
 import { openWebhookSecrets, type WebhookSecrets } from './webhookSecrets';
 
 /** Shorter than this, an answer cannot hold a secret (redactSecrets' MIN_SECRET): no lookup. */
 const MIN_TEXT = 4;
+
+const SIBLINGS = {
+  name: 'walletd_sibling_webhook_secrets',
+  text: `select id, secret_envelope from webhooks
+          where company_id = (select company_id from webhooks where id = $1) and id <> $1
+          order by id`,
+};
 
 /**
  * The secrets of the company's OTHER webhooks (deleted ones too), redacted from what one webhook's
@@ -16,11 +23,8 @@ export function siblingRedactors(db: Db, masterKey: MasterKey): (webhookId: numb
   const cache = new Map<number, { fingerprint: string; redact: Redactor | null }>();
   return async (webhookId, text) => {
     if (text === null || text.length < MIN_TEXT) return null;
-    const rows = (await db('webhooks')
-      .where('company_id', db('webhooks').where({ id: webhookId }).select('company_id'))
-      .whereNot({ id: webhookId })
-      .orderBy('id')
-      .select('id', 'secret_envelope')) as { id: number; secret_envelope: Envelope }[];
+    // A named statement: asked once per answer, so neither built by knex nor planned each time.
+    const rows = await runPrepared<{ id: number; secret_envelope: Envelope }>(db, SIBLINGS, [webhookId]);
     const fingerprint = rows.map((r) => `${r.id}:${r.secret_envelope.ct}`).join(',');
     const known = cache.get(webhookId);
     if (known && known.fingerprint === fingerprint) return known.redact;
