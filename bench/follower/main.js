@@ -27,6 +27,7 @@ const { createEvmPlugin } = require('@walletd/plugin-evm');
 const { createDetectPool, createFollower } = require('@walletd/indexer');
 const { minePayoutBlocks } = require('./payoutBlocks');
 const { renderTables } = require('./tables');
+const { otherCpu } = require('./procCpu');
 const { createCompany } = require('@walletd/server');
 const { startDevnet, DEVNET_FUNDER } = require('@walletd/devchains/dist/anvilDevnet');
 const token = require('@walletd/devchains/dist/testToken.json');
@@ -160,6 +161,7 @@ async function main() {
       perBlock: payoutsN,
     });
 
+    const others = otherCpu(dataDir);
     const plugin = createEvmPlugin();
     pool = createDetectPool(threads, { inlineBelowBytes: inlineBytes });
     /**
@@ -198,11 +200,18 @@ async function main() {
     async function floor(reader, from, to) {
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
+      const other = others();
       let bytes = 0;
       for (let h = from; h <= to; h++) bytes += (await reader.fetchBlock(h)).length;
       const cpu = process.cpuUsage(cpu0);
       const n = Number(to - from + 1n);
-      return { seconds: (performance.now() - t0) / 1000, bytes: bytes / n, cpuPerBlock: (cpu.user + cpu.system) / 1000 / n };
+      const { anvil } = other();
+      return {
+        seconds: (performance.now() - t0) / 1000,
+        bytes: bytes / n,
+        cpuPerBlock: (cpu.user + cpu.system) / 1000 / n,
+        anvilPerBlock: anvil === null ? null : anvil / n,
+      };
     }
     /** The same blocks over RPC alone with `depth` requests in flight: what the node serves at once. */
     async function floorInFlight(reader, from, to, depth) {
@@ -230,12 +239,14 @@ async function main() {
       const profile = process.env.BENCH_PROFILE_DIR ? await startProfile() : null;
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
+      const other = others();
       await follower.tick();
       const seconds = (performance.now() - t0) / 1000;
       const cpu = process.cpuUsage(cpu0);
+      const { anvil, pg } = other();
       if (profile) await profile(`${from}-${to}-${mode}-depth${depth}`);
       const deposits = Number((await db('transfers').where(key).count('* as n'))[0].n);
-      return { seconds, blocks: follower.stats().blocks, deposits, cpuMs: (cpu.user + cpu.system) / 1000 };
+      return { seconds, blocks: follower.stats().blocks, deposits, cpuMs: (cpu.user + cpu.system) / 1000, anvilMs: anvil, pgMs: pg };
     }
 
     const rows = [];
@@ -271,6 +282,9 @@ async function main() {
             seconds: r.seconds,
             deposits: r.deposits,
             cpuPerBlock: r.cpuMs / r.blocks,
+            floorAnvil: f.anvilPerBlock,
+            anvilPerBlock: r.anvilMs === null ? null : r.anvilMs / r.blocks,
+            pgPerBlock: r.pgMs === null ? null : r.pgMs / r.blocks,
           });
           process.stdout.write(
             `${label} traces ${mode} depth ${depth}: ${(r.blocks / r.seconds).toFixed(1)} blocks/s (floor ${floorRate.toFixed(1)})\n`,
