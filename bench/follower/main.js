@@ -16,7 +16,6 @@
  * events) and must record exactly the deposits its range holds, or the run fails.
  */
 const { mkdtempSync, rmSync } = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const { join } = require('node:path');
 const { randomBytes } = require('node:crypto');
@@ -27,41 +26,12 @@ const { createEvmPlugin } = require('@walletd/plugin-evm');
 const { createDetectPool, createFollower } = require('@walletd/indexer');
 const { minePayoutBlocks } = require('./payoutBlocks');
 const { renderTables } = require('./tables');
+const { otherCpu } = require('./procCpu');
+const { floorsOf, freePort, mined, pgStatements, rpc } = require('./nodeCalls');
 const { createCompany } = require('@walletd/server');
 const { startDevnet, DEVNET_FUNDER } = require('@walletd/devchains/dist/anvilDevnet');
 const token = require('@walletd/devchains/dist/testToken.json');
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function rpc(url, method, params = []) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = await res.json();
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
-}
-async function mined(url, hash) {
-  for (;;) {
-    const r = await rpc(url, 'eth_getTransactionReceipt', [hash]);
-    if (r) {
-      if (r.status !== '0x1') throw new Error(`transaction ${hash} failed`);
-      return r;
-    }
-    await new Promise((res) => setTimeout(res, 5));
-  }
-}
 /** BENCH_PROFILE_DIR: a CPU profile of the main thread over each catch-up (`<range>-depth<n>.cpuprofile`). */
 async function startProfile() {
   const { Session } = require('node:inspector/promises');
@@ -104,9 +74,20 @@ async function main() {
   let devnet;
   let pool;
   try {
-    pg = await startEmbeddedPostgres({ dataDir, port: await freePort(), logger, database: 'walletd_bench', ephemeral: true });
+    // BENCH_PG_STATEMENTS=1: what PostgreSQL spent each catch-up on (nodeCalls.js).
+    const statements = process.env.BENCH_PG_STATEMENTS === '1';
+    const serverSettings = statements ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' } : {};
+    pg = await startEmbeddedPostgres({
+      dataDir,
+      port: await freePort(),
+      logger,
+      database: 'walletd_bench',
+      ephemeral: true,
+      serverSettings,
+    });
     db = createDb({ url: pg.url, poolMax: 10, applicationName: 'walletd-bench-follower' });
     await migrateLatest(db);
+    if (statements) await db.raw('create extension if not exists pg_stat_statements');
     devnet = await startDevnet({ dataDir, port: await freePort(), logger });
     const url = devnet.rpcUrl;
 
@@ -160,6 +141,7 @@ async function main() {
       perBlock: payoutsN,
     });
 
+    const others = otherCpu(dataDir);
     const plugin = createEvmPlugin();
     pool = createDetectPool(threads, { inlineBelowBytes: inlineBytes });
     /**
@@ -194,29 +176,7 @@ async function main() {
     /** Deposits the log range holds: the transfers of each block that go to a watched address. */
     const perLogBlock = Array.from({ length: logsN }, (_, i) => i).filter((i) => i % 100 === 7).length;
 
-    /** The floor: the same blocks fetched one after the other, nothing else. */
-    async function floor(reader, from, to) {
-      const t0 = performance.now();
-      const cpu0 = process.cpuUsage();
-      let bytes = 0;
-      for (let h = from; h <= to; h++) bytes += (await reader.fetchBlock(h)).length;
-      const cpu = process.cpuUsage(cpu0);
-      const n = Number(to - from + 1n);
-      return { seconds: (performance.now() - t0) / 1000, bytes: bytes / n, cpuPerBlock: (cpu.user + cpu.system) / 1000 / n };
-    }
-    /** The same blocks over RPC alone with `depth` requests in flight: what the node serves at once. */
-    async function floorInFlight(reader, from, to, depth) {
-      const t0 = performance.now();
-      let next = from;
-      const worker = async () => {
-        while (next <= to) {
-          const h = next++;
-          await reader.fetchBlock(h);
-        }
-      };
-      await Promise.all(Array.from({ length: depth }, worker));
-      return (performance.now() - t0) / 1000;
-    }
+    const { floor, floorInFlight } = floorsOf(others);
     /**
      * A fresh follower's first tick from `from`, with a reader that reports `to` as the head (the
      * empty range is followed by the log blocks): the catch-up of exactly that range.
@@ -228,14 +188,18 @@ async function main() {
       capped.head = async () => to;
       const follower = createFollower({ db, logger, pool, plugin, settings: settings(from, mode), reader: capped, pipelineDepth: depth });
       const profile = process.env.BENCH_PROFILE_DIR ? await startProfile() : null;
+      if (statements) await db.raw('select pg_stat_statements_reset()');
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
+      const other = others();
       await follower.tick();
       const seconds = (performance.now() - t0) / 1000;
       const cpu = process.cpuUsage(cpu0);
+      const { anvil, pg } = other();
       if (profile) await profile(`${from}-${to}-${mode}-depth${depth}`);
+      if (statements) await pgStatements(db, `${from}-${to} traces ${mode} depth ${depth}`, Number(to - from + 1n));
       const deposits = Number((await db('transfers').where(key).count('* as n'))[0].n);
-      return { seconds, blocks: follower.stats().blocks, deposits, cpuMs: (cpu.user + cpu.system) / 1000 };
+      return { seconds, blocks: follower.stats().blocks, deposits, cpuMs: (cpu.user + cpu.system) / 1000, anvilMs: anvil, pgMs: pg };
     }
 
     const rows = [];
@@ -271,6 +235,9 @@ async function main() {
             seconds: r.seconds,
             deposits: r.deposits,
             cpuPerBlock: r.cpuMs / r.blocks,
+            floorAnvil: f.anvilPerBlock,
+            anvilPerBlock: r.anvilMs === null ? null : r.anvilMs / r.blocks,
+            pgPerBlock: r.pgMs === null ? null : r.pgMs / r.blocks,
           });
           process.stdout.write(
             `${label} traces ${mode} depth ${depth}: ${(r.blocks / r.seconds).toFixed(1)} blocks/s (floor ${floorRate.toFixed(1)})\n`,

@@ -2,13 +2,14 @@
  * The follower bench's tables: one row per (traces mode, kind of block, depth), then what reading
  * the traces costs: the follower with traces against without, on the same blocks and depth.
  */
+const ms = (v) => (v === null || v === undefined ? 'n/a' : v.toFixed(2));
 function renderTables(rows) {
   const main = [
-    '| traces | blocks | count | block bytes | RPC-only floor blocks/s | floor CPU ms/block | pipelineDepth | RPC-only, depth in flight blocks/s | follower blocks/s | follower / floor | follower / in-flight floor | seconds | follower CPU ms/block | deposits recorded |',
-    '| :-- | :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
+    '| traces | blocks | count | block bytes | RPC-only floor blocks/s | floor CPU ms/block | pipelineDepth | RPC-only, depth in flight blocks/s | follower blocks/s | follower / floor | follower / in-flight floor | seconds | follower CPU ms/block | deposits recorded | floor: anvil CPU ms/block | follower: PostgreSQL CPU ms/block | follower: anvil CPU ms/block |',
+    '| :-- | :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
     ...rows.map(
       (r) =>
-        `| ${r.mode} | ${r.label} | ${r.n} | ${Math.round(r.bytes).toLocaleString('en-US')} | ${r.floorRate.toFixed(1)} | ${r.floorCpu.toFixed(2)} | ${r.depth} | ${r.inFlightRate.toFixed(1)} | ${r.rate.toFixed(1)} | ${(r.rate / r.floorRate).toFixed(2)}x | ${(r.rate / r.inFlightRate).toFixed(2)}x | ${r.seconds.toFixed(2)} | ${r.cpuPerBlock.toFixed(2)} | ${r.deposits} |`,
+        `| ${r.mode} | ${r.label} | ${r.n} | ${Math.round(r.bytes).toLocaleString('en-US')} | ${r.floorRate.toFixed(1)} | ${r.floorCpu.toFixed(2)} | ${r.depth} | ${r.inFlightRate.toFixed(1)} | ${r.rate.toFixed(1)} | ${(r.rate / r.floorRate).toFixed(2)}x | ${(r.rate / r.inFlightRate).toFixed(2)}x | ${r.seconds.toFixed(2)} | ${r.cpuPerBlock.toFixed(2)} | ${r.deposits} | ${ms(r.floorAnvil)} | ${ms(r.pgPerBlock)} | ${ms(r.anvilPerBlock)} |`,
     ),
   ];
   const pairs = rows

@@ -1,7 +1,7 @@
 import type * as Undici from 'undici';
 import { NodeCallError, tooLargeError } from './nodeCallError';
 import { observedNodeCall } from './nodeCallObserver';
-import { ResponseTooLarge, readCapped } from './readCapped';
+import { ResponseTooLarge, joinChunks, readCappedParts } from './readCapped';
 import { TransientError, retry } from './retry';
 
 /**
@@ -24,7 +24,23 @@ export interface NodeRequest {
 
 export interface NodeAnswer {
   status: number;
-  body: Buffer;
+  /** The body in one buffer, joined from `parts` when first read. */
+  readonly body: Buffer;
+  /** The body as it arrived, for a caller that copies it on into a buffer of its own (`callRawParts`). */
+  readonly parts: readonly Uint8Array[];
+}
+
+/** An answer whose `body` is joined only if asked for. */
+function answerOf(status: number, parts: readonly Uint8Array[]): NodeAnswer {
+  let joined: Buffer | undefined;
+  return {
+    status,
+    parts,
+    get body() {
+      joined ??= joinChunks(parts);
+      return joined;
+    },
+  };
 }
 
 /** Proxies and rate limits in front of a node: another attempt may well be answered. */
@@ -48,9 +64,9 @@ export async function requestOnce(url: string, request: NodeRequest): Promise<No
       ...(request.body !== undefined ? { body: request.body } : {}),
       signal: controller.signal,
     });
-    const body = await readCapped(res.body, request.maxBytes, res.headers['content-length'] as string | undefined);
+    const parts = await readCappedParts(res.body, request.maxBytes, res.headers['content-length'] as string | undefined);
     if (RETRYABLE_STATUS.has(res.statusCode)) throw new TransientError(`HTTP ${res.statusCode}`, 'http');
-    return { status: res.statusCode, body };
+    return answerOf(res.statusCode, parts);
   } catch (e) {
     if (e instanceof TransientError || e instanceof ResponseTooLarge) throw e;
     if (request.signal?.aborted) throw request.signal.reason;

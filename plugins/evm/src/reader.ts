@@ -68,14 +68,15 @@ export function createEvmReader(options: ReaderOptions): EvmReader {
               (bytes) => ({ bytes }),
               (failed: unknown) => ({ failed }),
             );
+      // The answers' chunks are copied once, into the block's own buffer (not joined per answer first).
       const [block, receipts] = await Promise.all([
-        rpc.callRaw('eth_getBlockByNumber', [hex(height), true]),
-        rpc.callRaw('eth_getBlockReceipts', [hex(height)]),
+        rpc.callRawParts('eth_getBlockByNumber', [hex(height), true]),
+        rpc.callRawParts('eth_getBlockReceipts', [hex(height)]),
       ]);
-      if (how === 'off' || tracing === null) return concatBytes(['{"block":', block, ',"receipts":', receipts, '}']);
+      if (how === 'off' || tracing === null) return concatBytes(['{"block":', ...block, ',"receipts":', ...receipts, '}']);
       const traces = await tracing;
       if ('failed' in traces) throw traces.failed;
-      return concatBytes(['{"block":', block, ',"receipts":', receipts, `,"${TRACE_MEMBER[how]}":`, traces.bytes, '}']);
+      return concatBytes(['{"block":', ...block, ',"receipts":', ...receipts, `,"${TRACE_MEMBER[how]}":`, ...traces.bytes, '}']);
     },
     balanceOf,
     // An EVM account has no minimum balance: all of it is spendable (gas is the sender's business).

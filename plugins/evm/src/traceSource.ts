@@ -61,7 +61,7 @@ export async function probeTraces(rpc: JsonRpcClient, name: string | undefined):
 }
 
 /**
- * The block's traces as the node's unparsed answer. A failure is a failed read of the block
+ * The block's traces as the node's unparsed answer, in the chunks it arrived in (`callRawParts`). A failure is a failed read of the block
  * (`traces_unavailable`), never an empty trace; a node that cannot be reached at all, or an answer
  * over `maxResponseBytes`, stays the plain node error it is.
  */
@@ -70,10 +70,10 @@ export async function fetchTraces(
   mode: Exclude<TraceMode, 'off'>,
   height: bigint,
   name: string | undefined,
-): Promise<Uint8Array> {
+): Promise<readonly Uint8Array[]> {
   const [method, params] = request(mode, height);
   try {
-    return await rpc.callRaw(method, params);
+    return await rpc.callRawParts(method, params);
   } catch (err) {
     // Unreachable: the block's calls fail alike. Over the cap: the operator raises maxResponseBytes (answer_too_large).
     if (err instanceof NodeCallError && (err.node.kind === 'unreachable' || err.node.kind === 'too_large')) throw err;

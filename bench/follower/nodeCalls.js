@@ -1,0 +1,94 @@
+/**
+ * The follower bench's calls outside the follower: the devnet's JSON-RPC (mining, receipts), the
+ * floors (the same blocks fetched by the plugin reader alone) and what PostgreSQL spent its time on.
+ */
+const net = require('node:net');
+const { performance } = require('node:perf_hooks');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function rpc(url, method, params = []) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = await res.json();
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+async function mined(url, hash) {
+  for (;;) {
+    const r = await rpc(url, 'eth_getTransactionReceipt', [hash]);
+    if (r) {
+      if (r.status !== '0x1') throw new Error(`transaction ${hash} failed`);
+      return r;
+    }
+    await new Promise((res) => setTimeout(res, 5));
+  }
+}
+/** The floors, measured with anvil's CPU beside the bench process's (`others`: procCpu.js). */
+function floorsOf(others) {
+  /** The floor: the same blocks fetched one after the other, nothing else. */
+  async function floor(reader, from, to) {
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const other = others();
+    let bytes = 0;
+    for (let h = from; h <= to; h++) bytes += (await reader.fetchBlock(h)).length;
+    const cpu = process.cpuUsage(cpu0);
+    const n = Number(to - from + 1n);
+    const { anvil } = other();
+    return {
+      seconds: (performance.now() - t0) / 1000,
+      bytes: bytes / n,
+      cpuPerBlock: (cpu.user + cpu.system) / 1000 / n,
+      anvilPerBlock: anvil === null ? null : anvil / n,
+    };
+  }
+  /** The same blocks over RPC alone with `depth` requests in flight: what the node serves at once. */
+  async function floorInFlight(reader, from, to, depth) {
+    const t0 = performance.now();
+    let next = from;
+    const worker = async () => {
+      while (next <= to) {
+        const h = next++;
+        await reader.fetchBlock(h);
+      }
+    };
+    await Promise.all(Array.from({ length: depth }, worker));
+    return (performance.now() - t0) / 1000;
+  }
+  return { floor, floorInFlight };
+}
+
+/**
+ * BENCH_PG_STATEMENTS=1: the statements PostgreSQL spent the most time in over a catch-up
+ * (pg_stat_statements: execution + planning, wall time inside the server), per block.
+ */
+async function pgStatements(db, label, blocks) {
+  const { rows } = await db.raw(
+    `select calls, rows, total_exec_time + total_plan_time as ms, regexp_replace(query, '\\s+', ' ', 'g') as query
+       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+      order by total_exec_time + total_plan_time desc limit 10`,
+  );
+  console.log(`\n  top statements of ${label} (µs per block, calls, rows per call):`);
+  for (const r of rows) {
+    const perBlock = (Number(r.ms) * 1000) / blocks;
+    console.log(
+      `  ${perBlock.toFixed(0).padStart(6)} µs ${String(r.calls).padStart(7)} ${(Number(r.rows) / Math.max(1, Number(r.calls))).toFixed(1).padStart(6)}  ${r.query.slice(0, 140)}`,
+    );
+  }
+  await db.raw('select pg_stat_statements_reset()');
+}
+
+module.exports = { floorsOf, freePort, mined, pgStatements, rpc };
