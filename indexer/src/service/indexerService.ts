@@ -182,19 +182,23 @@ export function createIndexer(deps: IndexerDeps): Indexer {
           halts = 0;
         } catch (err) {
           if (err instanceof LeaseLostError || lease.epoch() === null) break;
-          health.roundFailed(follower.stats(), err);
-          if (err instanceof ChainHaltedError) {
+          const halt = err instanceof ChainHaltedError ? err : null;
+          if (halt) {
             halts++;
             delay = Math.min((deps.haltBackoffMs ?? 30_000) * 2 ** (halts - 1), MAX_HALT_BACKOFF_MS);
-            await announceHalt({ db: deps.db, logger, metrics: deps.metrics }, where, err, haltedReason, delay);
-            haltedReason = err.reason;
-          } else if (isDiskFull(err)) {
+            // The stop and its message before the health record that gives /readyz the reason:
+            // the other way round, /readyz showed a stop without its message (evmConfiguredNetwork.test).
+            await announceHalt({ db: deps.db, logger, metrics: deps.metrics }, where, halt, haltedReason, delay);
+            haltedReason = halt.reason;
+          }
+          health.roundFailed(follower.stats(), err);
+          if (!halt && isDiskFull(err)) {
             failures++;
             // Retried within 5 s (not a node's 30 s): freed space is back in /readyz within a round.
             delay = Math.min(poll * 2 ** failures, 5_000); // One line naming the disk, not the failed SQL:
             const path = deps.databaseDir ?? 'the database server';
             logger.error({ ...where, failures, reason: 'disk_full' }, `${diskFullMessage(path)}: follow round failed; retrying`);
-          } else {
+          } else if (!halt) {
             failures++;
             // A failing node or database is retried with backoff (doubling, at most 30 s), not hammered.
             delay = Math.min(poll * 2 ** failures, 30_000);
