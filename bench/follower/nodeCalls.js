@@ -4,6 +4,7 @@
  */
 const net = require('node:net');
 const { performance } = require('node:perf_hooks');
+const { printStatements } = require('../pgStatements');
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -71,23 +72,9 @@ function floorsOf(others) {
   return { floor, floorInFlight };
 }
 
-/**
- * BENCH_PG_STATEMENTS=1: the statements PostgreSQL spent the most time in over a catch-up
- * (pg_stat_statements: execution + planning, wall time inside the server), per block.
- */
+/** BENCH_PG_STATEMENTS=1: the statements of a catch-up, per block; counted afresh for the next one. */
 async function pgStatements(db, label, blocks) {
-  const { rows } = await db.raw(
-    `select calls, rows, total_exec_time + total_plan_time as ms, regexp_replace(query, '\\s+', ' ', 'g') as query
-       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
-      order by total_exec_time + total_plan_time desc limit 10`,
-  );
-  console.log(`\n  top statements of ${label} (µs per block, calls, rows per call):`);
-  for (const r of rows) {
-    const perBlock = (Number(r.ms) * 1000) / blocks;
-    console.log(
-      `  ${perBlock.toFixed(0).padStart(6)} µs ${String(r.calls).padStart(7)} ${(Number(r.rows) / Math.max(1, Number(r.calls))).toFixed(1).padStart(6)}  ${r.query.slice(0, 140)}`,
-    );
-  }
+  await printStatements(db, label, { per: blocks, unit: 'block', top: 10, width: 140 });
   await db.raw('select pg_stat_statements_reset()');
 }
 

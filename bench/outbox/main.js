@@ -23,6 +23,7 @@ const { summarise, fmt, table } = require('./stats');
 const { writeResults } = require('./readme');
 const { cpuWindow } = require('./cpu');
 const { runIsolation, isolationRows, ISOLATION_HEADERS, ISOLATION_ALIGN } = require('./isolation');
+const { printStatements } = require('../pgStatements');
 
 const RUNNER_SCRIPTS = {
   walletd: join(__dirname, 'walletdRunner.js'),
@@ -198,25 +199,6 @@ async function startRunners(system, count, runnerConfig) {
   }
 }
 
-/**
- * BENCH_PG_STATEMENTS=1: the statements PostgreSQL spent the most time in during the measured
- * window (pg_stat_statements: execution + planning, wall time inside the server), per event.
- */
-async function printStatements(db, label, events) {
-  const { rows } = await db.raw(
-    `select calls, rows, total_exec_time + total_plan_time as ms, regexp_replace(query, '\\s+', ' ', 'g') as query
-       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
-      order by total_exec_time + total_plan_time desc limit 8`,
-  );
-  console.log(`\n  top statements of ${label} (µs per event, calls, rows per call):`);
-  for (const r of rows) {
-    const perEvent = (Number(r.ms) * 1000) / events;
-    console.log(
-      `  ${perEvent.toFixed(0).padStart(6)} µs ${String(r.calls).padStart(7)} ${(Number(r.rows) / Math.max(1, Number(r.calls))).toFixed(1).padStart(6)}  ${r.query.slice(0, 110)}`,
-    );
-  }
-}
-
 function runnerConfigFor(ctx, system) {
   const { settings } = ctx;
   return {
@@ -287,7 +269,7 @@ async function runScenario(ctx, { system, mode, runners: runnerCount, repeat = 0
     const { arrivals, duplicates, unsigned } = receiver.snapshot();
     const drainedAt = await waitDrained(system, db, expectedRows, performance.now() + settings.timeoutMs);
     const cpuSpent = cpu.end();
-    if (settings.pgStatements) await printStatements(db, label, n);
+    if (settings.pgStatements) await printStatements(db, label, { per: n, unit: 'event', top: 8, width: 110 });
     const cpuWallMs = drainedAt - cpuStartedAt;
     const lastPost = Math.max(...arrivals.values());
     const latencies = [];

@@ -56,3 +56,4 @@ export * from './softPasskey';
 export * from './softhsm';
 export * from './otlpReceiver';
 export * from './kmsEmulator';
+export * from './nestedPlans';

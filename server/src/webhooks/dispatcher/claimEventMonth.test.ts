@@ -1,5 +1,14 @@
 import { createDb, type Db } from '@walletd/core';
-import { call, createTestDatabase, recordDeposit, seedCompany, startTestApp, type TestApp, type TestDatabase } from '@walletd/test-harness';
+import {
+  call,
+  createTestDatabase,
+  recordDeposit,
+  seedCompany,
+  startTestApp,
+  type TestApp,
+  type TestDatabase,
+  withNestedPlans,
+} from '@walletd/test-harness';
 import { claimDue, recordAttempts } from './deliveryStore';
 
 /**
@@ -26,31 +35,15 @@ afterAll(async () => {
 
 /** Index conditions of the statements the claim function runs, from auto_explain's notices. */
 async function claimWithPlans(claim: () => ReturnType<typeof claimDue>) {
-  const conn = (await one.client.acquireConnection()) as {
-    on(e: 'notice', f: (m: { message?: string }) => void): void;
-    removeAllListeners(e: string): void;
+  const { result: claimed, plans } = await withNestedPlans(one, claim);
+  const conds: string[] = [];
+  const walk = (n: Record<string, unknown>) => {
+    if (typeof n['Relation Name'] === 'string' && String(n['Relation Name']).startsWith('events_') && n['Index Cond'])
+      conds.push(String(n['Index Cond']));
+    for (const c of (n.Plans as Record<string, unknown>[] | undefined) ?? []) walk(c);
   };
-  const notices: string[] = [];
-  conn.on('notice', (m) => notices.push(m.message ?? ''));
-  await one.client.releaseConnection(conn);
-  await one.raw(
-    `load 'auto_explain'; set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on;
-     set auto_explain.log_level = notice; set auto_explain.log_format = json`,
-  );
-  try {
-    const claimed = await claim();
-    const conds: string[] = [];
-    const walk = (n: Record<string, unknown>) => {
-      if (typeof n['Relation Name'] === 'string' && String(n['Relation Name']).startsWith('events_') && n['Index Cond'])
-        conds.push(String(n['Index Cond']));
-      for (const c of (n.Plans as Record<string, unknown>[] | undefined) ?? []) walk(c);
-    };
-    for (const m of notices.filter((x) => x.includes('plan:'))) walk(JSON.parse(m.slice(m.indexOf('plan:') + 5)).Plan);
-    return { claimed, conds };
-  } finally {
-    await one.raw('set auto_explain.log_min_duration = -1');
-    conn.removeAllListeners('notice');
-  }
+  for (const plan of plans) walk(plan);
+  return { claimed, conds };
 }
 
 it("claims each delivery with its own event's body, by the event's month when the row names it", async () => {

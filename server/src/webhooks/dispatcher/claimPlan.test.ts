@@ -1,5 +1,14 @@
 import { createDb, type Db } from '@walletd/core';
-import { call, createTestDatabase, recordDeposit, seedCompany, startTestApp, type TestApp, type TestDatabase } from '@walletd/test-harness';
+import {
+  call,
+  createTestDatabase,
+  recordDeposit,
+  seedCompany,
+  startTestApp,
+  type TestApp,
+  type TestDatabase,
+  withNestedPlans,
+} from '@walletd/test-harness';
 import { claimDue, recordAttempts } from './deliveryStore';
 
 /**
@@ -60,27 +69,8 @@ async function claimPlans(
   on: Db,
   claim: () => ReturnType<typeof claimDue>,
 ): Promise<{ nodes: string[]; claimed: Awaited<ReturnType<typeof claimDue>> }> {
-  const conn = (await on.client.acquireConnection()) as {
-    on(e: 'notice', f: (m: { message?: string }) => void): void;
-    removeAllListeners(e: string): void;
-  };
-  const notices: string[] = [];
-  conn.on('notice', (m) => notices.push(m.message ?? ''));
-  await on.client.releaseConnection(conn);
-  await on.raw(
-    `load 'auto_explain'; set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on;
-     set auto_explain.log_level = notice; set auto_explain.log_format = json`,
-  );
-  try {
-    const claimed = await claim();
-    const nodes = notices
-      .filter((m) => m.includes('plan:'))
-      .flatMap((m) => nodesOf(JSON.parse(m.slice(m.indexOf('plan:') + 5)).Plan as Record<string, unknown>));
-    return { nodes, claimed };
-  } finally {
-    await on.raw('set auto_explain.log_min_duration = -1');
-    conn.removeAllListeners('notice');
-  }
+  const { result: claimed, plans } = await withNestedPlans(on, claim);
+  return { nodes: plans.flatMap(nodesOf), claimed };
 }
 
 it('claims and records through the indexes after the queue grew from empty without an ANALYZE', async () => {
