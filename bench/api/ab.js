@@ -15,7 +15,6 @@
  */
 const { spawn } = require('node:child_process');
 const { mkdtempSync, readFileSync } = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const { join, resolve } = require('node:path');
 const autocannon = require('autocannon');
@@ -23,6 +22,7 @@ const { createLogger, startEmbeddedPostgres } = require('@walletd/core');
 const { seedBenchCompany } = require('./benchCompany');
 const { stopBench } = require('./stopBench');
 const { sourceState } = require('./sourceState');
+const { freePort } = require('../freePort');
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
@@ -39,17 +39,6 @@ function parseVariants(spec) {
     const [path, query] = rest.split('?');
     const env = Object.fromEntries(new URLSearchParams(query ?? ''));
     return { label, main: resolve(path), env };
-  });
-}
-
-function freePort() {
-  return new Promise((ok, fail) => {
-    const srv = net.createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => ok(port));
-    });
   });
 }
 

@@ -9,7 +9,6 @@
  */
 const { fork, spawn } = require('node:child_process');
 const { mkdtempSync } = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
@@ -22,6 +21,7 @@ const { cpuDelta, cpuSeconds, postgresPids } = require('./procCpu');
 const { endpointSpecs, resolveEndpoints } = require('./endpoints');
 const { historySizes, openHistory, pageCursor } = require('./history');
 const { historyTable } = require('./summary');
+const { freePort } = require('../freePort');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -49,17 +49,6 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 /** A BENCH_RATE run is evenly paced (paced.js) unless BENCH_PACER=autocannon (its bursts, as in figures before 2026-11-25's fifth session). */
 const PACED = RATE !== undefined && process.env.BENCH_PACER !== 'autocannon';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 // 90 s: a walletd start loads every plugin, and on this shared 2-core machine at load 12–15 that took
 // over 30 s (the smoke run failed waiting).

@@ -15,7 +15,6 @@
  */
 const { randomBytes } = require('node:crypto');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
@@ -28,16 +27,7 @@ const { SharedAddressSet, SharedAddressView, createDetectPool, createFollower } 
 const { createPolkadotPlugin, detect, encodeFrame } = require('@walletd/plugin-polkadot');
 const { createCompany } = require('@walletd/server');
 const { poolRates } = require('../poolRates');
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
+const { freePort } = require('../freePort');
 
 const ms = (v) => v.toFixed(3);
 

@@ -12,7 +12,6 @@
  * 2025 (archiveReadWait.js).
  */
 const { mkdtempSync, rmSync } = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const { join } = require('node:path');
 const { createDb, createLogger, ensureMonthPartitions, migrateLatest, startEmbeddedPostgres } = require('@walletd/core');
@@ -22,23 +21,13 @@ const { archiveLine, archiveReadWait } = require('./archiveReadWait');
 const { claimBetweenVacuums } = require('./claimBetweenVacuums');
 const { replayRuns } = require('./replayRuns');
 const { statements } = require('./statements');
+const { freePort } = require('../freePort');
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
 function sizes() {
   if (process.env.BENCH_SCALE_SIZES) return process.env.BENCH_SCALE_SIZES.split(',').map(Number);
   return [10_000, 100_000, 1_000_000, ...(process.env.BENCH_SCALE_10M === '1' ? [10_000_000] : [])];
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 const pct = (xs, p) => {
