@@ -113,10 +113,16 @@ describe('traces: walletd serve sends linked spans to an OTLP endpoint, and noth
       (x) => x !== undefined,
     );
     const byId = (id: string) => otlp.spans.find((x) => x.spanId === id);
-    // Spans are sent as they end: the round ends after its write, the attempt later still.
+    // Spans are sent as they end, and the indexer's round may end after the delivery attempt (it
+    // goes on with its confirmations while the dispatcher delivers): wait for the attempt's
+    // ancestors up to the round (event recorded -> persist -> round) to have arrived.
     await eventually(
-      async () => byId(deliveredSpan()?.parentSpanId ?? ''),
-      (x) => x !== undefined && byId(x.parentSpanId) !== undefined,
+      async () => {
+        const recorded = byId(deliveredSpan()?.parentSpanId ?? '');
+        const persist = recorded && byId(recorded.parentSpanId);
+        return persist && byId(persist.parentSpanId);
+      },
+      (x) => x !== undefined,
     );
 
     const attempt = deliveredSpan() as ReceivedSpan;
