@@ -97,4 +97,27 @@ describe('checkBalances: each (token, address, block) balance read once per read
       [`${A}@${hash(40)}`, `${A}@${hash(41)}`],
     ]);
   });
+
+  it('reads the pairs credited in more than one block along, so the next block finds its "before" read: one call a block', async () => {
+    const node = balancesNode({});
+    // A and B credited in turns, as the follower bench's blocks do (a different address each block).
+    for (const [n, who] of [
+      [51, A],
+      [52, B],
+      [53, A],
+      [54, B],
+      [55, A],
+      [56, B],
+    ] as const)
+      expect(await checkBalances(node.reader, block(n), [{ toKey: who, assetKey: asset.key, delta: 0n, asset }])).toEqual([]);
+    expect(node.batches).toEqual([
+      [`at:${A}@${hash(50)}`, `at:${A}@${hash(51)}`],
+      [`at:${B}@${hash(51)}`, `at:${B}@${hash(52)}`],
+      // A's second block: now read along with every block hash asked.
+      [`at:${A}@${hash(52)}`, `at:${A}@${hash(53)}`],
+      [`at:${B}@${hash(53)}`, `at:${B}@${hash(54)}+${A}@${hash(54)}`],
+      [`at:${A}@${hash(55)}+${B}@${hash(55)}`],
+      [`at:${B}@${hash(56)}+${A}@${hash(56)}`],
+    ]);
+  });
 });
