@@ -28,7 +28,7 @@ function answerOf(values: bigint[]): string {
  * by (address, block hash), recording each batch asked as `holder@hash` per call (BalancesAt: the
  * holders joined by `+`); `fail` makes the next batch fail, `refuse` answers calls without `to`
  * with an RPC error, as a provider that refuses them would. The balance arithmetic and BalancesAt
- * itself are covered on anvil (test/src/integration/evmTokensThatMisreport.test.ts, balancesAt.test.ts);
+ * itself are covered on anvil (test/src/integration/evmTokensThatMisreport.test.ts, evmBalancesAt.test.ts);
  * this is the reading of it.
  */
 function balancesNode(balances: Record<string, bigint>, options: { refuse?: boolean } = {}) {
