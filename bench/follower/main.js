@@ -27,7 +27,7 @@ const { createDetectPool, createFollower } = require('@walletd/indexer');
 const { minePayoutBlocks } = require('./payoutBlocks');
 const { renderTables } = require('./tables');
 const { otherCpu } = require('./procCpu');
-const { floorsOf, freePort, mined, pgStatements, rpc } = require('./nodeCalls');
+const { countNodeCalls, floorsOf, freePort, mined, pgStatements, rpc } = require('./nodeCalls');
 const { createCompany } = require('@walletd/server');
 const { startDevnet, DEVNET_FUNDER } = require('@walletd/devchains/dist/anvilDevnet');
 const token = require('@walletd/devchains/dist/testToken.json');
@@ -183,8 +183,8 @@ async function main() {
      */
     async function catchUp(mode, from, to, depth) {
       await reset();
-      const reader = readers.get(mode);
-      const capped = Object.create(reader);
+      const calls = countNodeCalls(readers.get(mode));
+      const capped = Object.create(calls.reader);
       capped.head = async () => to;
       const follower = createFollower({ db, logger, pool, plugin, settings: settings(from, mode), reader: capped, pipelineDepth: depth });
       const profile = process.env.BENCH_PROFILE_DIR ? await startProfile() : null;
@@ -196,6 +196,7 @@ async function main() {
       const seconds = (performance.now() - t0) / 1000;
       const cpu = process.cpuUsage(cpu0);
       const { anvil, pg } = other();
+      process.stdout.write(`${from}-${to} traces ${mode} depth ${depth}: ${calls.done(Number(to - from + 1n))}\n`);
       if (profile) await profile(`${from}-${to}-${mode}-depth${depth}`);
       if (statements) await pgStatements(db, `${from}-${to} traces ${mode} depth ${depth}`, Number(to - from + 1n));
       const deposits = Number((await db('transfers').where(key).count('* as n'))[0].n);

@@ -4,6 +4,7 @@
  */
 const net = require('node:net');
 const { performance } = require('node:perf_hooks');
+const { observeNodeCalls } = require('@walletd/plugin-kit');
 const { printStatements } = require('../pgStatements');
 
 function freePort() {
@@ -78,4 +79,35 @@ async function pgStatements(db, label, blocks) {
   await db.raw('select pg_stat_statements_reset()');
 }
 
-module.exports = { floorsOf, freePort, mined, pgStatements, rpc };
+/**
+ * The node calls of one catch-up, per block: the HTTP requests by method as the transport sends
+ * them (a JSON-RPC batch is one: `eth_call batch`), and the calls inside the reader's batches (the
+ * balance check's `eth_call`s; "deployless" are those without `to`, BalancesAt). What the follower
+ * asks of the node beside the floor's three requests a block, whatever the machine's load.
+ */
+function countNodeCalls(reader) {
+  const requests = new Map();
+  const batched = new Map();
+  const add = (map, k, n = 1) => map.set(k, (map.get(k) ?? 0) + n);
+  observeNodeCalls(({ what }) => add(requests, what));
+  const counted = Object.create(reader);
+  counted.batch = (calls) => {
+    for (const c of calls) add(batched, c.method === 'eth_call' && !c.params?.[0]?.to ? 'eth_call (deployless)' : c.method);
+    return reader.batch(calls);
+  };
+  const line = (map, blocks) =>
+    [...map.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, n]) => `${k} ${(n / blocks).toFixed(2)}`)
+      .join(', ') || 'none';
+  return {
+    reader: counted,
+    /** Stops counting; one line per kind, per block. */
+    done(blocks) {
+      observeNodeCalls(null);
+      return `node requests a block: ${line(requests, blocks)}; calls inside batches a block: ${line(batched, blocks)}`;
+    },
+  };
+}
+
+module.exports = { countNodeCalls, floorsOf, freePort, mined, pgStatements, rpc };

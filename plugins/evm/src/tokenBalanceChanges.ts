@@ -25,6 +25,9 @@ export function tokenBalanceChanges(
   transferTopic: string,
 ): TokenBalanceChange[] {
   const net = new Map<string, TokenBalanceChange>();
+  // Native credits read no balance: they come from the block's own value transfers (a transaction's
+  // value, a trace's call frames outside reverted ones), which the node executed; a token's Transfer
+  // log is the token's claim, and only its balance shows whether the claim is what arrived.
   for (const t of credits)
     if (t.assetKey !== native) net.set(`${t.toKey}|${t.assetKey}`, { toKey: t.toKey, assetKey: t.assetKey, delta: 0n });
   if (net.size === 0) return [];

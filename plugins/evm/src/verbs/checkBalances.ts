@@ -1,59 +1,91 @@
 import type { AssetRef, BlockRef, ChainReader, TokenBalanceChange } from '@walletd/plugin-kit';
 import type { EvmReader } from '../reader';
+import { type Wanted, readBalances } from './balancesAt';
 
 /**
- * `balanceOf(address)` of the token in the state after the block of that hash (selector 0x70a08231
- * + the address as a word; the block named by hash, EIP-1898, so it is the block detect read).
- */
-const balanceCall = (token: string, address: string, blockHash: string) => ({
-  method: 'eth_call',
-  params: [{ to: token, data: `0x70a08231${address.slice(2).toLowerCase().padStart(64, '0')}` }, { blockHash }],
-});
-const amountOf = (word: string) => (word === '0x' ? 0n : BigInt(word));
-
-/**
- * Per reader: the balance words read (or being read), by token, address and block hash. A
+ * Per reader: the balances read (or being read), by token, address and block hash. A
  * catch-up's consecutive blocks crediting one address need the state after block n twice, as
  * block n's "after" and block n+1's "before": the state a hash names never changes, so it is read
- * once (each `eth_call` on a past state cost anvil ~0.7 ms of CPU, issue 41's bench). A failed read
- * leaves the cache, so the block's retry asks again.
+ * once. A failed read leaves the cache, so the block's retry asks again.
+ * `credited`: the pairs checked lately, most recent last, with how many blocks credited each.
  */
-const readsOf = new WeakMap<ChainReader, Map<string, Promise<string>>>();
+interface Reads {
+  cache: Map<string, Promise<bigint>>;
+  credited: Map<string, { token: string; address: string; times: number }>;
+}
+const readsOf = new WeakMap<ChainReader, Reads>();
 /** Enough for a catch-up window of blocks crediting many addresses; the oldest go first. */
 const KEPT = 4096;
+/** The pairs remembered as credited, the oldest forgotten first. */
+const TRACKED = 1024;
+/**
+ * At most this many pairs credited before in more than one block are read along with a block
+ * hash's own pairs, in the same `eth_call`: when the next block credits one of them, its "before"
+ * (this state) is already read, one `eth_call` a block instead of two. A pair credited once (a
+ * fresh deposit address) is never read along: a balanceOf costs the node little inside a call it
+ * makes anyway, an `eth_call` of its own costs its state's setup.
+ */
+const ALONG = 32;
 
-function balanceWords(reader: ChainReader, wanted: readonly { token: string; address: string; blockHash: string }[]): Promise<string[]> {
+function readsFor(reader: ChainReader): Reads {
   let reads = readsOf.get(reader);
   if (!reads) {
-    reads = new Map();
+    reads = { cache: new Map(), credited: new Map() };
     readsOf.set(reader, reads);
   }
-  const cache = reads;
-  const keyOf = (w: { token: string; address: string; blockHash: string }) => `${w.token}|${w.address.toLowerCase()}|${w.blockHash}`;
-  const missing = [...new Map(wanted.filter((w) => !cache.has(keyOf(w))).map((w) => [keyOf(w), w])).values()];
-  if (missing.length > 0) {
-    const batch = (reader as EvmReader).batch<string>(missing.map((w) => balanceCall(w.token, w.address, w.blockHash)));
-    missing.forEach((w, i) => {
+  return reads;
+}
+
+const pairKey = (token: string, address: string) => `${token}|${address.toLowerCase()}`;
+
+function noteCredited(reads: Reads, pairs: readonly { token: string; address: string }[]): void {
+  for (const { token, address } of pairs) {
+    const key = pairKey(token, address);
+    const times = (reads.credited.get(key)?.times ?? 0) + 1;
+    reads.credited.delete(key);
+    reads.credited.set(key, { token, address, times });
+  }
+  for (const key of reads.credited.keys()) {
+    if (reads.credited.size <= TRACKED) break;
+    reads.credited.delete(key);
+  }
+}
+
+function balances(reads: Reads, reader: ChainReader, wanted: readonly Wanted[]): Promise<bigint[]> {
+  const { cache } = reads;
+  const keyOf = (w: Wanted) => `${pairKey(w.token, w.address)}|${w.blockHash}`;
+  const missing = new Map(wanted.filter((w) => !cache.has(keyOf(w))).map((w) => [keyOf(w), w]));
+  if (missing.size > 0) {
+    const along = [...reads.credited.values()].filter((p) => p.times > 1).slice(-ALONG);
+    for (const blockHash of new Set([...missing.values()].map((w) => w.blockHash)))
+      for (const p of along) {
+        const w = { token: p.token, address: p.address, blockHash };
+        if (!cache.has(keyOf(w))) missing.set(keyOf(w), w);
+      }
+    const asked = [...missing.values()];
+    const read = readBalances(reader as EvmReader, asked);
+    asked.forEach((w, i) => {
       const key = keyOf(w);
-      const word = batch.then((words) => words[i] as string);
+      const value = read.then((values) => values[i] as bigint);
       // Handled here too: a read only another block awaits must not go unhandled when it fails.
-      word.catch(() => cache.get(key) === word && cache.delete(key));
-      cache.set(key, word);
+      value.catch(() => cache.get(key) === value && cache.delete(key));
+      cache.set(key, value);
     });
     for (const key of cache.keys()) {
       if (cache.size <= KEPT) break;
       cache.delete(key);
     }
   }
-  return Promise.all(wanted.map((w) => cache.get(keyOf(w)) as Promise<string>));
+  return Promise.all(wanted.map((w) => cache.get(keyOf(w)) as Promise<bigint>));
 }
 
 /**
  * The token balance changes of `block` that the node's balances do not bear out: the balance
  * after it minus the one after its parent, against what the logs say (`delta`). A
  * fee-on-transfer token that logs the full amount, or a rebasing one, shows here. Two balances
- * per (address, token) credited, in one JSON-RPC batch (those another block of the catch-up
- * already read are not asked again); only blocks with token credits come here.
+ * per (address, token) credited, read by one `eth_call` per block side (readBalances; those another
+ * block of the catch-up already read are not asked again, and the pairs credited again and again
+ * are read along: ALONG); only blocks with token credits come here.
  * Needs the node to hold the state of both blocks (a full node keeps the recent ones; a catch-up
  * from far back needs an archive node); a failed read throws and the follower retries the block.
  */
@@ -62,7 +94,13 @@ export async function checkBalances(
   block: BlockRef,
   changes: readonly (TokenBalanceChange & { asset: AssetRef })[],
 ): Promise<(TokenBalanceChange & { observed: bigint })[]> {
-  const words = await balanceWords(
+  const reads = readsFor(reader);
+  noteCredited(
+    reads,
+    changes.map((c) => ({ token: c.asset.contractAddress as string, address: c.toKey })),
+  );
+  const values = await balances(
+    reads,
     reader,
     changes.flatMap((c) => {
       const token = c.asset.contractAddress as string;
@@ -73,7 +111,7 @@ export async function checkBalances(
     }),
   );
   return changes.flatMap((c, i) => {
-    const observed = amountOf(words[2 * i + 1] as string) - amountOf(words[2 * i] as string);
+    const observed = (values[2 * i + 1] as bigint) - (values[2 * i] as bigint);
     return observed === c.delta ? [] : [{ toKey: c.toKey, assetKey: c.assetKey, delta: c.delta, observed }];
   });
 }
