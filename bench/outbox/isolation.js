@@ -13,6 +13,8 @@ const net = require('node:net');
 const { performance } = require('node:perf_hooks');
 const { DestinationPolicy, addMember, createCompany, createWebhook } = require('@walletd/server');
 const { summarise, fmt } = require('./stats');
+const { cpuWindow } = require('./cpu');
+const { printStatements } = require('../pgStatements');
 
 async function startTarpit() {
   const sockets = new Set();
@@ -33,6 +35,16 @@ async function startTarpit() {
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Cumulative counters (pg_stat_*: flushed by each backend within about a second, so a window's difference is close). */
+async function pgCounts(db) {
+  const { rows } = await db.raw(
+    `select (select sum(blks_hit + blks_read) from pg_stat_database)::float8 as buffers,
+       (select n_tup_upd from pg_stat_user_tables where relname = 'webhook_deliveries')::float8 as updates,
+       (select n_tup_ins from pg_stat_user_tables where relname = 'webhook_deliveries')::float8 as inserts`,
+  );
+  return rows[0];
 }
 
 /**
@@ -92,9 +104,17 @@ async function runIsolation(ctx, h, dead, fresh = false) {
     if (warm > 0) await receiver.waitFor(warm, settings.timeoutMs);
     const warmSeconds = (performance.now() - warmStart) / 1000;
     receiver.reset();
+    await Promise.all(runners.map((r) => r.mark()));
+    if (settings.pgStatements) await db.raw('select pg_stat_statements_reset()');
+    const cpu = cpuWindow(ctx.pgDir);
+    const counts0 = await pgCounts(db);
     process.stdout.write(`measuring ${settings.events}… `);
     const produced = await h.produce(produceOne, settings.events, settings.producers, settings.rate);
     await receiver.waitFor(settings.events, settings.timeoutMs);
+    // CPU per healthy event delivered (the dead events' commits included): PostgreSQL's is load-independent enough to A/B.
+    const cpuSpent = cpu.end();
+    const counts1 = await pgCounts(db);
+    if (settings.pgStatements) await printStatements(db, label, { per: settings.events, unit: 'healthy event', top: 10, width: 110 });
     const { arrivals, duplicates } = receiver.snapshot();
     const latencies = [];
     for (const [id, at] of arrivals) {
@@ -117,7 +137,16 @@ async function runIsolation(ctx, h, dead, fresh = false) {
       [company.id],
     );
     const most = tarpits.reduce((m, t) => Math.max(m, t.most()), 0);
-    process.stdout.write(`p99 ${fmt(lat.p99)} ms`);
+    // The runners' CPU comes with their stop (it waits out the dead attempts in flight, idle).
+    const stats = await Promise.all(runners.map((r) => r.stop()));
+    runners = [];
+    const per = (ms) => fmt((ms * 1000) / settings.events, 0);
+    const runnerMs = stats.reduce((a, s) => a + s.cpuMs, 0);
+    const each = (k) => fmt((counts1[k] - counts0[k]) / settings.events, 1);
+    process.stdout.write(
+      `p99 ${fmt(lat.p99)} ms; per healthy event: CPU µs dispatcher ${per(runnerMs)}, PostgreSQL ${per(cpuSpent.pg)}; ` +
+        `shared buffers ${each('buffers')}, webhook_deliveries rows updated ${each('updates')}, inserted ${each('inserts')}`,
+    );
     return { dead, fresh, events: settings.events, p50: lat.p50, p99: lat.p99, max: lat.max, warmSeconds, duplicates, most, ...rows[0] };
   } finally {
     // Stopping waits for the attempts in flight: a dead receiver's end only at the timeout.

@@ -55,6 +55,7 @@ describe('migrations', () => {
         '046_kms_held_keys',
         '047_delivery_event_time',
         '048_claim_says_busy',
+        '049_pass_backed_off_at_insert',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { databaseNowMs } from './databaseClock';
 import { newEventId } from './eventId';
+import { PASS_BACKED_OFF_JOIN, PASS_BACKED_OFF_VALUES } from './passBackedOff';
 import { type PreparedStatement, runPrepared } from '../db/prepared';
 import { activeTraceparent, withSpan } from '../tracing/spans';
 import { type EventEnvelope, type EventType, isOptInEventType } from './types';
@@ -76,14 +77,17 @@ const RECORD_EVENT: PreparedStatement = {
        returning id, created_at
      ), queued as (
        -- The event's created_at too: the claim finds the event in its month alone (migration 047).
-       insert into webhook_deliveries (webhook_id, event_id, event_created_at, event_type, status, next_attempt_at)
-       select w.id, (select id from event), (select created_at from event), $3, 'pending', now()
+       -- A backed-off webhook's delivery is written passed over (passBackedOff.ts, migration 049).
+       insert into webhook_deliveries (webhook_id, event_id, event_created_at, event_type, status, next_attempt_at, attempts, last_error)
+       select w.id, (select id from event), (select created_at from event), $3, ${PASS_BACKED_OFF_VALUES}
        from webhooks w
+       ${PASS_BACKED_OFF_JOIN}
        where w.company_id = $2 and w.enabled and w.deleted_at is null
          -- '*' is the spec's six: an opt-in type (reconciliation.*) goes only where it is named.
          and ($3 = any(w.events) or (not $10::boolean and '*' = any(w.events)))
          and (cardinality(w.wallet_ids) = 0 or $6 = any(w.wallet_ids))
-       returning 1
+       returning attempts = 0 as due
      )
-     select count(*)::int as queued, case when count(*) > 0 then pg_notify($9, '') end as notified from queued`,
+     -- Only a delivery due now wakes the dispatchers: one passed over waits for its next turn.
+     select count(*)::int as queued, case when bool_or(due) then pg_notify($9, '') end as notified from queued`,
 };

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { databaseNowMs } from './databaseClock';
 import { newEventId } from './eventId';
+import { PASS_BACKED_OFF_JOIN, PASS_BACKED_OFF_VALUES } from './passBackedOff';
 import { activeTraceparent, withSpan } from '../tracing/spans';
 import { DELIVERY_CHANNEL, type RecordEventInput } from './recordEvent';
 import { type EventEnvelope, OPT_IN_EVENT_TYPES } from './types';
@@ -47,16 +48,19 @@ async function insertEvents(
        select id, company_id, type, chain, network, wallet_id, body, ?::timestamptz, ?::text from input order by ord
        returning id, company_id, type, wallet_id, created_at
      ), queued as (
-       insert into webhook_deliveries (webhook_id, event_id, event_created_at, event_type, status, next_attempt_at)
-       select w.id, e.id, e.created_at, e.type, 'pending', now()
+       -- A backed-off webhook's delivery is written passed over (passBackedOff.ts, migration 049).
+       insert into webhook_deliveries (webhook_id, event_id, event_created_at, event_type, status, next_attempt_at, attempts, last_error)
+       select w.id, e.id, e.created_at, e.type, ${PASS_BACKED_OFF_VALUES}
        from event e
        join webhooks w on w.company_id = e.company_id and w.enabled and w.deleted_at is null
          -- '*' is the spec's six: an opt-in type (reconciliation.*) goes only where it is named.
          and (e.type = any(w.events) or ('*' = any(w.events) and not e.type = any(?::text[])))
          and (cardinality(w.wallet_ids) = 0 or e.wallet_id = any(w.wallet_ids))
-       returning 1
+       ${PASS_BACKED_OFF_JOIN}
+       returning attempts = 0 as due
      )
-     select count(*)::int as queued, case when count(*) > 0 then pg_notify(?, '') end as notified from queued`,
+     -- Only a delivery due now wakes the dispatchers: one passed over waits for its next turn.
+     select count(*)::int as queued, case when bool_or(due) then pg_notify(?, '') end as notified from queued`,
     [
       envelopes.map((e) => e.id),
       inputs.map((i) => i.companyId),

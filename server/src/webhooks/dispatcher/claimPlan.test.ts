@@ -114,7 +114,7 @@ it('claims and records through the indexes after the queue grew from empty witho
   expect(claim.some((n) => n.startsWith('Index Scan on webhook_deliveries using webhook_deliveries_due_by_webhook'))).toBe(true);
   expect(claim.some((n) => n.startsWith('Function Scan'))).toBe(true);
   const record = await planNodes(
-    `execute walletd_record_attempts_with_breaker('{1}'::bigint[], '{0}'::bigint[], '{t}'::boolean[], '{200}'::int[], '{null}'::text[], '{null}'::text[], '{0}'::float8[], '{${hookId}}'::int[])`,
+    `execute walletd_record_attempts_with_breaker('{1}'::bigint[], '{0}'::bigint[], '{t}'::boolean[], '{200}'::int[], '{null}'::text[], '{null}'::text[], '{0}'::float8[], '{${hookId}}'::int[], 5)`,
   );
   expect(record.filter((n) => n.startsWith('Seq Scan on webhook_deliveries'))).toEqual([]);
   // By primary key for the batch's ids, not a walk of every delivery into a hash.
@@ -196,7 +196,7 @@ it('claims from the head of a large backlog on a connection opened after it arri
       },
     ]);
     const record = await planNodes(
-      `execute walletd_record_attempts_with_breaker('{1}'::bigint[], '{0}'::bigint[], '{t}'::boolean[], '{200}'::int[], '{null}'::text[], '{null}'::text[], '{0}'::float8[], '{${hookId}}'::int[])`,
+      `execute walletd_record_attempts_with_breaker('{1}'::bigint[], '{0}'::bigint[], '{t}'::boolean[], '{200}'::int[], '{null}'::text[], '{null}'::text[], '{0}'::float8[], '{${hookId}}'::int[], 5)`,
       single,
     );
     expect(record.filter((n) => n.startsWith('Seq Scan on webhook_deliveries'))).toEqual([]);

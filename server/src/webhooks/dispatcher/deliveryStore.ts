@@ -1,6 +1,6 @@
 import { type Db, type PreparedStatement, runPrepared, tracingOn } from '@walletd/core';
 import { BREAKER_FAILURES, FIRST_BACKOFF_SECONDS, MAX_BACKOFF_SECONDS } from './endpointBreaker';
-import { MAX_ATTEMPTS } from './retryPolicy';
+import { FIRST_BACKOFF_SECONDS as FIRST_RETRY_SECONDS, MAX_ATTEMPTS } from './retryPolicy';
 
 export interface ClaimedDelivery {
   id: number;
@@ -138,7 +138,12 @@ export interface BreakerChange {
  * webhook is still backed off is used up unsent (backedOffDeliveries.ts). A webhook that answers and never
  * failed is not written: the hot path pays one key lookup per webhook of the batch.
  */
-export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promise<BreakerChange[]> {
+export async function recordAttempts(
+  db: Db,
+  outcomes: AttemptOutcome[],
+  /** `webhooks.retryBaseMs`: kept on a webhook its breaker backs off (passBackedOff.ts in core). */
+  retryBaseMs = FIRST_RETRY_SECONDS * 1000,
+): Promise<BreakerChange[]> {
   if (outcomes.length === 0) return [];
   const rows = await runPrepared<Record<string, unknown>>(db, RECORD_ATTEMPTS, [
     outcomes.map((o) => o.id),
@@ -149,6 +154,7 @@ export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promis
     outcomes.map((o) => o.responseBody),
     outcomes.map((o) => o.retryInSeconds),
     outcomes.map((o) => o.webhookId),
+    retryBaseMs / 1000,
   ]);
   return rows.map((r) => ({
     webhookId: r.id as number,
@@ -181,7 +187,9 @@ const RECORD_ATTEMPTS: PreparedStatement = {
          backed_off_at = case when o.answered then null when ${TRIPS} then now() else w.backed_off_at end,
          backed_off_until = case when o.answered then null
            when ${TRIPS} then now() + make_interval(secs => least(${MAX_BACKOFF_SECONDS}, ${FIRST_BACKOFF_SECONDS} * 2 ^ w.backoffs))
-           else w.backed_off_until end
+           else w.backed_off_until end,
+         -- The retry base the new deliveries' turns are passed on while backed off (migration 049).
+         retry_base_secs = case when ${TRIPS} then $9::float8 else w.retry_base_secs end
        from o
        where w.id = o.webhook_id and w.id = any($8::int[]) and (w.consecutive_failures > 0 or not o.answered)
        returning w.id, w.consecutive_failures as failures, w.backed_off_until, w.backed_off_at = now() as tripped, o.answered,

@@ -106,7 +106,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
 
   /** Records a batch of outcomes and tells the operator about breakers that opened or closed. */
   async function record(outcomes: AttemptOutcome[]): Promise<void> {
-    reportBreakerChanges(await recordAttempts(db, outcomes), logger, common.metrics);
+    reportBreakerChanges(await recordAttempts(db, outcomes, settings.retryBaseMs), logger, common.metrics);
   }
 
   async function runOnce(): Promise<number> {
