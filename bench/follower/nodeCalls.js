@@ -2,21 +2,9 @@
  * The follower bench's calls outside the follower: the devnet's JSON-RPC (mining, receipts), the
  * floors (the same blocks fetched by the plugin reader alone) and what PostgreSQL spent its time on.
  */
-const net = require('node:net');
 const { performance } = require('node:perf_hooks');
 const { observeNodeCalls } = require('@walletd/plugin-kit');
 const { printStatements } = require('../pgStatements');
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function rpc(url, method, params = []) {
   const res = await fetch(url, {
@@ -110,4 +98,4 @@ function countNodeCalls(reader) {
   };
 }
 
-module.exports = { countNodeCalls, floorsOf, freePort, mined, pgStatements, rpc };
+module.exports = { countNodeCalls, floorsOf, mined, pgStatements, rpc };

@@ -8,7 +8,6 @@
  */
 const { randomBytes, randomUUID } = require('node:crypto');
 const { mkdtempSync, rmSync } = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const { execFileSync } = require('node:child_process');
 const { join } = require('node:path');
@@ -24,6 +23,7 @@ const { writeResults } = require('./readme');
 const { cpuWindow } = require('./cpu');
 const { runIsolation, isolationRows, ISOLATION_HEADERS, ISOLATION_ALIGN } = require('./isolation');
 const { printStatements } = require('../pgStatements');
+const { freePort } = require('../freePort');
 
 const RUNNER_SCRIPTS = {
   walletd: join(__dirname, 'walletdRunner.js'),
@@ -51,17 +51,6 @@ function sourceState() {
   } catch {
     return 'unknown (no git)';
   }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 let txCounter = 0;

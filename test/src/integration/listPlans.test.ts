@@ -227,16 +227,7 @@ describe('a key limited to many wallets', () => {
     // sorted the history of every wallet named).
     sent = [];
     await list({ walletIds: scope });
-    const last = sent.filter((x) => x.prepared?.startsWith('walletd_list_transactions_')).pop() as Sent;
-    await one.raw('set plan_cache_mode = force_generic_plan');
-    const { rows: explained } = await one.raw(
-      `explain (analyze, format json) execute ${last.prepared}(${last.bindings.map(literal).join(', ')})`,
-    );
-    await one.raw('reset plan_cache_mode');
-    const plan = nodes((explained[0] as { 'QUERY PLAN': [{ Plan: PlanNode }] })['QUERY PLAN'][0].Plan);
-    const history = plan.filter((n) => n['Relation Name'] && /^(transfers|withdrawals)/.test(n['Relation Name']));
-    const touched = (n: PlanNode) => ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)) * (n['Actual Loops'] ?? 1);
-    expect(history.reduce((sum, n) => sum + touched(n), 0)).toBeLessThanOrEqual(200);
+    expect(await lastPlanTouched()).toBeLessThanOrEqual(200);
   });
 
   /** The plan of the last list statement `list` ran, executed again on its generic plan; history rows it touched. */
