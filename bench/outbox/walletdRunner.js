@@ -41,11 +41,14 @@ let lastEnd = null;
 let roundClaimEnd = 0;
 
 const { claimDue, recordAttempts } = deliveryStore;
+const TRACE = process.env.BENCH_CLAIM_TRACE;
+const trace = (x) => TRACE && require('node:fs').appendFileSync(TRACE, `${JSON.stringify(x)}\n`);
 deliveryStore.claimDue = async (...args) => {
   const t0 = performance.now();
   if (lastEnd !== null) phases.gaps.push(t0 - lastEnd);
   const rows = await claimDue(...args);
   const t1 = performance.now();
+  trace({ k: 'c', t: Date.now(), ms: +(t1 - t0).toFixed(2), n: rows.length, capped: rows.capped === true, hooks: [...new Set(rows.map((r) => r.webhookId))].length });
   if (rows.length === 0) {
     phases.emptyClaims += 1;
     phases.emptyClaimMs += t1 - t0;
@@ -62,6 +65,7 @@ deliveryStore.recordAttempts = async (...args) => {
   phases.sends.push(t0 - roundClaimEnd);
   await recordAttempts(...args);
   lastEnd = performance.now();
+  trace({ k: 'r', t: Date.now(), ms: +(lastEnd - t0).toFixed(2), n: args[1]?.length });
   phases.records.push(lastEnd - t0);
 };
 const post = HttpSender.prototype.post;
