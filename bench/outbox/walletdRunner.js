@@ -48,7 +48,14 @@ deliveryStore.claimDue = async (...args) => {
   if (lastEnd !== null) phases.gaps.push(t0 - lastEnd);
   const rows = await claimDue(...args);
   const t1 = performance.now();
-  trace({ k: 'c', t: Date.now(), ms: +(t1 - t0).toFixed(2), n: rows.length, capped: rows.capped === true, hooks: [...new Set(rows.map((r) => r.webhookId))].length });
+  trace({
+    k: 'c',
+    t: Date.now(),
+    ms: +(t1 - t0).toFixed(2),
+    n: rows.length,
+    capped: rows.capped === true,
+    hooks: [...new Set(rows.map((r) => r.webhookId))].length,
+  });
   if (rows.length === 0) {
     phases.emptyClaims += 1;
     phases.emptyClaimMs += t1 - t0;
