@@ -21,7 +21,7 @@ const autocannon = require('autocannon');
 const { createLogger, startEmbeddedPostgres } = require('@walletd/core');
 const { seedBenchCompany } = require('./benchCompany');
 const { stopBench } = require('./stopBench');
-const { sourceState } = require('./sourceState');
+const { sourceState } = require('../sourceState');
 const { freePort } = require('../freePort');
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

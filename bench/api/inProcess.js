@@ -25,7 +25,7 @@ const core = require('@walletd/core');
 const { openHistoryReads, openRuntime } = require('@walletd/server');
 const { seedBenchCompany } = require('./benchCompany');
 const { stopBench } = require('./stopBench');
-const { sourceState } = require('./sourceState');
+const { sourceState } = require('../sourceState');
 
 const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? '/v1/me').split(',');
 const BURST = Number(process.env.BENCH_BURST ?? 200);
