@@ -41,16 +41,9 @@ const PASS_BACKED_OFF: PreparedStatement = {
          for update of d skip locked
        ) p
        -- The turns that fall within the back-off are used up in one write: this one, and each
-       -- next one while it still comes before the back-off's end (or until the fifth).
-       cross join lateral (
-         select s.j as turns, s.total as wait from (
-           select j, sum(least($2::float8 * 2 ^ (p.attempts + j - 1), $2::float8 * ${CAP_FACTOR})) over (order by j) as total
-           from generate_series(1, greatest(1, ${MAX_ATTEMPTS} - p.attempts)) j
-         ) s
-         where p.attempts + s.j >= ${MAX_ATTEMPTS} or now() + make_interval(secs => s.total) >= w.backed_off_until
-         order by s.j
-         limit 1
-       ) step
+       -- next one while it still comes before the back-off's end (or until the fifth). The rule is
+       -- migration 049's walletd_backed_off_turns, the one the outbox's insert passes turns by.
+       cross join lateral walletd_backed_off_turns(p.attempts, w.backed_off_until, $2::float8, ${MAX_ATTEMPTS}, ${CAP_FACTOR}) step
        where w.backed_off_until > now() and w.enabled and w.deleted_at is null
        limit $1
      ), passed as (
