@@ -62,9 +62,18 @@ export interface Metrics {
   ledgerDrifts: Gauge<'chain' | 'network'>;
 }
 
+/**
+ * How often the event-loop delay histogram (`walletd_nodejs_eventloop_lag_*`) samples, in ms.
+ * prom-client's default, 10 ms, is a libuv timer waking the process 100 times a second whether or
+ * not it has work: 3 ms of CPU a second at rest and half again as many event-loop turns as an API
+ * process serving 50 requests a second has of its own (strace, bench/README.md `api`). A stall long
+ * enough to matter (tens of ms and more) still shows at 100 ms: it delays the next sample by itself.
+ */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'walletd_' });
+  collectDefaultMetrics({ register: registry, prefix: 'walletd_', eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   const chain = ['chain', 'network'] as const;
   const chainTipTime = new Map<string, { chain: string; network: string; seconds: number }>();
   new Gauge({

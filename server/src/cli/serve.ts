@@ -89,6 +89,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     logger: root,
     db: rt.db,
     reads: rt.reads,
+    ...(rt.primaryReads ? { primaryReads: rt.primaryReads } : {}),
     masterKey: rt.masterKey,
     plugins,
     metrics,

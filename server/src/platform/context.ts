@@ -12,6 +12,8 @@ export interface Common {
    * without it (tests, embedders) they run on `db`, still under `database.readTimeoutMs`.
    */
   reads?: BoundedReads;
+  /** Reads that must see the primary (the event feed) under the reads' limits; without it they run on `db`. */
+  primaryReads?: BoundedReads;
   masterKey: MasterKey;
   /** Chain plugins, checked at start-up. */
   plugins: PluginRegistry;

@@ -27,6 +27,8 @@ export interface Runtime {
   db: Db;
   /** The API's reads that grow with history, on their own pool (`database.readPoolMax`, `readTimeoutMs`), on `replicaUrl` if set. */
   reads: BoundedReads;
+  /** Reads that must see the primary (the event feed), under the reads' limits (historyReadsPool.ts). */
+  primaryReads?: BoundedReads;
   masterKey: MasterKey;
   embedded: EmbeddedPostgresHandle | null;
   /** The embedded cluster's disk floor (`database.minFreeBytes`); null with DATABASE_URL (that disk is not ours to see). */
@@ -95,6 +97,7 @@ export async function openRuntime(config: WalletdConfig, logger: Logger, options
     return {
       db,
       reads: history.reads,
+      ...(history.primaryReads ? { primaryReads: history.primaryReads } : {}),
       masterKey: source.key,
       embedded,
       freeSpace,

@@ -101,6 +101,33 @@ describe('GET /v1/events', () => {
     expect(await pageAll(scoped.key)).toEqual(recorded.filter((e) => e.walletId === w2).map((e) => e.id));
   });
 
+  it("answers each event's stored body byte for byte, as res.json of the parsed page would", async () => {
+    const s = await seedCompany(t.db);
+    const wallet = (
+      await call(app.url, 'POST', '/v1/wallets', { key: s.rootKey, body: { name: 'bytes', chain: 'ethereum', network: 'sepolia' } })
+    ).body.id as number;
+    for (let i = 0; i < 3; i++) await recordDeposit(t.db, s.companyId, wallet);
+    const page = await eventually(
+      () => call(app.url, 'GET', '/v1/events?limit=2', { key: s.rootKey }),
+      (r) => r.body.events.length === 2,
+    );
+    const stored = (
+      (await t
+        .db('events')
+        .where('company_id', s.companyId)
+        .orderBy([{ column: 'xid' }, { column: 'seq' }])
+        .select('body')) as { body: string }[]
+    ).map((r) => r.body);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(page.text).toBe(JSON.stringify(page.body));
+    expect(page.text).toBe(`{"events":[${stored.slice(0, 2).join(',')}],"next":${JSON.stringify(page.body.next)},"hasMore":true}`);
+    expect(Number(page.headers.get('content-length'))).toBe(Buffer.byteLength(page.text));
+    const head = await fetch(`${app.url}/v1/events?limit=2`, { method: 'HEAD', headers: { authorization: `Bearer ${s.rootKey}` } });
+    expect(head.headers.get('content-length')).toBe(page.headers.get('content-length'));
+    expect(await head.text()).toBe('');
+  });
+
   it('answers 400 for a cursor whose parts are out of range', async () => {
     const s = await seedCompany(t.db);
     for (const after of ['18446744073709551616.1', '99999999999999999999.1', '1.9999999999999999', '1.-1', 'x.1']) {

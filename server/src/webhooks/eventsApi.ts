@@ -1,8 +1,9 @@
 import { Router } from 'express';
-import { BaseError, EVENT_TYPES, isEventType } from '@walletd/core';
+import { BaseError, type Db, EVENT_TYPES, isEventType } from '@walletd/core';
 import type { Common } from '../platform/context';
 import { auth, requireGlobal } from '../http/scope';
-import { listEvents } from './eventsFeed';
+import { eventsPageText, readEventsPage } from './eventsFeed';
+import { sendJsonText } from '../http/jsonResponse';
 
 /**
  * GET /v1/events?after=CURSOR&limit=N[&types=a,b]: the events of the key's wallets, in commit order.
@@ -23,7 +24,9 @@ export function eventsRouter(common: Common, r: Router = Router()): Router {
     if (typeof limit !== 'string' || !/^[0-9]{1,4}$/.test(limit) || Number(limit) < 1 || Number(limit) > 1000) {
       throw new BaseError('validation_failed', 'limit must be an integer from 1 to 1000');
     }
-    res.json(await listEvents(common.db, a.companyId, a.walletIds, after, Number(limit), listed));
+    const read = (db: Db) => readEventsPage(db, a.companyId, a.walletIds, after, Number(limit), listed);
+    const page = common.primaryReads ? await common.primaryReads.run(read) : await read(common.db);
+    sendJsonText(res, eventsPageText(page));
   });
   return r;
 }

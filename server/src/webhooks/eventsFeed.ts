@@ -35,13 +35,20 @@ function feedStatement(scoped: boolean, bound: number): PreparedStatement {
   return statement;
 }
 
+/** One page of the feed as stored: each event's body text (its JSON, written once by recordEvent), in feed order. */
+export interface EventsPage {
+  bodies: string[];
+  next: string;
+  hasMore: boolean;
+}
+
 /**
  * The durable, ordered event feed: the API as the source of truth a receiver reconciles against.
  * Pages by (transaction id, sequence) and serves only events whose transaction ended before every
  * transaction still running: a long transaction that commits late cannot slip behind a cursor
  * already handed out. The cursor is opaque: "<xid>.<seq>".
  */
-export async function listEvents(
+export async function readEventsPage(
   db: Db,
   companyId: number,
   walletIds: ReadonlySet<number> | null,
@@ -49,7 +56,7 @@ export async function listEvents(
   limit: number,
   /** The types listed; the spec's six when omitted. */
   types: readonly string[] = EVENT_TYPES,
-) {
+): Promise<EventsPage> {
   const [xid, seq] = parseCursor(after);
   const bound = PAGE_BOUNDS.find((b) => b >= limit) ?? limit;
   const values: unknown[] = [companyId, xid, seq, [...types], limit];
@@ -57,10 +64,27 @@ export async function listEvents(
   const rows = await runPrepared<{ cursor_xid: string; seq: number; body: string }>(db, feedStatement(walletIds !== null, bound), values);
   const last = rows[rows.length - 1];
   return {
-    events: rows.map((r) => JSON.parse(r.body) as unknown),
+    bodies: rows.map((r) => r.body),
     next: last ? `${last.cursor_xid}.${last.seq}` : `${xid}.${seq}`,
     hasMore: rows.length === limit,
   };
+}
+
+/** The feed page with each event parsed (for callers that read the events). */
+export async function listEvents(...args: Parameters<typeof readEventsPage>) {
+  const { bodies, next, hasMore } = await readEventsPage(...args);
+  return { events: bodies.map((b) => JSON.parse(b) as unknown), next, hasMore };
+}
+
+/**
+ * The page as the API answers it, `{"events":[…],"next":…,"hasMore":…}`, with each stored body
+ * spliced in as it is. The bytes are those of `JSON.stringify(listEvents(…))`: a body is
+ * JSON.stringify's own output (recordEvent), which parsing and writing again reproduces exactly
+ * (eventsFeedPlan.test compares the two). Why: parsing 50–1,000 bodies only to write them again
+ * was most of the feed's CPU in the API bench (issue 48 §5, bench/README.md `api`).
+ */
+export function eventsPageText(page: EventsPage): string {
+  return `{"events":[${page.bodies.join(',')}],"next":${JSON.stringify(page.next)},"hasMore":${page.hasMore}}`;
 }
 
 /** xid8 is an unsigned 64-bit integer; a larger value would fail the cast in PostgreSQL (a 500). */

@@ -32,8 +32,8 @@ export async function startTestApp(
   over: ConfigOverrides = {},
   masterKey = new MasterKey(randomBytes(32)),
   plugins: PluginRegistry = loadPlugins(),
-  /** What `serve` adds beyond the one pool: the history reads' own pool (`reads`). */
-  extra: Pick<Common, 'reads'> = {},
+  /** What `serve` adds beyond the one pool: the history reads' own pool (`reads`, `primaryReads`). */
+  extra: Pick<Common, 'reads' | 'primaryReads'> = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
   const destination = new Writable({

@@ -8,6 +8,7 @@ import {
   creditAddress,
   eventually,
   nativeAsset,
+  recordDeposit,
   seedCompany,
   seedWatchedAddress,
   startDedicatedPostgres,
@@ -30,6 +31,7 @@ let onReplica: pg.Client;
 let onPrimary: pg.Client;
 let key: string;
 let walletId: number;
+let companyId: number;
 let address: { id: number; address: string };
 const pools: HistoryReadsPool[] = [];
 const apps: TestApp[] = [];
@@ -41,6 +43,7 @@ beforeAll(async () => {
   await migrateLatest(db);
   const s = await seedCompany(db);
   key = s.rootKey;
+  companyId = s.companyId;
   walletId = await seedWatchedAddress(db, s.companyId, '0x00000000000000000000000000000000000000aa');
   address = await db('addresses').where({ wallet_id: walletId }).first('id', 'address');
   replica = await startStreamingReplica(primary);
@@ -66,7 +69,10 @@ async function appOnReplica(replicaMaxLagMs: number): Promise<TestApp> {
   const over = { database: { replicaUrl: replica.url, replicaMaxLagMs } };
   const history = openHistoryReads(testConfig(over), primary.url, db, createLogger({ level: 'silent' }));
   pools.push(history);
-  const app = await startTestApp(db, over, undefined, undefined, { reads: history.reads });
+  const app = await startTestApp(db, over, undefined, undefined, {
+    reads: history.reads,
+    ...(history.primaryReads ? { primaryReads: history.primaryReads } : {}),
+  });
   apps.push(app);
   return app;
 }
@@ -159,4 +165,22 @@ test('a replica behind by more than database.replicaMaxLagMs answers 503 unavail
   );
   expect(res.status).toBe(200);
   expect(hashes(res.body)).toContain(tx);
+});
+
+test('the event feed reads the primary, on a reads pool there: an event shows at once while the replica is paused', async () => {
+  const app = await appOnReplica(60_000);
+  await onReplica.query('select pg_wal_replay_pause()');
+  try {
+    const recorded = await recordDeposit(db, companyId, walletId);
+    const ids = await eventually(
+      async () => (await call(app.url, 'GET', '/v1/events?limit=1000', { key })).body.events.map((e: { id: string }) => e.id) as string[],
+      (listed) => listed.includes(recorded.envelope.id),
+    );
+    expect(ids).toContain(recorded.envelope.id);
+    // Not the main pool's connection (walletd:<pid>): the feed's own reads pool on the primary,
+    // whose plan mode is set once per connection (historyReadsPool.ts).
+    expect(await readsSessions(onPrimary)).toBeGreaterThan(0);
+  } finally {
+    await onReplica.query('select pg_wal_replay_resume()');
+  }
 });
