@@ -3,7 +3,7 @@ const { join } = require('node:path');
 
 /** The commit measured, and whether the code under test differs from it. */
 function sourceState() {
-  const root = join(__dirname, '..', '..');
+  const root = join(__dirname, '..');
   try {
     const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const head = git('rev-parse', '--short', 'HEAD').trim();

@@ -21,6 +21,13 @@ const FIGURES: Record<string, RegExp[]> = {
   outbox: [/^scenario +runners µs\/ev/m, /^walletd backlog x1 +\d+/m],
 };
 
+test('the benches name the commit they measure (a checkout of this repository)', () => {
+  const { sourceState } = require(join(ROOT, 'bench', 'sourceState.js')) as { sourceState(): string };
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  expect(head).toMatch(/^[0-9a-f]{7,}$/);
+  expect(sourceState().split(' ')[0]).toBe(head);
+});
+
 test('every suite has smoke sizes', () => {
   expect(Object.keys(SMOKE).sort()).toEqual(Object.keys(SUITES).sort());
 });
