@@ -56,6 +56,7 @@ describe('migrations', () => {
         '047_delivery_event_time',
         '048_claim_says_busy',
         '049_pass_backed_off_at_insert',
+        '050_claim_due_by_index',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -37,7 +37,7 @@ const BUSY = `  if cardinality(v_ids) = 0 then
     return;
   end if;`;
 
-function claimFunction(): string {
+export function claimFunction(): string {
   if (!CLAIM_047.includes(EMPTY)) throw new InvariantError('migration 048: the claim function of 047 no longer has its empty-claim return');
   return CLAIM_047.replace(EMPTY, BUSY);
 }

@@ -42,6 +42,7 @@ import * as m046KmsHeldKeys from './046_kms_held_keys';
 import * as m047DeliveryEventTime from './047_delivery_event_time';
 import * as m048ClaimSaysBusy from './048_claim_says_busy';
 import * as m049PassBackedOffAtInsert from './049_pass_backed_off_at_insert';
+import * as m050ClaimDueByIndex from './050_claim_due_by_index';
 import * as m036MemberPasskeys from './036_member_passkeys';
 import * as m037RequestSending from './037_request_sending';
 import * as m038AddressBook from './038_address_book';
@@ -98,6 +99,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '047_delivery_event_time': m047DeliveryEventTime,
   '048_claim_says_busy': m048ClaimSaysBusy,
   '049_pass_backed_off_at_insert': m049PassBackedOffAtInsert,
+  '050_claim_due_by_index': m050ClaimDueByIndex,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
