@@ -33,7 +33,12 @@ const { createCompany } = require('@walletd/server');
 const { startDevnet, DEVNET_FUNDER } = require('@walletd/devchains/dist/anvilDevnet');
 const token = require('@walletd/devchains/dist/testToken.json');
 
-/** BENCH_PROFILE_DIR: a CPU profile of the main thread over each catch-up (`<range>-depth<n>.cpuprofile`). */
+/**
+ * BENCH_PROFILE_DIR: a CPU profile of the main thread over each catch-up (`<range>-depth<n>.cpuprofile`),
+ * and one per detect thread (`<range>-depth<n>-workers/`: each catch-up then has a pool of its own,
+ * started with `--cpu-prof`, closed after it). `node bench/follower/profileTop.js <file or dir>`
+ * lists the top self-time functions.
+ */
 async function startProfile() {
   const { Session } = require('node:inspector/promises');
   const session = new Session();
@@ -187,18 +192,44 @@ async function main() {
       const calls = countNodeCalls(readers.get(mode));
       const capped = Object.create(calls.reader);
       capped.head = async () => to;
-      const follower = createFollower({ db, logger, pool, plugin, settings: settings(from, mode), reader: capped, pipelineDepth: depth });
-      const profile = process.env.BENCH_PROFILE_DIR ? await startProfile() : null;
+      const name = `${from}-${to}-${mode}-depth${depth}`;
+      const profileDir = process.env.BENCH_PROFILE_DIR;
+      const threadsOf = profileDir
+        ? createDetectPool(threads, {
+            inlineBelowBytes: inlineBytes,
+            execArgv: ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, `${name}-workers`)}`],
+          })
+        : pool;
+      const follower = createFollower({
+        db,
+        logger,
+        pool: threadsOf,
+        plugin,
+        settings: settings(from, mode),
+        reader: capped,
+        pipelineDepth: depth,
+      });
+      const profile = profileDir ? await startProfile() : null;
       if (statements) await db.raw('select pg_stat_statements_reset()');
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
+      const main0 = process.threadCpuUsage();
       const other = others();
       await follower.tick();
       const seconds = (performance.now() - t0) / 1000;
       const cpu = process.cpuUsage(cpu0);
+      const mainCpu = process.threadCpuUsage(main0);
       const { anvil, pg } = other();
-      process.stdout.write(`${from}-${to} traces ${mode} depth ${depth}: ${calls.done(Number(to - from + 1n))}\n`);
-      if (profile) await profile(`${from}-${to}-${mode}-depth${depth}`);
+      const n = Number(to - from + 1n);
+      const ms = (c) => ((c.user + c.system) / 1000 / n).toFixed(2);
+      // The bench's CPU split by thread: the main thread (fetch, hand-off, writes) and the rest (the detect threads, V8 and libuv helpers).
+      const threadsMs = { user: cpu.user - mainCpu.user, system: cpu.system - mainCpu.system };
+      process.stdout.write(`${from}-${to} traces ${mode} depth ${depth}: ${calls.done(n)}\n`);
+      process.stdout.write(
+        `${from}-${to} traces ${mode} depth ${depth}: CPU ms a block: main thread ${ms(mainCpu)}, other threads (detect, GC helpers) ${ms(threadsMs)}\n`,
+      );
+      if (profile) await profile(name);
+      if (threadsOf !== pool) await threadsOf.close();
       if (statements) await pgStatements(db, `${from}-${to} traces ${mode} depth ${depth}`, Number(to - from + 1n));
       const deposits = Number((await db('transfers').where(key).count('* as n'))[0].n);
       return { seconds, blocks: follower.stats().blocks, deposits, cpuMs: (cpu.user + cpu.system) / 1000, anvilMs: anvil, pgMs: pg };
