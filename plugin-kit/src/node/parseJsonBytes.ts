@@ -66,20 +66,28 @@ function stringEnd(b: Uint8Array, i: number, end: number): number {
  * `JSON.parse`, as before. Unbalanced brackets or an unterminated string: UNCUT.
  */
 const MIN_NOTED = 256;
+/**
+ * The closing quote of the string opened at `i`, found by `indexOf` (memchr: most of a node's
+ * answer is long hex strings) and taken when an even run of backslashes precedes it (an odd run
+ * escapes it: the run's last backslash is unpaired).
+ */
+function closingQuote(b: Uint8Array, i: number, end: number): number {
+  let q = i;
+  for (;;) {
+    q = b.indexOf(QUOTE, q + 1);
+    if (q < 0 || q >= end) throw UNCUT;
+    let k = q - 1;
+    while (b[k] === BACKSLASH) k--;
+    if ((q - 1 - k) % 2 === 0) return q;
+  }
+}
 function containerEnds(b: Uint8Array, start: number, end: number): Map<number, number> {
   const ends = new Map<number, number>();
   const open: number[] = [];
   for (let j = start; j < end; j++) {
     const c = b[j];
-    if (c === QUOTE) {
-      // Inlined stringEnd: most of a node's answer is inside strings.
-      for (j++; j < end; j++) {
-        const d = b[j];
-        if (d === QUOTE) break;
-        if (d === BACKSLASH) j++;
-      }
-      if (j >= end) throw UNCUT;
-    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) open.push(j);
+    if (c === QUOTE) j = closingQuote(b, j, end);
+    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) open.push(j);
     else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
       const at = open.pop();
       if (at === undefined) throw UNCUT;
