@@ -160,7 +160,6 @@ const isZero = (key: Uint8Array): boolean => {
 
 /** Read side, used in workers: `has()` on the match form. */
 export class SharedAddressView {
-  readonly #view: Uint8Array;
   readonly #words: Uint32Array;
   readonly #filter: Uint32Array;
   readonly #filterMask: number;
@@ -170,7 +169,6 @@ export class SharedAddressView {
   readonly #keyWords = new Uint32Array(this.#key.buffer);
 
   constructor(table: SharedAddressTable) {
-    this.#view = new Uint8Array(table.buffer);
     this.#words = new Uint32Array(table.buffer, 0, table.capacity * WORDS);
     this.#filter = new Uint32Array(table.buffer, filterOffset(table.capacity), filterWords(table.capacity));
     this.#filterMask = filterWords(table.capacity) - 1;
