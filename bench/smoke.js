@@ -21,6 +21,7 @@ const SMOKE = {
   utxo: { BENCH_BLOCKS: '2', BENCH_WATCHED: '1000' },
   follower: {
     BENCH_EMPTY_BLOCKS: '8',
+    BENCH_EMPTY_ROUNDS: '1',
     BENCH_LOG_BLOCKS: '2',
     BENCH_LOGS: '10',
     BENCH_PAYOUT_BLOCKS: '2',

@@ -7,7 +7,7 @@
  * A third kind (issue 41 §1): blocks of one contract batch payout of BENCH_PAYOUTS native-coin calls,
  * seen only in call traces. Each kind is caught up with `internalTransfers` 'trace' and 'off'
  * (BENCH_TRACES), against the floor of fetching the same blocks (with their traces, or without).
- * Knobs: BENCH_EMPTY_BLOCKS (default 500), BENCH_LOG_BLOCKS (default 100), BENCH_LOGS (default 400),
+ * Knobs: BENCH_EMPTY_BLOCKS (default 500), BENCH_EMPTY_ROUNDS (default 5: rounds.js), BENCH_LOG_BLOCKS (default 100), BENCH_LOGS (default 400),
  * BENCH_PAYOUT_BLOCKS (default 50), BENCH_PAYOUTS (default 100), BENCH_TRACES (default "trace,off"),
  * BENCH_DEPTHS (the follower's `pipelineDepth` values to measure, default "8,32": the default
  * before and since issue 41), BENCH_THREADS (detect pool threads, default 2),
@@ -26,6 +26,8 @@ const { createEvmPlugin } = require('@walletd/plugin-evm');
 const { createDetectPool, createFollower } = require('@walletd/indexer');
 const { minePayoutBlocks } = require('./payoutBlocks');
 const { renderTables } = require('./tables');
+const { mergeCatchUps, mergeFloors } = require('./rounds');
+const { startProfile } = require('./cpuProfile');
 const { otherCpu } = require('./procCpu');
 const { countNodeCalls, floorsOf, mined, pgStatements, rpc } = require('./nodeCalls');
 const { freePort } = require('../freePort');
@@ -33,19 +35,6 @@ const { createCompany } = require('@walletd/server');
 const { startDevnet, DEVNET_FUNDER } = require('@walletd/devchains/dist/anvilDevnet');
 const token = require('@walletd/devchains/dist/testToken.json');
 
-/** BENCH_PROFILE_DIR: a CPU profile of the main thread over each catch-up (`<range>-depth<n>.cpuprofile`). */
-async function startProfile() {
-  const { Session } = require('node:inspector/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return async (name) => {
-    const { profile } = await session.post('Profiler.stop');
-    require('node:fs').writeFileSync(join(process.env.BENCH_PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
-    session.disconnect();
-  };
-}
 const addr = () => `0x${randomBytes(20).toString('hex')}`;
 /** The commit measured (a `+` when the tree has changes), for the figures' line. */
 function commit() {
@@ -59,6 +48,7 @@ function commit() {
 
 async function main() {
   const emptyN = Number(process.env.BENCH_EMPTY_BLOCKS || 500);
+  const emptyRounds = Number(process.env.BENCH_EMPTY_ROUNDS || 5);
   const logBlocksN = Number(process.env.BENCH_LOG_BLOCKS || 100);
   const logsN = Number(process.env.BENCH_LOGS || 400);
   const depths = (process.env.BENCH_DEPTHS || '8,32').split(',').map(Number);
@@ -187,18 +177,44 @@ async function main() {
       const calls = countNodeCalls(readers.get(mode));
       const capped = Object.create(calls.reader);
       capped.head = async () => to;
-      const follower = createFollower({ db, logger, pool, plugin, settings: settings(from, mode), reader: capped, pipelineDepth: depth });
-      const profile = process.env.BENCH_PROFILE_DIR ? await startProfile() : null;
+      const name = `${from}-${to}-${mode}-depth${depth}`;
+      const profileDir = process.env.BENCH_PROFILE_DIR;
+      const threadsOf = profileDir
+        ? createDetectPool(threads, {
+            inlineBelowBytes: inlineBytes,
+            execArgv: ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, `${name}-workers`)}`],
+          })
+        : pool;
+      const follower = createFollower({
+        db,
+        logger,
+        pool: threadsOf,
+        plugin,
+        settings: settings(from, mode),
+        reader: capped,
+        pipelineDepth: depth,
+      });
+      const profile = profileDir ? await startProfile() : null;
       if (statements) await db.raw('select pg_stat_statements_reset()');
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
+      const main0 = process.threadCpuUsage();
       const other = others();
       await follower.tick();
       const seconds = (performance.now() - t0) / 1000;
       const cpu = process.cpuUsage(cpu0);
+      const mainCpu = process.threadCpuUsage(main0);
       const { anvil, pg } = other();
-      process.stdout.write(`${from}-${to} traces ${mode} depth ${depth}: ${calls.done(Number(to - from + 1n))}\n`);
-      if (profile) await profile(`${from}-${to}-${mode}-depth${depth}`);
+      const n = Number(to - from + 1n);
+      const ms = (c) => ((c.user + c.system) / 1000 / n).toFixed(2);
+      // The bench's CPU split by thread: the main thread (fetch, hand-off, writes) and the rest (the detect threads, V8 and libuv helpers).
+      const threadsMs = { user: cpu.user - mainCpu.user, system: cpu.system - mainCpu.system };
+      process.stdout.write(`${from}-${to} traces ${mode} depth ${depth}: ${calls.done(n)}\n`);
+      process.stdout.write(
+        `${from}-${to} traces ${mode} depth ${depth}: CPU ms a block: main thread ${ms(mainCpu)}, other threads (detect, GC helpers) ${ms(threadsMs)}\n`,
+      );
+      if (profile) await profile(name);
+      if (threadsOf !== pool) await threadsOf.close();
       if (statements) await pgStatements(db, `${from}-${to} traces ${mode} depth ${depth}`, Number(to - from + 1n));
       const deposits = Number((await db('transfers').where(key).count('* as n'))[0].n);
       return { seconds, blocks: follower.stats().blocks, deposits, cpuMs: (cpu.user + cpu.system) / 1000, anvilMs: anvil, pgMs: pg };
@@ -213,17 +229,28 @@ async function main() {
         [`${payoutsN} internal payouts`, payouts.from, payouts.to, mode === 'trace' ? payouts.deposits : 0],
       ]) {
         const n = Number(to - from + 1n);
+        const rounds = label === 'empty' ? emptyRounds : 1;
         await floor(reader, from, to); // warm-up (node caches, connections)
-        const f = await floor(reader, from, to);
-        const floorRate = n / f.seconds;
         for (const depth of depths) {
           const inFlightRate = n / (await floorInFlight(reader, from, to, depth));
-          const r = await catchUp(mode, from, to, depth);
-          // A row that wrote nothing measures something else: stop rather than print it.
-          if (r.deposits !== expected || r.blocks !== n)
-            throw new Error(
-              `${label}, traces ${mode}, pipelineDepth ${depth}: recorded ${r.deposits} deposits in ${r.blocks} blocks, expected ${expected} in ${n}`,
-            );
+          const floors = [];
+          const catchUps = [];
+          for (let round = 0; round < rounds; round++) {
+            floors.push(await floor(reader, from, to));
+            const c = await catchUp(mode, from, to, depth);
+            // A row that wrote nothing measures something else: stop rather than print it.
+            if (c.deposits !== expected || c.blocks !== n)
+              throw new Error(
+                `${label}, traces ${mode}, pipelineDepth ${depth}: recorded ${c.deposits} deposits in ${c.blocks} blocks, expected ${expected} in ${n}`,
+              );
+            catchUps.push(c);
+          }
+          const f = mergeFloors(floors);
+          const r = mergeCatchUps(catchUps);
+          const floorRate = (n * rounds) / f.seconds;
+          process.stdout.write(
+            `${label} traces ${mode}: floor CPU ms a block: main thread ${f.mainCpuPerBlock.toFixed(2)}, other threads ${(f.cpuPerBlock - f.mainCpuPerBlock).toFixed(2)}\n`,
+          );
           rows.push({
             mode,
             label,
@@ -252,7 +279,7 @@ async function main() {
     const { writeFigures } = require('../figures');
     writeFigures(
       'follower',
-      `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${commit()}, ${os.cpus().length} cores, Node ${process.version}, detect pool ${threads} threads; BENCH_EMPTY_BLOCKS=${emptyN} BENCH_LOG_BLOCKS=${logBlocksN} BENCH_LOGS=${logsN} BENCH_PAYOUT_BLOCKS=${payoutBlocksN} BENCH_PAYOUTS=${payoutsN} BENCH_TRACES=${modes.join(',')} BENCH_DEPTHS=${depths.join(',')}.\n\n${table}`,
+      `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${commit()}, ${os.cpus().length} cores, Node ${process.version}, detect pool ${threads} threads; BENCH_EMPTY_BLOCKS=${emptyN} BENCH_EMPTY_ROUNDS=${emptyRounds} BENCH_LOG_BLOCKS=${logBlocksN} BENCH_LOGS=${logsN} BENCH_PAYOUT_BLOCKS=${payoutBlocksN} BENCH_PAYOUTS=${payoutsN} BENCH_TRACES=${modes.join(',')} BENCH_DEPTHS=${depths.join(',')}.\n\n${table}`,
     );
     return 0;
   } finally {

@@ -32,16 +32,20 @@ function floorsOf(others) {
   async function floor(reader, from, to) {
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
+    const main0 = process.threadCpuUsage();
     const other = others();
     let bytes = 0;
     for (let h = from; h <= to; h++) bytes += (await reader.fetchBlock(h)).length;
     const cpu = process.cpuUsage(cpu0);
+    const main = process.threadCpuUsage(main0);
     const n = Number(to - from + 1n);
     const { anvil } = other();
     return {
       seconds: (performance.now() - t0) / 1000,
       bytes: bytes / n,
       cpuPerBlock: (cpu.user + cpu.system) / 1000 / n,
+      // The main thread's share (the rest: V8's GC helpers and libuv; the floor has no detect threads).
+      mainCpuPerBlock: (main.user + main.system) / 1000 / n,
       anvilPerBlock: anvil === null ? null : anvil / n,
     };
   }

@@ -29,7 +29,11 @@ const PREFETCH_PER_THREAD = 2;
  */
 export const DEFAULT_INLINE_DETECT_BYTES = 16_384;
 
-export function createDetectPool(threads: number, options: { inlineBelowBytes?: number } = {}): DetectPool {
+/**
+ * `execArgv`: node flags of the threads (a bench's `--cpu-prof`, each thread's profile written when
+ * the pool closes); by default the process's own.
+ */
+export function createDetectPool(threads: number, options: { inlineBelowBytes?: number; execArgv?: string[] } = {}): DetectPool {
   const inlineBelow = options.inlineBelowBytes ?? DEFAULT_INLINE_DETECT_BYTES;
   // Always the compiled worker: threads load plain JS (tests import this package's dist for that reason).
   const pool = new Piscina({
@@ -41,6 +45,7 @@ export function createDetectPool(threads: number, options: { inlineBelowBytes?: 
     // with one, a thread that finished waited for the main thread to be scheduled and hand it the
     // next, idle 10-25 % of the time on a busy 2-core machine (issue 17; `npm run bench -- indexer`).
     concurrentTasksPerWorker: PREFETCH_PER_THREAD,
+    ...(options.execArgv ? { execArgv: options.execArgv } : {}),
   });
   const run = (task: DetectTask) => {
     // Same code, same answer shape as a thread's (a failure comes back as a DetectFailure).

@@ -1,6 +1,7 @@
 import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/plugin-kit';
 import { creditCallTraces, creditFlatTraces } from './detectInternalTransfers';
 import { tokenBalanceChanges } from './tokenBalanceChanges';
+import { lastTokenLookup } from './lastTokenLookup';
 import { BaseError, parseJsonBytes } from '@walletd/plugin-kit';
 
 /**
@@ -82,6 +83,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
   }
   const transfers: DetectedTransfer[] = [];
   const { watched, tokens } = ctx;
+  const tokenOf = lastTokenLookup(tokens);
   const succeeded = block.transactions.map((tx) => {
     const receipt = byHash.get(tx.hash);
     if (!receipt) throw new BaseError('node_answer_invalid', `block ${block.number} lacks the receipt of ${tx.hash}`);
@@ -120,7 +122,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
       const log = logs[i] as RpcLog;
       const topics = log.topics;
       if (topics.length !== 3 || topics[0] !== TRANSFER_TOPIC) continue;
-      const token = tokens.get(log.address.toLowerCase());
+      const token = tokenOf(log.address);
       if (!token) continue;
       const to = `0x${(topics[2] as string).slice(26).toLowerCase()}`;
       if (!watched.has(to) || log.data.length !== 66) continue;
@@ -146,7 +148,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
     if (moved) transfers.push(...moved);
   });
   // What the credited addresses' token balances must have moved by, for the follower's check.
-  const balanceChanges = tokenBalanceChanges(receipts, transfers, tokens, ctx.native.key, TRANSFER_TOPIC);
+  const balanceChanges = tokenBalanceChanges(receipts, transfers, tokenOf, ctx.native.key, TRANSFER_TOPIC);
   return {
     block: {
       number: BigInt(block.number),

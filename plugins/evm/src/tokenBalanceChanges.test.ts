@@ -1,5 +1,6 @@
 import type { DetectedTransfer, TokenDefinition } from '@walletd/plugin-kit';
 import { TRANSFER_TOPIC } from './detect';
+import { lastTokenLookup } from './lastTokenLookup';
 import { tokenBalanceChanges } from './tokenBalanceChanges';
 
 const word = (address: string) => `0x${address.slice(2).padStart(64, '0')}`;
@@ -39,14 +40,16 @@ describe('tokenBalanceChanges: what the logs say a credited address’s token ba
       { status: '0x0', logs: [log(TOKEN.matchKey, DEPOSIT, SOMEONE, 5n)] },
       { status: '0x1', logs: [log(TOKEN.matchKey, SOMEONE, SOMEONE, 9n)] },
     ];
-    expect(tokenBalanceChanges(receipts, [credit(TOKEN.key)], tokens, 'ethereum:devnet:eth', TRANSFER_TOPIC)).toEqual([
+    expect(tokenBalanceChanges(receipts, [credit(TOKEN.key)], lastTokenLookup(tokens), 'ethereum:devnet:eth', TRANSFER_TOPIC)).toEqual([
       { toKey: DEPOSIT, assetKey: TOKEN.key, delta: 5n },
     ]);
   });
 
   it('is empty (no balance read follows) when the block credits no token', () => {
     const receipts = [{ status: '0x1', logs: [log(TOKEN.matchKey, SOMEONE, DEPOSIT, 7n)] }];
-    expect(tokenBalanceChanges(receipts, [], tokens, 'ethereum:devnet:eth', TRANSFER_TOPIC)).toEqual([]);
-    expect(tokenBalanceChanges(receipts, [credit('ethereum:devnet:eth')], tokens, 'ethereum:devnet:eth', TRANSFER_TOPIC)).toEqual([]);
+    expect(tokenBalanceChanges(receipts, [], lastTokenLookup(tokens), 'ethereum:devnet:eth', TRANSFER_TOPIC)).toEqual([]);
+    expect(
+      tokenBalanceChanges(receipts, [credit('ethereum:devnet:eth')], lastTokenLookup(tokens), 'ethereum:devnet:eth', TRANSFER_TOPIC),
+    ).toEqual([]);
   });
 });

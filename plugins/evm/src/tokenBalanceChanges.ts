@@ -20,7 +20,8 @@ interface Receipt {
 export function tokenBalanceChanges(
   receipts: readonly Receipt[],
   credits: readonly DetectedTransfer[],
-  tokens: ReadonlyMap<string, TokenDefinition>,
+  /** The allow-listed token of a log's contract address (detect.ts' `lastTokenLookup`). */
+  tokenOf: (address: string) => TokenDefinition | undefined,
   native: string,
   transferTopic: string,
 ): TokenBalanceChange[] {
@@ -35,7 +36,7 @@ export function tokenBalanceChanges(
     if (r.status !== '0x1') continue;
     for (const log of r.logs) {
       if (log.topics.length !== 3 || log.topics[0] !== transferTopic || log.data.length !== 66) continue;
-      const token = tokens.get(log.address.toLowerCase());
+      const token = tokenOf(log.address);
       if (!token) continue;
       const into = net.get(`0x${(log.topics[2] as string).slice(26).toLowerCase()}|${token.key}`);
       const outOf = net.get(`0x${(log.topics[1] as string).slice(26).toLowerCase()}|${token.key}`);
