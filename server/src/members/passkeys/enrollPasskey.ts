@@ -1,10 +1,6 @@
-import {
-  type PublicKeyCredentialCreationOptionsJSON,
-  type RegistrationResponseJSON,
-  generateRegistrationOptions,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { BaseError, type Db } from '@walletd/core';
+import { webauthn } from './webauthnModule';
 import { consumeChallenge, issueChallenge } from './passkeyChallenges';
 import type { RelyingParty } from './passkeyRelyingParty';
 import { type PasskeyView, listPasskeys, passkeyView } from './passkeyStore';
@@ -26,7 +22,7 @@ export async function startPasskeyEnrollment(
   const keys = await listPasskeys(db, s.memberId);
   if (keys.length >= MAX_PASSKEYS) throw new BaseError('conflict', `A member keeps at most ${MAX_PASSKEYS} passkeys: remove one first`);
   const challenge = await issueChallenge(db, { memberId: s.memberId, sessionId: s.id, purpose: 'enroll' }, nowMs);
-  return generateRegistrationOptions({
+  return webauthn().generateRegistrationOptions({
     rpName: rp.rpName,
     rpID: rp.rpID,
     userName: s.email,
@@ -60,7 +56,7 @@ export async function finishPasskeyEnrollment(
     throw new BaseError('validation_failed', '"response" must be the browser\'s registration response');
   let info: Awaited<ReturnType<typeof verifyRegistrationResponse>>['registrationInfo'];
   try {
-    const out = await verifyRegistrationResponse({
+    const out = await webauthn().verifyRegistrationResponse({
       response,
       expectedChallenge: (c) => consumeChallenge(db, { memberId: s.memberId, sessionId: s.id, purpose: 'enroll' }, c, nowMs),
       expectedOrigin: rp.origin,

@@ -1,9 +1,10 @@
-import { type AuthenticationResponseJSON, generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { Db } from '@walletd/core';
 import { type ChallengeBinding, consumeChallenge, issueChallenge } from './passkeyChallenges';
 import type { RelyingParty } from './passkeyRelyingParty';
 import { advanceCounter, findPasskey, listPasskeys } from './passkeyStore';
+import { webauthn } from './webauthnModule';
 
 /** The options `navigator.credentials.get` takes: a fresh challenge and the member's passkeys. */
 export async function passkeyAssertionOptions(
@@ -14,7 +15,7 @@ export async function passkeyAssertionOptions(
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const challenge = await issueChallenge(db, b, nowMs);
   const keys = await listPasskeys(db, b.memberId);
-  return generateAuthenticationOptions({
+  return webauthn().generateAuthenticationOptions({
     rpID: rp.rpID,
     challenge: Buffer.from(challenge, 'base64url'),
     allowCredentials: keys.map((k) => ({ id: k.credential_id, transports: k.transports })),
@@ -48,7 +49,7 @@ export async function verifyPasskeyAssertion(
   const row = await findPasskey(db, b.memberId, response.id);
   if (!row) return { ok: false, reason: 'invalid' };
   try {
-    const out = await verifyAuthenticationResponse({
+    const out = await webauthn().verifyAuthenticationResponse({
       response,
       expectedChallenge: (c) => consumeChallenge(db, b, c, nowMs),
       expectedOrigin: rp.origin,
