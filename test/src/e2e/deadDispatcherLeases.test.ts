@@ -4,12 +4,11 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MasterKey } from '@walletd/core';
-import { createWebhook, DestinationPolicy } from '@walletd/server';
 import {
   createTestDatabase,
   eventually,
   recordDeposit,
-  seedCompany,
+  seedWebhookCompany,
   spawnWalletd,
   startReceiver,
   type TestDatabase,
@@ -63,27 +62,17 @@ describe('leases of a killed dispatcher', () => {
   };
 
   it('a killed dispatcher’s leases are released at once and its lost attempts counted', async () => {
-    const s = await seedCompany(t.db);
-    const [w] = await t
-      .db('wallets')
-      .insert({ company_id: s.companyId, name: 'w', chain: 'ethereum', network: 'sepolia', secret_envelope: {} })
-      .returning('id');
-    const ctx = { companyId: s.companyId, keyId: 1, walletIds: null } as never;
-    const hook = await createWebhook({ db: t.db, masterKey, policy: new DestinationPolicy(['127.0.0.0/8']) }, ctx, {
-      type: 'api',
-      config: { url: `${rx.url}/hook` },
-      events: ['*'],
-    });
+    const c = await seedWebhookCompany(t.db, masterKey, `${rx.url}/hook`);
     rx.respond((_r, res) => {
       held.push(res);
     });
     const ids: string[] = [];
-    for (let i = 0; i < EVENTS; i++) ids.push((await recordDeposit(t.db, s.companyId, w.id)).envelope.id);
+    for (let i = 0; i < EVENTS; i++) ids.push((await recordDeposit(t.db, c.companyId, c.walletId)).envelope.id);
 
     const first = await start();
     await rx.waitForRequests(CAP);
     const leased = await eventually(
-      () => t.db('webhook_deliveries').where({ webhook_id: hook.id, leased: true }).whereNotNull('leased_by'),
+      () => t.db('webhook_deliveries').where({ webhook_id: c.hookId, leased: true }).whereNotNull('leased_by'),
       (r) => r.length === CAP,
     );
     expect(leased).toHaveLength(CAP);
@@ -96,7 +85,7 @@ describe('leases of a killed dispatcher', () => {
     });
     await start();
     const rows = await eventually(
-      () => t.db('webhook_deliveries').where({ webhook_id: hook.id }).orderBy('id'),
+      () => t.db('webhook_deliveries').where({ webhook_id: c.hookId }).orderBy('id'),
       (r) => r.length === EVENTS && r.every((d) => d.status === 'delivered'),
     );
     expect(rows.map((d) => d.status)).toEqual(Array(EVENTS).fill('delivered'));

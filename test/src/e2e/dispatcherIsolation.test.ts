@@ -4,12 +4,11 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MasterKey } from '@walletd/core';
-import { createWebhook, DestinationPolicy } from '@walletd/server';
 import {
   createTestDatabase,
   eventually,
   recordDeposit,
-  seedCompany,
+  seedWebhookCompany,
   spawnWalletd,
   startReceiver,
   type TestDatabase,
@@ -89,20 +88,10 @@ describe('dispatcher isolation', () => {
   });
 
   async function company(url: string, n: number): Promise<{ hookId: number; ids: string[] }> {
-    const s = await seedCompany(t.db);
-    const [w] = await t
-      .db('wallets')
-      .insert({ company_id: s.companyId, name: 'w', chain: 'ethereum', network: 'sepolia', secret_envelope: {} })
-      .returning('id');
-    const ctx = { companyId: s.companyId, keyId: 1, walletIds: null } as never;
-    const hook = await createWebhook({ db: t.db, masterKey, policy: new DestinationPolicy(['127.0.0.0/8']) }, ctx, {
-      type: 'api',
-      config: { url },
-      events: ['*'],
-    });
+    const c = await seedWebhookCompany(t.db, masterKey, url);
     const ids: string[] = [];
-    for (let i = 0; i < n; i++) ids.push((await recordDeposit(t.db, s.companyId, w.id)).envelope.id);
-    return { hookId: hook.id, ids };
+    for (let i = 0; i < n; i++) ids.push((await recordDeposit(t.db, c.companyId, c.walletId)).envelope.id);
+    return { hookId: c.hookId, ids };
   }
 
   it('a receiver that never answers holds at most its cap of connections, and another company gets every event meanwhile', async () => {

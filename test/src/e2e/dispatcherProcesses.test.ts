@@ -3,12 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MasterKey } from '@walletd/core';
-import { createWebhook, DestinationPolicy } from '@walletd/server';
 import {
   createTestDatabase,
   eventually,
   recordDeposit,
-  seedCompany,
+  seedWebhookCompany,
   spawnWalletd,
   startReceiver,
   type TestDatabase,
@@ -59,19 +58,9 @@ describe('dispatcher processes', () => {
   };
 
   async function company(n: number) {
-    const s = await seedCompany(t.db);
-    const [w] = await t
-      .db('wallets')
-      .insert({ company_id: s.companyId, name: 'w', chain: 'ethereum', network: 'sepolia', secret_envelope: {} })
-      .returning('id');
-    const ctx = { companyId: s.companyId, keyId: 1, walletIds: null } as never;
-    await createWebhook({ db: t.db, masterKey, policy: new DestinationPolicy(['127.0.0.0/8']) }, ctx, {
-      type: 'api',
-      config: { url: `${rx.url}/hook` },
-      events: ['*'],
-    });
+    const c = await seedWebhookCompany(t.db, masterKey, `${rx.url}/hook`);
     const ids: string[] = [];
-    for (let i = 0; i < n; i++) ids.push((await recordDeposit(t.db, s.companyId, w.id)).envelope.id);
+    for (let i = 0; i < n; i++) ids.push((await recordDeposit(t.db, c.companyId, c.walletId)).envelope.id);
     return ids;
   }
 

@@ -57,3 +57,4 @@ export * from './softhsm';
 export * from './otlpReceiver';
 export * from './kmsEmulator';
 export * from './nestedPlans';
+export * from './webhookCompany';

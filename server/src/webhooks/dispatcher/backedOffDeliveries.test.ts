@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MasterKey } from '@walletd/core';
-import { createTestDatabase, recordDeposit, seedCompany, type TestDatabase } from '@walletd/test-harness';
-import { DestinationPolicy } from '../destinationPolicy';
-import { createWebhook } from '../webhooks';
+import { backOffWebhook, createTestDatabase, recordDeposit, seedWebhookCompany, type TestDatabase } from '@walletd/test-harness';
 import { passBackedOff } from './backedOffDeliveries';
 
 /**
@@ -21,30 +19,10 @@ afterAll(async () => {
 });
 
 async function hookWithDelivery(backedOffSeconds: number | null): Promise<number> {
-  const s = await seedCompany(t.db);
-  const [w] = await t
-    .db('wallets')
-    .insert({ company_id: s.companyId, name: 'w', chain: 'ethereum', network: 'sepolia', secret_envelope: {} })
-    .returning('id');
-  const ctx = { companyId: s.companyId, keyId: 1, walletIds: null } as never;
-  const hook = await createWebhook({ db: t.db, masterKey, policy: new DestinationPolicy(['127.0.0.0/8']) }, ctx, {
-    type: 'api',
-    config: { url: 'http://127.0.0.1:9/hook' },
-    events: ['*'],
-  });
-  await recordDeposit(t.db, s.companyId, w.id);
-  if (backedOffSeconds !== null) {
-    await t
-      .db('webhooks')
-      .where({ id: hook.id })
-      .update({
-        consecutive_failures: 5,
-        backoffs: 1,
-        backed_off_at: t.db.fn.now(),
-        backed_off_until: t.db.raw(`now() + make_interval(secs => ?)`, [backedOffSeconds]),
-      });
-  }
-  return hook.id;
+  const c = await seedWebhookCompany(t.db, masterKey, 'http://127.0.0.1:9/hook');
+  await recordDeposit(t.db, c.companyId, c.walletId);
+  if (backedOffSeconds !== null) await backOffWebhook(t.db, c.hookId, backedOffSeconds);
+  return c.hookId;
 }
 
 const delivery = (hookId: number) => t.db('webhook_deliveries').where({ webhook_id: hookId }).first();

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DELIVERY_CHANNEL, MasterKey, recordEvents } from '@walletd/core';
 import pg from 'pg';
-import { createTestDatabase, recordDeposit, seedCompany, type TestDatabase } from '@walletd/test-harness';
-import { DestinationPolicy } from '../destinationPolicy';
-import { createWebhook } from '../webhooks';
+import { backOffWebhook, createTestDatabase, recordDeposit, seedWebhookCompany, type TestDatabase } from '@walletd/test-harness';
 import { passBackedOff } from './backedOffDeliveries';
 import { recordAttempts } from './deliveryStore';
 
@@ -25,30 +23,9 @@ afterAll(async () => {
 });
 
 async function backedOffHook(seconds: number | null, retryBaseSecs: number | null) {
-  const s = await seedCompany(t.db);
-  const [w] = await t
-    .db('wallets')
-    .insert({ company_id: s.companyId, name: 'w', chain: 'ethereum', network: 'sepolia', secret_envelope: {} })
-    .returning('id');
-  const ctx = { companyId: s.companyId, keyId: 1, walletIds: null } as never;
-  const hook = await createWebhook({ db: t.db, masterKey, policy: new DestinationPolicy(['127.0.0.0/8']) }, ctx, {
-    type: 'api',
-    config: { url: 'http://127.0.0.1:9/hook' },
-    events: ['*'],
-  });
-  if (seconds !== null) {
-    await t
-      .db('webhooks')
-      .where({ id: hook.id })
-      .update({
-        consecutive_failures: 5,
-        backoffs: 1,
-        backed_off_at: t.db.fn.now(),
-        backed_off_until: t.db.raw('now() + make_interval(secs => ?)', [seconds]),
-        retry_base_secs: retryBaseSecs,
-      });
-  }
-  return { hookId: hook.id, companyId: s.companyId, walletId: w.id as number };
+  const c = await seedWebhookCompany(t.db, masterKey, 'http://127.0.0.1:9/hook');
+  if (seconds !== null) await backOffWebhook(t.db, c.hookId, seconds, retryBaseSecs);
+  return c;
 }
 
 const delivery = (hookId: number) => t.db('webhook_deliveries').where({ webhook_id: hookId }).first();
