@@ -11,3 +11,4 @@ export * from './chains';
 export * from './contract';
 export * from './node';
 export * from './keys';
+export * from './sdk';

@@ -1,4 +1,4 @@
-import { HDNodeWallet, getAddress } from 'ethers';
+import { ethers } from './sdk';
 import { BaseError, type DerivedAddress } from '@walletd/plugin-kit';
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -9,7 +9,7 @@ export function validateEvmAddress(address: string): boolean {
   const body = address.slice(2);
   if (body === body.toLowerCase() || body === body.toUpperCase()) return true;
   try {
-    return getAddress(address) === address;
+    return ethers().getAddress(address) === address;
   } catch {
     return false;
   }
@@ -25,6 +25,6 @@ export function evmMatchKey(address: string): string {
 export function deriveEvmAddress(seed: Uint8Array, index: number): DerivedAddress {
   if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) throw new BaseError('input_invalid', `invalid address index ${index}`);
   const path = `m/44'/60'/0'/0/${index}`;
-  const node = HDNodeWallet.fromSeed(seed).derivePath(path);
+  const node = ethers().HDNodeWallet.fromSeed(seed).derivePath(path);
   return { address: node.address, matchKey: node.address.toLowerCase(), path };
 }

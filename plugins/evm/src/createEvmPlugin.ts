@@ -1,5 +1,5 @@
 import { BaseError, type ChainPlugin, type CreatePluginOptions, PLUGIN_API_VERSION, confirmByDepth } from '@walletd/plugin-kit';
-import { getAddress } from 'ethers';
+import { ethers } from './sdk';
 import { deriveEvmAddress, evmMatchKey, validateEvmAddress } from './addresses';
 import { checkBalances } from './verbs/checkBalances';
 import { createEvmReader } from './reader';
@@ -20,7 +20,7 @@ export function createEvmPlugin(options: CreatePluginOptions = {}): ChainPlugin 
     detectModule: require.resolve('./detect'),
     validateAddress: (_chain, _network, address) => validateEvmAddress(address),
     matchKey: (_chain, _network, address) => evmMatchKey(address),
-    formatAddress: (_chain, _network, address) => getAddress(address),
+    formatAddress: (_chain, _network, address) => ethers().getAddress(address),
     deriveAddress: (chain, network, secret, index) => {
       if (!chains.some((c) => c.chain === chain && c.networks.some((n) => n.network === network))) {
         throw new BaseError('validation_failed', `@walletd/plugin-evm does not serve ${chain}/${network}`);

@@ -1,9 +1,11 @@
 import { BaseError, type KeySigner } from '@walletd/plugin-kit';
-import { computeAddress, getBytes, hexlify, recoverAddress, Signature, Transaction, type TransactionLike } from 'ethers';
+import type { TransactionLike } from 'ethers';
+import { ethers } from './sdk';
 
 /** The EVM address of a secp256k1 key held elsewhere (a token, a KMS): from its public key. */
 export function evmAddressOf(signer: KeySigner): string {
   if (signer.curve !== 'secp256k1') throw new BaseError('internal', 'an EVM address needs a secp256k1 key');
+  const { computeAddress, hexlify } = ethers();
   return computeAddress(hexlify(signer.publicKey()));
 }
 
@@ -12,6 +14,7 @@ export function evmAddressOf(signer: KeySigner): string {
  * the two that recovers the key's own address, the check every signer outside the process needs.
  */
 export async function signTransactionWith(signer: KeySigner, request: TransactionLike<string>): Promise<string> {
+  const { getBytes, hexlify, recoverAddress, Signature, Transaction } = ethers();
   const tx = Transaction.from(request);
   const digest = getBytes(tx.unsignedHash);
   const rs = await signer.sign(digest);

@@ -1,7 +1,7 @@
 import { pbkdf2Sync } from 'node:crypto';
 import { u8aToHex } from '@polkadot/util';
-import { decodeAddress, encodeAddress, keyExtractPath, keyFromPath, sr25519PairFromSeed } from '@polkadot/util-crypto';
 import { BaseError, type DerivedAddress } from '@walletd/plugin-kit';
+import { utilCrypto } from './sdk';
 
 /** An assets-pallet id as the operator lists it (`contract: "1984"`): a u32 in decimal. */
 const ASSET_ID = /^(0|[1-9]\d{0,9})$/;
@@ -15,7 +15,7 @@ export function accountIdOf(address: string): Uint8Array | null {
   if (typeof address !== 'string' || address.length === 0) return null;
   if (address.startsWith('0x') && !/^0x[0-9a-fA-F]{64}$/.test(address)) return null;
   try {
-    const key = decodeAddress(address);
+    const key = utilCrypto().decodeAddress(address);
     // 1-8 byte account indices and 20-byte (EVM) keys are not accounts a transfer can name here.
     return key.length === 32 ? key : null;
   } catch {
@@ -42,7 +42,7 @@ export function polkadotMatchKey(address: string): string {
 export function formatPolkadotAddress(address: string, prefix: number): string {
   const key = accountIdOf(address);
   if (!key) throw new BaseError('invalid_address', `"${address}" is not a valid Polkadot address`);
-  return encodeAddress(key, prefix);
+  return utilCrypto().encodeAddress(key, prefix);
 }
 
 /** Deposit address `index` is the hard derivation `//index` of the wallet's phrase (`<mnemonic>//index`). */
@@ -73,10 +73,10 @@ export interface Sr25519Pair {
 export function polkadotKeyPair(entropy: Uint8Array, index: number): Sr25519Pair {
   checkIndex(index);
   const mini = miniSecretFromEntropy(entropy);
-  const root = sr25519PairFromSeed(mini);
+  const root = utilCrypto().sr25519PairFromSeed(mini);
   mini.fill(0);
   try {
-    return keyFromPath(root, keyExtractPath(polkadotPath(index)).path, 'sr25519');
+    return utilCrypto().keyFromPath(root, utilCrypto().keyExtractPath(polkadotPath(index)).path, 'sr25519');
   } finally {
     root.secretKey.fill(0);
   }
@@ -85,5 +85,5 @@ export function polkadotKeyPair(entropy: Uint8Array, index: number): Sr25519Pair
 export function derivePolkadotAddress(entropy: Uint8Array, index: number, prefix: number): DerivedAddress {
   const pair = polkadotKeyPair(entropy, index);
   pair.secretKey.fill(0);
-  return { address: encodeAddress(pair.publicKey, prefix), matchKey: u8aToHex(pair.publicKey), path: polkadotPath(index) };
+  return { address: utilCrypto().encodeAddress(pair.publicKey, prefix), matchKey: u8aToHex(pair.publicKey), path: polkadotPath(index) };
 }

@@ -1,13 +1,13 @@
 import type { EventRecord } from '@polkadot/types/interfaces';
 import type { Vec } from '@polkadot/types';
 import { hexToU8a, u8aToHex } from '@polkadot/util';
-import { blake2AsHex, encodeAddress } from '@polkadot/util-crypto';
 import type { DetectContext, DetectResult, DetectedTransfer } from '@walletd/plugin-kit';
 import { arg } from './eventArgs';
 import { decodeFrame } from './frame';
 import { ss58Prefix } from './networks';
 import { registryFor } from './runtimeRegistry';
 import { BaseError } from '@walletd/plugin-kit';
+import { utilCrypto } from './sdk';
 
 /**
  * Polkadot / Asset Hub detector (worker thread, pure). Credits what the runtime says happened,
@@ -60,7 +60,7 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
     const bytes = header.extrinsics[extrinsic];
     if (bytes === undefined)
       throw new BaseError('node_answer_invalid', `block ${header.number}: event for extrinsic ${extrinsic} of ${header.extrinsics.length}`);
-    const txHash = blake2AsHex(hexToU8a(bytes), 256);
+    const txHash = utilCrypto().blake2AsHex(hexToU8a(bytes), 256);
     transfers.push({
       txHash,
       // Height and extrinsic hash: a hash alone is not unique on Substrate (an immortal extrinsic
@@ -69,9 +69,9 @@ export function detect(raw: Uint8Array, ctx: DetectContext): DetectResult {
       // amount and recipient the store then kept (an invented deposit, the real one lost).
       txKey: `${header.number}-${txHash}`,
       eventIndex,
-      from: encodeAddress(arg(data, fromIdx).toU8a(), prefix),
+      from: utilCrypto().encodeAddress(arg(data, fromIdx).toU8a(), prefix),
       fromKey: u8aToHex(arg(data, fromIdx).toU8a()),
-      to: encodeAddress(arg(data, fromIdx + 1).toU8a(), prefix),
+      to: utilCrypto().encodeAddress(arg(data, fromIdx + 1).toU8a(), prefix),
       toKey,
       assetKey,
       amount,

@@ -1,5 +1,5 @@
-import { blake2AsU8a } from '@polkadot/util-crypto';
 import type { UnsignedWithdrawal } from '@walletd/plugin-kit';
+import { utilCrypto } from './sdk';
 
 /**
  * What `build` prepares and `sign` completes, JSON-serialisable. `template` is the whole signed
@@ -32,4 +32,4 @@ export interface PolkadotPayload {
 export const payloadOf = (u: UnsignedWithdrawal): PolkadotPayload => u.payload as PolkadotPayload;
 
 /** sr25519 signs the payload itself, or its blake2-256 when longer than 256 bytes (as the runtime checks it). */
-export const toSign = (payload: Uint8Array): Uint8Array => (payload.length > 256 ? blake2AsU8a(payload, 256) : payload);
+export const toSign = (payload: Uint8Array): Uint8Array => (payload.length > 256 ? utilCrypto().blake2AsU8a(payload, 256) : payload);

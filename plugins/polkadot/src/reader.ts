@@ -1,12 +1,12 @@
 import type { TypeRegistry } from '@polkadot/types';
 import type { Codec } from '@polkadot/types/types';
 import { hexToU8a } from '@polkadot/util';
-import { blake2AsHex } from '@polkadot/util-crypto';
 import { type AssetRef, type Balance, BaseError, type ChainReader, type ReaderOptions, readerJsonRpcClient } from '@walletd/plugin-kit';
 import { accountIdOf } from './addresses';
 import { encodeFrame } from './frame';
 import { registryFor } from './runtimeRegistry';
-import { SYSTEM_EVENTS_KEY, assetAccountKey, assetDetailsKey, systemAccountKey } from './storageKeys';
+import { assetAccountKey, assetDetailsKey, systemAccountKey, systemEventsKey } from './storageKeys';
+import { utilCrypto } from './sdk';
 
 export interface Runtime {
   specName: string;
@@ -111,7 +111,7 @@ export function createPolkadotReader(options: ReaderOptions): PolkadotReader {
       runtime = (async () => {
         const hex = await call<string>('state_getMetadata', at ? [at] : []);
         const metadata = hexToU8a(hex);
-        const metadataKey = `${id}/${blake2AsHex(metadata, 128)}`;
+        const metadataKey = `${id}/${utilCrypto().blake2AsHex(metadata, 128)}`;
         return {
           specName: v.specName,
           specVersion: Number(v.specVersion),
@@ -177,7 +177,7 @@ export function createPolkadotReader(options: ReaderOptions): PolkadotReader {
   async function blockContent(hash: string) {
     const b = await call<{ block: { header: RpcHeader; extrinsics: string[] } } | null>('chain_getBlock', [hash]);
     if (!b) throw new BaseError('node_error', `the node has no block ${hash}`);
-    const events = await storage(SYSTEM_EVENTS_KEY, hash);
+    const events = await storage(systemEventsKey(), hash);
     return {
       header: { number: BigInt(b.block.header.number), hash, parentHash: b.block.header.parentHash },
       extrinsics: b.block.extrinsics,
@@ -192,7 +192,7 @@ export function createPolkadotReader(options: ReaderOptions): PolkadotReader {
     if (!hashes) {
       const b = await call<{ block: { extrinsics: string[] } } | null>('chain_getBlock', [hash]);
       if (!b) throw new BaseError('node_error', `the node has no block ${hash}`);
-      hashes = b.block.extrinsics.map((x) => blake2AsHex(hexToU8a(x), 256));
+      hashes = b.block.extrinsics.map((x) => utilCrypto().blake2AsHex(hexToU8a(x), 256));
       if (hashesByBlock.size >= 1024) hashesByBlock.delete(hashesByBlock.keys().next().value as string);
       hashesByBlock.set(hash, hashes);
     }

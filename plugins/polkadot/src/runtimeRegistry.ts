@@ -1,4 +1,5 @@
-import { Metadata, TypeRegistry } from '@polkadot/types';
+import type { TypeRegistry } from '@polkadot/types';
+import { polkadotTypes } from './sdk';
 
 /**
  * A type registry per runtime, keyed by the frame's `metadataKey` (spec name, version and a hash
@@ -12,8 +13,8 @@ const registries = new Map<string, TypeRegistry>();
 export function registryFor(key: string, metadata: Uint8Array | string): TypeRegistry {
   let registry = registries.get(key);
   if (registry) return registry;
-  registry = new TypeRegistry();
-  registry.setMetadata(new Metadata(registry, metadata as Uint8Array));
+  registry = new (polkadotTypes().TypeRegistry)();
+  registry.setMetadata(new (polkadotTypes().Metadata)(registry, metadata as Uint8Array));
   if (registries.size >= MAX_RUNTIMES) registries.delete(registries.keys().next().value as string);
   registries.set(key, registry);
   return registry;

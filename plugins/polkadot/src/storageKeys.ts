@@ -1,11 +1,13 @@
 import { u8aConcat, u8aToHex } from '@polkadot/util';
-import { blake2AsU8a, xxhashAsU8a } from '@polkadot/util-crypto';
+import { onFirstUse } from '@walletd/plugin-kit';
+import { utilCrypto } from './sdk';
 
 /** FRAME storage keys (twox128 of pallet and item, blake2_128concat of each map key): stable across runtimes. */
-const prefix = (pallet: string, item: string) => u8aConcat(xxhashAsU8a(pallet, 128), xxhashAsU8a(item, 128));
-const blake2_128Concat = (key: Uint8Array) => u8aConcat(blake2AsU8a(key, 128), key);
+const prefix = (pallet: string, item: string) => u8aConcat(utilCrypto().xxhashAsU8a(pallet, 128), utilCrypto().xxhashAsU8a(item, 128));
+const blake2_128Concat = (key: Uint8Array) => u8aConcat(utilCrypto().blake2AsU8a(key, 128), key);
 
-export const SYSTEM_EVENTS_KEY = u8aToHex(prefix('System', 'Events'));
+/** A function, not a constant: hashing it at load would load the crypto with the plugin. */
+export const systemEventsKey = onFirstUse(() => u8aToHex(prefix('System', 'Events')));
 
 export const systemAccountKey = (accountId: Uint8Array): string =>
   u8aToHex(u8aConcat(prefix('System', 'Account'), blake2_128Concat(accountId)));

@@ -1,14 +1,14 @@
 import type { KeyObject } from 'node:crypto';
-import { getAddressDecoder, isAddress } from '@solana/kit';
 import { BaseError, type DerivedAddress, HARDENED, ed25519Key, publicKeyOf, signEd25519, slip10Ed25519 } from '@walletd/plugin-kit';
 
 import { parseTokenContract } from './programs';
+import { solanaKit } from './sdk';
 
 export { ed25519Key, publicKeyOf, signEd25519, slip10Ed25519 };
 
 /** A base58 32-byte public key (an account address; program-derived addresses included). */
 export function validateSolanaAddress(address: string): boolean {
-  return isAddress(address);
+  return solanaKit().isAddress(address);
 }
 
 /**
@@ -18,11 +18,11 @@ export function validateSolanaAddress(address: string): boolean {
  */
 export function solanaMatchKey(address: string): string {
   const { mint } = parseTokenContract(address);
-  if (!isAddress(mint)) throw new BaseError('invalid_address', `"${address}" is not a valid Solana address`);
+  if (!solanaKit().isAddress(mint)) throw new BaseError('invalid_address', `"${address}" is not a valid Solana address`);
   return mint;
 }
 
-export const addressOfPublicKey = (publicKey: Uint8Array): string => getAddressDecoder().decode(publicKey);
+export const addressOfPublicKey = (publicKey: Uint8Array): string => solanaKit().getAddressDecoder().decode(publicKey);
 
 /** Account i of the wallet: m/44'/501'/i'/0' (the path Phantom and Solflare use per account). */
 export const solanaPath = (index: number): string => `m/44'/501'/${index}'/0'`;

@@ -1,6 +1,6 @@
-import { getBase58Decoder, getCompiledTransactionMessageDecoder } from '@solana/kit';
 import { ASSOCIATED_TOKEN_PROGRAM, COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from './programs';
 import { BaseError } from '@walletd/plugin-kit';
+import { solanaKit } from './sdk';
 
 /** What a walletd Solana transaction does, read back from its message bytes (checkSigned compares these). */
 export interface MessageSummary {
@@ -29,7 +29,7 @@ const u64 = (d: Uint8Array, at: number): bigint => new DataView(d.buffer, d.byte
 const u32 = (d: Uint8Array, at: number): number => new DataView(d.buffer, d.byteOffset, d.byteLength).getUint32(at, true);
 
 export function summarizeMessage(messageBytes: Uint8Array): MessageSummary {
-  const decoded = getCompiledTransactionMessageDecoder().decode(messageBytes);
+  const decoded = solanaKit().getCompiledTransactionMessageDecoder().decode(messageBytes);
   if (decoded.version === 1) throw new BaseError('encoding_invalid', 'a v1 message is not a walletd transaction');
   const m = decoded;
   const keys = m.staticAccounts as string[];
@@ -70,4 +70,4 @@ export function summarizeMessage(messageBytes: Uint8Array): MessageSummary {
   return out;
 }
 
-export const base58 = (bytes: Uint8Array): string => getBase58Decoder().decode(bytes);
+export const base58 = (bytes: Uint8Array): string => solanaKit().getBase58Decoder().decode(bytes);

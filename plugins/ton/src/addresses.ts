@@ -1,7 +1,8 @@
 import { BaseError, type DerivedAddress, type KeySigner, ed25519Key, publicKeyOf, slip10Ed25519 } from '@walletd/plugin-kit';
 import { Address } from '@ton/core';
-import { WalletContractV5R1 } from '@ton/ton';
+import type { WalletContractV5R1 } from '@ton/ton';
 import { NETWORK_GLOBAL_ID, isTestNetwork } from './networks';
+import { tonClient } from './sdk';
 
 /**
  * Address `i` of a wallet: SLIP-10 ed25519 at m/44'/607'/0'/0'/i'/0' (Ledger's TON app path; every
@@ -26,7 +27,7 @@ export function tonKey(seed: Uint8Array, index: number): { secretKey: Buffer; pu
 export function walletOf(network: string, publicKey: Buffer): WalletContractV5R1 {
   const networkGlobalId = NETWORK_GLOBAL_ID[network];
   if (networkGlobalId === undefined) throw new BaseError('validation_failed', `TON network ${network} is not served`);
-  return WalletContractV5R1.create({ publicKey, walletId: { networkGlobalId } });
+  return tonClient().WalletContractV5R1.create({ publicKey, walletId: { networkGlobalId } });
 }
 
 /** The match form: the raw `0:<64 hex>` (every spelling of one account is one key). */

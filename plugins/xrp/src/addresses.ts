@@ -1,8 +1,8 @@
 import { HDKey } from '@scure/bip32';
 import { BaseError, type DerivedAddress } from '@walletd/plugin-kit';
-import { deriveAddress, isValidClassicAddress, isValidXAddress, xAddressToClassicAddress } from 'xrpl';
 import { canonicalCurrency } from './currency';
 import { isTestNetwork } from './networks';
+import { xrpl } from './sdk';
 
 /** A destination: the classic account and, when one was given, the destination tag. */
 export interface XrpDestination {
@@ -22,13 +22,13 @@ export function parseXrpDestination(network: string, input: string): XrpDestinat
   if (colon >= 0) {
     const account = input.slice(0, colon);
     const tagText = input.slice(colon + 1);
-    if (!isValidClassicAddress(account) || !TAG.test(tagText)) return null;
+    if (!xrpl().isValidClassicAddress(account) || !TAG.test(tagText)) return null;
     const tag = Number(tagText);
     return tag <= 0xffffffff ? { account, tag } : null;
   }
-  if (isValidClassicAddress(input)) return { account: input };
-  if (isValidXAddress(input)) {
-    const { classicAddress, tag, test } = xAddressToClassicAddress(input);
+  if (xrpl().isValidClassicAddress(input)) return { account: input };
+  if (xrpl().isValidXAddress(input)) {
+    const { classicAddress, tag, test } = xrpl().xAddressToClassicAddress(input);
     if (test !== isTestNetwork(network)) return null;
     return tag === false ? { account: classicAddress } : { account: classicAddress, tag };
   }
@@ -48,7 +48,7 @@ export function issuedCurrencyKey(contract: string): string | null {
   if (dot <= 0) return null;
   const currency = canonicalCurrency(contract.slice(0, dot));
   const issuer = contract.slice(dot + 1);
-  if (currency === null || !isValidClassicAddress(issuer)) return null;
+  if (currency === null || !xrpl().isValidClassicAddress(issuer)) return null;
   return `${currency}.${issuer}`;
 }
 
@@ -78,6 +78,6 @@ export function deriveXrpKey(seed: Uint8Array, index: number): { publicKey: stri
 /** The wallet's account (index 0): the service derives it once, when the wallet is created. */
 export function deriveXrpAccount(seed: Uint8Array, index: number): DerivedAddress {
   const { publicKey } = deriveXrpKey(seed, index);
-  const address = deriveAddress(publicKey);
+  const address = xrpl().deriveAddress(publicKey);
   return { address, matchKey: address, path: xrpPath(index) };
 }

@@ -1,8 +1,9 @@
 import { type AssetRef, BaseError, type Balance, type ChainReader, type ReaderOptions, retry, wrongHeightError } from '@walletd/plugin-kit';
-import { Client, ConnectionError, RippledError } from 'xrpl';
+import type { RippledError } from 'xrpl';
 import { issuedCurrencyKey } from './addresses';
 import { issuedValueToUnits } from './issuedAmount';
 import { XRP_NETWORK_IDS } from './networks';
+import { xrpl } from './sdk';
 
 /** `account_info` as walletd reads it: drops as bigint, the flags and owner count that set the reserve. */
 export interface AccountState {
@@ -61,7 +62,10 @@ const drops = (value: unknown, what: string): bigint => {
 };
 
 export function createXrpReader(network: string, options: ReaderOptions): XrpReader {
-  const client = new Client(options.rpcUrl, { timeout: options.timeoutMs ?? 20_000, connectionTimeout: options.timeoutMs ?? 10_000 });
+  const client = new (xrpl().Client)(options.rpcUrl, {
+    timeout: options.timeoutMs ?? 20_000,
+    connectionTimeout: options.timeoutMs ?? 10_000,
+  });
   // A client that dropped reconnects by itself; the first call (or one after a failed connect) connects.
   client.on('error', () => undefined);
   let connecting: Promise<void> | null = null;
@@ -84,16 +88,16 @@ export function createXrpReader(network: string, options: ReaderOptions): XrpRea
           const response = await client.request(req as any);
           return response.result as T;
         },
-        { attempts: retryable ? attempts : 1, isTransient: (e) => e instanceof ConnectionError },
+        { attempts: retryable ? attempts : 1, isTransient: (e) => e instanceof xrpl().ConnectionError },
       );
     } catch (e) {
-      if (e instanceof RippledError) throw e;
+      if (e instanceof xrpl().RippledError) throw e;
       throw new BaseError('node_error', `the XRP Ledger node did not answer ${String(req.command)}`, { cause: e });
     }
   }
 
   const rippledCode = (e: unknown): string | undefined =>
-    e instanceof RippledError ? ((e.data as { error?: string } | undefined)?.error ?? undefined) : undefined;
+    e instanceof xrpl().RippledError ? ((e.data as { error?: string } | undefined)?.error ?? undefined) : undefined;
 
   const validatedIndex = async (): Promise<bigint> => {
     const r = await request<{ ledger_index: number; validated?: boolean }>({ command: 'ledger', ledger_index: 'validated' });
@@ -112,7 +116,7 @@ export function createXrpReader(network: string, options: ReaderOptions): XrpRea
       };
     } catch (e) {
       if (rippledCode(e) === 'actNotFound') return null;
-      throw e instanceof RippledError ? new BaseError('node_error', `account_info: ${e.message}`) : e;
+      throw e instanceof xrpl().RippledError ? new BaseError('node_error', `account_info: ${e.message}`) : e;
     }
   };
 
@@ -224,7 +228,7 @@ export function createXrpReader(network: string, options: ReaderOptions): XrpRea
         const r = await request<{ engine_result: string; engine_result_message: string }>({ command: 'submit', tx_blob: blob }, false);
         return { engineResult: r.engine_result, message: r.engine_result_message };
       } catch (e) {
-        if (e instanceof RippledError) return { engineResult: rippledCode(e) ?? 'error', message: e.message };
+        if (e instanceof xrpl().RippledError) return { engineResult: rippledCode(e) ?? 'error', message: e.message };
         throw e;
       }
     },

@@ -1,5 +1,6 @@
 import { BaseError, type CheckedSignedWithdrawal, type UnsignedWithdrawal } from '@walletd/plugin-kit';
-import { Transaction } from 'ethers';
+import type { Transaction } from 'ethers';
+import { ethers } from '../sdk';
 import type { EvmTxPayload } from '../quote';
 
 /** A library's message about the caller's bytes, short enough for an error body. */
@@ -19,7 +20,7 @@ export function checkSignedEvmWithdrawal(prepared: UnsignedWithdrawal, raw: stri
   const p = unsigned.payload as EvmTxPayload;
   let tx: Transaction;
   try {
-    tx = Transaction.from(raw);
+    tx = ethers().Transaction.from(raw);
   } catch (e) {
     throw new BaseError('unprocessable', `signedTransaction is not a serialized, signed EVM transaction: ${reason(e)}`);
   }

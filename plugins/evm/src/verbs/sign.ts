@@ -1,5 +1,5 @@
 import { BaseError, type SignedWithdrawal, type UnsignedWithdrawal, type WalletSecret } from '@walletd/plugin-kit';
-import { HDNodeWallet, keccak256 } from 'ethers';
+import { ethers } from '../sdk';
 import type { EvmTxPayload } from '../quote';
 import { evmAddressOf, signTransactionWith } from '../signWithKeySigner';
 
@@ -30,14 +30,14 @@ export async function signEvmWithdrawal(
       throw new BaseError('internal', 'the token-held key does not control the source address');
     }
     const raw = await signTransactionWith(held, request);
-    return { raw, txHash: keccak256(raw) };
+    return { raw, txHash: ethers().keccak256(raw) };
   }
   const seed = secret.seed();
-  const key = HDNodeWallet.fromSeed(seed).derivePath(`m/44'/60'/0'/0/${index}`);
+  const key = ethers().HDNodeWallet.fromSeed(seed).derivePath(`m/44'/60'/0'/0/${index}`);
   seed.fill(0);
   if (key.address.toLowerCase() !== unsigned.sourceAddresses[0]?.toLowerCase()) {
     throw new BaseError('internal', 'the derived key does not control the source address');
   }
   const raw = await key.signTransaction(request);
-  return { raw, txHash: keccak256(raw) };
+  return { raw, txHash: ethers().keccak256(raw) };
 }

@@ -1,13 +1,13 @@
 import { hexToU8a, u8aEq, u8aToHex } from '@polkadot/util';
-import { blake2AsHex, encodeAddress, sr25519Verify } from '@polkadot/util-crypto';
 import { BaseError, type CheckedSignedWithdrawal, type UnsignedWithdrawal } from '@walletd/plugin-kit';
 import { signedParts } from '../extrinsicBytes';
 import { payloadOf, toSign } from '../payload';
+import { utilCrypto } from '../sdk';
 
 /** sr25519 verification; bytes that are no valid signature at all (not a curve point) verify nothing. */
 function verifies(message: Uint8Array, signature: Uint8Array, publicKey: Uint8Array): boolean {
   try {
-    return sr25519Verify(message, signature, publicKey);
+    return utilCrypto().sr25519Verify(message, signature, publicKey);
   } catch {
     return false;
   }
@@ -34,7 +34,7 @@ export function checkSignedPolkadotWithdrawal(
     const call = hexToU8a(p.call);
     const difference =
       parts.signer !== p.signer
-        ? `the signer is ${encodeAddress(hexToU8a(parts.signer))}, not the source ${p.source}`
+        ? `the signer is ${utilCrypto().encodeAddress(hexToU8a(parts.signer))}, not the source ${p.source}`
         : parts.signatureType !== 1
           ? 'the signature is not sr25519'
           : !u8aEq(parts.rest.subarray(parts.rest.length - call.length), call) || parts.rest.length < call.length
@@ -46,7 +46,7 @@ export function checkSignedPolkadotWithdrawal(
                 : '';
     if (!difference) {
       return {
-        signed: { raw: u8aToHex(bytes), txHash: blake2AsHex(bytes, 256) },
+        signed: { raw: u8aToHex(bytes), txHash: utilCrypto().blake2AsHex(bytes, 256) },
         payload: p,
         fee: u.fee,
         ...(u.expiresAt ? { expiresAt: u.expiresAt } : {}),

@@ -1,8 +1,8 @@
 import { hexToU8a, u8aToHex } from '@polkadot/util';
-import { blake2AsHex, sr25519Sign } from '@polkadot/util-crypto';
 import { BaseError, type SignedWithdrawal, type UnsignedWithdrawal, type WalletSecret } from '@walletd/plugin-kit';
 import { polkadotKeyPair } from '../addresses';
 import { payloadOf, toSign } from '../payload';
+import { utilCrypto } from '../sdk';
 
 export async function signPolkadotWithdrawal(
   unsigned: UnsignedWithdrawal,
@@ -20,10 +20,10 @@ export async function signPolkadotWithdrawal(
   try {
     if (u8aToHex(pair.publicKey) !== p.signer)
       throw new BaseError('unprocessable', `the key at index ${derivationIndexes[0]} does not control ${p.source}`);
-    const signature = sr25519Sign(toSign(hexToU8a(p.signingPayload)), pair);
+    const signature = utilCrypto().sr25519Sign(toSign(hexToU8a(p.signingPayload)), pair);
     const raw = hexToU8a(p.template);
     raw.set(signature, p.signatureOffset);
-    return { raw: u8aToHex(raw), txHash: blake2AsHex(raw, 256) };
+    return { raw: u8aToHex(raw), txHash: utilCrypto().blake2AsHex(raw, 256) };
   } finally {
     pair.secretKey.fill(0);
   }

@@ -1,13 +1,13 @@
 import type { Vec } from '@polkadot/types';
 import type { EventRecord } from '@polkadot/types/interfaces';
 import { hexToU8a, u8aToHex } from '@polkadot/util';
-import { blake2AsHex } from '@polkadot/util-crypto';
 import { BaseError, type UnsignedWithdrawal, type VerifyContext, type WithdrawalVerdict } from '@walletd/plugin-kit';
 import { accountIdOf } from '../addresses';
 import { arg } from '../eventArgs';
 import { feeFromEvents } from '../feeFromEvents';
 import { type PolkadotPayload, payloadOf } from '../payload';
 import type { PolkadotReader } from '../reader';
+import { utilCrypto } from '../sdk';
 
 const unknownOutcome = (n: bigint) =>
   new BaseError(
@@ -88,6 +88,6 @@ export async function verifyPolkadotWithdrawal(
   if (finalized >= BigInt(p.lastValidBlock))
     return { status: 'rejected', confirmations: 0, reason: context?.seenInBlock ? 'reorg' : 'expired' };
   const pool = await reader.call<string[]>('author_pendingExtrinsics', []);
-  if (pool.some((x) => blake2AsHex(hexToU8a(x), 256) === txHash)) return { status: 'pending', confirmations: 0 };
+  if (pool.some((x) => utilCrypto().blake2AsHex(hexToU8a(x), 256) === txHash)) return { status: 'pending', confirmations: 0 };
   return { status: 'missing', confirmations: 0 };
 }

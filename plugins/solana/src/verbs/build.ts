@@ -1,24 +1,11 @@
-import {
-  type Instruction,
-  address,
-  appendTransactionMessageInstructions,
-  compileTransaction,
-  createNoopSigner,
-  createTransactionMessage,
-  pipe,
-  setTransactionMessageFeePayer,
-  setTransactionMessageLifetimeUsingBlockhash,
-  type Blockhash,
-} from '@solana/kit';
-import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
-import { getTransferSolInstruction } from '@solana-program/system';
-import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
+import type { Instruction, Blockhash } from '@solana/kit';
 import { BaseError, type BuildContext, type UnsignedWithdrawal, type WithdrawalIntent } from '@walletd/plugin-kit';
 import { checkSolanaIntent } from './checkIntent';
 import { type SolanaTxPayload, b64, maxFee } from '../payload';
 import { SYSTEM_ACCOUNT_SIZE, TOKEN_2022_ACCOUNT_SIZE, TOKEN_2022_PROGRAM, TOKEN_ACCOUNT_SIZE, parseTokenContract } from '../programs';
 import type { SolanaReader } from '../reader';
 import { associatedTokenAccount } from './tokenAccounts';
+import { computeBudget, solanaKit, systemProgram, tokenProgram } from '../sdk';
 
 /** Compute unit limits with headroom over what each instruction set costs on mainnet. */
 export const CU = { sol: 1_000, token: 12_000, tokenCreate: 45_000, token2022: 25_000, token2022Create: 80_000 } as const;
@@ -58,30 +45,30 @@ interface Plan {
 
 function compile(p: Plan): { messageBytes: Uint8Array; signers: string[] } {
   const ixs: Instruction[] = [
-    getSetComputeUnitLimitInstruction({ units: p.cuLimit }),
-    getSetComputeUnitPriceInstruction({ microLamports: p.cuPrice }),
+    computeBudget().getSetComputeUnitLimitInstruction({ units: p.cuLimit }),
+    computeBudget().getSetComputeUnitPriceInstruction({ microLamports: p.cuPrice }),
   ];
-  const source = createNoopSigner(address(p.source));
+  const source = solanaKit().createNoopSigner(solanaKit().address(p.source));
   if (p.kind === 'sol') {
-    ixs.push(getTransferSolInstruction({ source, destination: address(p.recipient), amount: p.amount }));
+    ixs.push(systemProgram().getTransferSolInstruction({ source, destination: solanaKit().address(p.recipient), amount: p.amount }));
   } else {
-    const programAddress = address(p.tokenProgram as string);
+    const programAddress = solanaKit().address(p.tokenProgram as string);
     if (p.accountRent > 0n)
       ixs.push(
-        getCreateAssociatedTokenIdempotentInstruction({
-          payer: createNoopSigner(address(p.feePayer)),
-          ata: address(p.recipientTokenAccount as string),
-          owner: address(p.recipient),
-          mint: address(p.mint as string),
+        tokenProgram().getCreateAssociatedTokenIdempotentInstruction({
+          payer: solanaKit().createNoopSigner(solanaKit().address(p.feePayer)),
+          ata: solanaKit().address(p.recipientTokenAccount as string),
+          owner: solanaKit().address(p.recipient),
+          mint: solanaKit().address(p.mint as string),
           tokenProgram: programAddress,
         }),
       );
     ixs.push(
-      getTransferCheckedInstruction(
+      tokenProgram().getTransferCheckedInstruction(
         {
-          source: address(p.sourceTokenAccount as string),
-          mint: address(p.mint as string),
-          destination: address(p.recipientTokenAccount as string),
+          source: solanaKit().address(p.sourceTokenAccount as string),
+          mint: solanaKit().address(p.mint as string),
+          destination: solanaKit().address(p.recipientTokenAccount as string),
           authority: source,
           amount: p.amount,
           decimals: p.decimals as number,
@@ -90,14 +77,17 @@ function compile(p: Plan): { messageBytes: Uint8Array; signers: string[] } {
       ),
     );
   }
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayer(address(p.feePayer), m),
+  const message = solanaKit().pipe(
+    solanaKit().createTransactionMessage({ version: 0 }),
+    (m) => solanaKit().setTransactionMessageFeePayer(solanaKit().address(p.feePayer), m),
     (m) =>
-      setTransactionMessageLifetimeUsingBlockhash({ blockhash: p.blockhash as Blockhash, lastValidBlockHeight: p.lastValidBlockHeight }, m),
-    (m) => appendTransactionMessageInstructions(ixs, m),
+      solanaKit().setTransactionMessageLifetimeUsingBlockhash(
+        { blockhash: p.blockhash as Blockhash, lastValidBlockHeight: p.lastValidBlockHeight },
+        m,
+      ),
+    (m) => solanaKit().appendTransactionMessageInstructions(ixs, m),
   );
-  const tx = compileTransaction(message);
+  const tx = solanaKit().compileTransaction(message);
   return { messageBytes: new Uint8Array(tx.messageBytes), signers: Object.keys(tx.signatures) };
 }
 

@@ -1,18 +1,15 @@
 import { createPublicKey, verify as edVerify } from 'node:crypto';
-import {
-  type Address,
-  address,
-  getAddressEncoder,
-  getBase64EncodedWireTransaction,
-  getTransactionDecoder,
-  type Transaction,
-} from '@solana/kit';
+import type { Address, Transaction } from '@solana/kit';
 import { BaseError, type CheckedSignedWithdrawal, type UnsignedWithdrawal } from '@walletd/plugin-kit';
 import { type MessageSummary, base58, summarizeMessage } from '../message';
 import { type SolanaTxPayload, b64, maxFee, payloadOf } from '../payload';
+import { solanaKit } from '../sdk';
 
 function verifySignature(signer: string, message: Uint8Array, signature: Uint8Array): boolean {
-  const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(getAddressEncoder().encode(address(signer)))]);
+  const spki = Buffer.concat([
+    Buffer.from('302a300506032b6570032100', 'hex'),
+    Buffer.from(solanaKit().getAddressEncoder().encode(solanaKit().address(signer))),
+  ]);
   try {
     return edVerify(null, message, createPublicKey({ key: spki, format: 'der', type: 'spki' }), signature);
   } catch {
@@ -58,7 +55,9 @@ export function checkSignedSolanaWithdrawal(
   let tx: Transaction;
   let summary: MessageSummary;
   try {
-    tx = getTransactionDecoder().decode(new Uint8Array(Buffer.from(raw, 'base64')));
+    tx = solanaKit()
+      .getTransactionDecoder()
+      .decode(new Uint8Array(Buffer.from(raw, 'base64')));
     summary = summarizeMessage(new Uint8Array(tx.messageBytes));
   } catch (e) {
     throw new BaseError(
@@ -94,7 +93,7 @@ export function checkSignedSolanaWithdrawal(
   };
   const txHash = base58(tx.signatures[summary.feePayer as Address] as Uint8Array);
   return {
-    signed: { raw: getBase64EncodedWireTransaction(tx), txHash },
+    signed: { raw: solanaKit().getBase64EncodedWireTransaction(tx), txHash },
     payload,
     fee,
     ...(match.expiresAt ? { expiresAt: match.expiresAt } : {}),

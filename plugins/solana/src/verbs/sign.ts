@@ -1,9 +1,10 @@
-import { type SignatureBytes, type Transaction, getBase64EncodedWireTransaction } from '@solana/kit';
+import type { SignatureBytes, Transaction } from '@solana/kit';
 import type { KeySigner, SignedWithdrawal, UnsignedWithdrawal, WalletSecret } from '@walletd/plugin-kit';
 import { addressOfPublicKey, signEd25519, solanaKey } from '../addresses';
 import { base58 } from '../message';
 import { payloadOf } from '../payload';
 import { InvariantError } from '@walletd/plugin-kit';
+import { solanaKit } from '../sdk';
 
 /**
  * Signs with each signer's key: derived from the seed, or, for a source whose key is held in a
@@ -42,5 +43,5 @@ export async function signSolanaWithdrawal(
     signatures[signer] = (await sign(messageBytes)) as SignatureBytes;
   }
   const tx = { messageBytes, signatures } as unknown as Transaction;
-  return { raw: getBase64EncodedWireTransaction(tx), txHash: base58(signatures[p.signers[0] as string] as Uint8Array) };
+  return { raw: solanaKit().getBase64EncodedWireTransaction(tx), txHash: base58(signatures[p.signers[0] as string] as Uint8Array) };
 }

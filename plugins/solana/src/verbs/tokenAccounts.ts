@@ -1,11 +1,14 @@
-import { address } from '@solana/kit';
-import { findAssociatedTokenPda } from '@solana-program/token';
 import type { DerivedAddress, TokenAccount, TokenDefinition } from '@walletd/plugin-kit';
 import { parseTokenContract } from '../programs';
+import { solanaKit, tokenProgram } from '../sdk';
 
 /** The associated token account of `owner` for `mint` under `program` (a program-derived address, computed offline). */
 export async function associatedTokenAccount(owner: string, mint: string, program: string): Promise<string> {
-  const [ata] = await findAssociatedTokenPda({ owner: address(owner), mint: address(mint), tokenProgram: address(program) });
+  const [ata] = await tokenProgram().findAssociatedTokenPda({
+    owner: solanaKit().address(owner),
+    mint: solanaKit().address(mint),
+    tokenProgram: solanaKit().address(program),
+  });
   return ata;
 }
 

@@ -1,8 +1,9 @@
 import { BaseError, type SignedWithdrawal, type UnsignedWithdrawal, type WalletSecret } from '@walletd/plugin-kit';
-import { Wallet } from 'xrpl';
+import type { Wallet } from 'xrpl';
 import { deriveXrpKey } from '../addresses';
 import { payloadOf } from '../payload';
 import { differenceFromIntent } from '../paysIntent';
+import { xrpl } from '../sdk';
 
 /** Signs the stored Payment with the account's master key, after checking it still pays its intent. */
 export async function signXrpWithdrawal(
@@ -20,7 +21,7 @@ export async function signXrpWithdrawal(
   } finally {
     seed.fill(0);
   }
-  const wallet = new Wallet(key.publicKey, key.privateKey);
+  const wallet = new (xrpl().Wallet)(key.publicKey, key.privateKey);
   if (wallet.classicAddress !== tx.Account) throw new BaseError('internal', 'the derived key does not control the source account');
   const { tx_blob, hash } = wallet.sign({ ...tx } as Parameters<Wallet['sign']>[0]);
   return { raw: tx_blob, txHash: hash };
