@@ -11,6 +11,7 @@ import { type AttemptOutcome, type Claimed, type ClaimedDelivery, claimDue, reco
 import { reportBreakerChanges } from './breakerReport';
 import { defaultInFlightPerWebhook } from './endpointBreaker';
 import { HttpSender, type PostResult } from './httpSender';
+import { outcomeRecorder } from './outcomeRecorder';
 import { ReceiverPace, SLOW_ATTEMPT_MS } from './receiverPace';
 import { startPartitionMaintenance } from './partitionMaintenance';
 import { type DeliveryPruner, startDeliveryPruner } from './pruneDeliveries';
@@ -152,8 +153,15 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   const slotFreed = () => {
     if (waitingForSlot || capped) wake?.();
   };
-  let finished: AttemptOutcome[] = [];
-  let flushing: Promise<void> | undefined;
+  // A slot is free again only once its outcome is stored (outcomeRecorder.ts).
+  const recorder = outcomeRecorder(
+    record,
+    (n) => {
+      inFlight -= n;
+      slotFreed();
+    },
+    logger,
+  );
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -165,33 +173,6 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       }
       wake = done;
     });
-
-  /** Records finished attempts in batches; a slot is free again only once its outcome is stored. */
-  async function drain(): Promise<void> {
-    while (finished.length > 0) {
-      const batch = finished;
-      finished = [];
-      try {
-        await record(batch);
-      } catch (err) {
-        // Unrecorded attempts are retried when their lease ends: nothing is lost, a POST may repeat.
-        logger.error({ err, deliveries: batch.length }, 'could not record delivery attempts');
-      }
-      inFlight -= batch.length;
-      slotFreed();
-    }
-  }
-
-  /** One drain at a time; outcomes that arrive while it finishes start the next one. */
-  function flush(): Promise<void> {
-    if (!flushing) {
-      flushing = drain().finally(() => {
-        flushing = undefined;
-        if (finished.length > 0) void flush();
-      });
-    }
-    return flushing;
-  }
 
   /** Starts one attempt; it holds a slot of `concurrency` until it ends or turns slow. */
   function launch(d: ClaimedDelivery): void {
@@ -215,8 +196,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       clearTimeout(slow);
       pace.ended(d.webhookId, outcome.ok, performance.now() - started, !counted);
       release();
-      finished.push(outcome);
-      void flush();
+      recorder.add(outcome);
     });
   }
 
@@ -268,7 +248,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       }
     }
     while (inFlight > 0) {
-      await flush();
+      await recorder.flush();
       if (inFlight > 0) await sleep(50);
     }
   }
