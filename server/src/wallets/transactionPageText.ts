@@ -18,12 +18,11 @@ export type Cursor = [string, string, number];
  * How a page reads the history:
  * - `company`: the company's index (or one wallet's, with `walletId`), on the generic plan;
  * - `perWallet`: each of a few scoped wallets' index, up to the page, on the generic plan;
- * - `wholeCompany`: the company's index with the scope's filter kept, on the generic plan;
  * - `capped`: the company's index read at most CAPPED_WALK rows a side, the scope applied after
  *   (scopedCompanyWalk.ts), on the generic plan;
  * - `planned`: the company's index filtered by the scope, planned for the values on every call.
  */
-export type PageMode = 'company' | 'perWallet' | 'wholeCompany' | 'capped' | 'planned';
+export type PageMode = 'company' | 'perWallet' | 'capped' | 'planned';
 
 /** The most history rows a `capped` page reads on each side before it gives up (scopedCompanyWalk.ts). */
 export const CAPPED_WALK = 1000;

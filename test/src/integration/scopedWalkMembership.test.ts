@@ -97,6 +97,21 @@ describe('a capped walk tests each row against the key’s wallets', () => {
     expect((await lastWalkPlan()).filter((n) => n === 'ProjectSet')).toHaveLength(2);
   });
 
+  it('a key naming every live wallet of its company: one statement a page, the walk; no check of the scope first', async () => {
+    const every = (await t.db('wallets').where({ company_id: s.companyId }).whereNull('deleted_at').select('id')).map((r) => r.id);
+    const ids = new Set<number>([...every, 999_999]);
+    const { got, want } = await tenPages(ids);
+    expect(got).toHaveLength(500);
+    expect(got).toEqual(want);
+    sent.length = 0;
+    await list({ walletIds: ids });
+    // (The indexer's heights are read for a page with confirmed rows: a statement of its own.)
+    const statements = sent.map((x) => x.prepared).filter((name) => name !== 'walletd_indexed_heights');
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^walletd_list_transactions_/);
+    expect(await lastWalkPlan()).toContain('WindowAgg');
+  });
+
   it.each([
     ['close', [5, 7, 8, 15, 16, 17, 23, 24, 100]],
     ['one id', [41]],
