@@ -77,9 +77,9 @@ const PER_WALLET_SCOPE = 16;
  * and planned afresh on every call went 9.0 -> 14.5 ms p50 from 10k to 1M transfers); a larger
  * scope walks the company's rows up to a cap (scopedCompanyWalk.ts), and is planned for its ids
  * only where that walk cannot tell. A scope naming every live wallet of the company takes the walk
- * too: its first 50 rows a side are all its own. Why no check for that first: it was a statement
- * per page, and on its kept plan (a nested loop over the ids) it cost 28 ms of PostgreSQL time
- * with 1,010 ids, against 0.9 ms for the walk (bench/README.md, issue 48 §5).
+ * too: its first rows a side are all its own, so the walk stops at the page. Why no check for that
+ * first: it was a statement per page, and on its kept plan (a nested loop over the ids) it cost
+ * 26-28 ms of PostgreSQL time with 1,010 ids, against 1.0 ms for the walk (bench/README.md, issue 48 §5).
  * The searches have their own indexes and plans and keep the planned page.
  */
 function pageMode(q: TransactionQuery): PageMode {
