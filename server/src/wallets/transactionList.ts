@@ -10,7 +10,6 @@ import {
 } from '@walletd/core';
 import { knownAssets } from './transactions';
 import { indexedHeights, liveConfirmations } from './liveConfirmations';
-import { scopeCoversCompany } from './scopeCoversCompany';
 import { type WalkedRow, scopedCompanyWalk } from './scopedCompanyWalk';
 import { KIND_CODE, type Cursor, type PageFilters, type PageMode, pageStatement, statementName } from './transactionPageText';
 import { type StoredWithdrawalOutput, outputMemo } from '@walletd/core';
@@ -76,15 +75,16 @@ const PER_WALLET_SCOPE = 16;
  * How a page of this query reads the history (transactionPageText.ts's PageMode). A key limited to
  * a few wallets walks each of their indexes (issue 48 §5: the company's index filtered by wallet
  * and planned afresh on every call went 9.0 -> 14.5 ms p50 from 10k to 1M transfers); a larger
- * scope naming every live wallet of the company reads the company's page, its filter kept
- * (scopeCoversCompany.ts says why that is safe); another large scope walks the company's rows up
- * to a cap (scopedCompanyWalk.ts), and is planned for its ids only where that walk cannot tell.
+ * scope walks the company's rows up to a cap (scopedCompanyWalk.ts), and is planned for its ids
+ * only where that walk cannot tell. A scope naming every live wallet of the company takes the walk
+ * too: its first rows a side are all its own, so the walk stops at the page. Why no check for that
+ * first: it was a statement per page, and on its kept plan (a nested loop over the ids) it cost
+ * 26-28 ms of PostgreSQL time with 1,010 ids, against 1.0 ms for the walk (bench/README.md, issue 48 §5).
  * The searches have their own indexes and plans and keep the planned page.
  */
-async function pageMode(db: Db, q: TransactionQuery): Promise<PageMode> {
+function pageMode(q: TransactionQuery): PageMode {
   if (q.walletIds === null || q.walletId !== undefined) return 'company';
   if (q.walletIds.size <= PER_WALLET_SCOPE) return 'perWallet';
-  if (await scopeCoversCompany(db, q.companyId, q.walletIds)) return 'wholeCompany';
   return q.search === undefined && q.hashOrAddress === undefined ? 'capped' : 'planned';
 }
 
@@ -98,7 +98,7 @@ export async function listTransactions(db: Db, config: WalletdConfig, plugins: P
     throw new BaseError('validation_failed', 'search must be a transaction hash');
   const cursor = q.after === undefined ? null : await parseAfter(db, q.after);
   if (q.after !== undefined && cursor === null) return { transactions: [], next: null };
-  const mode = await pageMode(db, q);
+  const mode = pageMode(q);
   const walked = mode === 'capped' ? await scopedCompanyWalk<Row & WalkedRow>(db, q, cursor) : null;
   const page = async () => {
     const { text, values, genericPlan } = pageStatement(q, cursor, mode === 'capped' ? 'planned' : mode);

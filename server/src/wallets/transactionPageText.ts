@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { scopeMembership } from './scopeMembership';
 
 /** What a list page filters on (transactionList.ts's TransactionQuery, less the paging). */
 export interface PageFilters {
@@ -17,12 +18,11 @@ export type Cursor = [string, string, number];
  * How a page reads the history:
  * - `company`: the company's index (or one wallet's, with `walletId`), on the generic plan;
  * - `perWallet`: each of a few scoped wallets' index, up to the page, on the generic plan;
- * - `wholeCompany`: the company's index with the scope's filter kept, on the generic plan;
  * - `capped`: the company's index read at most CAPPED_WALK rows a side, the scope applied after
  *   (scopedCompanyWalk.ts), on the generic plan;
  * - `planned`: the company's index filtered by the scope, planned for the values on every call.
  */
-export type PageMode = 'company' | 'perWallet' | 'wholeCompany' | 'capped' | 'planned';
+export type PageMode = 'company' | 'perWallet' | 'capped' | 'planned';
 
 /** The most history rows a `capped` page reads on each side before it gives up (scopedCompanyWalk.ts). */
 export const CAPPED_WALK = 1000;
@@ -172,14 +172,16 @@ export function pageStatement(q: PageFilters, cursor: Cursor | null, mode: PageM
   if (mode === 'capped') {
     // Each side: the company's rows in order, numbered, at most CAPPED_WALK of them; then those of
     // the key's wallets (`mine`) and the walk's last row (the sign the cap was reached), up to the
-    // side's page. The scope is a hashed subplan (one hash of the ids per run), and a Limit over a
+    // side's page. The scope is tested once per row (scopeMembership.ts: a bitmap of the ids, or
+    // a hashed subplan); `offset 0` keeps `mine` computed in its subquery, where pulled up into the
+    // filter and the output it was two tests, and two hashes of the ids a side. A Limit over a
     // filter over the walk stops the walk as soon as the page is full. The merge then returns the
     // page's rows of the key's wallets, each carrying what both sides found (scopedCompanyWalk.ts).
-    const ids = param([...(q.walletIds as ReadonlySet<number>)], '::int[]');
+    const mine = scopeMembership('c.wallet_id', q.walletIds as ReadonlySet<number>, param);
     const side = (s: { columns: string; from: string }, order: string) =>
-      `(select * from (select c.*, c.wallet_id in (select unnest(${ids})) as mine
+      `(select * from (select c.*, ${mine} as mine
                          from (select ${s.columns}, row_number() over (order by ${order}) as walked
-                                 from ${s.from} order by ${order} limit ${CAPPED_WALK}) c) c
+                                 from ${s.from} order by ${order} limit ${CAPPED_WALK}) c offset 0) c
          where c.mine or c.walked = ${CAPPED_WALK}
          limit ${sideLimit})`;
     const count = (kind: string) => `count(*) filter (where u.mine and u.kind = '${kind}') over ()`;

@@ -158,8 +158,9 @@ describe('the transaction list pages', () => {
 
 /**
  * Issue 48 §5: a key limited to more wallets than are walked one by one was planned afresh on
- * every call (9.5 ms of planning with 1,000 ids at 1M transfers). When its wallets are all of the
- * company's live ones, its page is the company's page on the generic plan, its filter kept.
+ * every call (9.5 ms of planning with 1,000 ids at 1M transfers). It walks the company's rows up to
+ * a cap on one generic plan (scopedCompanyWalk.ts); when its wallets are all of the company's live
+ * ones, that walk's first rows are all its own.
  */
 describe('a key limited to many wallets', () => {
   let everyLive: number[];
