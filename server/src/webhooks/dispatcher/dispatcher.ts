@@ -150,15 +150,27 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   let waitingForSlot = false;
   let capped = false;
   let busyPause = 0;
-  const slotFreed = () => {
-    if (waitingForSlot || capped) wake?.();
+  // An attempt's end gives room only to its own webhook (and, if that one is not known fast, to the
+  // others' share): a fast receiver's room is the hard bound, which the slot count already guards.
+  // So after a `capped` claim only the end of an attempt to a receiver not known fast wakes the loop.
+  // While dead receivers' probes hold their room of one, every claim answers `capped`, and each
+  // healthy attempt's end and record woke a claim that took nothing: half of all claims beside 10
+  // dead receivers in the outbox bench (bench/README.md, "Where the isolation tail is now").
+  // A webhook under a cap: the operator's, or one not known fast (now: it may be capped next claim).
+  const givesRoom = (webhookId: number) => settings.maxInFlightPerWebhook !== undefined || !pace.isFast(webhookId);
+  // Attempts launched while their webhook was under a cap: their record frees room of it.
+  const launchedCapped = new Set<number>();
+  const slotFreed = (roomFreed: boolean) => {
+    if (waitingForSlot || (capped && roomFreed)) wake?.();
   };
   // A slot is free again only once its outcome is stored (outcomeRecorder.ts).
   const recorder = outcomeRecorder(
     record,
-    (n) => {
-      inFlight -= n;
-      slotFreed();
+    (batch) => {
+      inFlight -= batch.length;
+      let roomFreed = false;
+      for (const o of batch) if (launchedCapped.delete(o.id) || givesRoom(o.webhookId)) roomFreed = true;
+      slotFreed(roomFreed);
     },
     logger,
   );
@@ -178,6 +190,8 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
   function launch(d: ClaimedDelivery): void {
     inFlight++;
     young++;
+    const heldRoom = givesRoom(d.webhookId);
+    if (heldRoom) launchedCapped.add(d.id);
     const share = pace.launched(d.webhookId);
     let counted = true;
     const started = performance.now();
@@ -186,7 +200,7 @@ export function createDispatcher(common: Common, settings: WebhookSettings = com
       counted = false;
       young--;
       share();
-      slotFreed();
+      slotFreed(heldRoom || givesRoom(d.webhookId));
     };
     const slow = setTimeout(() => {
       release();

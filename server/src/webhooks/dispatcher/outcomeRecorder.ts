@@ -10,7 +10,7 @@ export interface OutcomeRecorder {
 }
 
 /**
- * `record` stores a batch (one statement); `recorded(n)` is told once a batch of `n` is stored or
+ * `record` stores a batch (one statement); `recorded(batch)` is told once the batch is stored or
  * given up: a slot is free again only then. A record starts after the turn of the event loop that
  * read the first answer (setImmediate), so answers read together go in one statement: started at
  * the first one, it recorded that outcome alone and the others in a second statement (58 of 281
@@ -19,7 +19,7 @@ export interface OutcomeRecorder {
  */
 export function outcomeRecorder(
   record: (batch: AttemptOutcome[]) => Promise<void>,
-  recorded: (n: number) => void,
+  recorded: (batch: AttemptOutcome[]) => void,
   logger: Logger,
 ): OutcomeRecorder {
   let finished: AttemptOutcome[] = [];
@@ -35,7 +35,7 @@ export function outcomeRecorder(
         // Unrecorded attempts are retried when their lease ends: nothing is lost, a POST may repeat.
         logger.error({ err, deliveries: batch.length }, 'could not record delivery attempts');
       }
-      recorded(batch.length);
+      recorded(batch);
     }
   }
 
