@@ -1,19 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { MasterKey, createDb, createLogger } from '@walletd/core';
 import {
-  call,
   createTestDatabase,
   eventually,
   recordDeposit,
-  seedCompany,
+  seedWebhookCompany,
   startReceiver,
-  startTestApp,
   testConfig,
-  type TestApp,
   type TestDatabase,
   type TestReceiver,
 } from '@walletd/test-harness';
 import { loadPlugins } from '../../platform/plugins';
+import { DestinationPolicy } from '../destinationPolicy';
+import { createWebhook } from '../webhooks';
 import { createDispatcher } from './dispatcher';
 
 // The claims this test's dispatcher makes, counted in-process (the real claim runs).
@@ -36,7 +35,6 @@ jest.mock('./deliveryStore', () => {
  * did, and half of all claims beside 10 dead receivers in the outbox bench took nothing.
  */
 let t: TestDatabase;
-let app: TestApp;
 let rx: TestReceiver;
 let companyId: number;
 let walletId: number;
@@ -45,23 +43,20 @@ const masterKey = new MasterKey(randomBytes(32));
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  app = await startTestApp(t.db, { webhooks: { allowCidrs: ['127.0.0.0/8'] } }, masterKey);
   rx = await startReceiver();
-  const s = await seedCompany(t.db);
-  companyId = s.companyId;
-  walletId = (await call(app.url, 'POST', '/v1/wallets', { key: s.rootKey, body: { name: 'w', chain: 'ethereum', network: 'sepolia' } }))
-    .body.id;
-  healthyId = (
-    await call(app.url, 'POST', '/v1/webhooks', { key: s.rootKey, body: { type: 'api', config: { url: `${rx.url}/hook` }, events: ['*'] } })
-  ).body.id;
-  await call(app.url, 'POST', '/v1/webhooks', {
-    key: s.rootKey,
-    body: { type: 'api', config: { url: 'http://127.0.0.1:9/dead' }, events: ['*'] },
+  const c = await seedWebhookCompany(t.db, masterKey, `${rx.url}/hook`);
+  companyId = c.companyId;
+  walletId = c.walletId;
+  healthyId = c.hookId;
+  const ctx = { companyId, keyId: 1, walletIds: null } as never;
+  await createWebhook({ db: t.db, masterKey, policy: new DestinationPolicy(['127.0.0.0/8']) }, ctx, {
+    type: 'api',
+    config: { url: 'http://127.0.0.1:9/dead' },
+    events: ['*'],
   });
 });
 afterAll(async () => {
   await rx.close();
-  await app.close();
   await t.drop();
 });
 
