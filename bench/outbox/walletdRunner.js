@@ -67,13 +67,17 @@ deliveryStore.claimDue = async (...args) => {
   }
   return rows;
 };
+// It hands on what recordAttempts returns (the breakers it changed): the dispatcher reads it, and
+// without it every record threw inside the dispatcher (a TypeError caught and logged, one per
+// record, up to 4 % of the runner's CPU in a backlog drain; bench/README.md, s13-coldstart).
 deliveryStore.recordAttempts = async (...args) => {
   const t0 = performance.now();
   phases.sends.push(t0 - roundClaimEnd);
-  await recordAttempts(...args);
+  const changes = await recordAttempts(...args);
   lastEnd = performance.now();
   trace({ k: 'r', t: Date.now(), ms: +(lastEnd - t0).toFixed(2), n: args[1]?.length });
   phases.records.push(lastEnd - t0);
+  return changes;
 };
 const post = HttpSender.prototype.post;
 HttpSender.prototype.post = async function timedPost(...args) {
