@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { MasterKey, createDb, createLogger } from '@walletd/core';
 import {
-  call,
   createTestDatabase,
   eventually,
   recordDeposit,
-  seedCompany,
+  seedWebhookCompany,
   startReceiver,
-  startTestApp,
   testConfig,
-  type TestApp,
   type TestDatabase,
   type TestReceiver,
 } from '@walletd/test-harness';
@@ -24,7 +21,6 @@ import { createDispatcher } from './dispatcher';
  * webhook idled one of them 500 ms at each such collision).
  */
 let t: TestDatabase;
-let app: TestApp;
 let rx: TestReceiver;
 let companyId: number;
 let walletId: number;
@@ -33,19 +29,11 @@ const masterKey = new MasterKey(randomBytes(32));
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  app = await startTestApp(t.db, { webhooks: { allowCidrs: ['127.0.0.0/8'] } }, masterKey);
   rx = await startReceiver();
-  const s = await seedCompany(t.db);
-  companyId = s.companyId;
-  walletId = (await call(app.url, 'POST', '/v1/wallets', { key: s.rootKey, body: { name: 'w', chain: 'ethereum', network: 'sepolia' } }))
-    .body.id;
-  hookId = (
-    await call(app.url, 'POST', '/v1/webhooks', { key: s.rootKey, body: { type: 'api', config: { url: `${rx.url}/hook` }, events: ['*'] } })
-  ).body.id;
+  ({ companyId, walletId, hookId } = await seedWebhookCompany(t.db, masterKey, `${rx.url}/hook`));
 });
 afterAll(async () => {
   await rx.close();
-  await app.close();
   await t.drop();
 });
 beforeEach(async () => {
