@@ -133,7 +133,10 @@ for _ in $(seq 1 120); do
   sleep 0.5
 done
 [ "$code" = 200 ] || fail "second serve /healthz answered $code"
-curl -s "http://127.0.0.1:$((port + 2))/metrics" | grep -q '^walletd_webhook_deliveries_pending ' || fail "no walletd metrics on the second serve"
+# Read the whole body before grep: under pipefail, `curl | grep -q` fails whenever grep matches and
+# exits before curl's last write (curl then exits 23 on the closed pipe), which CI hit at stop 58.
+metrics=$(curl -s "http://127.0.0.1:$((port + 2))/metrics" || true)
+grep -q '^walletd_webhook_deliveries_pending ' <<<"$metrics" || fail "no walletd metrics on the second serve: $(head -c 600 <<<"$metrics")"
 [ ! -s "$work/serve2.out" ] || fail "bootstrap off, yet the second serve printed: $(cat "$work/serve2.out")"
 code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((port + 2))/v1/me" || true)
 [ "$code" = 404 ] || fail "the probes listener answered /v1/me with $code"
