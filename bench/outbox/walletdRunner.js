@@ -50,6 +50,7 @@ deliveryStore.claimDue = async (...args) => {
   const t1 = performance.now();
   trace({
     k: 'c',
+    p: process.pid,
     t: Date.now(),
     ms: +(t1 - t0).toFixed(2),
     n: rows.length,
@@ -75,7 +76,7 @@ deliveryStore.recordAttempts = async (...args) => {
   phases.sends.push(t0 - roundClaimEnd);
   const changes = await recordAttempts(...args);
   lastEnd = performance.now();
-  trace({ k: 'r', t: Date.now(), ms: +(lastEnd - t0).toFixed(2), n: args[1]?.length });
+  trace({ k: 'r', p: process.pid, t: Date.now(), ms: +(lastEnd - t0).toFixed(2), n: args[1]?.length });
   phases.records.push(lastEnd - t0);
   return changes;
 };

@@ -57,6 +57,7 @@ describe('migrations', () => {
         '048_claim_says_busy',
         '049_pass_backed_off_at_insert',
         '050_claim_due_by_index',
+        '051_claim_first_attempt_here',
       ]);
       const first = await tables();
       expect(first).toEqual(expect.arrayContaining(['companies', 'api_keys', 'wallets', 'transfers', 'webhook_deliveries', 'events']));

@@ -43,6 +43,7 @@ import * as m047DeliveryEventTime from './047_delivery_event_time';
 import * as m048ClaimSaysBusy from './048_claim_says_busy';
 import * as m049PassBackedOffAtInsert from './049_pass_backed_off_at_insert';
 import * as m050ClaimDueByIndex from './050_claim_due_by_index';
+import * as m051ClaimFirstAttemptHere from './051_claim_first_attempt_here';
 import * as m036MemberPasskeys from './036_member_passkeys';
 import * as m037RequestSending from './037_request_sending';
 import * as m038AddressBook from './038_address_book';
@@ -100,6 +101,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '048_claim_says_busy': m048ClaimSaysBusy,
   '049_pass_backed_off_at_insert': m049PassBackedOffAtInsert,
   '050_claim_due_by_index': m050ClaimDueByIndex,
+  '051_claim_first_attempt_here': m051ClaimFirstAttemptHere,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

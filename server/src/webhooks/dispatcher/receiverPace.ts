@@ -13,7 +13,9 @@
  * one is never fast, from its first event. A fast one that dies turns slow after a second, which
  * drops it to the cap for the next claim, and its breaker takes it to one once attempts fail.
  * Only when `webhooks.maxInFlightPerWebhook` is unset: a cap the operator set protects their
- * receiver and always holds.
+ * receiver and always holds. What this process knows comes from its own attempts: when another
+ * dispatcher's leases fill a receiver's cap, the claim still gives this one a single attempt to it
+ * (migration 051), or a second dispatcher would never learn a busy receiver is fast.
  */
 export const SLOW_ATTEMPT_MS = 1000;
 
