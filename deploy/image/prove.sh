@@ -6,7 +6,8 @@
 #   2. `migrate`; 3. `serve --roles api`: /healthz 200, /readyz 200; 4. a wallet created through
 #   the API with the key the first start printed, read back; 5. a second process as the Helm
 #   chart's dispatcher and indexer pods run it (`dispatcher,indexer`, bootstrap off, the probes
-#   listener on WALLETD_PROBES_PORT) serves /healthz and /metrics there, and no API. The master key comes from a file
+#   listener on WALLETD_PROBES_PORT) serves /healthz and /metrics there, and no API; 6. the processes
+#   left Node's compile cache in the data directory (the image's NODE_COMPILE_CACHE). The master key comes from a file
 #   mounted at /run/secrets/walletd_master_key, and the database password from a pgpass file at
 #   /run/secrets/pgpass (PGPASSFILE), as secrets would be (deploy/compose.yaml does the same).
 # Needs root (chroot, mounts), podman, PostgreSQL's server binaries (/usr/lib/postgresql/*/bin),
@@ -144,5 +145,10 @@ code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((port + 2))/v1
 kill "$second_pid"
 wait "$second_pid" || true
 echo "5. serve --roles dispatcher,indexer (WALLETD_BOOTSTRAP=0, WALLETD_PROBES_PORT): /healthz 200, /metrics served, no API"
+# 6. Node's compile cache: written in the data directory (the image's NODE_COMPILE_CACHE) by the
+#    processes above as they exited, for the next start.
+cached=$(find "$work/data/compile-cache" -type f 2>/dev/null | wc -l)
+[ "$cached" -gt 0 ] || fail "no compile cache in the data directory"
+echo "6. compile cache: $cached files in /var/lib/walletd/compile-cache"
 grep -q -e "$(cat "$work/secrets/walletd_master_key")" -e "$password" "$work/serve.err" "$work/serve.out" "$work/serve2.err" "$work/migrate.log" && fail "a secret appears in the output"
 echo "prove.sh: the image works (size $((size / 1000000)) MB)"

@@ -1,3 +1,4 @@
+import './compileCache';
 import '../platform/tracing/instrumentEarly';
 import { Command, CommanderError } from 'commander';
 import { BaseError, ConfigError, createLogger, loadConfig } from '@walletd/core';
