@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
+import type { KMSClient } from '@aws-sdk/client-kms';
 import { BaseError, type KeySigner } from '@walletd/plugin-kit';
 import { secp256k1 } from '@noble/curves/secp256k1';
 
@@ -14,6 +14,18 @@ export interface AwsKmsKeyConfig {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 }
 
+type Kms = typeof import('@aws-sdk/client-kms');
+/**
+ * The AWS SDK is required with the first KMS-held key, not when walletd loads: most deployments
+ * hold no key in KMS, and every process (each CLI command, each role) paid for loading it at start
+ * (server/src/platform/lazyModules.test.ts).
+ */
+let sdk: Kms | undefined;
+const kms = (): Kms => {
+  sdk ??= require('@aws-sdk/client-kms') as Kms;
+  return sdk;
+};
+
 const SPECS = { ECC_SECG_P256K1: 'secp256k1', ECC_NIST_EDWARDS25519: 'ed25519' } as const;
 
 /**
@@ -27,7 +39,7 @@ export async function awsKmsSigner(config: AwsKmsKeyConfig, client = kmsClient(c
   let curve: 'secp256k1' | 'ed25519';
   let publicKey: Buffer;
   try {
-    const key = await call('GetPublicKey', config.keyId, () => client.send(new GetPublicKeyCommand({ KeyId: config.keyId })));
+    const key = await call('GetPublicKey', config.keyId, () => client.send(new (kms().GetPublicKeyCommand)({ KeyId: config.keyId })));
     const spec = SPECS[key.KeySpec as keyof typeof SPECS];
     if (!spec || key.KeyUsage !== 'SIGN_VERIFY' || !key.PublicKey) {
       throw new BaseError(
@@ -47,7 +59,7 @@ export async function awsKmsSigner(config: AwsKmsKeyConfig, client = kmsClient(c
     async sign(data) {
       const out = await call('Sign', config.keyId, () =>
         client.send(
-          new SignCommand({
+          new (kms().SignCommand)({
             KeyId: config.keyId,
             Message: data,
             ...(curve === 'secp256k1'
@@ -65,7 +77,7 @@ export async function awsKmsSigner(config: AwsKmsKeyConfig, client = kmsClient(c
 }
 
 function kmsClient(config: AwsKmsKeyConfig): KMSClient {
-  return new KMSClient({
+  return new (kms().KMSClient)({
     region: config.region,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
     ...(config.credentials ? { credentials: config.credentials } : {}),
