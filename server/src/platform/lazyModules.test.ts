@@ -18,7 +18,8 @@ describe('modules loaded when walletd starts', () => {
     expect(run.stderr).toBe('');
     return JSON.parse(run.stdout) as string[];
   };
-  const heavy = /node_modules\/(@zxcvbn-ts\/[^/]+|mailparser|smtp-server|@simplewebauthn\/server|nodemailer|qrcode|@aws-sdk\/[^/]+|@smithy\/[^/]+)\//;
+  const heavy =
+    /node_modules\/(@zxcvbn-ts\/[^/]+|mailparser|smtp-server|@simplewebauthn\/server|nodemailer|qrcode|@aws-sdk\/[^/]+|@smithy\/[^/]+)\//;
 
   it('the server package and `serve` load none of the dictionaries, the devnet mailbox, WebAuthn, the SMTP client, the QR encoder or the AWS SDK', () => {
     const files = loaded(
