@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import type { KMSClient } from '@aws-sdk/client-kms';
-import { BaseError, type KeySigner } from '@walletd/plugin-kit';
+import { BaseError, type KeySigner, onFirstUse } from '@walletd/plugin-kit';
 import { secp256k1 } from '@noble/curves/secp256k1';
 
 /** An asymmetric AWS KMS key that signs (`KeyUsage` SIGN_VERIFY): `ECC_SECG_P256K1` or `ECC_NIST_EDWARDS25519`. */
@@ -14,17 +14,12 @@ export interface AwsKmsKeyConfig {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 }
 
-type Kms = typeof import('@aws-sdk/client-kms');
 /**
  * The AWS SDK is required with the first KMS-held key, not when walletd loads: most deployments
  * hold no key in KMS, and every process (each CLI command, each role) paid for loading it at start
  * (server/src/platform/lazyModules.test.ts).
  */
-let sdk: Kms | undefined;
-const kms = (): Kms => {
-  sdk ??= require('@aws-sdk/client-kms') as Kms;
-  return sdk;
-};
+const kms = onFirstUse(() => require('@aws-sdk/client-kms') as typeof import('@aws-sdk/client-kms'));
 
 const SPECS = { ECC_SECG_P256K1: 'secp256k1', ECC_NIST_EDWARDS25519: 'ed25519' } as const;
 
