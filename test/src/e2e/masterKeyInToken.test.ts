@@ -8,6 +8,7 @@ import {
   call,
   createTestDatabase,
   describeWithSoftHsm,
+  freePort,
   newSoftHsmToken,
   runWalletd,
   runWalletdAsync,
@@ -70,7 +71,9 @@ describeWithSoftHsm('walletd with its master key in a PKCS#11 token (SoftHSM2)',
   });
 
   async function serve(config: string, pin?: string): Promise<string> {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // A port the kernel says is free now: a random one could be another test's (this one failed
+    // once with "port … is in use" while the suite ran in parallel).
+    const port = await freePort();
     proc = spawnWalletd(['serve', '--roles', 'api', '--config', config], { ...env(pin), PORT: String(port), HOST: '127.0.0.1' });
     await proc.waitFor(/API listening/);
     return `http://127.0.0.1:${port}`;
